@@ -1,0 +1,783 @@
+"""Adapters that run the PyPI peer exact-cover solvers for benchmarking.
+
+Peers: ``xcover``, ``exact-cover`` (import name ``exact_cover``) and
+``miniexact``.  This module does not import numbadlx; it gives the
+benchmarks one problem format and turns it into each peer's own input.
+
+Problem format (same as numbadlx's)
+-----------------------------------
+* ``options``: a list of options, each a list of 0-based item indices, with
+  no item repeated inside an option and no empty options.
+* Items ``0 .. n_primary-1`` are primary (covered exactly once).  Items
+  ``n_primary .. n_items-1`` are secondary (covered at most once, or by any
+  number of options that all give the item the same non-zero colour).
+* ``colours`` (optional) has the same shape as ``options``; 0 means "no
+  colour", and non-zero colours may only be given to secondary items.
+* ``bounds`` (multiplicities, Knuth's Algorithm M) is a list of ``(u, v)``
+  per primary item: that item must be covered at least ``u`` and at most
+  ``v`` times.
+* As in Knuth's algorithms, an option with no primary item is never part of a
+  solution.  The search only branches on primary items.
+
+What each peer supports (see README_peers.md for more)
+------------------------------------------------------
+=============  =========  ==========  =========  ===============  =========
+peer           exact cov. secondary   colours    multiplicities   sudoku
+=============  =========  ==========  =========  ===============  =========
+xcover         yes        yes         yes (C)    no               324-item
+exact-cover    yes        emulated*   no         no               324-item
+miniexact      yes (X)    yes         yes (C)    yes (M)          324-item
+=============  =========  ==========  =========  ===============  =========
+
+\\* exact-cover (Algorithm X on a 0/1 matrix) has no secondary items.  Each
+secondary item becomes a primary column plus one *slack* row that covers
+only that column.  Options with no primary item are dropped first, because
+XCC semantics never select them.  Each solution of the original problem then
+matches exactly one solution of the new one, so the counts agree.  The slack
+rows are removed from reported solutions.  The search tree is different, so
+timings on problems with secondary items are not a like-for-like comparison.
+
+None of the peers ships a Sudoku helper in the versions we tested (xcover
+0.2.6, exact-cover 1.5.0, miniexact 1.6.1; exact-cover moved its Sudoku code
+to a separate ``xudoku`` package).  ``sudoku_solve`` therefore uses the
+standard 324-item exact cover for every peer.  It builds only the given
+digit's option for each filled cell, and all 9 digit options for each blank
+cell.
+
+Timing
+------
+``prepare(...)`` does the conversion up front and returns a ``Prepared``
+object.  Calling it, ``prep(limit=None)``, runs only the peer's search and
+returns the number of solutions.  ``prep.first()`` returns the first
+solution.  miniexact's solver object is used up by one enumeration, so
+run ``prep.reset()`` (not timed) before each timed repetition.  For the
+other peers ``reset()`` does nothing.  If you forget, the rebuild is done
+inside the timed call.  Call ``warmup()`` once before timing.  It makes
+xcover load or compile its numba code, and it runs every peer once.
+
+Run ``python benchmarks/peers.py --selftest`` to check the adapters.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "PEERS",
+    "AVAILABLE",
+    "IMPORT_ERRORS",
+    "SUPPORTS",
+    "peer_versions",
+    "prepare",
+    "prepare_sudoku",
+    "Prepared",
+    "count_solutions",
+    "first_solution",
+    "count_solutions_coloured",
+    "count_solutions_multiplicity",
+    "sudoku_solve",
+    "sudoku_options",
+    "warmup",
+    "selftest",
+]
+
+# --------------------------------------------------------------------------
+# Peer discovery
+# --------------------------------------------------------------------------
+
+PEERS: tuple = ("xcover", "exact-cover", "miniexact")
+
+# canonical peer name -> (import name, distribution name)
+_MODULES = {
+    "xcover": ("xcover", "xcover"),
+    "exact-cover": ("exact_cover", "exact-cover"),
+    "miniexact": ("miniexact", "miniexact"),
+}
+
+_ALIASES = {
+    "xcover": "xcover",
+    "exact-cover": "exact-cover",
+    "exact_cover": "exact-cover",
+    "exactcover": "exact-cover",
+    "miniexact": "miniexact",
+}
+
+_mods: dict = {}
+AVAILABLE: dict = {}
+IMPORT_ERRORS: dict = {}
+for _peer, (_imp, _dist) in _MODULES.items():
+    try:
+        _mods[_peer] = importlib.import_module(_imp)
+        AVAILABLE[_peer] = True
+    except Exception as _exc:  # ImportError, or a broken binary wheel
+        AVAILABLE[_peer] = False
+        IMPORT_ERRORS[_peer] = f"{type(_exc).__name__}: {_exc}"
+
+# Which problem kinds each peer can run; "emulated" means it works by
+# changing the problem (see the module docstring).
+SUPPORTS = {
+    "xcover": {"exact": True, "secondary": True, "colours": True,
+               "multiplicity": False, "sudoku_helper": False},
+    "exact-cover": {"exact": True, "secondary": "emulated", "colours": False,
+                    "multiplicity": False, "sudoku_helper": False},
+    "miniexact": {"exact": True, "secondary": True, "colours": True,
+                  "multiplicity": True, "sudoku_helper": False},
+}
+
+
+def _canon(peer: str) -> str:
+    try:
+        return _ALIASES[peer.lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(f"unknown peer {peer!r}; expected one of {PEERS}") from None
+
+
+def _module(peer: str):
+    peer = _canon(peer)
+    if not AVAILABLE.get(peer):
+        raise RuntimeError(
+            f"peer {peer!r} is not importable here "
+            f"({IMPORT_ERRORS.get(peer, 'not installed')}); "
+            "run benchmarks/setup_env.sh and use that virtualenv"
+        )
+    return _mods[peer]
+
+
+def peer_versions() -> dict:
+    """Installed versions of the peers (dist metadata); 'missing' if absent."""
+    from importlib import metadata
+
+    out = {}
+    for peer, (_imp, dist) in _MODULES.items():
+        try:
+            out[peer] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[peer] = "missing"
+    if AVAILABLE.get("miniexact"):
+        try:  # version the C library reports about itself
+            lib = str(_mods["miniexact"].miniexacts_version())
+            if lib != out["miniexact"]:
+                out["miniexact"] += f" (lib {lib})"
+        except Exception:
+            pass
+    return out
+
+
+# --------------------------------------------------------------------------
+# Input checking
+# --------------------------------------------------------------------------
+
+def _check_problem(options, n_primary, n_items, colours=None, bounds=None):
+    n_primary = int(n_primary)
+    n_items = int(n_items)
+    if not 0 <= n_primary <= n_items:
+        raise ValueError(f"need 0 <= n_primary <= n_items, got {n_primary}, {n_items}")
+    opts = []
+    for k, opt in enumerate(options):
+        o = [int(i) for i in opt]
+        if not o:
+            raise ValueError(f"option {k} is empty")
+        if len(set(o)) != len(o):
+            raise ValueError(f"option {k} repeats an item: {o}")
+        for i in o:
+            if not 0 <= i < n_items:
+                raise ValueError(f"option {k} has item {i} outside 0..{n_items - 1}")
+        opts.append(o)
+    cols = None
+    if colours is not None:
+        if len(colours) != len(opts):
+            raise ValueError("colours must parallel options")
+        cols = []
+        for k, (o, c) in enumerate(zip(opts, colours)):
+            c = [int(x) for x in c]
+            if len(c) != len(o):
+                raise ValueError(f"colours[{k}] has length {len(c)}, option has {len(o)}")
+            for i, x in zip(o, c):
+                if x < 0:
+                    raise ValueError(f"negative colour in option {k}")
+                if x and i < n_primary:
+                    raise ValueError(f"option {k} colours primary item {i}")
+            cols.append(c)
+    bnds = None
+    if bounds is not None:
+        bnds = [(int(u), int(v)) for u, v in bounds]
+        if len(bnds) != n_primary:
+            raise ValueError("bounds needs one (u, v) per primary item")
+        for i, (u, v) in enumerate(bnds):
+            if not 0 <= u <= v or v == 0:
+                raise ValueError(f"bad bounds for item {i}: ({u}, {v})")
+    return opts, n_primary, n_items, cols, bnds
+
+
+# --------------------------------------------------------------------------
+# Prepared problems
+# --------------------------------------------------------------------------
+
+@dataclass
+class Prepared:
+    """A problem converted into one peer's native input.
+
+    ``prep(limit=None) -> int`` counts solutions, stopping after ``limit``.
+    ``prep.first() -> list[int] | None`` returns the first solution as our
+    option indices.
+    ``prep.reset()`` rebuilds any state used up by the last run (not timed).
+    """
+
+    peer: str
+    kind: str  # "exact" | "coloured" | "multiplicity"
+    n_options: int
+    _count: Callable = field(repr=False)
+    _first: Callable = field(repr=False)
+    _reset: Callable = field(repr=False, default=lambda: None)
+    note: str = ""
+
+    def __call__(self, limit: Optional[int] = None) -> int:
+        if limit is not None and limit <= 0:
+            return 0
+        return self._count(limit)
+
+    count = __call__
+
+    def first(self):
+        return self._first()
+
+    def reset(self) -> None:
+        self._reset()
+
+
+# ---- xcover --------------------------------------------------------------
+
+def _prep_xcover(opts, n_primary, n_items, cols, bnds):
+    if bnds is not None:
+        raise NotImplementedError(
+            "xcover implements Algorithm C (exact cover with colours) only; "
+            "it has no multiplicities (Algorithm M)"
+        )
+    xc = _module("xcover")
+    lens = np.fromiter((len(o) for o in opts), dtype=np.int64, count=len(opts))
+    ptr = np.zeros(len(opts) + 1, dtype=np.uint32)
+    ptr[1:] = np.cumsum(lens)
+    flat = np.fromiter(itertools.chain.from_iterable(opts), dtype=np.uint32,
+                       count=int(ptr[-1]))
+    if cols is None:
+        colarr = np.zeros(len(flat), dtype=np.uint32)
+    else:
+        colarr = np.fromiter(itertools.chain.from_iterable(cols), dtype=np.uint32,
+                             count=int(ptr[-1]))
+    n_sec = n_items - n_primary
+    algo = xc.algorithm_c  # xcover's documented direct entry point
+
+    def gen():
+        # Same call that xcover.covers() makes after converting its input;
+        # items are 0..n_items-1 with the secondary ones last, as ours are.
+        return algo(flat, ptr, colarr, n_items, n_sec)
+
+    def count(limit):
+        c = 0
+        if limit is None:
+            for _ in gen():
+                c += 1
+        else:
+            for _ in gen():
+                c += 1
+                if c >= limit:
+                    break
+        return c
+
+    def first():
+        for sol in gen():
+            return sorted(int(j) for j in sol)
+        return None
+
+    return count, first, (lambda: None), ""
+
+
+# ---- exact-cover -----------------------------------------------------------
+
+# get_all_solutions(limit) allocates limit x n_rows int32 up front; above this
+# size a limited count falls back to a full count and clamps the result.
+_EC_LIMIT_BUFFER_BYTES = 64 << 20
+
+
+def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
+    if bnds is not None:
+        raise NotImplementedError(
+            "exact-cover implements plain Algorithm X only; no multiplicities"
+        )
+    if cols is not None and any(any(c) for c in cols):
+        raise NotImplementedError(
+            "exact-cover implements plain Algorithm X on a 0/1 matrix; it "
+            "has no colours (Algorithm C)"
+        )
+    ec = _module("exact-cover")
+    from exact_cover.error import NoSolution
+
+    n_sec = n_items - n_primary
+    note = ""
+    if n_sec:
+        # Options with no primary item are never chosen under XCC semantics,
+        # but would become choosable once secondary items turn primary.
+        keep = [k for k, o in enumerate(opts) if any(i < n_primary for i in o)]
+        note = (f"secondary items emulated: {n_sec} slack rows added, "
+                f"{len(opts) - len(keep)} primary-less options dropped")
+    else:
+        keep = list(range(len(opts)))
+    n_rows = len(keep) + n_sec
+    mat = np.zeros((n_rows, n_items), dtype=np.bool_)
+    for r, k in enumerate(keep):
+        mat[r, opts[k]] = True
+    for s in range(n_sec):  # slack row for each secondary item
+        mat[len(keep) + s, n_primary + s] = True
+    mat = np.ascontiguousarray(mat)
+    row_to_opt = np.array(keep + [-1] * n_sec, dtype=np.int64)
+    n_real = len(keep)
+
+    def count(limit):
+        if n_rows == 0:
+            return 0
+        if limit is not None and limit * max(n_rows, 1) * 4 <= _EC_LIMIT_BUFFER_BYTES:
+            try:
+                sols = ec.get_all_solutions(mat, max_count=int(limit))
+            except NoSolution:
+                return 0
+            return min(len(sols), int(limit))
+        c = int(ec.get_solution_count(mat))
+        if c < 0:
+            raise OverflowError("exact-cover's solution count overflowed its 32-bit C int")
+        return c if limit is None else min(c, int(limit))
+
+    def first():
+        if n_rows == 0:
+            return None
+        try:
+            rows = ec.get_exact_cover(mat)
+        except NoSolution:
+            return None
+        return sorted(int(row_to_opt[r]) for r in rows if r < n_real)
+
+    return count, first, (lambda: None), note
+
+
+# ---- miniexact -------------------------------------------------------------
+
+def _prep_miniexact(opts, n_primary, n_items, cols, bnds):
+    mx = _module("miniexact")
+    if bnds is not None:
+        cls, kind = mx.miniexacts_m, "M"
+    elif cols is not None:
+        cls, kind = mx.miniexacts_c, "C"
+    else:
+        cls, kind = mx.miniexacts_x, "X"
+
+    def build():
+        s = cls()
+        ids = []
+        for i in range(n_primary):
+            if bnds is None:
+                ids.append(s.primary(f"i{i}"))
+            else:
+                u, v = bnds[i]
+                ids.append(s.primary(f"i{i}", u, v))
+        for i in range(n_primary, n_items):
+            ids.append(s.secondary(f"i{i}"))
+        ret = []  # miniexact option index (1-based) returned by add()
+        if cols is None:
+            for o in opts:
+                ret.append(s.add([ids[i] for i in o]))
+        else:
+            cid = {}
+            for o, c in zip(opts, cols):
+                for i, x in zip(o, c):
+                    if x:
+                        if x not in cid:
+                            cid[x] = s.color(f"c{x}")
+                        s.add(ids[i], cid[x])
+                    else:
+                        s.add(ids[i])
+                ret.append(s.add(0))
+        if any(r == 0 for r in ret):
+            raise RuntimeError("miniexact rejected the problem (see its stderr)")
+        back = {r: k for k, r in enumerate(ret)}
+        return s, back
+
+    state = {"s": None, "back": None}
+
+    def reset():
+        state["s"], state["back"] = build()
+
+    def take():
+        if state["s"] is None:
+            reset()
+        s, back = state["s"], state["back"]
+        state["s"] = None  # each enumeration consumes the solver
+        return s, back
+
+    def count(limit):
+        s, _ = take()
+        c = 0
+        solve = s.solve
+        if limit is None:
+            while True:
+                r = solve()
+                if r != 10:
+                    break
+                c += 1
+        else:
+            while c < limit:
+                r = solve()
+                if r != 10:
+                    break
+                c += 1
+            else:
+                return c
+        if r != 20:
+            raise RuntimeError(f"miniexact solve() returned {r} (error state)")
+        return c
+
+    def first():
+        s, back = take()
+        r = s.solve()
+        if r == 10:
+            return sorted(back[int(j)] for j in s.selected_options())
+        if r != 20:
+            raise RuntimeError(f"miniexact solve() returned {r} (error state)")
+        return None
+
+    reset()
+    return count, first, reset, f"miniexact Algorithm {kind}"
+
+
+_PREP = {
+    "xcover": _prep_xcover,
+    "exact-cover": _prep_exact_cover,
+    "miniexact": _prep_miniexact,
+}
+
+
+def prepare(peer: str, options, n_primary: int, n_items: int, *,
+            colours=None, bounds=None) -> Prepared:
+    """Convert a problem into ``peer``'s own input, ready to time.
+
+    With ``colours``, solves exact cover with colours (Algorithm C).  With
+    ``bounds``, solves with multiplicities (Algorithm M).  A peer that cannot
+    run the problem raises NotImplementedError.
+    """
+    peer = _canon(peer)
+    opts, n_primary, n_items, cols, bnds = _check_problem(
+        options, n_primary, n_items, colours, bounds)
+    count, first, reset, note = _PREP[peer](opts, n_primary, n_items, cols, bnds)
+    kind = "multiplicity" if bnds is not None else (
+        "coloured" if cols is not None else "exact")
+    return Prepared(peer, kind, len(opts), count, first, reset, note)
+
+
+# --------------------------------------------------------------------------
+# One-shot conveniences
+# --------------------------------------------------------------------------
+
+def count_solutions(peer: str, options, n_primary: int, n_items: int,
+                    limit: Optional[int] = None) -> int:
+    """Number of solutions (all if ``limit`` is None, else min(count, limit))."""
+    return prepare(peer, options, n_primary, n_items)(limit)
+
+
+def first_solution(peer: str, options, n_primary: int, n_items: int):
+    """The first solution found, as sorted option indices, or None."""
+    return prepare(peer, options, n_primary, n_items).first()
+
+
+def count_solutions_coloured(peer: str, options, colours, n_primary: int,
+                             n_items: int, limit: Optional[int] = None) -> int:
+    """Count solutions of an exact cover problem with colours (Algorithm C).
+
+    Supported by xcover and miniexact.  exact-cover raises NotImplementedError,
+    unless every colour is 0, which is just a plain problem.
+    """
+    return prepare(peer, options, n_primary, n_items, colours=colours)(limit)
+
+
+def count_solutions_multiplicity(peer: str, options, bounds, n_items: int,
+                                 limit: Optional[int] = None) -> int:
+    """Count solutions with multiplicities (Algorithm M); miniexact only.
+
+    ``bounds[i] = (u, v)`` for each primary item ``i``, so
+    ``n_primary = len(bounds)``.  Items from ``len(bounds)`` up to
+    ``n_items - 1`` are secondary.
+    """
+    return prepare(peer, options, len(bounds), n_items, bounds=bounds)(limit)
+
+
+# --------------------------------------------------------------------------
+# Sudoku
+# --------------------------------------------------------------------------
+
+def sudoku_options(grid81):
+    """Standard 324-item exact cover for a 9x9 Sudoku.
+
+    Items: cell (r, c) -> 9r+c; row r has digit d -> 81+9r+d;
+    column c has d -> 162+9c+d; box b has d -> 243+9b+d (d = digit-1).
+    A filled cell gets only its given digit's option.
+    Returns ``(options, meta)`` where ``meta[k] = (cell, digit)``.
+    """
+    g = np.asarray(grid81).reshape(-1)
+    if g.size != 81:
+        raise ValueError("sudoku grid must have 81 cells")
+    options, meta = [], []
+    for cell in range(81):
+        r, c = divmod(cell, 9)
+        b = 3 * (r // 3) + c // 3
+        v = int(g[cell])
+        if not 0 <= v <= 9:
+            raise ValueError(f"bad sudoku value {v} at cell {cell}")
+        for d in ([v - 1] if v else range(9)):
+            options.append([cell, 81 + 9 * r + d, 162 + 9 * c + d, 243 + 9 * b + d])
+            meta.append((cell, d + 1))
+    return options, meta
+
+
+def prepare_sudoku(peer: str, grid81):
+    """Like prepare(), for one Sudoku.  Returns ``(prep, decode)``, where
+    ``decode(prep.first())`` gives the solved grid, or None."""
+    options, meta = sudoku_options(grid81)
+    prep = prepare(peer, options, 324, 324)
+
+    def decode(sol):
+        if sol is None:
+            return None
+        out = np.zeros(81, dtype=np.uint8)
+        for k in sol:
+            cell, d = meta[k]
+            out[cell] = d
+        return out
+
+    return prep, decode
+
+
+def sudoku_solve(peer: str, grid81):
+    """Solve one Sudoku with ``peer``.  Returns a uint8 array of 81, or None.
+
+    No peer ships a Sudoku helper (see the module docstring), so this uses
+    the standard 324-item encoding for all of them.
+    """
+    prep, decode = prepare_sudoku(peer, grid81)
+    return decode(prep.first())
+
+
+# --------------------------------------------------------------------------
+# Warm-up
+# --------------------------------------------------------------------------
+
+_KNUTH_OPTIONS = [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]]
+
+
+def warmup(peers: Optional[Sequence[str]] = None) -> None:
+    """Run a tiny problem on each available peer (loads xcover's numba
+    code and any other lazy setup) so that it is not timed later."""
+    for peer in peers or [p for p in PEERS if AVAILABLE[p]]:
+        prep = prepare(peer, _KNUTH_OPTIONS, 7, 7)
+        prep()
+        prep.reset()
+        prep.first()
+        if SUPPORTS[_canon(peer)]["colours"] is True:
+            prepare(peer, [[0, 1], [0, 1]], 1, 2, colours=[[0, 1], [0, 2]])()
+
+
+# --------------------------------------------------------------------------
+# Self-test
+# --------------------------------------------------------------------------
+
+def _queens(n):
+    """N queens: rows and columns primary, diagonals secondary."""
+    opts = []
+    nd = 2 * n - 1
+    for r in range(n):
+        for c in range(n):
+            opts.append([r, n + c, 2 * n + r + c, 2 * n + nd + (r - c + n - 1)])
+    return opts, 2 * n, 2 * n + 2 * nd
+
+
+def _brute(opts, n_primary, n_items, cols=None, bnds=None):
+    """Count solutions by trying every subset of options (tiny problems)."""
+    cols = cols or [[0] * len(o) for o in opts]
+    bnds = bnds or [(1, 1)] * n_primary
+    usable = [k for k, o in enumerate(opts) if any(i < n_primary for i in o)]
+    total = 0
+    for mask in range(1 << len(usable)):
+        cnt = [0] * n_primary
+        seen = [[] for _ in range(n_items)]  # colours used on secondary items
+        for b, k in enumerate(usable):
+            if mask >> b & 1:
+                for i, x in zip(opts[k], cols[k]):
+                    if i < n_primary:
+                        cnt[i] += 1
+                    else:
+                        seen[i].append(x)
+        if not all(bnds[i][0] <= cnt[i] <= bnds[i][1] for i in range(n_primary)):
+            continue
+        # a secondary item: used at most once, or only with one non-zero colour
+        if all(len(c) <= 1 or (0 not in c and len(set(c)) == 1) for c in seen):
+            total += 1
+    return total
+
+
+def _valid_solution(sol, opts, n_primary, n_items):
+    cnt = [0] * n_items
+    for k in sol:
+        for i in opts[k]:
+            cnt[i] += 1
+    return all(c == 1 for c in cnt[:n_primary]) and all(c <= 1 for c in cnt[n_primary:])
+
+
+def _random_problem(rng, coloured=False, multiplicity=False):
+    n_primary = int(rng.integers(2, 5))
+    n_sec = int(rng.integers(0, 4))
+    n_items = n_primary + n_sec
+    n_opts = int(rng.integers(4, 12))
+    opts, cols = [], []
+    for _ in range(n_opts):
+        size = int(rng.integers(1, min(3, n_items) + 1))
+        o = sorted(int(i) for i in rng.choice(n_items, size=size, replace=False))
+        opts.append(o)
+        cols.append([int(rng.integers(0, 3)) if (coloured and i >= n_primary) else 0
+                     for i in o])
+    bnds = None
+    if multiplicity:
+        bnds = []
+        for _ in range(n_primary):
+            u = int(rng.integers(0, 3))
+            v = int(rng.integers(max(u, 1), 4))
+            bnds.append((u, v))
+    return opts, n_primary, n_items, (cols if coloured else None), bnds
+
+
+SUDOKU_PUZZLE = "004300209005009001070060043006002087190007400050083000600000105003508690042910300"
+SUDOKU_SOLUTION = "864371259325849761971265843436192587198657432257483916689734125713528694542916378"
+
+
+def _time(prep, repeats=3):
+    best = float("inf")
+    result = None
+    for _ in range(repeats):
+        prep.reset()
+        t0 = time.perf_counter()
+        result = prep()
+        best = min(best, time.perf_counter() - t0)
+    return result, best
+
+
+def selftest(verbose: bool = True) -> int:
+    """Check every available peer; returns the number of failures."""
+    failures = 0
+
+    def check(ok, msg):
+        nonlocal failures
+        if not ok:
+            failures += 1
+        if verbose:
+            print(("ok    " if ok else "FAIL  ") + msg)
+
+    print("peer versions:", peer_versions())
+    print("available:", AVAILABLE)
+    for p, e in IMPORT_ERRORS.items():
+        print(f"  {p} import error: {e}")
+    peers = [p for p in PEERS if AVAILABLE[p]]
+    t0 = time.perf_counter()
+    warmup(peers)
+    print(f"warm-up {time.perf_counter() - t0:.2f}s")
+
+    # Knuth's example: items a..g = 0..6
+    knuth_expected = [0, 3, 4]  # c e, a d f, b g
+    for p in peers:
+        n = count_solutions(p, _KNUTH_OPTIONS, 7, 7)
+        check(n == 1, f"{p}: Knuth example count = {n} (expect 1)")
+        s = first_solution(p, _KNUTH_OPTIONS, 7, 7)
+        check(s == knuth_expected, f"{p}: Knuth example solution = {s} (expect {knuth_expected})")
+        # unsatisfiable: drop option 'a d f'
+        opts = [o for k, o in enumerate(_KNUTH_OPTIONS) if k != 3]
+        n0 = count_solutions(p, opts, 7, 7)
+        s0 = first_solution(p, opts, 7, 7)
+        check(n0 == 0 and s0 is None, f"{p}: no-solution case count={n0} first={s0}")
+
+    # N queens, diagonals secondary
+    timings = {}
+    for nq, expect in ((8, 92), (10, 724)):
+        opts, npri, nitems = _queens(nq)
+        for p in peers:
+            prep = prepare(p, opts, npri, nitems)
+            n, dt = _time(prep)
+            timings[(p, nq)] = dt
+            check(n == expect, f"{p}: {nq}-queens count = {n} (expect {expect}); best {dt * 1e3:.2f} ms")
+            prep.reset()
+            lim = prep(limit=10)
+            check(lim == 10, f"{p}: {nq}-queens count(limit=10) = {lim}")
+            s = prep.first()
+            check(s is not None and len(s) == nq and _valid_solution(s, opts, npri, nitems),
+                  f"{p}: {nq}-queens first solution valid {s}")
+
+    # Sudoku
+    grid = np.frombuffer(SUDOKU_PUZZLE.encode(), dtype=np.uint8) - ord("0")
+    want = np.frombuffer(SUDOKU_SOLUTION.encode(), dtype=np.uint8) - ord("0")
+    for p in peers:
+        t = time.perf_counter()
+        sol = sudoku_solve(p, grid)
+        dt = time.perf_counter() - t
+        check(sol is not None and np.array_equal(sol, want),
+              f"{p}: sudoku solved correctly ({dt * 1e3:.1f} ms incl. conversion)")
+        opts, _ = sudoku_options(grid)
+        n = count_solutions(p, opts, 324, 324)
+        check(n == 1, f"{p}: sudoku has {n} solution(s) (expect 1)")
+
+    # Random tiny problems against brute force
+    rng = np.random.default_rng(12345)
+    for trial_kind in ("exact", "coloured", "multiplicity"):
+        bad = {p: 0 for p in peers}
+        ran = {p: 0 for p in peers}
+        for _ in range(150):
+            opts, npri, nitems, cols, bnds = _random_problem(
+                rng, coloured=trial_kind == "coloured",
+                multiplicity=trial_kind == "multiplicity")
+            want_n = _brute(opts, npri, nitems, cols, bnds)
+            for p in peers:
+                try:
+                    prep = prepare(p, opts, npri, nitems, colours=cols, bounds=bnds)
+                except NotImplementedError:
+                    continue
+                ran[p] += 1
+                got = prep()
+                if got != want_n:
+                    bad[p] += 1
+                    if bad[p] <= 3:
+                        print(f"      mismatch {p} {trial_kind}: got {got} want {want_n}: "
+                              f"{opts} npri={npri} nitems={nitems} cols={cols} bnds={bnds}")
+                if trial_kind == "exact":
+                    s = prep.first()
+                    if (s is None) != (want_n == 0) or (s is not None and not _valid_solution(s, opts, npri, nitems)):
+                        bad[p] += 1
+        for p in peers:
+            if ran[p]:
+                check(bad[p] == 0, f"{p}: {ran[p]} random {trial_kind} problems vs brute force")
+            else:
+                print(f"skip  {p}: {trial_kind} not supported (NotImplementedError)")
+
+    if timings:
+        print("\nN-queens counting (search only, best of 3):")
+        print(f"  {'peer':12s} {'8-queens':>10s} {'10-queens':>10s}")
+        for p in peers:
+            print(f"  {p:12s} {timings[(p, 8)] * 1e3:8.2f}ms {timings[(p, 10)] * 1e3:8.2f}ms")
+    print(f"\nselftest: {failures} failure(s)")
+    return failures
+
+
+if __name__ == "__main__":
+    if "--selftest" in sys.argv[1:]:
+        sys.exit(1 if selftest() else 0)
+    print(__doc__)
+    print("versions:", peer_versions())
+    print("available:", AVAILABLE)

@@ -1,0 +1,16 @@
+"""numbadlx: Knuth's Dancing Links (Algorithm X) in NumPy + Numba.
+
+Examples
+--------
+>>> import numbadlx
+>>> numbadlx.count([[0, 1], [0], [1]])
+2
+"""
+
+from .exact_cover import BudgetExceeded, ExactCover, SearchStats, count, solve
+from .verify import explain, verify
+
+__version__ = "0.1.0"
+
+__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify",
+           "explain", "__version__"]

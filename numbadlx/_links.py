@@ -1,0 +1,109 @@
+"""Build Knuth's DLX1 link tables from validated sparse options (njit only).
+
+Layout (see ``DESIGN.md`` and Knuth, *The Art of Computer Programming* 7.2.2.1):
+
+``nodes`` is one ``(n_nodes, 4)`` table of unsigned 32-bit integers, one row per node:
+
+* column ``UP`` / ``DOWN``: the vertical links of the item's circular list;
+* column ``ITEM``: for an option node, the item it belongs to (``1..n_items``); for an
+  item's header node (rows ``1..n_items``) the item's current *length* (how many
+  active options still contain it); ``0`` for a spacer;
+* column ``AUX``: a node's colour (Algorithm C, ``0`` = none); for a spacer, the index
+  of the option that *follows* it, so any node decodes to its option by walking left
+  to the nearest spacer.
+
+Row 0 is unused. Options are stored one after another with a spacer before each and
+one after the last, so the next node of an option is ``p + 1``; a spacer's ``UP`` is
+the first node of the option before it and its ``DOWN`` the last node of the option
+after it, which is how a walk wraps around inside one option.
+
+``items`` is an ``(n_items + 2, 2)`` table of ``(PREV, NEXT)`` links: root ``0`` heads the
+circular list of primary items ``1..n_primary``; secondary items ``n_primary+1..n_items``
+form their own circular list headed by ``n_items + 1``.
+
+Everything here assumes its input was validated by :mod:`numbadlx.exact_cover`: item
+indices in range, no empty option, no item twice in one option.
+"""
+
+import numpy as np
+from numba import njit
+
+UP = 0
+DOWN = 1
+ITEM = 2
+AUX = 3
+
+LINK_DTYPE = np.uint32
+
+
+@njit(cache=True)
+def build_links(indptr, indices, colours, n_items, n_primary, link_dtype_sample):
+    """Return ``(nodes, items)`` DLX1 tables for CSR options.
+
+    Parameters
+    ----------
+    indptr : int64 array (n_options + 1,)
+    indices : int32 array (nnz,), 0-based item indices.
+    colours : int32 array (nnz,) parallel to ``indices`` (0 = no colour), or empty.
+    n_items, n_primary : int
+    link_dtype_sample : 0-d or 1-element array whose dtype the tables take.
+    """
+    n_options = indptr.shape[0] - 1
+    nnz = indices.shape[0]
+    n_nodes = n_items + 1 + nnz + n_options + 1
+    dt = link_dtype_sample.dtype
+    nodes = np.zeros((n_nodes, 4), dtype=dt)
+    items = np.zeros((n_items + 2, 2), dtype=dt)
+
+    # Item lists: root 0 for primaries, n_items + 1 for secondaries.
+    for i in range(n_items + 2):
+        items[i, 0] = i - 1 if i > 0 else n_primary
+        items[i, 1] = i + 1 if i < n_items + 1 else 0
+    items[0, 0] = n_primary
+    items[n_primary, 1] = 0
+    head2 = n_items + 1
+    if n_primary < n_items:
+        items[head2, 1] = n_primary + 1
+        items[n_primary + 1, 0] = head2
+        items[head2, 0] = n_items
+        items[n_items, 1] = head2
+    else:
+        items[head2, 0] = head2
+        items[head2, 1] = head2
+
+    # Headers: empty circular lists, length 0.
+    for i in range(1, n_items + 1):
+        nodes[i, UP] = i
+        nodes[i, DOWN] = i
+        nodes[i, ITEM] = 0
+
+    p = n_items + 1  # first spacer
+    prev_first = 0
+    has_colours = colours.shape[0] == nnz and nnz > 0
+    for k in range(n_options):
+        spacer = p
+        nodes[spacer, ITEM] = 0
+        nodes[spacer, UP] = prev_first
+        nodes[spacer, AUX] = k
+        first = p + 1
+        for t in range(indptr[k], indptr[k + 1]):
+            p += 1
+            x = indices[t] + 1
+            last = nodes[x, UP]
+            nodes[p, UP] = last
+            nodes[p, DOWN] = x
+            nodes[last, DOWN] = p
+            nodes[x, UP] = p
+            nodes[p, ITEM] = x
+            nodes[x, ITEM] += 1
+            if has_colours:
+                nodes[p, AUX] = colours[t]
+        nodes[spacer, DOWN] = p  # last node of the option after this spacer
+        prev_first = first
+        p += 1
+    # final spacer
+    nodes[p, ITEM] = 0
+    nodes[p, UP] = prev_first
+    nodes[p, DOWN] = 0
+    nodes[p, AUX] = n_options
+    return nodes, items

@@ -1,0 +1,366 @@
+"""The public exact-cover API: :class:`ExactCover`, :func:`solve`, :func:`count`.
+
+Data path: input (dense 0/1 matrix, item-index lists, CSR arrays or DLX text) ->
+validated CSR options (primary items first internally) -> DLX1 link tables
+(:mod:`numbadlx._links`) -> the search kernel (:mod:`numbadlx._kernel`) -> option
+indices in the caller's numbering.
+"""
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernel
+from ._links import LINK_DTYPE, build_links
+from ._validate import check_csr, dense_to_csr, options_to_csr, secondary_mask
+
+__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
+
+# Nodes the kernel runs between two looks at the clock (and at Ctrl-C).
+_SLICE_NODES = 1_000_000
+
+
+class BudgetExceeded(RuntimeError):
+    """The search stopped at its ``max_nodes`` or ``timeout`` budget before finishing.
+
+    Attributes
+    ----------
+    found : int
+        Solutions seen before the budget ran out (a lower bound on the count).
+    stats : SearchStats
+        Effort spent.
+    """
+
+    def __init__(self, message, found, stats):
+        super().__init__(message)
+        self.found = found
+        self.stats = stats
+
+
+@dataclass
+class SearchStats:
+    """Effort of one search: ``nodes`` entered, link ``updates``, ``solutions`` seen,
+    ``status`` (``'done'``, ``'limit'`` or ``'budget'``) and wall ``seconds``."""
+
+    nodes: int = 0
+    updates: int = 0
+    solutions: int = 0
+    status: str = "not run"
+    seconds: float = 0.0
+
+
+class _Search:
+    """One resumable run of the kernel over a private copy of the link tables."""
+
+    def __init__(self, problem, trace_rows=0):
+        self.nodes = problem._nodes.copy()
+        self.items = problem._items.copy()
+        self.n_items = problem.n_items
+        self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
+        self.state = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(_kernel.N_STATS, dtype=np.int64)
+        self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
+        self.width = max(problem.n_primary, 1)
+        self.seconds = 0.0
+        self.status = "not run"
+
+    def run(self, max_solutions, n_record, max_nodes=None, timeout=None):
+        """Advance; return ``(code, found, record)``. Budgets are totals for this search."""
+        record = np.full((n_record, self.width), -1, dtype=np.int32)
+        start = time.perf_counter()
+        limit_nodes = 0 if max_nodes is None else int(max_nodes)
+        found_total = 0
+        while True:
+            # Run in slices so the clock (and Ctrl-C) are looked at between them.
+            slice_end = int(self.stats[_kernel.ST_NODES]) + _SLICE_NODES
+            slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
+            want = 0 if max_solutions <= 0 else max_solutions - found_total
+            view = record[min(found_total, n_record):]
+            code, found = _kernel.search(self.nodes, self.items, self.n_items, self.choice,
+                                         self.state, want, slice_nodes, view, self.stats,
+                                         self.trace)
+            found_total += found
+            if code != _kernel.RET_BUDGET or slice_nodes == limit_nodes:
+                break
+            if timeout is not None and time.perf_counter() - start >= timeout:
+                break
+        self.seconds += time.perf_counter() - start
+        self.status = {_kernel.RET_DONE: "done", _kernel.RET_LIMIT: "limit",
+                       _kernel.RET_BUDGET: "budget"}[code]
+        return code, found_total, record
+
+    def summary(self):
+        return SearchStats(nodes=int(self.stats[_kernel.ST_NODES]),
+                           updates=int(self.stats[_kernel.ST_UPDATES]),
+                           solutions=int(self.stats[_kernel.ST_SOLUTIONS]),
+                           status=self.status, seconds=self.seconds)
+
+
+class ExactCover:
+    """An exact-cover problem: choose options so every primary item is covered exactly
+    once and every secondary item at most once.
+
+    Parameters
+    ----------
+    options : array_like or sequence of sequences of int
+        Either a dense 2-D 0/1 (or bool) matrix, options x items, or a sequence of
+        options, each a sequence of 0-based item indices. For CSR arrays use
+        :meth:`from_csr`; for Knuth's text format :meth:`from_dlx`.
+    n_items : int, optional
+        Number of items (inferred from the matrix width or the largest index).
+    secondary : int or array_like of bool, optional
+        Secondary items (covered at most once): a count of trailing items, or a
+        boolean mask over the items.
+    item_names, option_names : sequence of str, optional
+        Names kept for display and output.
+
+    Examples
+    --------
+    >>> problem = ExactCover([[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]])
+    >>> problem.solve().tolist()
+    [1, 3, 5]
+    >>> problem.count()
+    1
+    """
+
+    def __init__(self, options, *, n_items=None, secondary=None, item_names=None,
+                 option_names=None):
+        if isinstance(options, np.ndarray) or _looks_dense(options):
+            indptr, indices, width = dense_to_csr(options)
+            if n_items is not None and n_items != width:
+                raise ValueError(f"n_items = {n_items} but the matrix has {width} columns")
+        else:
+            indptr, indices, width = options_to_csr(options, n_items)
+        self._setup(indptr, indices, width, secondary, item_names, option_names)
+
+    # ----------------------------------------------------------- constructors
+    @classmethod
+    def from_dense(cls, matrix, *, secondary=None, item_names=None, option_names=None):
+        """Build from a dense options x items 0/1 matrix."""
+        indptr, indices, width = dense_to_csr(matrix)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+
+    @classmethod
+    def from_options(cls, options, *, n_items=None, secondary=None, item_names=None,
+                     option_names=None):
+        """Build from a sequence of options, each a sequence of 0-based item indices."""
+        indptr, indices, width = options_to_csr(options, n_items)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+
+    @classmethod
+    def from_csr(cls, indptr, indices, *, n_items=None, secondary=None, item_names=None,
+                 option_names=None):
+        """Build from CSR arrays: option ``k`` holds ``indices[indptr[k]:indptr[k+1]]``.
+
+        Examples
+        --------
+        >>> problem = ExactCover.from_csr([0, 2, 3, 4], [0, 1, 0, 1], n_items=2)
+        >>> problem.count()
+        2
+        """
+        indptr, indices, width = check_csr(indptr, indices, n_items)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+
+    @classmethod
+    def from_dlx(cls, source):
+        """Read Knuth's DLX text format (a string of text, or a path to a file).
+
+        The first non-comment line names the items, with ``|`` between the primary and
+        the secondary ones; every further line is an option (item names separated by
+        spaces). Lines starting with ``|`` are comments.
+
+        Examples
+        --------
+        >>> problem = ExactCover.from_dlx("a b c | x\\na b\\nc x\\nc\\n")
+        >>> problem.count()
+        2
+        """
+        from .dlx_format import parse_dlx
+
+        parsed = parse_dlx(source)
+        return cls._from_checked(parsed.indptr, parsed.indices, len(parsed.item_names),
+                                 parsed.n_primary_mask, parsed.item_names, None,
+                                 line_numbers=parsed.line_numbers)
+
+    @classmethod
+    def _from_checked(cls, indptr, indices, n_items, secondary, item_names, option_names,
+                      line_numbers=None):
+        problem = cls.__new__(cls)
+        problem._setup(indptr, indices, n_items, secondary, item_names, option_names)
+        problem.line_numbers = line_numbers
+        return problem
+
+    def _setup(self, indptr, indices, n_items, secondary, item_names, option_names):
+        self.indptr = indptr
+        self.indices = indices
+        self.n_items = int(n_items)
+        self.n_options = indptr.size - 1
+        self.secondary = secondary_mask(secondary, self.n_items)
+        self.n_primary = int(self.n_items - self.secondary.sum())
+        self.n_secondary = self.n_items - self.n_primary
+        self.line_numbers = getattr(self, "line_numbers", None)
+        if item_names is not None:
+            item_names = [str(name) for name in item_names]
+            if len(item_names) != self.n_items:
+                raise ValueError(f"{len(item_names)} item names for {self.n_items} items")
+        if option_names is not None:
+            option_names = [str(name) for name in option_names]
+            if len(option_names) != self.n_options:
+                raise ValueError(f"{len(option_names)} option names for {self.n_options} "
+                                 f"options")
+        self.item_names = item_names
+        self.option_names = option_names
+        # Internal item numbering: primary items first, then secondary, each in order.
+        self._order = np.concatenate([np.flatnonzero(~self.secondary),
+                                      np.flatnonzero(self.secondary)]).astype(np.int32)
+        self._internal = np.empty(self.n_items, dtype=np.int32)
+        self._internal[self._order] = np.arange(self.n_items, dtype=np.int32)
+        internal_indices = self._internal[indices] if indices.size else indices
+        self._nodes, self._items = build_links(
+            indptr, internal_indices.astype(np.int32), np.zeros(0, dtype=np.int32),
+            self.n_items, self.n_primary, np.zeros(1, dtype=LINK_DTYPE))
+        self.stats = SearchStats()
+
+    # ------------------------------------------------------------------ views
+    def option(self, k):
+        """Item indices of option ``k`` (in the caller's numbering)."""
+        if not -self.n_options <= k < self.n_options:
+            raise IndexError(f"option {k} out of range ({self.n_options} options)")
+        k %= self.n_options
+        return self.indices[self.indptr[k]:self.indptr[k + 1]].copy()
+
+    def to_dense(self):
+        """The options x items 0/1 matrix as a bool array."""
+        dense = np.zeros((self.n_options, self.n_items), dtype=bool)
+        rows = np.repeat(np.arange(self.n_options), np.diff(self.indptr))
+        dense[rows, self.indices] = True
+        return dense
+
+    def links(self):
+        """Copies of the pristine link tables ``(nodes, items)`` (internal numbering:
+        item ``i`` of the tables is ``item_order[i - 1]`` of the caller's items)."""
+        return self._nodes.copy(), self._items.copy()
+
+    @property
+    def item_order(self):
+        """Caller's item index of each internal item (primary items first)."""
+        return self._order.copy()
+
+    def __repr__(self):
+        return (f"ExactCover({self.n_options} options, {self.n_primary} primary + "
+                f"{self.n_secondary} secondary items, {self.indices.size} entries)")
+
+    # ----------------------------------------------------------------- search
+    def _finish(self, search, code, found, what):
+        self.stats = search.summary()
+        if code == _kernel.RET_BUDGET:
+            raise BudgetExceeded(f"{what} stopped at its budget after {self.stats.nodes} "
+                                 f"nodes, {found} solution(s) seen", found, self.stats)
+
+    def solve(self, *, max_nodes=None, timeout=None):
+        """First solution as sorted option indices, or None when there is none.
+
+        Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
+        the search first.
+        """
+        search = _Search(self)
+        code, found, record = search.run(1, 1, max_nodes, timeout)
+        self._finish(search, code, found, "solve")
+        return _decode(record[0]) if found else None
+
+    def count(self, limit=None, *, max_nodes=None, timeout=None):
+        """Number of solutions, stopping early at ``limit`` if given.
+
+        Raises :class:`BudgetExceeded` (with ``.found``) if the budget runs out first.
+        """
+        if limit is not None and limit <= 0:
+            raise ValueError(f"limit must be positive, got {limit}")
+        search = _Search(self)
+        code, found, _ = search.run(0 if limit is None else int(limit), 0, max_nodes,
+                                    timeout)
+        self._finish(search, code, found, "count")
+        return found
+
+    def solutions(self, limit=None, *, max_nodes=None, timeout=None, batch=64):
+        """Yield solutions one by one (sorted option indices), resuming the same search.
+
+        The kernel stops after each batch of ``batch`` solutions and carries on from
+        where it stopped when more are wanted, so nothing is searched twice.
+        """
+        search = _Search(self)
+        produced = 0
+        while limit is None or produced < limit:
+            want = batch if limit is None else min(batch, limit - produced)
+            code, found, record = search.run(want, want, max_nodes, timeout)
+            self.stats = search.summary()
+            for row in record[:found]:
+                yield _decode(row)
+            produced += found
+            if code == _kernel.RET_DONE:
+                return
+            if code == _kernel.RET_BUDGET:
+                self._finish(search, code, produced, "solutions")
+
+    def verify(self, solution):
+        """True if ``solution`` (option indices) is an exact cover of this problem."""
+        from .verify import verify
+
+        return verify(self, solution)
+
+    def to_dlx(self):
+        """This problem in Knuth's DLX text format."""
+        from .dlx_format import to_dlx
+
+        return to_dlx(self)
+
+
+def _looks_dense(options):
+    """A list of equal-length lists of 0/1 bools is ambiguous; treat only arrays,
+    and lists of bool lists, as dense."""
+    try:
+        first = options[0]
+    except (TypeError, IndexError, KeyError):
+        return False
+    if isinstance(first, np.ndarray) and first.dtype == np.bool_:
+        return True
+    return isinstance(first, (list, tuple)) and len(first) > 0 and all(
+        isinstance(v, (bool, np.bool_)) for v in first)
+
+
+def _decode(row):
+    chosen = row[row >= 0].astype(np.int64)
+    chosen.sort()
+    return chosen
+
+
+def _problem(matrix, secondary):
+    if isinstance(matrix, ExactCover):
+        if secondary is not None:
+            raise ValueError("secondary is given twice: the ExactCover already has it")
+        return matrix
+    return ExactCover(matrix, secondary=secondary)
+
+
+def solve(matrix, secondary=None, **budget):
+    """Solve an exact-cover problem given as a dense 0/1 matrix or option lists.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> solve(np.array([[1, 0], [0, 1], [1, 1]])).tolist()
+    [0, 1]
+    """
+    return _problem(matrix, secondary).solve(**budget)
+
+
+def count(matrix, secondary=None, limit=None, **budget):
+    """Count the solutions of an exact-cover problem (up to ``limit``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> count(np.array([[1, 0], [0, 1], [1, 1]]))
+    2
+    """
+    return _problem(matrix, secondary).count(limit, **budget)
