@@ -17,6 +17,8 @@ from numba import njit
 
 from ._links import AUX, DOWN, ITEM, UP
 
+_ONE = np.uint32(1)
+
 # program counter values kept in state[0]
 PC_X2 = 0  # (re)enter step X2 at state[1] = level
 PC_X8 = 1  # leave the level (after a solution)
@@ -44,7 +46,7 @@ EV_SOLUTION = 3
 def _hide(nodes, p):
     """Unlink every other node of the option of ``p`` from its item list."""
     updates = 0
-    q = p + 1
+    q = p + _ONE
     while q != p:
         x = nodes[q, ITEM]
         u = nodes[q, UP]
@@ -56,14 +58,14 @@ def _hide(nodes, p):
             nodes[d, UP] = u
             nodes[x, ITEM] -= 1
             updates += 1
-            q += 1
+            q += _ONE
     return updates
 
 
 @njit(cache=True, inline="always")
 def _unhide(nodes, p):
     """Undo :func:`_hide` (walking left, the reverse order)."""
-    q = p - 1
+    q = p - _ONE
     while q != p:
         x = nodes[q, ITEM]
         d = nodes[q, DOWN]
@@ -74,7 +76,7 @@ def _unhide(nodes, p):
             nodes[u, DOWN] = q
             nodes[d, UP] = q
             nodes[x, ITEM] += 1
-            q -= 1
+            q -= _ONE
 
 
 @njit(cache=True, inline="always")
@@ -106,9 +108,9 @@ def _uncover(nodes, items, i):
 @njit(cache=True, inline="always")
 def option_of(nodes, x):
     """Index of the option that holds node ``x`` (walk left to its spacer)."""
-    q = x - 1
+    q = x - _ONE
     while nodes[q, ITEM] != 0:
-        q -= 1
+        q -= _ONE
     return nodes[q, AUX]
 
 
@@ -209,14 +211,14 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                 level -= 1
                 x = choice[level]
             # X6 [Try again]: uncover the other items of x's option, walking left
-            p = x - 1
+            p = x - _ONE
             while p != x:
                 j = nodes[p, ITEM]
                 if j == 0:
                     p = nodes[p, DOWN]
                 else:
                     _uncover(nodes, items, j)
-                    p -= 1
+                    p -= _ONE
             x = nodes[x, DOWN]
             choice[level] = x
         # X5 [Try x]
@@ -239,14 +241,14 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             trace[n_trace, 3] = option_of(nodes, x)
             trace[n_trace, 4] = 0
             n_trace += 1
-        p = x + 1
+        p = x + _ONE
         while p != x:
             j = nodes[p, ITEM]
             if j == 0:
                 p = nodes[p, UP]
             else:
                 updates += _cover(nodes, items, j)
-                p += 1
+                p += _ONE
         level += 1
         pc = PC_X2
     state[0] = pc
