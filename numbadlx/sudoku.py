@@ -1,0 +1,359 @@
+"""Sudoku on top of the exact-cover engine: bulk solving of puzzle arrays.
+
+A puzzle is a row of ``n * n`` small integers (0 = blank, 1..n = a given) for an
+n x n grid with r x c boxes (n = r * c, 4 <= n <= 36). :func:`solve` takes an (N, n*n)
+array (or anything :func:`numbadlx.sudoku_io.parse` reads) and returns a
+:class:`SudokuResult` of arrays: the solutions, a :class:`Status` per puzzle, solution
+counts (up to ``limit``) and search nodes.
+
+Examples
+--------
+>>> from numbadlx import sudoku
+>>> puzzle = ("530070000600195000098000060800060003400803001"
+...           "700020006060000280000419005000080079")
+>>> result = sudoku.solve([puzzle])
+>>> result.status_names()[0], result.counts[0]
+('UNIQUE', 1)
+>>> sudoku.format_line(result.solutions[0])[:9]
+'534678912'
+"""
+
+import enum
+import os
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from . import _sudoku_kernel as _kernel
+from .exact_cover import ExactCover
+from .sudoku_io import box_shape, format_grid, format_line, format_lines, parse
+
+__all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions",
+           "to_exact_cover", "check_grid", "parse", "format_line", "format_lines",
+           "format_grid", "box_shape"]
+
+_LINK_DTYPE = np.uint32
+# Puzzles per parallel chunk: many small chunks balance hard sets across threads.
+DEFAULT_CHUNK = 64
+
+
+class Status(enum.IntEnum):
+    """What :func:`solve` found for one puzzle."""
+
+    NOT_RUN = _kernel.NOT_RUN
+    UNIQUE = _kernel.UNIQUE  #: exactly one solution (searched with limit >= 2)
+    SOLVED = _kernel.SOLVED  #: a solution, uniqueness not checked (limit = 1)
+    MULTIPLE = _kernel.MULTIPLE  #: at least two solutions; the first one is kept
+    NO_SOLUTION = _kernel.NO_SOLUTION  #: valid givens, but no way to complete them
+    INVALID = _kernel.INVALID  #: clashing givens, a value above n, or an unreadable line
+    BUDGET = _kernel.BUDGET  #: max_nodes ran out first
+
+
+@dataclass
+class SudokuResult:
+    """Results of :func:`solve`, one row per puzzle.
+
+    Attributes
+    ----------
+    puzzles : (N, n*n) uint8, the givens.
+    solutions : (N, n*n) uint8, the first solution found, zeros where there is none.
+    status : (N,) uint8, :class:`Status` codes.
+    counts : (N,) int64, solutions found (at most ``limit``).
+    nodes : (N,) int64, search-tree nodes visited.
+    n, box : the grid size and box shape (rows, cols).
+    limit : the count limit used.
+    seconds : wall time of the solve.
+    threads : threads used.
+    """
+
+    puzzles: np.ndarray
+    solutions: np.ndarray
+    status: np.ndarray
+    counts: np.ndarray
+    nodes: np.ndarray
+    n: int
+    box: tuple
+    limit: int
+    seconds: float = 0.0
+    threads: int = 1
+    messages: dict = field(default_factory=dict)
+
+    def __len__(self):
+        return self.status.shape[0]
+
+    def status_names(self):
+        """Status of each puzzle as a string array."""
+        names = np.array([s.name for s in Status])
+        return names[self.status]
+
+    def status_counts(self):
+        """``{name: how many}`` for every status that occurs."""
+        tally = np.bincount(self.status, minlength=len(Status))
+        return {Status(code).name: int(tally[code]) for code in range(len(Status))
+                if tally[code]}
+
+    @property
+    def puzzles_per_second(self):
+        return len(self) / self.seconds if self.seconds > 0 else float("inf")
+
+    def __repr__(self):
+        tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
+        return (f"SudokuResult({len(self)} puzzles of {self.n}x{self.n}, {tally}; "
+                f"{self.seconds:.3f} s, {self.puzzles_per_second:,.0f} puzzles/s)")
+
+
+def _as_puzzles(puzzles, box):
+    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n)``.
+
+    Out-of-range values in an array get INVALID status (bulk mode never raises for one
+    bad puzzle); anything that is not a batch of puzzles at all raises ValueError.
+    """
+    if isinstance(puzzles, np.ndarray) and puzzles.dtype != object:
+        array = puzzles
+        if array.ndim == 1:
+            array = array[None, :]
+        elif array.ndim == 3:
+            array = array.reshape(array.shape[0], -1)
+        if array.ndim != 2:
+            raise ValueError(f"puzzles must be an (N, n*n) array, got shape {puzzles.shape}")
+        cells = array.shape[1]
+        n = int(round(cells ** 0.5))
+        if n * n != cells:
+            raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
+        box_shape(n, box)
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number):
+            raise ValueError(f"puzzles must be integers, got dtype {array.dtype}")
+        if np.issubdtype(array.dtype, np.floating):
+            finite = np.isfinite(array)
+            bad = ~finite.all(axis=1) | ~np.all(np.where(finite, array == np.round(array),
+                                                         True), axis=1)
+        else:
+            bad = np.zeros(array.shape[0], dtype=bool)
+        with np.errstate(invalid="ignore"):
+            bad |= ((array < 0) | (array > n)).any(axis=1)
+        clean = np.where(bad[:, None], 0, array)
+        grid = np.ascontiguousarray(np.nan_to_num(clean), dtype=np.uint8) \
+            if np.issubdtype(array.dtype, np.floating) else \
+            np.ascontiguousarray(clean, dtype=np.uint8)
+    else:
+        grid = parse(puzzles, box=box)
+        bad = np.zeros(grid.shape[0], dtype=bool)
+        n = int(round(grid.shape[1] ** 0.5))
+    pre = np.where(bad, _kernel.INVALID, _kernel.NOT_RUN).astype(np.uint8)
+    return grid, pre, n
+
+
+def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=None,
+          progress=None, invalid=None):
+    """Solve a batch of Sudokus.
+
+    Parameters
+    ----------
+    puzzles : array_like or str or path
+        An (N, n*n) integer array (0 = blank), one grid, or text / a file that
+        :func:`numbadlx.sudoku_io.parse` reads.
+    limit : int, default 2
+        Count solutions up to this many per puzzle: 1 finds one (status SOLVED), 2
+        also proves uniqueness (UNIQUE or MULTIPLE).
+    threads : int, optional
+        Threads for the parallel loop (default: Numba's current setting). Results do
+        not depend on it.
+    max_nodes : int, optional
+        Search-node budget per puzzle; a puzzle that needs more gets status BUDGET.
+    box : (rows, cols), optional
+        Box shape when n is not a square (inferred otherwise: 6 -> 2x3, 12 -> 3x4).
+    chunk : int, optional
+        Puzzles per parallel work unit (default 64).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each block of puzzles.
+    invalid : array_like of bool, optional
+        Rows to report as INVALID without solving (e.g. lines a reader could not
+        parse).
+
+    Returns
+    -------
+    SudokuResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> grid = np.zeros((1, 16), dtype=np.uint8)   # an empty 4x4 has 288 solutions
+    >>> solve(grid, limit=300).counts.tolist()
+    [288]
+    """
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, (int, np.integer))
+                                  or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    grid, status, n = _as_puzzles(puzzles, box)
+    box = box_shape(n, box)
+    if invalid is not None:
+        invalid = np.asarray(invalid, dtype=bool)
+        if invalid.shape != status.shape:
+            raise ValueError(f"invalid mask has shape {invalid.shape}, expected "
+                             f"{status.shape}")
+        status[invalid] = _kernel.INVALID
+    chunk = DEFAULT_CHUNK if chunk is None else int(chunk)
+    if chunk < 1:
+        raise ValueError(f"chunk must be positive, got {chunk}")
+    n_puzzles = grid.shape[0]
+    solutions = np.zeros_like(grid)
+    counts = np.zeros(n_puzzles, dtype=np.int64)
+    nodes = np.zeros(n_puzzles, dtype=np.int64)
+    previous = numba.get_num_threads()
+    threads = previous if threads is None else int(threads)
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got "
+                         f"{threads}")
+    start = time.perf_counter()
+    # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
+    block = max(chunk * threads * 16, 4096)
+    try:
+        numba.set_num_threads(threads)
+        for begin in range(0, n_puzzles, block):
+            end = min(n_puzzles, begin + block)
+            _kernel.solve_bulk(grid[begin:end], n, box[0], box[1], int(limit),
+                               0 if max_nodes is None else int(max_nodes), chunk,
+                               np.zeros(1, dtype=_LINK_DTYPE), solutions[begin:end],
+                               status[begin:end], counts[begin:end], nodes[begin:end])
+            if progress is not None:
+                progress(end, n_puzzles)
+    finally:
+        numba.set_num_threads(previous)
+    return SudokuResult(puzzles=grid, solutions=solutions, status=status, counts=counts,
+                        nodes=nodes, n=n, box=box, limit=int(limit),
+                        seconds=time.perf_counter() - start, threads=threads)
+
+
+def check_grid(grid, box=None):
+    """Describe the first clash among a grid's givens, or None if there is none.
+
+    Examples
+    --------
+    >>> check_grid("11" + "0" * 14)
+    'digit 1 appears twice in row 1 (columns 1 and 2)'
+    """
+    grid = _single(grid, box)
+    n = int(round(grid.size ** 0.5))
+    rows, cols = box_shape(n, box)
+    cells = grid.reshape(n, n)
+    units = [("row", [(r, c) for c in range(n)]) for r in range(n)]
+    units += [("column", [(r, c) for r in range(n)]) for c in range(n)]
+    units += [("box", [(r0 + i, c0 + j) for i in range(rows) for j in range(cols)])
+              for r0 in range(0, n, rows) for c0 in range(0, n, cols)]
+    for kind, members in units:
+        seen = {}
+        for r, c in members:
+            v = int(cells[r, c])
+            if v == 0:
+                continue
+            if v in seen:
+                (r1, c1) = seen[v]
+                if kind == "row":
+                    where = f"row {r + 1} (columns {c1 + 1} and {c + 1})"
+                elif kind == "column":
+                    where = f"column {c + 1} (rows {r1 + 1} and {r + 1})"
+                else:
+                    where = f"the box at cells ({r1 + 1},{c1 + 1}) and ({r + 1},{c + 1})"
+                return f"digit {v} appears twice in {where}"
+            seen[v] = (r, c)
+    return None
+
+
+def _single(grid, box):
+    array = parse(grid, box=box) if not isinstance(grid, np.ndarray) else grid
+    array = np.asarray(array)
+    if array.ndim == 2 and array.shape[0] == 1:
+        array = array[0]
+    elif array.ndim == 2 and array.shape[0] == array.shape[1] and array.shape[0] > 1:
+        array = array.ravel()
+    if array.ndim != 1:
+        raise ValueError(f"expected one grid, got an array of shape {np.shape(grid)}")
+    return parse(array, box=box)[0]
+
+
+def _solve_single(grid, limit, box, max_nodes):
+    puzzle = _single(grid, box)
+    result = solve(puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes)
+    status = Status(result.status[0])
+    if status == Status.INVALID:
+        raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
+    if status == Status.BUDGET:
+        from .exact_cover import BudgetExceeded, SearchStats
+
+        stats = SearchStats(nodes=int(result.nodes[0]), solutions=int(result.counts[0]),
+                            status="budget", seconds=result.seconds)
+        raise BudgetExceeded(f"stopped at max_nodes={max_nodes} with "
+                             f"{result.counts[0]} solution(s) seen",
+                             int(result.counts[0]), stats)
+    return result
+
+
+def solve_one(grid, *, box=None, max_nodes=None):
+    """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
+
+    Raises ValueError if the givens clash (saying where).
+
+    Examples
+    --------
+    >>> format_line(solve_one("1000" "0010" "0000" "0000"))  # doctest: +SKIP
+    """
+    result = _solve_single(grid, 1, box, max_nodes)
+    return result.solutions[0].copy() if result.counts[0] else None
+
+
+def count_solutions(grid, limit=None, *, box=None, max_nodes=None):
+    """Count the solutions of one puzzle, stopping at ``limit`` if given.
+
+    Examples
+    --------
+    >>> count_solutions("0" * 16)   # the empty 4x4 grid
+    288
+    """
+    if limit is None:
+        limit = np.iinfo(np.int64).max
+    return int(_solve_single(grid, limit, box, max_nodes).counts[0])
+
+
+def to_exact_cover(grid, box=None):
+    """The puzzle as a generic :class:`~numbadlx.ExactCover` (the 0/1-matrix path).
+
+    Options are ``(cell, digit)`` pairs that do not clash with a given (a given cell
+    keeps only its own digit); all ``4 n^2`` items are kept. Returns ``(problem,
+    option_cells, option_digits)`` so a solution's options decode to digits.
+
+    Examples
+    --------
+    >>> problem, cells, digits = to_exact_cover("0" * 16)
+    >>> problem.n_items, problem.n_options
+    (64, 64)
+    """
+    puzzle = _single(grid, box)
+    n = int(round(puzzle.size ** 0.5))
+    rows, cols = box_shape(n, box)
+    cells, digits = np.divmod(np.arange(n * n * n), n)
+    row, col = np.divmod(cells, n)
+    boxes = (row // rows) * (n // cols) + col // cols
+    given = puzzle[cells]
+    keep = (given == 0) | (given == digits + 1)
+    # a digit that is given elsewhere in the row, column or box is excluded
+    for unit in (row, col, boxes):
+        placed = np.zeros((n, n), dtype=bool)
+        g_cells = np.flatnonzero(puzzle)
+        g_unit = unit[g_cells * n]
+        placed[g_unit, puzzle[g_cells].astype(np.int64) - 1] = True
+        keep &= ~placed[unit, digits] | (given == digits + 1)
+    nn = n * n
+    items = np.stack([cells, nn + row * n + digits, 2 * nn + col * n + digits,
+                      3 * nn + boxes * n + digits], axis=1)[keep]
+    indptr = np.arange(0, 4 * items.shape[0] + 1, 4)
+    problem = ExactCover.from_csr(indptr, items.ravel(), n_items=4 * nn)
+    return problem, cells[keep], digits[keep] + 1
+
+
+def default_sample_path():
+    """Path of the built-in sample puzzles shipped with the package."""
+    return os.path.join(os.path.dirname(__file__), "data", "sample_puzzles.txt")
