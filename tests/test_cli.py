@@ -1,0 +1,134 @@
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from numbadlx import sudoku
+from numbadlx.cli import main
+from numbadlx.generate import random_puzzles
+
+from test_sudoku import grid_errors
+
+
+def _write_puzzles(path, puzzles, extra=()):
+    lines = sudoku.format_lines(puzzles) + list(extra)
+    path.write_text("\n".join(lines) + "\n")
+    return lines
+
+
+def test_solve_file_to_text_in_input_order(tmp_path, capsys):
+    puzzles = random_puzzles(40, seed=5)
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, puzzles)
+    out = tmp_path / "out.txt"
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "7"]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 40
+    solutions = sudoku.parse(lines)
+    assert grid_errors(puzzles, solutions, (3, 3)) == []
+    err = capsys.readouterr().err
+    assert "40 puzzles" in err and "UNIQUE 40" in err
+    assert not (tmp_path / "out.txt.progress").exists()
+
+
+def test_bad_lines_get_a_status_and_the_rest_is_solved(tmp_path):
+    puzzles = random_puzzles(5, seed=6)
+    clash = sudoku.format_line(puzzles[0])
+    clash = clash[0] + clash[0] + clash[2:] if clash[0] != "0" else "11" + clash[2:]
+    lines = sudoku.format_lines(puzzles)
+    source = tmp_path / "mixed.txt"
+    source.write_text("\n".join([lines[0], "12x4", lines[1], clash, lines[2]]) + "\n")
+    out = tmp_path / "out.txt"
+    assert main(["solve", str(source), "-o", str(out)]) == 0
+    got = out.read_text().splitlines()
+    assert len(got) == 5
+    assert "# INVALID" in got[1] and "mixed.txt:2" in got[1]
+    assert got[3].endswith("# INVALID: givens clash")
+    good = sudoku.parse([got[0], got[2], got[4]])
+    assert grid_errors(puzzles[:3], good, (3, 3)) == []
+
+
+def test_csv_output(tmp_path):
+    puzzles = random_puzzles(3, seed=8)
+    puzzles[2, :] = 0
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, puzzles)
+    out = tmp_path / "out.csv"
+    assert main(["solve", str(source), "-o", str(out), "--limit", "2"]) == 0
+    rows = out.read_text().splitlines()
+    assert rows[0] == "puzzle,solution,status,count,nodes"
+    assert [r.split(",")[2] for r in rows[1:]] == ["UNIQUE", "UNIQUE", "MULTIPLE"]
+
+
+def test_resume_after_an_interruption_gives_identical_output(tmp_path):
+    puzzles = random_puzzles(60, seed=9)
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, puzzles)
+    full = tmp_path / "full.txt"
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    # Simulate a run killed after three chunks: output has 30 lines plus half a line,
+    # and a checkpoint saying 30 lines were committed.
+    part = tmp_path / "part.txt"
+    text = full.read_text()
+    lines = text.splitlines(keepends=True)
+    committed = "".join(lines[:30])
+    part.write_text(committed + lines[30][:20])
+    raw = source.read_bytes()
+    end_byte = len(b"".join(raw.splitlines(keepends=True)[:30]))
+    (tmp_path / "part.txt.progress").write_text(json.dumps({
+        "input": str(source.resolve()), "input_size": len(raw), "end_byte": end_byte,
+        "puzzles": 30, "output_bytes": len(committed.encode()),
+        "tally": [0, 30, 0, 0, 0, 0, 0]}))
+    assert main(["solve", str(source), "-o", str(part), "--resume", "--chunk-size",
+                 "10"]) == 0
+    assert part.read_bytes() == full.read_bytes()
+
+
+def test_resume_refuses_a_checkpoint_of_another_input(tmp_path):
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, random_puzzles(2, seed=1))
+    (tmp_path / "o.txt").write_text("")
+    (tmp_path / "o.txt.progress").write_text(json.dumps({
+        "input": "/elsewhere.txt", "input_size": 1, "end_byte": 0, "puzzles": 0,
+        "output_bytes": 0, "tally": [0] * 7}))
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--resume"]) == 2
+
+
+def test_default_sample_and_errors(capsys):
+    assert main(["solve", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "1000 puzzles" in err and "UNIQUE 1000" in err
+    assert main(["solve", "/no/such/file.txt"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", "--limit", "0"])
+
+
+def test_count_dlx(tmp_path, capsys):
+    path = tmp_path / "knuth.dlx"
+    path.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    assert main(["count", str(path), "--show", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 solutions" in out and "a d f" in out
+    bad = tmp_path / "bad.dlx"
+    bad.write_text("a b\na q\n")
+    assert main(["count", str(bad)]) == 2
+    assert "bad.dlx:2:3: unknown item 'q'" in capsys.readouterr().err
+    from numbadlx import problems
+
+    queens = tmp_path / "q.dlx"
+    queens.write_text(problems.pentominoes(6, 10).to_dlx())
+    assert main(["count", str(queens), "--max-nodes", "1000"]) == 3
+    assert "at least" in capsys.readouterr().out
+
+
+def test_python_m_entry_point(tmp_path):
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, random_puzzles(2, seed=2))
+    done = subprocess.run([sys.executable, "-m", "numbadlx", "solve", str(source)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    solutions = sudoku.parse(done.stdout.splitlines())
+    assert solutions.shape == (2, 81) and np.all(solutions > 0)
