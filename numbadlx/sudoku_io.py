@@ -65,8 +65,8 @@ are several tokens, at least one is longer than one character, all are
 decimal integers (or ``.``) and their number is the expected cell count,
 each token is one cell -- unless some number is too large for the size and
 reading every character as a cell gives the expected count instead.
-Otherwise every character of every token is one cell, so ``"530 070 000"``
-is three cells of a grid row, and a line of nine 9-digit groups is one
+Otherwise every character of every token is one cell, so the grid row
+``"530 070 000"`` has nine cells, and a line of nine 9-digit groups is one
 ``9x9`` puzzle.
 
 Errors
@@ -243,7 +243,9 @@ def _token_value(tok: str) -> int:
     if tok == ".":
         return 0
     digits = tok.lstrip("0")
-    return int(digits) if len(digits) <= 3 else 10_000
+    if len(digits) > 3:
+        return 10_000  # too large for any size; avoids converting huge strings
+    return int(digits) if digits else 0
 
 
 def _split_cells(
@@ -444,6 +446,7 @@ class _Context:
         self.box = box
         self.n = None
         self.origin = ""
+        origin = f" (n={n} was given)"
         if n is None and box is not None:
             try:
                 n = operator.index(box[0]) * operator.index(box[1])
@@ -451,10 +454,11 @@ class _Context:
                 raise ValueError(
                     f"box must be a pair of integers (rows, columns), got {box!r}"
                 ) from None
+            origin = f" (box {box[0]}x{box[1]} was given)"
         if n is not None:
             box_shape(n, box)
             self.n = operator.index(n)
-            self.origin = f" (n={self.n} was given)"
+            self.origin = origin
 
     def at(self, line: int, col0: int) -> str:
         return f"{self.name}:{line}:{col0 + 1}"
@@ -500,7 +504,9 @@ def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
         return 1 if start_line is None else start_line
     size = f.seek(0, io.SEEK_END)
     if start_byte > size:
-        raise ValueError(f"{name}: start_byte {start_byte} is past the end of the file ({size} bytes)")
+        raise ValueError(
+            f"{name}: start_byte {start_byte} is past the end of the file ({size} bytes)"
+        )
     if start_byte < size:
         f.seek(start_byte - 1)
         if f.read(1) != b"\n":
@@ -519,12 +525,13 @@ def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
     return newlines + 1
 
 
-def _iter_records(f, pos: int, line: int) -> Iterator[tuple[int, bytes, int]]:
-    """Yield ``(line_number, line_without_eol, end_offset)`` from ``pos``.
+def _iter_blocks(f, pos: int, line: int):
+    """Read whole lines from ``pos`` in large blocks.
 
-    A byte order mark at the very start of the file is skipped and a CR
-    before the LF is dropped.  ``end_offset`` is the byte offset just after
-    the line's LF (or the file size for a last line without one).
+    Yields ``(first_line, start_offset, body, pieces, terminated)``: ``body``
+    is a run of complete lines without its final LF, ``pieces`` its lines
+    (CRs kept), and ``terminated`` is False only for a last line without LF.
+    A byte order mark at the very start of the file is skipped.
     """
     f.seek(pos)
     pending = b""
@@ -538,20 +545,33 @@ def _iter_records(f, pos: int, line: int) -> Iterator[tuple[int, bytes, int]]:
                 pos += len(_BOM)
         if not block:
             break
-        pending += block
-        pieces = pending.split(b"\n")
-        pending = pieces.pop()
-        for piece in pieces:
-            pos += len(piece) + 1
+        data = pending + block if pending else block
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending = data
+            continue
+        body, pending = data[:cut], data[cut + 1 :]
+        pieces = body.split(b"\n")
+        yield line, pos, body, pieces, True
+        pos += len(body) + 1
+        line += len(pieces)
+    if pending:
+        yield line, pos, pending, [pending], False
+
+
+def _iter_records(f, pos: int, line: int) -> Iterator[tuple[int, bytes, int]]:
+    """Yield ``(line_number, line_without_eol, end_offset)`` from ``pos``.
+
+    A CR before the LF is dropped.  ``end_offset`` is the byte offset just
+    after the line's LF (the file size for a last line without one).
+    """
+    for first, start, _, pieces, terminated in _iter_blocks(f, pos, line):
+        end = start
+        for i, piece in enumerate(pieces):
+            end += len(piece) + 1
             if piece.endswith(b"\r"):
                 piece = piece[:-1]
-            yield line, piece, pos
-            line += 1
-    if pending:
-        pos += len(pending)
-        if pending.endswith(b"\r"):
-            pending = pending[:-1]
-        yield line, pending, pos
+            yield first + i, piece, end if terminated else end - 1
 
 
 def _strip_comment(raw: bytes) -> bytes:
@@ -564,39 +584,83 @@ def _decode_many(pieces: list[bytes]) -> list[str]:
     return b"\n".join(pieces).decode("utf-8", "replace").split("\n") if pieces else []
 
 
-def _line_chunks(records, ctx: _Context, chunk_size: int) -> Iterator[PuzzleChunk]:
-    batch = []
-    for line, raw, end in records:
-        content = _strip_comment(raw)
-        if not content:
+def _line_chunks(f, pos: int, line: int, ctx: _Context, chunk_size: int):
+    """Yield line-format chunks; clean blocks are split without a per-line loop."""
+    raws: list[bytes] = []
+    contents: list[bytes] = []
+    numbers: list[np.ndarray] = []
+    ends: list[np.ndarray] = []
+    held = 0
+    for first, start, body, pieces, terminated in _iter_blocks(f, pos, line):
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        block_ends = start + np.cumsum(lengths + 1)
+        if not terminated:
+            block_ends[-1] -= 1
+        if not any(mark in body for mark in (b"\r", b"#", b" ", b"\t")):
+            keep = np.flatnonzero(lengths > 0)
+            if keep.size == len(pieces):
+                block_raw = pieces
+            else:
+                block_raw = [pieces[i] for i in keep.tolist()]
+            block_content = block_raw
+        else:
+            kept, block_raw, block_content = [], [], []
+            for i, piece in enumerate(pieces):
+                if piece.endswith(b"\r"):
+                    piece = piece[:-1]
+                content = _strip_comment(piece)
+                if content:
+                    kept.append(i)
+                    block_raw.append(piece)
+                    block_content.append(content)
+            keep = np.array(kept, dtype=np.intp)
+        if not block_raw:
             continue
-        batch.append((line, raw, end, content))
-        if len(batch) >= chunk_size:
-            yield _line_chunk(batch, ctx)
-            batch = []
-    if batch:
-        yield _line_chunk(batch, ctx)
+        raws.extend(block_raw)
+        contents.extend(block_content)
+        numbers.append(first + keep.astype(np.int64))
+        ends.append(block_ends[keep])
+        held += len(block_raw)
+        if held < chunk_size:
+            continue
+        all_numbers = np.concatenate(numbers)
+        all_ends = np.concatenate(ends)
+        used = 0
+        while held - used >= chunk_size:
+            stop = used + chunk_size
+            yield _line_chunk(
+                all_numbers[used:stop], raws[used:stop], contents[used:stop],
+                int(all_ends[stop - 1]), ctx,
+            )
+            used = stop
+        raws, contents = raws[used:], contents[used:]
+        numbers, ends = [all_numbers[used:]], [all_ends[used:]]
+        held -= used
+    if held:
+        yield _line_chunk(
+            np.concatenate(numbers), raws, contents, int(np.concatenate(ends)[-1]), ctx
+        )
 
 
-def _line_chunk(batch, ctx: _Context) -> PuzzleChunk:
-    contents = [item[3] for item in batch]
+def _line_chunk(numbers, raws, contents, end_byte: int, ctx: _Context) -> PuzzleChunk:
     if ctx.n is None:
         ctx.infer_from_lines(
-            (item[0], item[3].decode("utf-8", "surrogateescape")) for item in batch
+            (int(line), text.decode("utf-8", "surrogateescape"))
+            for line, text in zip(numbers, contents)
         )
     puzzles, errs = _parse_line_batch(contents, ctx.n, "line", ctx.origin)
-    bad = np.zeros(len(batch), dtype=bool)
+    bad = np.zeros(len(contents), dtype=bool)
     errors = []
     for i, col0, msg in errs:
         bad[i] = True
-        errors.append((i, f"{ctx.at(batch[i][0], col0)}: {msg}"))
+        errors.append((i, f"{ctx.at(int(numbers[i]), col0)}: {msg}"))
     return PuzzleChunk(
         puzzles=puzzles,
         bad=bad,
         errors=errors,
-        line_numbers=np.array([item[0] for item in batch], dtype=np.int64),
-        end_byte=batch[-1][2],
-        raw=_decode_many([item[1] for item in batch]),
+        line_numbers=np.asarray(numbers, dtype=np.int64),
+        end_byte=end_byte,
+        raw=_decode_many(raws),
     )
 
 
@@ -892,6 +956,8 @@ def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool)
 
 def _check_values(block: np.ndarray, n: int, name: str, base: int):
     """Validate a ``(k, n*n)`` block; return ``(uint8, bad, errors)``."""
+    if block.dtype.kind in "iu" and (block.size == 0 or (block.min() >= 0 and block.max() <= n)):
+        return block.astype(np.uint8, copy=False), np.zeros(block.shape[0], dtype=bool), []
     if block.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
             wrong = ~np.isfinite(block) | (block != np.trunc(block)) | (block < 0) | (block > n)
@@ -947,10 +1013,8 @@ def _detect_format(head: bytes, n: int | None) -> str:
     """Guess the text format from the first data line (see module docs)."""
     if head.startswith(_BOM):
         head = head[len(_BOM):]
-    data_lines = [
-        line for line in (_strip_comment(raw).decode("utf-8", "replace") for raw in head.split(b"\n"))
-        if line.strip()
-    ]
+    decoded = (_strip_comment(raw).decode("utf-8", "replace") for raw in head.split(b"\n"))
+    data_lines = [line for line in decoded if line.strip()]
     for text in data_lines[:1]:
         if "," in text:
             names = [cell.strip().lower() for cell in next(csv.reader([text]))]
@@ -1001,11 +1065,10 @@ def _binary_chunks(
         yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions)
         return
     line = _check_start(f, name, start_byte, start_line)
-    records = _iter_records(f, start_byte, line)
     if fmt == "lines":
-        yield from _line_chunks(records, ctx, chunk_size)
+        yield from _line_chunks(f, start_byte, line, ctx, chunk_size)
     else:
-        yield from _grid_chunks(records, ctx, chunk_size)
+        yield from _grid_chunks(_iter_records(f, start_byte, line), ctx, chunk_size)
 
 
 def _load_npy(f, name: str, mmap: bool):
@@ -1092,10 +1155,10 @@ def _is_existing_file(text: str) -> bool:
 
 def _looks_like_path(text: str) -> bool:
     stripped = text.strip()
-    return (
-        "\n" not in stripped
-        and ("/" in stripped or "\\" in stripped or re.search(r"\.[A-Za-z]\w{0,4}$", stripped) is not None)
-    )
+    if "\n" in stripped:
+        return False
+    has_suffix = re.search(r"\.[A-Za-z]\w{0,4}$", stripped) is not None
+    return "/" in stripped or "\\" in stripped or has_suffix
 
 
 def _path_format(path: str, fmt: str | None) -> str | None:
@@ -1110,6 +1173,7 @@ def _path_format(path: str, fmt: str | None) -> str | None:
 
 
 def _parse_sequence(items, n, box, fmt) -> np.ndarray:
+    known = _initial_n(n, box)
     strings = []
     for item in items:
         if isinstance(item, bytes):
@@ -1120,18 +1184,20 @@ def _parse_sequence(items, n, box, fmt) -> np.ndarray:
         for i, s in enumerate(strings):
             data = io.BytesIO(s.encode("utf-8", "surrogateescape"))
             part = _collect(
-                _binary_chunks(data, f"<list item {i}>", fmt, n, box, _PARSE_BATCH), n, f"<list item {i}>"
+                _binary_chunks(data, f"<list item {i}>", fmt, n, box, _PARSE_BATCH),
+                known,
+                f"<list item {i}>",
             )
             if n is None:
-                n = math.isqrt(part.shape[1])
+                n = known = math.isqrt(part.shape[1])
             parts.append(part)
         if not parts:
-            return _collect([], n, "<list>")
+            return _collect([], known, "<list>")
         return np.concatenate(parts)
     text = "\n".join(strings).encode("utf-8", "surrogateescape")
     return _collect(
         _binary_chunks(io.BytesIO(text), "<list>", fmt or "lines", n, box, _PARSE_BATCH),
-        n,
+        known,
         "<list>",
     )
 
@@ -1146,9 +1212,11 @@ def parse(source, *, n: int | None = None, box=None, format: str | None = None) 
         other ``str`` is puzzle text), puzzle text, a sequence of puzzle
         strings (one puzzle each; line ``i`` in messages is item ``i``,
         1-based), or an array of shape ``(N, n*n)``, ``(n*n,)``, ``(n, n)``
-        or ``(N, n, n)`` holding integers or whole-number floats.  A square
-        2-D array ``(k, k)`` with ``4 <= k <= 36`` is one ``k x k`` grid
-        unless ``n`` says otherwise.
+        or ``(N, n, n)`` holding integers or whole-number floats.  A 2-D
+        ``(16, 16)`` or ``(36, 36)`` array is read as 16 (36) puzzles of
+        size 4 (6), so that ``parse`` of its own output changes nothing;
+        pass ``n`` or a ``(1, k, k)`` array for one ``k x k`` grid.  Other
+        square ``(k, k)`` arrays are one grid.
     n : int, optional
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
@@ -1172,26 +1240,27 @@ def parse(source, *, n: int | None = None, box=None, format: str | None = None) 
     >>> p = parse("1.3.\\n" "....\\n" "..1.\\n" "4...\\n", format="grid")
     >>> p.shape
     (1, 16)
-    >>> parse(["120000000000000000000000000000000000000000000000000000000000000000000000000000000"]).shape
-    (1, 81)
+    >>> parse(["12" + "0" * 79, "." * 81]).shape
+    (2, 81)
     >>> parse("12x4" + "0" * 12)
     Traceback (most recent call last):
     ...
     ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')
     """
     fmt = _check_format(format)
-    n = _initial_n(n, box)
+    known = _initial_n(n, box)
     if isinstance(source, np.ndarray):
-        return _parse_array(source, n, box, "<array>")
+        return _parse_array(source, known, box, "<array>")
     if isinstance(source, (list, tuple)):
         if all(isinstance(item, (str, bytes)) for item in source) and source:
             return _parse_sequence(source, n, box, fmt)
         if not source:
-            return _collect([], n, "<list>")
-        return _parse_array(np.asarray(source), n, box, "<list>")
+            return _collect([], known, "<list>")
+        return _parse_array(np.asarray(source), known, box, "<list>")
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = io.BytesIO(bytes(source))
-        return _collect(_binary_chunks(data, "<bytes>", fmt, n, box, _PARSE_BATCH, solutions=False), n, "<bytes>")
+        chunks = _binary_chunks(data, "<bytes>", fmt, n, box, _PARSE_BATCH, solutions=False)
+        return _collect(chunks, known, "<bytes>")
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
         path = os.fspath(source)
         if isinstance(path, bytes):
@@ -1200,23 +1269,27 @@ def parse(source, *, n: int | None = None, box=None, format: str | None = None) 
         if fmt == "npy":
             with open(path, "rb") as f:
                 arr, _ = _load_npy(f, path, mmap=False)
-            return _parse_array(arr, n, box, path)
+            return _parse_array(arr, known, box, path)
         with open(path, "rb") as f:
-            return _collect(_binary_chunks(f, path, fmt, n, box, _PARSE_BATCH, solutions=False), n, path)
+            chunks = _binary_chunks(f, path, fmt, n, box, _PARSE_BATCH, solutions=False)
+            return _collect(chunks, known, path)
     if isinstance(source, str):
         data = io.BytesIO(source.encode("utf-8", "surrogateescape"))
         try:
             return _collect(
-                _binary_chunks(data, "<string>", fmt, n, box, _PARSE_BATCH, solutions=False), n, "<string>"
+                _binary_chunks(data, "<string>", fmt, n, box, _PARSE_BATCH, solutions=False),
+                known,
+                "<string>",
             )
         except ValueError as exc:
             if _looks_like_path(source):
                 raise ValueError(
-                    f"{exc} (no file named {source.strip()!r} exists, so the string was read as puzzle text)"
+                    f"{exc} (no file named {source.strip()!r} exists, so the string "
+                    "was read as puzzle text)"
                 ) from None
             raise
     if hasattr(source, "__array__"):
-        return _parse_array(np.asarray(source), n, box, "<array>")
+        return _parse_array(np.asarray(source), known, box, "<array>")
     raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
 
 
@@ -1251,19 +1324,19 @@ def read_csv(path, *, n: int | None = None, box=None):
     --------
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "p.csv").write_text("quizzes,solutions\\n" + "0" * 81 + "," + "123456789" * 9 + "\\n")
+    >>> row = "0" * 81 + "," + "123456789" * 9
+    >>> _ = (d / "p.csv").write_text("quizzes,solutions\\n" + row + "\\n")
     >>> puzzles, solutions = read_csv(d / "p.csv")
     >>> puzzles.shape, solutions[0, :3].tolist()
     ((1, 81), [1, 2, 3])
     """
-    n = _initial_n(n, box)
+    known = _initial_n(n, box)
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
     with open(name, "rb") as f:
-        return _collect(
-            _binary_chunks(f, name, "csv", n, box, _PARSE_BATCH, solutions=True), n, name, solutions=True
-        )
+        chunks = _binary_chunks(f, name, "csv", n, box, _PARSE_BATCH, solutions=True)
+        return _collect(chunks, known, name, solutions=True)
 
 
 def iter_chunks(
@@ -1324,7 +1397,7 @@ def iter_chunks(
     chunk_size = operator.index(chunk_size)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
-    n = _initial_n(n, box)
+    _initial_n(n, box)  # validate early
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
