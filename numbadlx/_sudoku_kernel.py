@@ -29,7 +29,7 @@ makes covering an item cheaper (one add instead of two link updates).
 import numpy as np
 from numba import njit, prange
 
-from ._links import DOWN, ITEM, UP
+from ._links import AUX, DOWN, ITEM, UP
 
 # status codes (mirrored by numbadlx.sudoku.Status)
 NOT_RUN = 0
@@ -40,7 +40,6 @@ NO_SOLUTION = 4
 INVALID = 5
 BUDGET = 6
 
-_ONE = np.uint32(1)
 _THREE = np.uint32(3)
 # Added to the length of a covered (or given-satisfied) item, which takes it out of
 # the minimum; lengths never reach it (at most n <= 36 options per item).
@@ -79,73 +78,73 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
         used[1, k] = 0
         used[2, k] = 0
     boxes_per_row = n // box_cols
-    # givens: record them, detect clashes
-    for cell in range(nn):
-        v = grid[cell]
-        if v == 0:
-            continue
-        if v > n:
-            return -1
-        row = cell // n
-        col = cell - row * n
-        b = (row // box_rows) * boxes_per_row + col // box_cols
-        bit = one << np.uint64(v - 1)
-        if (used[0, row] & bit) or (used[1, col] & bit) or (used[2, b] & bit):
-            return -1
-        used[0, row] |= bit
-        used[1, col] |= bit
-        used[2, b] |= bit
-    # headers: empty circular lists of length 0
+    # givens: record them, detect clashes (nested loops: no division per cell)
+    cell = 0
+    for row in range(n):
+        band = (row // box_rows) * boxes_per_row
+        for col in range(n):
+            v = grid[cell]
+            if v != 0:
+                if v > n:
+                    return -1
+                b = band + col // box_cols
+                bit = one << np.uint64(v - 1)
+                if (used[0, row] & bit) or (used[1, col] & bit) or (used[2, b] & bit):
+                    return -1
+                used[0, row] |= bit
+                used[1, col] |= bit
+                used[2, b] |= bit
+            cell += 1
+    # headers: empty circular lists; items the givens satisfy start covered
     for i in range(m):
         nodes[i, UP] = i
         nodes[i, DOWN] = i
         nodes[i, ITEM] = i
-        size[i] = 0
-    # items the givens satisfy start covered
-    for i in range(m):
-        kind = i // nn
-        rest = i - kind * nn
-        if kind == 0:
-            satisfied = grid[rest] != 0
-        else:
-            unit = rest // n
-            d = rest - unit * n
-            satisfied = ((used[kind - 1, unit] >> np.uint64(d)) & one) != 0
-        if satisfied:
-            size[i] = _BIG
-    # options: every digit still free in the cell's row, column and box
+    for c in range(nn):
+        size[c] = _BIG if grid[c] != 0 else 0
+    i = nn
+    for kind in range(3):
+        for unit in range(n):
+            mask = used[kind, unit]
+            for d in range(n):
+                size[i] = _BIG if (mask >> np.uint64(d)) & one else 0
+                i += 1
+    # options: every digit still free in the cell's row, column and box; the cell
+    # node's AUX keeps the digit, for decoding
     p = m
     full = (one << np.uint64(n)) - one
-    for cell in range(nn):
-        if grid[cell] != 0:
-            continue
-        row = cell // n
-        col = cell - row * n
-        b = (row // box_rows) * boxes_per_row + col // box_cols
-        free = full & ~(used[0, row] | used[1, col] | used[2, b])
-        d = 0
-        while free:
-            if free & one:
-                for t in range(4):
-                    if t == 0:
-                        x = cell
-                    elif t == 1:
-                        x = nn + row * n + d
-                    elif t == 2:
-                        x = 2 * nn + col * n + d
-                    else:
-                        x = 3 * nn + b * n + d
-                    q = p + t
-                    tail = nodes[x, UP]
-                    nodes[q, UP] = tail
-                    nodes[q, DOWN] = x
-                    nodes[q, ITEM] = x
-                    nodes[tail, DOWN] = q
-                    nodes[x, UP] = q
-                    size[x] += 1
-                p += 4
-            free >>= one
-            d += 1
+    cell = 0
+    for row in range(n):
+        band = (row // box_rows) * boxes_per_row
+        for col in range(n):
+            if grid[cell] == 0:
+                b = band + col // box_cols
+                free = full & ~(used[0, row] | used[1, col] | used[2, b])
+                d = 0
+                while free:
+                    if free & one:
+                        for t in range(4):
+                            if t == 0:
+                                x = cell
+                            elif t == 1:
+                                x = nn + row * n + d
+                            elif t == 2:
+                                x = 2 * nn + col * n + d
+                            else:
+                                x = 3 * nn + b * n + d
+                            q = p + t
+                            tail = nodes[x, UP]
+                            nodes[q, UP] = tail
+                            nodes[q, DOWN] = x
+                            nodes[q, ITEM] = x
+                            nodes[tail, DOWN] = q
+                            nodes[x, UP] = q
+                            size[x] += 1
+                        nodes[p, AUX] = d + 1
+                        p += 4
+                    free >>= one
+                    d += 1
+            cell += 1
     return (p - m) // 4
 
 
@@ -216,9 +215,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
                     solution[cell] = grid[cell]
                 for j in range(level):
                     base = choice[j] - (choice[j] & _THREE)
-                    cell = nodes[base, ITEM]
-                    digit = (nodes[base + _ONE, ITEM] - nn) % n + 1
-                    solution[cell] = digit
+                    solution[nodes[base, ITEM]] = nodes[base, AUX]
             if count >= limit:
                 return count, visited, True
             # X8 [Leave level l] then X6 [Try again] at the level below
