@@ -9,8 +9,9 @@ Examples
 
 from .exact_cover import BudgetExceeded, ExactCover, SearchStats, count, solve
 from .verify import explain, verify
+from . import problems, sudoku  # noqa: E402  (submodules users reach as numbadlx.X)
 
 __version__ = "0.1.0"
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify",
-           "explain", "__version__"]
+           "explain", "problems", "sudoku", "__version__"]
