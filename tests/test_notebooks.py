@@ -1,0 +1,71 @@
+"""Execute every notebook in notebooks/ top to bottom; any error (a failed ``assert``
+cell included) fails the test.
+
+The notebooks run in a fresh ``python3`` kernel with ``notebooks/`` as the working
+directory, so their ``../../shared/data`` default finds the datasets beside the repo
+(or ``NUMBADLX_DATA`` names them). A notebook that reads the datasets is skipped, with
+a message, when they are absent.
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA_ENV, data_dir
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+# notebooks that read the public datasets
+NEEDS_DATA = {"03_bulk_datasets.ipynb"}
+CELL_TIMEOUT = 600
+
+
+def _notebooks():
+    return sorted(NOTEBOOKS.glob("*.ipynb"))
+
+
+def test_notebooks_are_numbered_and_committed_without_outputs():
+    nbformat = pytest.importorskip("nbformat")
+    names = [path.name for path in _notebooks()]
+    assert names[:4] == ["01_exact_cover.ipynb", "02_sudoku.ipynb",
+                         "03_bulk_datasets.ipynb", "04_beyond_sudoku.ipynb"]
+    for path in _notebooks():
+        notebook = nbformat.read(path, as_version=4)
+        nbformat.validate(notebook)
+        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+        assert code, path.name
+        assert all(not cell.outputs and cell.execution_count is None for cell in code), \
+            f"{path.name} holds outputs: strip them before committing"
+        assert any("assert " in cell.source for cell in code), \
+            f"{path.name} checks none of its results"
+
+
+@pytest.mark.parametrize("path", _notebooks(), ids=lambda path: path.stem)
+def test_notebook_runs(path, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    if path.name in NEEDS_DATA:
+        folder = data_dir()
+        if not folder.is_dir():
+            pytest.skip(f"{path.name} needs the public datasets, not found at {folder} "
+                        f"(set {DATA_ENV})")
+        monkeypatch.setenv(DATA_ENV, str(folder.resolve()))
+    # a headless backend, and no warning about Jupyter's old config paths
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
+                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    start = time.perf_counter()
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)
+    seconds = time.perf_counter() - start
+    print(f"{path.name}: {seconds:.1f} s")
+    errors = [output for cell in notebook.cells if cell.cell_type == "code"
+              for output in cell.outputs if output.get("output_type") == "error"]
+    assert not errors
