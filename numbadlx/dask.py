@@ -1,0 +1,703 @@
+"""numbadlx on Dask: bulk Sudoku arrays, puzzle files and split counts on a cluster.
+
+An optional layer (``pip install numbadlx[dask]``); the core package never imports it.
+
+* :func:`solve` maps the bulk Sudoku kernel over the blocks of a ``dask.array`` of
+  puzzles and returns a lazy :class:`DaskSudokuResult` (solutions, status, counts,
+  nodes as dask arrays). Any Dask scheduler runs it: threads, processes,
+  ``dask.distributed``.
+* :func:`solve_file` splits a puzzle file into byte ranges on line boundaries, solves
+  the ranges as tasks (on a ``distributed`` cluster, or a local thread pool) and
+  writes the output in input order, fsynced, with the same ``OUTPUT.progress``
+  checkpoint as ``numbadlx solve``, so ``resume=True`` (``--resume``) carries on an
+  interrupted run, with or without Dask.
+* :func:`count` splits an exact-cover search tree into prefixes
+  (:mod:`numbadlx.split`), counts them as tasks and adds the results.
+
+This module is ``numbadlx.dask``; the ``import dask`` lines below are absolute imports
+(Python 3 has no implicit relative imports), so they load the real Dask.
+
+Examples
+--------
+>>> import dask.array as da
+>>> import numpy as np
+>>> from numbadlx import dask as ndask
+>>> grid = np.zeros((6, 16), dtype=np.uint8)
+>>> grid[:, 0] = [1, 2, 3, 4, 1, 2]
+>>> lazy = ndask.solve(da.from_array(grid, chunks=(2, 16)), limit=1000)
+>>> lazy.counts.compute(scheduler="threads").tolist()
+[72, 72, 72, 72, 72, 72]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import dask as _dask
+import dask.array as _da
+import numba
+import numpy as np
+
+from . import sudoku as _sudoku
+from .split import count_prefixes as _count_prefixes_local
+from .split import split_prefixes
+
+__all__ = ["solve", "DaskSudokuResult", "count", "count_prefixes", "solve_file",
+           "line_ranges", "FileSummary", "DEFAULT_RANGE_BYTES"]
+
+#: Bytes of input per task in :func:`solve_file` (about 100 000 9x9 puzzles).
+DEFAULT_RANGE_BYTES = 8 << 20
+
+_STATUS_NAMES = [status.name for status in _sudoku.Status]
+_KERNEL_LOCK = threading.Lock()
+
+
+# --------------------------------------------------------------------------- kernel calls
+
+
+def _threads_safe():
+    """True once Numba runs a threading layer that allows concurrent parallel calls
+    (tbb, omp); workqueue does not, and before the first parallel call we do not know."""
+    try:
+        return numba.threading_layer() != "workqueue"
+    except ValueError:
+        return False
+
+
+def _solve_array(grid, limit, max_nodes, box, threads, chunk, invalid=None,
+                 timeout=None):
+    """``sudoku.solve`` made safe to call from several threads at once."""
+    kwargs = dict(limit=limit, threads=threads, max_nodes=max_nodes, box=box, chunk=chunk,
+                  invalid=invalid)
+    if timeout is not None:
+        kwargs["timeout"] = timeout
+    if _threads_safe():
+        return _sudoku.solve(grid, **kwargs)
+    with _KERNEL_LOCK:
+        return _sudoku.solve(grid, **kwargs)
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+class _Parts:
+    """The five result arrays of one block, kept opaque so Dask passes them as one
+    object from the solving task to the tasks that pick the fields."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+
+    def __getstate__(self):
+        return self.arrays
+
+    def __setstate__(self, arrays):
+        self.arrays = arrays
+
+
+def _solve_block(block, limit, max_nodes, box, threads, chunk):
+    result = _solve_array(block, limit, max_nodes, box, threads, chunk)
+    return _Parts((result.puzzles, result.solutions, result.status, result.counts,
+                   result.nodes))
+
+
+def _part(parts, index):
+    return parts.arrays[index]
+
+
+@dataclass
+class DaskSudokuResult:
+    """The lazy result of :func:`solve`: one dask array per field of
+    :class:`~numbadlx.sudoku.SudokuResult`, chunked like the puzzles.
+
+    Attributes
+    ----------
+    puzzles : (N, n*n) uint8, the givens as solved (rows with values out of range are
+        zeros and INVALID).
+    solutions : (N, n*n) uint8.
+    status : (N,) uint8, :class:`~numbadlx.sudoku.Status` codes.
+    counts, nodes : (N,) int64.
+    n, box, limit : as in :class:`~numbadlx.sudoku.SudokuResult`.
+    """
+
+    puzzles: object
+    solutions: object
+    status: object
+    counts: object
+    nodes: object
+    n: int
+    box: tuple
+    limit: int
+    packed: object = field(default=None, repr=False)  #: one _Parts object per block
+
+    def arrays(self):
+        return (self.puzzles, self.solutions, self.status, self.counts, self.nodes)
+
+    def compute(self, **kwargs):
+        """Compute every array in one pass (each block is solved once) and return a
+        :class:`~numbadlx.sudoku.SudokuResult`; ``kwargs`` go to ``dask.compute``
+        (e.g. ``scheduler="threads"``)."""
+        start = time.perf_counter()
+        if self.packed is not None:
+            # one task per block: fetch the blocks' results whole, join them here
+            blocks = _dask.compute(*self.packed.to_delayed().ravel().tolist(), **kwargs)
+            joined = [np.concatenate([b.arrays[k] for b in blocks]) if blocks else
+                      np.zeros((0, self.n * self.n) if k < 2 else 0,
+                               dtype=np.uint8 if k < 3 else np.int64) for k in range(5)]
+            puzzles, solutions, status, counts, nodes = joined
+        else:
+            puzzles, solutions, status, counts, nodes = _dask.compute(*self.arrays(),
+                                                                       **kwargs)
+        return _sudoku.SudokuResult(puzzles=puzzles, solutions=solutions, status=status,
+                                    counts=counts, nodes=nodes, n=self.n, box=self.box,
+                                    limit=self.limit,
+                                    seconds=time.perf_counter() - start, threads=0)
+
+    def persist(self, **kwargs):
+        """Solve now, keep the blocks in memory (on the cluster) and return a new
+        :class:`DaskSudokuResult` over them."""
+        arrays = _dask.persist(*self.arrays(), **kwargs)
+        return DaskSudokuResult(*arrays, n=self.n, box=self.box, limit=self.limit)
+
+    def status_counts(self, **kwargs):
+        """``{name: how many}`` for every status that occurs (computes the status)."""
+        tally = _da.bincount(self.status, minlength=len(_STATUS_NAMES)).compute(**kwargs)
+        return {_STATUS_NAMES[k]: int(v) for k, v in enumerate(tally) if v}
+
+    def __repr__(self):
+        return (f"DaskSudokuResult({self.puzzles.shape[0]} puzzles of {self.n}x{self.n} in "
+                f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})")
+
+
+def solve(puzzles, *, limit=2, max_nodes=None, box=None, threads=1, chunk=None):
+    """Solve a ``dask.array`` of Sudokus lazily, block by block, with the bulk kernel.
+
+    Parameters
+    ----------
+    puzzles : dask.array.Array or array_like
+        Shape (N, n*n) of integers (0 = blank), chunked along N (a chunking along the
+        cells is merged). A NumPy array is wrapped in one block.
+    limit, max_nodes, box, chunk : as in :func:`numbadlx.sudoku.solve`.
+    threads : int, default 1
+        Numba threads per block. Dask already runs blocks in parallel (one per worker
+        thread), so one thread per block avoids oversubscription.
+
+    Returns
+    -------
+    DaskSudokuResult
+        Lazy arrays; ``.compute()`` gives a :class:`~numbadlx.sudoku.SudokuResult`,
+        or compute the arrays you need (``dask.compute(r.status, r.counts)``).
+    """
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(
+            max_nodes, (int, np.integer)) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    if not isinstance(puzzles, _da.Array):
+        puzzles = _da.from_array(np.asarray(puzzles), chunks=(-1, -1))
+    if puzzles.ndim != 2:
+        raise ValueError(f"puzzles must be an (N, n*n) array, got shape {puzzles.shape}")
+    cells = puzzles.shape[1]
+    n = int(round(cells ** 0.5)) if cells == cells else 0  # NaN width: unknown
+    if n * n != cells:
+        raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
+    box = _sudoku.box_shape(n, box)
+    if not (np.issubdtype(puzzles.dtype, np.integer) or
+            np.issubdtype(puzzles.dtype, np.floating)) or puzzles.dtype == np.bool_:
+        raise ValueError(f"puzzles must be integers, got dtype {puzzles.dtype}")
+    if puzzles.numblocks[1] != 1:
+        puzzles = puzzles.rechunk({1: -1})
+    threads = int(threads)
+    max_nodes = None if max_nodes is None else int(max_nodes)
+    rows = puzzles.chunks[0]
+    # one task per block solves it into a _Parts object (a 1-D object "array" with one
+    # element per block); light tasks pick the five fields out of it
+    packed = puzzles.map_blocks(_solve_block, int(limit), max_nodes, box, threads, chunk,
+                                drop_axis=1, chunks=(rows,), dtype=object,
+                                meta=np.empty((0,), dtype=object), token="numbadlx-solve")
+
+    def field_(index, dtype, wide):
+        if wide:
+            return packed.map_blocks(_part, index, dtype=dtype, new_axis=1,
+                                     chunks=(rows, (cells,)),
+                                     meta=np.empty((0, 0), dtype=dtype),
+                                     token=f"numbadlx-part{index}")
+        return packed.map_blocks(_part, index, dtype=dtype, chunks=(rows,),
+                                 meta=np.empty((0,), dtype=dtype),
+                                 token=f"numbadlx-part{index}")
+
+    return DaskSudokuResult(puzzles=field_(0, np.uint8, True),
+                            solutions=field_(1, np.uint8, True),
+                            status=field_(2, np.uint8, False),
+                            counts=field_(3, np.int64, False),
+                            nodes=field_(4, np.int64, False),
+                            n=n, box=box, limit=int(limit), packed=packed)
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def _count_batch(problem, prefixes, max_nodes, timeout):
+    return _count_prefixes_local(problem, prefixes, max_nodes=max_nodes, timeout=timeout)
+
+
+def count_prefixes(problem, prefixes, *, client=None, scheduler=None, tasks=None,
+                   max_nodes=None, timeout=None):
+    """Count each prefix of ``prefixes`` (see :func:`numbadlx.split.count_prefix`) as
+    Dask tasks; return an int64 array parallel to ``prefixes``.
+
+    ``tasks`` is how many tasks to make (default: one per prefix, at most 1024); the
+    prefixes are dealt to them in turn, so neighbouring subtrees, often of similar
+    size, land in different tasks. ``client`` (a ``distributed.Client``) or
+    ``scheduler`` (any Dask scheduler name) chooses where they run; by default Dask's
+    current scheduler (a ``distributed`` client if one is active).
+    """
+    prefixes = [tuple(int(k) for k in prefix) for prefix in prefixes]
+    if not prefixes:
+        return np.zeros(0, dtype=np.int64)
+    tasks = min(len(prefixes), 1024) if tasks is None else max(1, min(int(tasks),
+                                                                      len(prefixes)))
+    batches = [prefixes[j::tasks] for j in range(tasks)]
+    shared = _dask.delayed(problem, pure=True)
+    count_batch = _dask.delayed(_count_batch, pure=True)
+    parts = [count_batch(shared, batch, max_nodes, timeout) for batch in batches]
+    if client is not None:
+        scheduler = client
+    results = _dask.compute(*parts, scheduler=scheduler)
+    counts = np.zeros(len(prefixes), dtype=np.int64)
+    for j, part in enumerate(results):
+        counts[j::tasks] = part
+    return counts
+
+
+def count(problem, depth=2, *, client=None, scheduler=None, tasks=None, max_nodes=None,
+          timeout=None):
+    """Count the solutions of an exact-cover problem on Dask.
+
+    The search tree is split at ``depth`` levels into independent prefixes
+    (:func:`numbadlx.split.split_prefixes`), the prefixes are counted as Dask tasks
+    (:func:`count_prefixes`) and the counts are added: the total equals
+    ``problem.count()``. ``max_nodes`` and ``timeout`` budget each prefix.
+
+    Examples
+    --------
+    >>> from numbadlx import problems
+    >>> count(problems.n_queens(8), depth=2, scheduler="threads")
+    92
+    """
+    prefixes = split_prefixes(problem, depth)
+    counts = count_prefixes(problem, prefixes, client=client, scheduler=scheduler,
+                            tasks=tasks, max_nodes=max_nodes, timeout=timeout)
+    return int(counts.sum())
+
+
+# --------------------------------------------------------------------------- files
+
+
+def line_ranges(path, chunk_bytes=DEFAULT_RANGE_BYTES, start_byte=0):
+    """Split a file into byte ranges of about ``chunk_bytes`` that start at lines.
+
+    Returns a list of ``(start, stop, first_line)``: ``[start, stop)`` holds whole
+    lines, the first of them line ``first_line`` (1-based) of the file. The ranges
+    cover ``[start_byte, size)``; ``start_byte`` must begin a line.
+    """
+    chunk_bytes = int(chunk_bytes)
+    if chunk_bytes < 1:
+        raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
+    size = os.path.getsize(path)
+    ranges = []
+    block = 1 << 20
+    with open(path, "rb") as f:
+        line = 1
+        left = start_byte
+        while left > 0:  # lines before start_byte
+            data = f.read(min(block, left))
+            if not data:
+                break
+            line += data.count(b"\n")
+            left -= len(data)
+        start = start_byte
+        while start < size:
+            stop = min(size, start + chunk_bytes)
+            if stop < size:
+                f.seek(stop - 1)  # a range may end right after a newline at stop - 1
+                while True:
+                    data = f.read(1 << 16)
+                    if not data:
+                        stop = size
+                        break
+                    cut = data.find(b"\n")
+                    if cut >= 0:
+                        stop = f.tell() - len(data) + cut + 1
+                        break
+            newlines = 0
+            f.seek(start)
+            left = stop - start
+            while left > 0:
+                data = f.read(min(block, left))
+                newlines += data.count(b"\n")
+                left -= len(data)
+            ranges.append((start, stop, line))
+            line += newlines
+            start = stop
+    return ranges
+
+
+def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, csv,
+                 threads, chunk_size, timeout=None):
+    """Task: solve the puzzles of one byte range; return (output bytes, puzzles, tally)."""
+    from .cli import _output_lines
+    from .sudoku_io import iter_chunks
+
+    pieces = []
+    tally = np.zeros(len(_STATUS_NAMES), dtype=np.int64)
+    puzzles = 0
+    if start >= stop:
+        return b"", 0, tally
+    for chunk in iter_chunks(path, chunk_size=chunk_size, n=n, box=box, format=fmt,
+                             start_byte=start, start_line=first_line, stop_byte=stop):
+        if len(chunk) == 0:
+            continue
+        result = _solve_array(chunk.puzzles, limit, max_nodes, box, threads, None,
+                              invalid=chunk.bad, timeout=timeout)
+        lines = _output_lines(chunk, result, csv, "0")
+        pieces.append(("\n".join(lines) + "\n").encode("utf-8", "replace"))
+        puzzles += len(chunk)
+        tally += np.bincount(result.status, minlength=len(_STATUS_NAMES))
+    return b"".join(pieces), puzzles, tally
+
+
+def _file_format(path, fmt, n):
+    from . import sudoku_io
+
+    fmt = sudoku_io._path_format(os.fspath(path), fmt)
+    if fmt is None:
+        with open(path, "rb") as f:
+            head = f.read(1 << 18)
+        fmt = "npy" if head.startswith(b"\x93NUMPY") else sudoku_io._detect_format(head, n)
+    if fmt not in ("lines", "csv"):
+        raise ValueError(f"{path}: solving on Dask reads line and CSV files (one puzzle "
+                         f"per line), not {fmt!r}; use the local solver for it")
+    return fmt
+
+
+class _Executor:
+    """Where range tasks run: a distributed Client, or a local thread pool."""
+
+    def __init__(self, scheduler):
+        self.client = None
+        self.pool = None
+        self.owned = []  # things to close at the end, last first
+        self.distributed = False
+        if scheduler is None:
+            try:
+                from distributed import default_client
+
+                scheduler = default_client()
+            except (ImportError, ValueError):
+                scheduler = "threads"
+        if isinstance(scheduler, str) and scheduler.split(":")[0] in ("threads", "local"):
+            kind, _, number = scheduler.partition(":")
+            workers = int(number) if number else (os.cpu_count() or 1)
+            if workers < 1:
+                raise ValueError(f"{scheduler}: need at least one worker")
+            if kind == "threads":
+                self.pool = ThreadPoolExecutor(workers, thread_name_prefix="numbadlx")
+                self.owned.append(self.pool.shutdown)
+                self.slots = workers
+                return
+            from distributed import Client, LocalCluster
+
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0")
+            self.owned.append(cluster.close)
+            scheduler = Client(cluster)
+            self.owned.append(scheduler.close)
+        elif isinstance(scheduler, str):
+            from distributed import Client
+
+            scheduler = Client(scheduler)
+            self.owned.append(scheduler.close)
+        self.client = scheduler
+        self.distributed = True
+        self.slots = max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, fn, *args):
+        if self.pool is not None:
+            return self.pool.submit(fn, *args)
+        return self.client.submit(fn, *args, pure=False)
+
+    def cancel(self, futures):
+        for future in futures:
+            future.cancel()
+
+    def close(self):
+        for close in reversed(self.owned):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort at shutdown
+                pass
+        self.owned = []
+
+
+@dataclass
+class FileSummary:
+    """What :func:`solve_file` did: ``puzzles`` written in all (with those of an earlier
+    run it resumed), ``tally`` ``{status: count}``, ``ranges`` solved in this run,
+    ``start_byte`` it started from, wall ``seconds`` and ``interrupted``."""
+
+    puzzles: int
+    tally: dict
+    ranges: int
+    start_byte: int
+    seconds: float
+    interrupted: bool = False
+    messages: list = field(default_factory=list)
+
+
+def _fsync(handle):
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, box=None,
+               n=None, format=None, csv=None, chunk_bytes=DEFAULT_RANGE_BYTES,
+               resume=False, threads=1, chunk_size=16384, window=None, progress=None,
+               header=True, timeout=None, _options=None):
+    """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
+
+    The file is cut into byte ranges of about ``chunk_bytes`` on line boundaries
+    (:func:`line_ranges`); each range is a task that reads, solves and formats its own
+    puzzles (so the workers must see ``input`` at the same path). The driver writes
+    the ranges' lines in input order as they arrive, flushing and fsyncing the output
+    and then an ``OUTPUT.progress`` checkpoint after each range: the checkpoint of
+    ``numbadlx solve``, so an interrupted run of either kind resumes with
+    ``resume=True`` (``--resume``), locally or on Dask. The lines are those of
+    ``numbadlx solve`` (text, or CSV for an output named ``*.csv`` or ``csv=True``).
+
+    Parameters
+    ----------
+    input : path
+        A line-format or CSV puzzle file.
+    output : path, optional
+        Where to write; None writes to standard output (no checkpoint).
+    scheduler : distributed.Client or str, optional
+        A ``Client``; a scheduler address (``"tcp://host:8786"``); ``"local"`` or
+        ``"local:N"`` for a ``LocalCluster`` of N worker processes (default: one per
+        core), closed at the end; ``"threads"`` or ``"threads:N"`` for a thread pool in
+        this process. Default: the active ``distributed`` client, else threads.
+    limit, max_nodes, box : as in :func:`numbadlx.sudoku.solve`.
+    n, format : puzzle size and input format (inferred when omitted).
+    chunk_bytes : int
+        Bytes of input per task.
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
+    threads : int
+        Numba threads per task (default 1: the cluster supplies the parallelism).
+    chunk_size : int
+        Puzzles parsed and solved at a time inside a task.
+    window : int, optional
+        Tasks in flight at once (default: 4 per worker thread); bounds the memory that
+        finished but not yet written ranges take.
+    progress : callable, optional
+        Called as ``progress(end_byte, puzzles_written)`` after each range is written.
+    header : bool
+        Write the CSV header when starting at the beginning of the file.
+    timeout : float, optional
+        Seconds per ``chunk_size`` puzzles inside a task (``timeout`` of
+        :func:`numbadlx.sudoku.solve`): puzzles not finished by then get BUDGET.
+
+    Returns
+    -------
+    FileSummary
+        ``interrupted`` is True after Ctrl-C (KeyboardInterrupt); the output then holds
+        only whole ranges and the checkpoint says where to carry on.
+    """
+    started = time.perf_counter()
+    from .cli import _DeferInterrupt
+
+    path = os.fspath(input)
+    if not os.path.isfile(path):
+        raise ValueError(f"no such file: {path}")
+    input_size = os.path.getsize(path)
+    fmt = _file_format(path, format, n)
+    output = None if output is None else os.fspath(output)
+    if csv is None:
+        csv = bool(output) and output.lower().endswith(".csv")
+    checkpoint = output + ".progress" if output and output != os.devnull else None
+    # what shapes the output, recorded as numbadlx solve records it
+    options = _options if _options is not None else {
+        "limit": int(limit), "max_nodes": max_nodes, "csv": bool(csv),
+        "box": None if box is None else f"{box[0]}x{box[1]}", "format": format}
+    start_byte, done, tally = 0, 0, np.zeros(len(_STATUS_NAMES), dtype=np.int64)
+    messages = []
+    mode = "wb"
+    if checkpoint and resume and os.path.exists(checkpoint):
+        try:
+            with open(checkpoint) as handle:
+                saved = json.load(handle)
+            start_byte = int(saved["end_byte"])
+            done = int(saved["puzzles"])
+            tally = np.array(saved["tally"], dtype=np.int64)
+            output_bytes = int(saved["output_bytes"])
+            n = saved.get("n") or n
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"cannot read the checkpoint {checkpoint} ({error}); remove "
+                             f"it and run again without resuming") from None
+        if saved.get("input") != os.path.abspath(path) or saved.get(
+                "input_size") != input_size:
+            raise ValueError(f"{checkpoint} belongs to another input "
+                             f"({saved.get('input')}); remove it or drop --resume")
+        if saved.get("options", options) != options:
+            raise ValueError(f"{checkpoint} was written with other options "
+                             f"({saved.get('options')}, now {options}); resume with the "
+                             f"same ones, or drop --resume")
+        have = os.path.getsize(output) if os.path.isfile(output) else -1
+        if have < output_bytes:
+            raise ValueError(f"{output} has {max(have, 0)} bytes but the checkpoint "
+                             f"{checkpoint} says {output_bytes} were written; the output "
+                             f"was changed since, so the run cannot be resumed")
+        with open(output, "r+b") as handle:
+            handle.truncate(output_bytes)
+        mode = "ab"
+        messages.append(f"resuming {path} at byte {start_byte} ({done} puzzles already "
+                        f"written)")
+    else:
+        if checkpoint and resume:
+            messages.append(f"no checkpoint {checkpoint}; starting from the beginning")
+        if checkpoint and os.path.exists(checkpoint):
+            os.remove(checkpoint)  # a stale one would describe some other output
+    if n is None:
+        n = _infer_size(path, fmt, box)
+    ranges = line_ranges(path, chunk_bytes, start_byte) if n is not None else []
+    out = open(output, mode) if output else sys.stdout.buffer
+    committed = out.tell() if output else 0
+    if csv and header and start_byte == 0:
+        out.write(b"puzzle,solution,status,count,nodes\n")
+    executor = None
+    pending = {}
+    interrupted = False
+    failed = True
+    written = 0
+    interrupts = _DeferInterrupt()
+    interrupts.install()
+    try:
+        executor = _Executor(scheduler)
+        window = max(1, int(window) if window else 4 * executor.slots)
+        submitted = 0
+        for index in range(len(ranges)):
+            while submitted < len(ranges) and submitted < index + window:
+                start, stop, first_line = ranges[submitted]
+                pending[submitted] = executor.submit(
+                    _solve_range, path, fmt, n, box, start, stop, first_line, int(limit),
+                    max_nodes, csv, int(threads), int(chunk_size), timeout)
+                submitted += 1
+            text, count_, part_tally = pending.pop(index).result()
+            with interrupts:  # all of the commit, or none of it
+                out.write(text)
+                done += count_
+                tally += np.asarray(part_tally, dtype=np.int64)
+                written += 1
+                if checkpoint:
+                    _fsync(out)
+                    _write_checkpoint(checkpoint, {
+                        "input": os.path.abspath(path), "input_size": input_size,
+                        "end_byte": ranges[index][1], "puzzles": done,
+                        "output_bytes": out.tell(), "tally": tally.tolist(), "n": n,
+                        "options": options})
+                    committed = out.tell()
+                else:
+                    out.flush()
+            if progress is not None:
+                progress(ranges[index][1], done)
+        failed = False
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        interrupts.restore()
+        if executor is not None:
+            executor.cancel(pending.values())
+            executor.close()
+        if output:
+            if interrupted or failed:
+                out.flush()
+                out.truncate(committed)  # only whole ranges stay
+            out.close()
+        else:
+            out.flush()
+    if output and checkpoint and not interrupted and os.path.exists(checkpoint):
+        os.remove(checkpoint)
+    return FileSummary(puzzles=done, tally={_STATUS_NAMES[k]: int(v)
+                                            for k, v in enumerate(tally) if v},
+                       ranges=written, start_byte=start_byte,
+                       seconds=time.perf_counter() - started, interrupted=interrupted,
+                       messages=messages)
+
+
+def _write_checkpoint(path, record):
+    from .cli import _write_checkpoint as write
+
+    write(path, record)
+
+
+def _infer_size(path, fmt, box):
+    """Puzzle size from the first puzzle of the file, or None for a file without any."""
+    from .sudoku_io import iter_chunks
+
+    for chunk in iter_chunks(path, chunk_size=1, box=box, format=fmt):
+        return chunk.n
+    return None
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def cli_solve(args, source, box):
+    """``numbadlx solve INPUT --dask SCHEDULER``: the CLI's solve, on Dask."""
+    output = args.output
+    if output is None and args.input is None:
+        output = os.devnull  # the built-in sample: solve it, print only the summary
+    csv = bool(args.output) and (args.csv or args.output.lower().endswith(".csv"))
+    show_progress = (not args.no_progress and sys.stderr.isatty()) or args.progress
+    size = os.path.getsize(source)
+
+    def report(end_byte, done):
+        if show_progress:
+            share = 100.0 * end_byte / size if size else 100.0
+            sys.stderr.write(f"\rsolving on Dask: {share:5.1f}%  {done} puzzles")
+            sys.stderr.flush()
+
+    summary = solve_file(source, output, scheduler=args.dask, limit=args.limit,
+                         max_nodes=args.max_nodes, box=box, format=args.format, csv=csv,
+                         chunk_bytes=args.dask_chunk_bytes, resume=args.resume,
+                         threads=args.threads or 1, chunk_size=args.chunk_size,
+                         progress=report, timeout=getattr(args, "timeout", None),
+                         _options={"limit": args.limit, "max_nodes": args.max_nodes,
+                                   "csv": csv, "box": args.box, "format": args.format})
+    if show_progress:
+        sys.stderr.write("\n")
+    for message in summary.messages:
+        print(f"numbadlx: {message}", file=sys.stderr)
+    tally = ", ".join(f"{k} {v}" for k, v in summary.tally.items())
+    print(f"numbadlx: {summary.puzzles} puzzles from {source}: {tally or 'none'}",
+          file=sys.stderr)
+    print(f"numbadlx: {summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} "
+          f"ranges, limit {args.limit}", file=sys.stderr)
+    if args.output:
+        print(f"numbadlx: wrote {args.output}", file=sys.stderr)
+    if summary.interrupted:
+        if args.output:
+            print(f"numbadlx: interrupted; {args.output} holds the first "
+                  f"{summary.puzzles} puzzles complete. Run the same command with "
+                  f"--resume to carry on.", file=sys.stderr)
+        else:
+            print(f"numbadlx: interrupted after {summary.puzzles} puzzles", file=sys.stderr)
+        return 130
+    return 0
