@@ -88,6 +88,9 @@ def options_to_csr(options, n_items=None):
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
                 raise ValueError(f"option {k}, entry {t}: item index {value!r} is not an "
                                  f"integer")
+            if not -MAX_LINK_INDEX <= value <= MAX_LINK_INDEX:  # would not fit int64
+                raise ValueError(f"option {k}, entry {t}: item index {value} is out of "
+                                 f"range")
         lengths.append(len(option))
         flat.extend(int(v) for v in option)
     indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
@@ -167,3 +170,151 @@ def secondary_mask(secondary, n_items):
     if array.shape != (n_items,):
         raise ValueError(f"secondary mask has shape {array.shape}, expected ({n_items},)")
     return array.copy()
+
+
+#: Largest colour number a node may carry (the kernels reserve 2**32 - 1 as a mark).
+MAX_COLOUR = 2**31 - 1
+#: Largest multiplicity bound ``v`` (kept within the 32-bit item table).
+MAX_BOUND = 2**31 - 1
+
+
+def _colour_values(values, where):
+    array = np.asarray(values)
+    if array.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        if array.dtype == object:
+            for t, value in enumerate(array.ravel()):
+                if isinstance(value, (bool, np.bool_)) or not isinstance(
+                        value, numbers.Integral):
+                    raise ValueError(f"{where}, entry {t}: colour {value!r} is not an "
+                                     f"integer")
+            array = array.astype(np.int64)
+        elif np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)) \
+                and np.all(array == np.round(array)):
+            array = array.astype(np.int64)
+        else:
+            raise ValueError(f"{where}: colours must be integers, got dtype {array.dtype}")
+    return array.astype(np.int64)
+
+
+def colours_from_lists(colours, indptr):
+    """Flatten per-option colour lists (parallel to the options; ``None`` = no colours
+    in that option) into an array parallel to the CSR ``indices``."""
+    n_options = indptr.size - 1
+    if isinstance(colours, (str, bytes)) or not hasattr(colours, "__len__"):
+        raise ValueError(f"colours must be a list of lists parallel to the options, got "
+                         f"{type(colours).__name__}")
+    if len(colours) != n_options:
+        raise ValueError(f"colours has {len(colours)} entries for {n_options} options")
+    flat = np.zeros(int(indptr[-1]), dtype=np.int64)
+    for k, row in enumerate(colours):
+        length = int(indptr[k + 1] - indptr[k])
+        if row is None:
+            continue
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+            raise ValueError(f"colours[{k}] must be a list of colours, got "
+                             f"{type(row).__name__}")
+        if len(row) != length:
+            raise ValueError(f"colours[{k}] has {len(row)} entries but option {k} has "
+                             f"{length} items")
+        for t, value in enumerate(row):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+                raise ValueError(f"option {k}, entry {t}: colour {value!r} is not an "
+                                 f"integer")
+        flat[indptr[k]:indptr[k + 1]] = row
+    return flat
+
+
+def check_colours(colours, indptr, indices, secondary):
+    """Validate colours parallel to ``indices``; return int32 colours, or None if all 0.
+
+    Colours are non-negative integers (0 = no colour, at most :data:`MAX_COLOUR`) and
+    only secondary items may have one.
+    """
+    if colours is None:
+        return None
+    array = _colour_values(colours, "colours")
+    if array.ndim != 1 or array.size != indices.size:
+        raise ValueError(f"colours must be parallel to the option entries: expected "
+                         f"{indices.size} values, got shape {array.shape}")
+    if not array.size or not array.any():
+        return None
+    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+    if array.min() < 0:
+        t = _first_true(array < 0)
+        raise ValueError(f"option {rows[t]}: colour {array[t]} of item {indices[t]} is "
+                         f"negative")
+    if array.max() > MAX_COLOUR:
+        t = _first_true(array > MAX_COLOUR)
+        raise ValueError(f"option {rows[t]}: colour {array[t]} of item {indices[t]} is "
+                         f"larger than {MAX_COLOUR}")
+    on_primary = (array != 0) & ~secondary[indices]
+    if on_primary.any():
+        t = _first_true(on_primary)
+        raise ValueError(f"option {rows[t]}: primary item {indices[t]} has colour "
+                         f"{array[t]} (only secondary items may have a colour)")
+    return array.astype(np.int32)
+
+
+def check_bounds(bounds, n_items, secondary, item_names=None):
+    """Validate multiplicities; return an int64 ``(n_primary, 2)`` array of ``(u, v)``
+    (rows in the order of the primary items), or None when every item is ``(1, 1)``.
+
+    ``bounds`` is either such an array-like, one row per primary item in the caller's
+    item order, or a dict ``item -> (u, v)`` (an item index, or a name when
+    ``item_names`` is given); items missing from the dict keep ``(1, 1)``.
+    Each item needs ``0 <= u <= v`` and ``v >= 1``.
+    """
+    if bounds is None:
+        return None
+    primary = np.flatnonzero(~secondary)
+    n_primary = primary.size
+    position = np.full(n_items, -1, dtype=np.int64)
+    position[primary] = np.arange(n_primary)
+    result = np.ones((n_primary, 2), dtype=np.int64)
+    if isinstance(bounds, dict):
+        lookup = {name: k for k, name in enumerate(item_names)} if item_names else {}
+        for key, pair in bounds.items():
+            if isinstance(key, str) and key in lookup:
+                item = lookup[key]
+            elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):
+                item = int(key)
+                if not 0 <= item < n_items:
+                    raise ValueError(f"bounds: item {item} is out of range (n_items = "
+                                     f"{n_items})")
+            else:
+                raise ValueError(f"bounds: unknown item {key!r}")
+            if secondary[item]:
+                raise ValueError(f"bounds: item {key!r} is secondary; multiplicities are "
+                                 f"only for primary items")
+            result[position[item]] = _bound_pair(pair, f"bounds[{key!r}]")
+    else:
+        if isinstance(bounds, (str, bytes)):
+            raise ValueError("bounds must be an array of (u, v) pairs or a dict")
+        rows = list(bounds)
+        if len(rows) != n_primary:
+            raise ValueError(f"bounds has {len(rows)} rows but there are {n_primary} "
+                             f"primary items (give one (u, v) per primary item, or a "
+                             f"dict)")
+        for k, pair in enumerate(rows):
+            result[k] = _bound_pair(pair, f"bounds[{k}] (item {primary[k]})")
+    if (result == 1).all():
+        return None
+    return result
+
+
+def _bound_pair(pair, where):
+    try:
+        u, v = pair
+    except (TypeError, ValueError):
+        raise ValueError(f"{where} must be a pair (u, v), got {pair!r}") from None
+    for value in (u, v):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise ValueError(f"{where}: {value!r} is not an integer")
+    u, v = int(u), int(v)
+    if not 0 <= u <= v or v < 1:
+        raise ValueError(f"{where} = ({u}, {v}): need 0 <= u <= v and v >= 1")
+    if v > MAX_BOUND:
+        raise ValueError(f"{where}: v = {v} is larger than {MAX_BOUND}")
+    return u, v

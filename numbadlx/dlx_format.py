@@ -7,12 +7,26 @@ The format, as Knuth's DLX programs read it:
   separates the primary items (before it) from the secondary ones (after it);
 * every further line is one option: the names of its items.
 
+Colours and multiplicities, as in Knuth's DLX2 and DLX3:
+
+* in an option, ``x:c`` gives secondary item ``x`` the colour ``c`` (any name without
+  ``:``, ``|`` or white space; colours are numbered ``1, 2, ...`` in order of first
+  appearance and their names kept in :attr:`DLXText.colour_names`);
+* in the item line, ``u:v|a`` lets primary item ``a`` be covered between ``u`` and
+  ``v`` times, and ``v|a`` exactly ``v`` times (decimal ``0 <= u <= v``, ``v >= 1``).
+
 Example::
 
     | Knuth's example from "Dancing Links"
     a b c d e f g
     c e
     a d g
+
+and one with colours and a multiplicity::
+
+    2|p q | x
+    p x:red
+    p q x:red
 """
 
 import os
@@ -37,6 +51,9 @@ class DLXText:
     indices: np.ndarray
     line_numbers: np.ndarray  # 1-based source line of each option
     source: str
+    colours: np.ndarray = None  # int32 parallel to indices (0 = none), or None
+    colour_names: list = None  # name of colour k + 1 at index k, or None
+    bounds: np.ndarray = None  # (n_primary, 2) int64 (u, v) in item order, or None
 
 
 def _read(source):
@@ -59,18 +76,37 @@ def _column(line, token, start=0):
     return line.index(token, start) + 1
 
 
+def _parse_bound(mult, token, where):
+    """``'u:v'`` or ``'v'`` (the part of ``token`` before its ``|``) -> ``(u, v)``."""
+    parts = mult.split(":")
+    if len(parts) > 2 or not all(part.isdigit() and part.isascii() for part in parts):
+        raise ValueError(f"{where}: bad multiplicity in {token!r} (expected 'u:v|item' or "
+                         f"'v|item' with decimal u <= v)")
+    u, v = (int(parts[0]), int(parts[-1]))
+    if u > v or v < 1:
+        raise ValueError(f"{where}: bad multiplicity in {token!r}: need u <= v and v >= 1, "
+                         f"got u = {u}, v = {v}")
+    if v > 2**31 - 1:
+        raise ValueError(f"{where}: multiplicity {v} in {token!r} is too large")
+    return u, v
+
+
 def parse_dlx(source):
     """Parse DLX text (or a file) into item names and CSR options.
 
     Raises ValueError naming the source, line and column of the first problem: no item
-    line, a repeated or malformed item name, an unknown item in an option, an item
-    twice in one option, or an option with no items.
+    line, a repeated or malformed item name, a bad multiplicity, an unknown item in an
+    option, a colour on a primary item or an empty colour, an item twice in one
+    option, or an option with no items.
 
     Examples
     --------
     >>> parsed = parse_dlx("a b | c\\na c\\nb\\n")
     >>> parsed.item_names, parsed.indices.tolist()
     (['a', 'b', 'c'], [0, 2, 1])
+    >>> parsed = parse_dlx("1:3|a | c\\na c:red\\na c:blue\\n")
+    >>> parsed.bounds.tolist(), parsed.colours.tolist(), parsed.colour_names
+    ([[1, 3]], [0, 1, 0, 2], ['red', 'blue'])
     """
     text, label = _read(source)
     if text.startswith("\ufeff"):
@@ -79,6 +115,9 @@ def parse_dlx(source):
     secondary = []
     index = {}
     lengths, flat, line_numbers = [], [], []
+    bound_rows = []  # (u, v) of each primary item
+    colour_flat = []
+    colour_index = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -97,16 +136,30 @@ def parse_dlx(source):
                                          f"line")
                     in_secondary = True
                     continue
-                bad = _FORBIDDEN.intersection(token)
+                where = f"{label}:{number}:{col}"
+                name = token
+                bound = (1, 1)
+                if "|" in token:
+                    if in_secondary:
+                        raise ValueError(f"{where}: multiplicity on secondary item "
+                                         f"{token!r} (only primary items may have one)")
+                    mult, name = token.split("|", 1)
+                    bound = _parse_bound(mult, token, where)
+                    col += len(mult) + 1
+                if not name:
+                    raise ValueError(f"{where}: no item name in {token!r}")
+                bad = _FORBIDDEN.intersection(name)
                 if bad:
-                    raise ValueError(f"{label}:{number}:{col}: item name {token!r} contains "
-                                     f"{sorted(bad)[0]!r} (colours and multiplicities are "
-                                     f"not supported by Algorithm X)")
-                if token in index:
-                    raise ValueError(f"{label}:{number}:{col}: item {token!r} is named twice")
-                index[token] = len(item_names)
-                item_names.append(token)
+                    raise ValueError(f"{label}:{number}:{col}: item name {name!r} contains "
+                                     f"{sorted(bad)[0]!r} (multiplicities are written "
+                                     f"'u:v|item', colours only in options)")
+                if name in index:
+                    raise ValueError(f"{label}:{number}:{col}: item {name!r} is named twice")
+                index[name] = len(item_names)
+                item_names.append(name)
                 secondary.append(in_secondary)
+                if not in_secondary:
+                    bound_rows.append(bound)
             continue
         seen = set()
         search_from = 0
@@ -114,15 +167,26 @@ def parse_dlx(source):
         for token in stripped.split():
             col = _column(line, token, search_from)
             search_from = col - 1 + len(token)
-            item = index.get(token)
+            name, colon, colour = token.partition(":")
+            item = index.get(name)
             if item is None:
-                hint = " (colours are not supported by Algorithm X)" if ":" in token else ""
-                raise ValueError(f"{label}:{number}:{col}: unknown item {token!r}{hint}")
+                raise ValueError(f"{label}:{number}:{col}: unknown item {name!r}")
             if item in seen:
-                raise ValueError(f"{label}:{number}:{col}: item {token!r} appears twice in "
+                raise ValueError(f"{label}:{number}:{col}: item {name!r} appears twice in "
                                  f"this option")
+            colour_code = 0
+            if colon:
+                where = f"{label}:{number}:{col + len(name) + 1}"
+                if not secondary[item]:
+                    raise ValueError(f"{where}: primary item {name!r} has a colour (only "
+                                     f"secondary items may have one)")
+                if not colour or _FORBIDDEN.intersection(colour):
+                    raise ValueError(f"{where}: bad colour {colour!r} in {token!r} "
+                                     f"(expected 'item:colour')")
+                colour_code = colour_index.setdefault(colour, len(colour_index) + 1)
             seen.add(item)
             option.append(item)
+            colour_flat.append(colour_code)
         lengths.append(len(option))
         flat.extend(option)
         line_numbers.append(number)
@@ -133,25 +197,48 @@ def parse_dlx(source):
     if lengths:
         np.cumsum(lengths, out=indptr[1:])
     check_link_size(len(item_names), len(lengths), len(flat))
+    colours = np.asarray(colour_flat, dtype=np.int32) if colour_index else None
+    bounds = None
+    if any(bound != (1, 1) for bound in bound_rows):
+        bounds = np.asarray(bound_rows, dtype=np.int64).reshape(-1, 2)
     return DLXText(item_names=item_names, n_primary_mask=np.array(secondary, dtype=bool),
                    indptr=indptr, indices=np.asarray(flat, dtype=np.int32),
-                   line_numbers=np.asarray(line_numbers, dtype=np.int64), source=label)
+                   line_numbers=np.asarray(line_numbers, dtype=np.int64), source=label,
+                   colours=colours, colour_names=list(colour_index) if colour_index else None,
+                   bounds=bounds)
 
 
 def _names(problem):
     if problem.item_names is not None:
         names = list(problem.item_names)
-        ok = all(name and not _FORBIDDEN.intersection(name) and not any(
-            ch.isspace() for ch in name) for name in names) and len(set(names)) == len(names)
-        if ok:
+        if _valid_names(names):
             return names
     return [f"i{k}" for k in range(problem.n_items)]
+
+
+def _valid_names(names):
+    return all(name and not _FORBIDDEN.intersection(name) and not any(
+        ch.isspace() for ch in name) for name in names) and len(set(names)) == len(names)
+
+
+def _colour_labels(problem):
+    """Text for colours ``0, 1, 2, ...`` (index 0 unused)."""
+    colours = getattr(problem, "colours", None)
+    if colours is None:
+        return None
+    largest = int(colours.max())
+    names = getattr(problem, "colour_names", None)
+    if names is not None and _valid_names(list(names[:largest])):
+        return [""] + list(names[:largest])
+    return [""] + [str(c) for c in range(1, largest + 1)]
 
 
 def to_dlx(problem):
     """Write ``problem`` (an :class:`~numbadlx.ExactCover`) as DLX text.
 
-    Item names are kept when they are valid DLX names, else ``i0, i1, ...`` are used.
+    Item names are kept when they are valid DLX names, else ``i0, i1, ...`` are used;
+    colour names likewise, else the colour numbers. Multiplicities other than ``(1, 1)``
+    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``.
 
     Examples
     --------
@@ -160,9 +247,23 @@ def to_dlx(problem):
     i0 i1 | i2
     i0 i1
     i2
+    >>> print(to_dlx(ExactCover([[0, 2], [0, 1, 2]], secondary=1, bounds=[(1, 2), (2, 2)],
+    ...                         colours=[[0, 1], [0, 0, 1]], colour_names=["red"])), end="")
+    1:2|i0 2|i1 | i2
+    i0 i2:red
+    i0 i1 i2:red
     """
     names = _names(problem)
-    primary = [names[k] for k in range(problem.n_items) if not problem.secondary[k]]
+    bounds = getattr(problem, "bounds", None)
+    labels = _colour_labels(problem)
+    prefixes = {}
+    if bounds is not None:
+        for row, item in enumerate(np.flatnonzero(~problem.secondary)):
+            u, v = (int(b) for b in bounds[row])
+            if (u, v) != (1, 1):
+                prefixes[item] = f"{v}|" if u == v else f"{u}:{v}|"
+    primary = [prefixes.get(k, "") + names[k] for k in range(problem.n_items)
+               if not problem.secondary[k]]
     secondary = [names[k] for k in range(problem.n_items) if problem.secondary[k]]
     head = " ".join(primary)
     if secondary:
@@ -170,5 +271,11 @@ def to_dlx(problem):
         head = (head + " | " if head else " | ") + " ".join(secondary)
     lines = [head]
     for k in range(problem.n_options):
-        lines.append(" ".join(names[i] for i in problem.option(k)))
+        start, stop = problem.indptr[k], problem.indptr[k + 1]
+        if labels is None:
+            lines.append(" ".join(names[i] for i in problem.indices[start:stop]))
+        else:
+            lines.append(" ".join(
+                names[i] + (":" + labels[c] if c else "")
+                for i, c in zip(problem.indices[start:stop], problem.colours[start:stop])))
     return "\n".join(lines) + "\n"

@@ -11,14 +11,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernel
+from . import _kernel, _kernel_c, _kernel_m
 from ._links import LINK_DTYPE, build_links
-from ._validate import check_csr, dense_to_csr, options_to_csr, secondary_mask
+from ._validate import (check_bounds, check_colours, check_csr, colours_from_lists,
+                        dense_to_csr, options_to_csr, secondary_mask)
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
 
-# Nodes the kernel runs between two looks at the clock (and at Ctrl-C).
-_SLICE_NODES = 1_000_000
+# Nodes the kernel runs, at first, between two looks at the clock (and at Ctrl-C).
+_SLICE_NODES = 10_000
 
 
 class BudgetExceeded(RuntimeError):
@@ -55,13 +56,34 @@ class _Search:
 
     def __init__(self, problem, trace_rows=0):
         self.nodes = problem._nodes.copy()
-        self.items = problem._items.copy()
         self.n_items = problem.n_items
-        self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
+        bounds = getattr(problem, "bounds", None)
+        if bounds is None:
+            # Algorithm X, or C when there are colours: the same arguments
+            self.kernel = _kernel_c.search if getattr(problem, "colours", None) is not None \
+                else _kernel.search
+            self.items = problem._items.copy()
+            self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
+            self.width = max(problem.n_primary, 1)
+            self.extra = ()
+        else:
+            # Algorithm M: item table widened with (BOUND, SLACK); FT per level and the
+            # stack of items M3 takes out (with its height per level)
+            self.kernel = _kernel_m.search
+            self.items = np.zeros((problem.n_items + 2, 4), dtype=LINK_DTYPE)
+            self.items[:, :2] = problem._items
+            rows = slice(1, problem.n_primary + 1)  # internal primary items, caller order
+            self.items[rows, _kernel_m.BOUND] = bounds[:, 1]
+            self.items[rows, _kernel_m.SLACK] = bounds[:, 1] - bounds[:, 0]
+            self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
+            depth = self.width + problem.n_primary + 1
+            self.choice = np.zeros(depth, dtype=LINK_DTYPE)
+            self.extra = (problem.n_primary, np.zeros(depth, dtype=LINK_DTYPE),
+                          np.zeros(max(problem.n_primary, 1), dtype=LINK_DTYPE),
+                          np.zeros(depth + 1, dtype=np.int64))
         self.state = np.zeros(3, dtype=np.int64)
         self.stats = np.zeros(_kernel.N_STATS, dtype=np.int64)
         self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
-        self.width = max(problem.n_primary, 1)
         self.seconds = 0.0
         self.status = "not run"
 
@@ -71,18 +93,26 @@ class _Search:
         start = time.perf_counter()
         limit_nodes = 0 if max_nodes is None else int(max_nodes)
         found_total = 0
+        step = _SLICE_NODES
         while True:
-            # Run in slices so the clock (and Ctrl-C) are looked at between them.
-            slice_end = int(self.stats[_kernel.ST_NODES]) + _SLICE_NODES
+            # Run in slices so the clock (and Ctrl-C) are looked at between them; a
+            # slice grows or shrinks to take about 10-50 ms whatever a node costs.
+            slice_start = time.perf_counter()
+            slice_end = int(self.stats[_kernel.ST_NODES]) + step
             slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
             want = 0 if max_solutions <= 0 else max_solutions - found_total
             view = record[min(found_total, n_record):]
-            code, found = _kernel.search(self.nodes, self.items, self.n_items, self.choice,
-                                         self.state, want, slice_nodes, view, self.stats,
-                                         self.trace)
+            code, found = self.kernel(self.nodes, self.items, self.n_items, self.choice,
+                                      self.state, want, slice_nodes, view, self.stats,
+                                      self.trace, *self.extra)
             found_total += found
             if code != _kernel.RET_BUDGET or slice_nodes == limit_nodes:
                 break
+            spent = time.perf_counter() - slice_start
+            if spent < 0.01:
+                step = min(step * 2, 1 << 40)
+            elif spent > 0.05:
+                step = max(step // 2, 1000)
             if timeout is not None and time.perf_counter() - start >= timeout:
                 break
         self.seconds += time.perf_counter() - start
@@ -114,6 +144,22 @@ class ExactCover:
         boolean mask over the items.
     item_names, option_names : sequence of str, optional
         Names kept for display and output.
+    colours : optional
+        Colours of secondary items (Knuth's Algorithm C): a secondary item may then be
+        shared by several chosen options if all give it the same non-zero colour.
+        For option lists, a list of lists parallel to ``options`` (``None`` for an
+        option without colours); for a dense matrix, an integer matrix of the same
+        shape. ``0`` means no colour; primary items may not have one.
+    bounds : optional
+        Multiplicities (Knuth's Algorithm M): primary item ``i`` must be covered
+        between ``u`` and ``v`` times. An array-like of ``(u, v)`` with one row per
+        primary item (in item order), or a dict ``item -> (u, v)`` (an index, or a
+        name from ``item_names``) where missing items keep ``(1, 1)``.
+    colour_names : sequence of str, optional
+        Names of colours ``1, 2, ...`` for output and :meth:`to_dlx`.
+
+    The kernel follows from the data: Algorithm X without colours and bounds, C with
+    colours, M with bounds (and colours); see :attr:`algorithm`.
 
     Examples
     --------
@@ -122,45 +168,77 @@ class ExactCover:
     [1, 3, 5]
     >>> problem.count()
     1
+
+    Colours: item 2 is secondary; options 0 and 1 may share it, both giving colour 7.
+
+    >>> coloured = ExactCover([[0, 2], [1, 2], [1]], secondary=1,
+    ...                       colours=[[0, 7], [0, 7], [0]])
+    >>> coloured.algorithm, coloured.count()
+    ('C', 2)
+
+    Multiplicities: cover item 0 twice, from three options.
+
+    >>> ExactCover([[0], [0, 1], [0]], bounds=[(2, 2), (0, 1)]).count()
+    3
     """
 
     def __init__(self, options, *, n_items=None, secondary=None, item_names=None,
-                 option_names=None):
+                 option_names=None, colours=None, bounds=None, colour_names=None):
         if isinstance(options, np.ndarray) or _looks_dense(options):
             indptr, indices, width = dense_to_csr(options)
             if n_items is not None and n_items != width:
                 raise ValueError(f"n_items = {n_items} but the matrix has {width} columns")
+            if colours is not None:
+                colours = _dense_colours(colours, options)
         else:
             indptr, indices, width = options_to_csr(options, n_items)
-        self._setup(indptr, indices, width, secondary, item_names, option_names)
+            if colours is not None:
+                colours = colours_from_lists(colours, indptr)
+        self._setup(indptr, indices, width, secondary, item_names, option_names,
+                    colours=colours, bounds=bounds, colour_names=colour_names)
 
     # ----------------------------------------------------------- constructors
     @classmethod
-    def from_dense(cls, matrix, *, secondary=None, item_names=None, option_names=None):
-        """Build from a dense options x items 0/1 matrix."""
+    def from_dense(cls, matrix, *, secondary=None, item_names=None, option_names=None,
+                   colours=None, bounds=None, colour_names=None):
+        """Build from a dense options x items 0/1 matrix (``colours``: an integer
+        matrix of the same shape)."""
         indptr, indices, width = dense_to_csr(matrix)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+        if colours is not None:
+            colours = _dense_colours(colours, matrix)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
+                                 colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
     def from_options(cls, options, *, n_items=None, secondary=None, item_names=None,
-                     option_names=None):
-        """Build from a sequence of options, each a sequence of 0-based item indices."""
+                     option_names=None, colours=None, bounds=None, colour_names=None):
+        """Build from a sequence of options, each a sequence of 0-based item indices
+        (``colours``: lists parallel to the options)."""
         indptr, indices, width = options_to_csr(options, n_items)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+        if colours is not None:
+            colours = colours_from_lists(colours, indptr)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
+                                 colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
     def from_csr(cls, indptr, indices, *, n_items=None, secondary=None, item_names=None,
-                 option_names=None):
+                 option_names=None, colours=None, bounds=None, colour_names=None):
         """Build from CSR arrays: option ``k`` holds ``indices[indptr[k]:indptr[k+1]]``.
+
+        ``colours``, if given, is an integer array parallel to ``indices`` (0 = none).
 
         Examples
         --------
         >>> problem = ExactCover.from_csr([0, 2, 3, 4], [0, 1, 0, 1], n_items=2)
         >>> problem.count()
         2
+        >>> ExactCover.from_csr([0, 2, 4], [0, 1, 0, 1], n_items=2, secondary=1,
+        ...                     colours=[0, 3, 0, 3]).count()
+        2
         """
         indptr, indices, width = check_csr(indptr, indices, n_items)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names)
+        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
+                                 colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
     def from_dlx(cls, source):
@@ -168,30 +246,38 @@ class ExactCover:
 
         The first non-comment line names the items, with ``|`` between the primary and
         the secondary ones; every further line is an option (item names separated by
-        spaces). Lines starting with ``|`` are comments.
+        spaces). Lines starting with ``|`` are comments. As in Knuth's DLX2 and DLX3,
+        ``x:c`` in an option gives secondary item ``x`` colour ``c``, and ``u:v|a``
+        (or ``v|a``) in the item line lets primary item ``a`` be covered ``u`` to ``v``
+        times; see :mod:`numbadlx.dlx_format`.
 
         Examples
         --------
         >>> problem = ExactCover.from_dlx("a b c | x\\na b\\nc x\\nc\\n")
         >>> problem.count()
         2
+        >>> ExactCover.from_dlx("2|a b | x\\na x:red\\na b x:red\\na x:blue\\n").count()
+        1
         """
         from .dlx_format import parse_dlx
 
         parsed = parse_dlx(source)
         return cls._from_checked(parsed.indptr, parsed.indices, len(parsed.item_names),
                                  parsed.n_primary_mask, parsed.item_names, None,
-                                 line_numbers=parsed.line_numbers)
+                                 line_numbers=parsed.line_numbers, colours=parsed.colours,
+                                 bounds=parsed.bounds, colour_names=parsed.colour_names)
 
     @classmethod
     def _from_checked(cls, indptr, indices, n_items, secondary, item_names, option_names,
-                      line_numbers=None):
+                      line_numbers=None, colours=None, bounds=None, colour_names=None):
         problem = cls.__new__(cls)
-        problem._setup(indptr, indices, n_items, secondary, item_names, option_names)
+        problem._setup(indptr, indices, n_items, secondary, item_names, option_names,
+                       colours=colours, bounds=bounds, colour_names=colour_names)
         problem.line_numbers = line_numbers
         return problem
 
-    def _setup(self, indptr, indices, n_items, secondary, item_names, option_names):
+    def _setup(self, indptr, indices, n_items, secondary, item_names, option_names,
+               colours=None, bounds=None, colour_names=None):
         self.indptr = indptr
         self.indices = indices
         self.n_items = int(n_items)
@@ -211,6 +297,11 @@ class ExactCover:
                                  f"options")
         self.item_names = item_names
         self.option_names = option_names
+        #: colours parallel to ``indices`` (int32, 0 = none), or None without colours
+        self.colours = check_colours(colours, indptr, indices, self.secondary)
+        #: ``(u, v)`` per primary item (int64, rows in item order), or None
+        self.bounds = check_bounds(bounds, self.n_items, self.secondary, item_names)
+        self.colour_names = _colour_names(colour_names, self.colours)
         # Internal item numbering: primary items first, then secondary, each in order.
         self._order = np.concatenate([np.flatnonzero(~self.secondary),
                                       np.flatnonzero(self.secondary)]).astype(np.int32)
@@ -218,7 +309,8 @@ class ExactCover:
         self._internal[self._order] = np.arange(self.n_items, dtype=np.int32)
         internal_indices = self._internal[indices] if indices.size else indices
         self._nodes, self._items = build_links(
-            indptr, internal_indices.astype(np.int32), np.zeros(0, dtype=np.int32),
+            indptr, internal_indices.astype(np.int32),
+            self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
             self.n_items, self.n_primary, np.zeros(1, dtype=LINK_DTYPE))
         self.stats = SearchStats()
 
@@ -243,6 +335,22 @@ class ExactCover:
         return self._nodes.copy(), self._items.copy()
 
     @property
+    def algorithm(self):
+        """Which of Knuth's algorithms the search runs: ``'X'`` (plain exact cover),
+        ``'C'`` (with colours) or ``'M'`` (with multiplicities, and any colours)."""
+        if self.bounds is not None:
+            return "M"
+        return "C" if self.colours is not None else "X"
+
+    def option_colours(self, k):
+        """Colours of option ``k``'s items, parallel to :meth:`option` (0 = none)."""
+        items = self.option(k)
+        if self.colours is None:
+            return np.zeros(items.size, dtype=np.int32)
+        k %= self.n_options
+        return self.colours[self.indptr[k]:self.indptr[k + 1]].copy()
+
+    @property
     def item_order(self):
         """Caller's item index of each internal item (primary items first)."""
         return self._order.copy()
@@ -250,6 +358,13 @@ class ExactCover:
     def __repr__(self):
         return (f"ExactCover({self.n_options} options, {self.n_primary} primary + "
                 f"{self.n_secondary} secondary items, {self.indices.size} entries)")
+
+    def _repr_html_(self):
+        """Jupyter view: sizes, item names, and for small problems the 0/1 matrix with
+        a solution's options marked (see :mod:`numbadlx.display`)."""
+        from .display import exact_cover_html
+
+        return exact_cover_html(self)
 
     # ----------------------------------------------------------------- search
     def _finish(self, search, code, found, what):
@@ -308,6 +423,23 @@ class ExactCover:
 
         return verify(self, solution)
 
+    def trace(self, *, max_events=None, limit=None, as_frame=None):
+        """Record the search step by step: chosen items, options tried, backtracks and
+        solutions, as a table (a pandas DataFrame, or a structured array without
+        pandas). The same kernel runs with its trace table switched on; see
+        :func:`numbadlx.trace.trace` for the columns and limits.
+
+        Examples
+        --------
+        >>> problem = ExactCover([[0, 1], [0], [1]])
+        >>> events = problem.trace(as_frame=False)["event"]
+        >>> " ".join(events)
+        'choose try solution try choose try solution backtrack backtrack'
+        """
+        from .trace import trace
+
+        return trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
+
     def to_dlx(self):
         """This problem in Knuth's DLX text format."""
         from .dlx_format import to_dlx
@@ -326,6 +458,34 @@ def _looks_dense(options):
         return True
     return isinstance(first, (list, tuple)) and len(first) > 0 and all(
         isinstance(v, (bool, np.bool_)) for v in first)
+
+
+def _dense_colours(colours, matrix):
+    """Colours given as a dense matrix: pick the entries of the non-zero cells, in the
+    order :func:`dense_to_csr` lists them."""
+    present = np.asarray(matrix) != 0
+    array = np.asarray(colours)
+    if array.shape != present.shape:
+        raise ValueError(f"colour matrix has shape {array.shape}, expected {present.shape} "
+                         f"(the shape of the options matrix)")
+    if not (np.issubdtype(array.dtype, np.integer) and array.dtype != np.bool_):
+        raise ValueError(f"colour matrix must hold integers, got dtype {array.dtype}")
+    stray = (array != 0) & ~present
+    if stray.any():
+        row, col = np.argwhere(stray)[0]
+        raise ValueError(f"colour {array[row, col]} at row {row}, item {col}, where the "
+                         f"option has no item")
+    return array[present].astype(np.int64)
+
+
+def _colour_names(names, colours):
+    if names is None:
+        return None
+    names = [str(name) for name in names]
+    largest = int(colours.max()) if colours is not None else 0
+    if len(names) < largest:
+        raise ValueError(f"{len(names)} colour names but colours go up to {largest}")
+    return names
 
 
 def _decode(row):

@@ -1,7 +1,13 @@
 """An independent checker for exact-cover solutions.
 
-It reads only the problem's CSR options (never the link tables or the kernel), counts
-how often each item is covered by the chosen options and compares with the rules.
+It reads only the problem's CSR options, colours and bounds (never the link tables or
+the kernels), counts how often each item is covered by the chosen options and compares
+with the rules:
+
+* a primary item is covered exactly once, or between ``u`` and ``v`` times when the
+  problem has multiplicities (``problem.bounds``);
+* a secondary item is covered at most once, or several times when every chosen option
+  that covers it gives it the same non-zero colour.
 """
 
 import numpy as np
@@ -26,6 +32,12 @@ def explain(problem, solution):
     'item 0 is covered 2 times'
     >>> explain(problem, [2]) is None
     True
+    >>> coloured = ExactCover([[0, 2], [1, 2], [0, 1]], secondary=1,
+    ...                       colours=[[0, 1], [0, 2], [0, 0]])
+    >>> explain(coloured, [0, 1])
+    'secondary item 2 is covered 2 times, with colours 1 and 2'
+    >>> explain(ExactCover([[0], [0], [0]], bounds=[(1, 2)]), [0, 1, 2])
+    'item 0 is covered 3 times (needs 1..2)'
     """
     chosen = np.asarray(solution if solution is not None else [], dtype=np.int64).ravel()
     if chosen.size and (chosen.min() < 0 or chosen.max() >= problem.n_options):
@@ -33,22 +45,58 @@ def explain(problem, solution):
     if np.unique(chosen).size != chosen.size:
         return "an option is chosen twice"
     covered = np.zeros(problem.n_items, dtype=np.int64)
+    colours = getattr(problem, "colours", None)
+    bounds = getattr(problem, "bounds", None)
+    # colours each secondary item receives, in the order of the chosen options
+    given = [[] for _ in range(problem.n_items)]
     for k in chosen:
-        covered[problem.indices[problem.indptr[k]:problem.indptr[k + 1]]] += 1
+        start, stop = problem.indptr[k], problem.indptr[k + 1]
+        covered[problem.indices[start:stop]] += 1
+        if colours is not None:
+            for item, colour in zip(problem.indices[start:stop], colours[start:stop]):
+                given[item].append(int(colour))
     names = problem.item_names
+    need = {}
+    if bounds is not None:
+        for row, item in enumerate(np.flatnonzero(~problem.secondary)):
+            need[int(item)] = (int(bounds[row][0]), int(bounds[row][1]))
     for item in range(problem.n_items):
         name = names[item] if names is not None else item
         if problem.secondary[item]:
-            if covered[item] > 1:
+            if covered[item] <= 1:
+                continue
+            seen = given[item]
+            if colours is None or not seen:
                 return f"secondary item {name} is covered {covered[item]} times"
+            if 0 in seen or len(set(seen)) > 1:
+                distinct = sorted(set(seen))
+                labels = [_colour_label(problem, c) for c in distinct]
+                if len(labels) == 1:
+                    return (f"secondary item {name} is covered {covered[item]} times, "
+                            f"without a colour")
+                return (f"secondary item {name} is covered {covered[item]} times, with "
+                        f"colours {', '.join(labels[:-1])} and {labels[-1]}")
+        elif item in need:
+            u, v = need[item]
+            if not u <= covered[item] <= v:
+                return f"item {name} is covered {covered[item]} times (needs {u}..{v})"
         elif covered[item] != 1:
             return f"item {name} is covered {covered[item]} times"
     return None
 
 
+def _colour_label(problem, colour):
+    if colour == 0:
+        return "none"
+    names = getattr(problem, "colour_names", None)
+    if names is not None and colour <= len(names):
+        return names[colour - 1]
+    return str(colour)
+
+
 def verify(problem, solution):
-    """True if ``solution`` covers every primary item of ``problem`` exactly once and
-    every secondary item at most once.
+    """True if ``solution`` covers every primary item of ``problem`` exactly once (or
+    within its bounds) and every secondary item at most once (or only with one colour).
 
     Examples
     --------

@@ -1,0 +1,283 @@
+"""Algorithm C (exact covering with colours) on DLX1 tables: one resumable ``@njit`` kernel.
+
+Same tables, state, statistics, budgets and return codes as Algorithm X in
+:mod:`numbadlx._kernel`; only the way secondary items are handled differs. A node's
+``AUX`` column holds its colour (``0`` = none). While a secondary item is *purified*
+to colour ``c`` (some chosen option gave it ``c``), every other node of that item with
+colour ``c`` carries the mark :data:`MARK` (Knuth's ``COLOR = -1``): those options stay
+compatible, and the hide/unhide primitives leave marked nodes where they are, so that
+:func:`unpurify` finds them again to give their colour back.
+
+The steps carry Knuth's labels (TAOCP 7.2.2.1, Algorithm C):
+
+C1 initialise (:func:`numbadlx._links.build_links` with a colour array), C2 enter a
+level (a solution when no primary item is left), C3 choose an item (minimum remaining
+values), C4 cover it, C5 try ``choice[level]`` (commit its other items), C6 try again
+(uncommit, next option down), C7 backtrack, C8 leave the level.
+
+Primary items never have a colour, so committing a node of colour 0 is a plain
+cover'; a coloured node purifies its item, and a marked node needs nothing (its item is
+already purified to the same colour).
+
+The helpers here (``hide'``, ``cover'``, ``purify`` and their inverses) are also used by
+Algorithm M in :mod:`numbadlx._kernel_m`.
+"""
+
+import numpy as np
+from numba import njit
+
+from ._kernel import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
+                      RET_BUDGET, RET_DONE, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES,
+                      option_of)
+from ._links import AUX, DOWN, ITEM, UP
+
+_ONE = np.uint32(1)
+
+#: Colour mark of a node whose item is purified to that node's own colour (Knuth's -1).
+MARK = np.uint32(0xFFFFFFFF)
+
+# (colours are validated to at most numbadlx._validate.MAX_COLOUR, below the mark)
+
+
+@njit(cache=True, inline="always")
+def hide_c(nodes, p):
+    """hide'(p): unlink the other nodes of ``p``'s option, leaving marked nodes alone."""
+    updates = 0
+    q = p + _ONE
+    while q != p:
+        x = nodes[q, ITEM]
+        if x == 0:  # spacer: wrap to the option's first node
+            q = nodes[q, UP]
+        else:
+            if nodes[q, AUX] != MARK:
+                u = nodes[q, UP]
+                d = nodes[q, DOWN]
+                nodes[u, DOWN] = d
+                nodes[d, UP] = u
+                nodes[x, ITEM] -= 1
+                updates += 1
+            q += _ONE
+    return updates
+
+
+@njit(cache=True, inline="always")
+def unhide_c(nodes, p):
+    """unhide'(p): undo :func:`hide_c`, walking left (the reverse order)."""
+    q = p - _ONE
+    while q != p:
+        x = nodes[q, ITEM]
+        if x == 0:  # spacer: wrap to the option's last node
+            q = nodes[q, DOWN]
+        else:
+            if nodes[q, AUX] != MARK:
+                u = nodes[q, UP]
+                d = nodes[q, DOWN]
+                nodes[u, DOWN] = q
+                nodes[d, UP] = q
+                nodes[x, ITEM] += 1
+            q -= _ONE
+
+
+@njit(cache=True)
+def cover_c(nodes, items, i):
+    """cover'(i): hide every option in item ``i``'s list, then unlink ``i``."""
+    updates = 1
+    p = nodes[i, DOWN]
+    while p != i:
+        updates += hide_c(nodes, p)
+        p = nodes[p, DOWN]
+    left = items[i, 0]
+    right = items[i, 1]
+    items[left, 1] = right
+    items[right, 0] = left
+    return updates
+
+
+@njit(cache=True)
+def uncover_c(nodes, items, i):
+    """uncover'(i): relink ``i`` and unhide its options bottom-up."""
+    left = items[i, 0]
+    right = items[i, 1]
+    items[left, 1] = i
+    items[right, 0] = i
+    p = nodes[i, UP]
+    while p != i:
+        unhide_c(nodes, p)
+        p = nodes[p, UP]
+
+
+@njit(cache=True)
+def purify(nodes, p):
+    """Keep in ``p``'s item only the options that agree with ``p``'s colour.
+
+    ``p`` itself is no longer in the list (its option was hidden when it was chosen),
+    so it keeps its colour for :func:`unpurify`.
+    """
+    updates = 0
+    c = nodes[p, AUX]
+    i = nodes[p, ITEM]
+    q = nodes[i, DOWN]
+    while q != i:
+        if nodes[q, AUX] == c:
+            nodes[q, AUX] = MARK
+            updates += 1
+        else:
+            updates += hide_c(nodes, q)
+        q = nodes[q, DOWN]
+    return updates
+
+
+@njit(cache=True)
+def unpurify(nodes, p):
+    """Undo :func:`purify` (bottom-up)."""
+    c = nodes[p, AUX]
+    i = nodes[p, ITEM]
+    q = nodes[i, UP]
+    while q != i:
+        if nodes[q, AUX] == MARK:
+            nodes[q, AUX] = c
+        else:
+            unhide_c(nodes, q)
+        q = nodes[q, UP]
+
+
+# commit(p, j) and uncommit(p, j) are written out where they are used, as
+#     c = nodes[p, AUX]; if c == 0: cover_c(j) elif c != MARK: purify(p)
+# Helpers called on such branches (cover_c, uncover_c, purify, unpurify) are plain
+# @njit functions, inlined by LLVM: inlined by Numba (inline="always") their array
+# arguments were reference-counted on every call, which cost half of the run time.
+
+
+@njit(cache=True, inline="always")
+def emit(trace, n_trace, event, level, item, option, value):
+    """Append one trace row if there is room; return the new row count."""
+    if n_trace < trace.shape[0]:
+        trace[n_trace, 0] = event
+        trace[n_trace, 1] = level
+        trace[n_trace, 2] = item
+        trace[n_trace, 3] = option
+        trace[n_trace, 4] = value
+        return n_trace + 1
+    return n_trace
+
+
+@njit(cache=True)
+def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, record, stats,
+           trace):
+    """Run Algorithm C from the point saved in ``state``.
+
+    The arguments, ``state`` layout, trace rows and return value are those of
+    :func:`numbadlx._kernel.search`; ``nodes`` must carry colours in ``AUX``.
+    ``stats[ST_UPDATES]`` counts unlinked nodes, unlinked items and colour marks.
+    """
+    pc = state[0]
+    level = state[1]
+    found = 0
+    n_record = record.shape[0]
+    tracing = trace.shape[0] > 0
+    n_trace = state[2] if tracing else 0
+    if pc == PC_DONE:
+        return RET_DONE, 0
+    nodes_seen = stats[ST_NODES]
+    updates = stats[ST_UPDATES]
+    solutions = stats[ST_SOLUTIONS]
+    code = RET_DONE
+    while True:
+        if pc == PC_X2:
+            # C2 [Enter level]
+            if max_nodes > 0 and nodes_seen >= max_nodes:
+                code = RET_BUDGET
+                break
+            nodes_seen += 1
+            if items[0, 1] == 0:
+                # every primary item is covered: visit the solution
+                solutions += 1
+                if found < n_record:
+                    for j in range(level):
+                        record[found, j] = option_of(nodes, choice[j])
+                    for j in range(level, record.shape[1]):
+                        record[found, j] = -1
+                if tracing:
+                    n_trace = emit(trace, n_trace, EV_SOLUTION, level, -1, -1, solutions)
+                found += 1
+                pc = PC_X8
+                if max_solutions > 0 and found >= max_solutions:
+                    code = RET_LIMIT
+                    break
+                continue
+            # C3 [Choose i]: minimum remaining values, first of equals
+            i = items[0, 1]
+            best = nodes[i, ITEM]
+            p = items[i, 1]
+            while p != 0 and best > 0:
+                length = nodes[p, ITEM]
+                if length < best:
+                    best = length
+                    i = p
+                p = items[p, 1]
+            if tracing:
+                n_trace = emit(trace, n_trace, EV_CHOOSE, level, i, -1, best)
+            # C4 [Cover i]
+            updates += cover_c(nodes, items, i)
+            x = nodes[i, DOWN]
+            choice[level] = x
+        else:
+            x = choice[level]
+            if pc == PC_X8:
+                # C8 [Leave level]
+                if level == 0:
+                    pc = PC_DONE
+                    code = RET_DONE
+                    break
+                level -= 1
+                x = choice[level]
+            # C6 [Try again]: uncommit the other items of x's option, walking left
+            p = x - _ONE
+            while p != x:
+                j = nodes[p, ITEM]
+                if j == 0:
+                    p = nodes[p, DOWN]
+                else:
+                    # uncommit(p, j)
+                    c = nodes[p, AUX]
+                    if c == 0:
+                        uncover_c(nodes, items, j)
+                    elif c != MARK:
+                        unpurify(nodes, p)
+                    p -= _ONE
+            x = nodes[x, DOWN]
+            choice[level] = x
+        # C5 [Try x]
+        if x <= n_items:
+            # C7 [Backtrack]: x is back at the header of item i
+            uncover_c(nodes, items, x)
+            if tracing:
+                n_trace = emit(trace, n_trace, EV_BACKTRACK, level, x, -1, 0)
+            pc = PC_X8
+            continue
+        if tracing:
+            n_trace = emit(trace, n_trace, EV_TRY, level, nodes[x, ITEM],
+                           option_of(nodes, x), 0)
+        p = x + _ONE
+        while p != x:
+            j = nodes[p, ITEM]
+            if j == 0:
+                p = nodes[p, UP]
+            else:
+                # commit(p, j)
+                c = nodes[p, AUX]
+                if c == 0:
+                    updates += cover_c(nodes, items, j)
+                elif c != MARK:
+                    updates += purify(nodes, p)
+                p += _ONE
+        level += 1
+        pc = PC_X2
+    state[0] = pc
+    state[1] = level
+    if tracing:
+        state[2] = n_trace
+    stats[ST_NODES] = nodes_seen
+    stats[ST_UPDATES] = updates
+    stats[ST_SOLUTIONS] = solutions
+    return code, found
