@@ -16,12 +16,36 @@ Output goes to a file chunk by chunk, each chunk flushed and fsynced before a sm
 checkpoint file (``OUTPUT.progress``) records how far the input was read, so an
 interrupted run (Ctrl-C, a kill, a crash) loses nothing: ``--resume`` cuts the output
 back to the last checkpoint and carries on from there.
+
+What an interruption leaves:
+
+* Ctrl-C (SIGINT) stops within a fraction of a second even in the middle of a long
+  search (the solver runs on a helper thread; the main thread waits for it in a way a
+  signal can break). The output is cut back to the last checkpoint, so it holds
+  complete lines for a prefix of the input, and the message says how many puzzles that
+  is. Exit code 130.
+* A kill (SIGKILL, a crash, a power cut) cannot clean up: the output holds complete
+  lines up to the checkpoint's ``output_bytes``, and possibly part of the chunk being
+  written after them. ``--resume`` cuts that tail and carries on; the final output is
+  byte for byte the one an uninterrupted run writes.
+* The checkpoint also records the options that shape the output (``--limit``,
+  ``--max-nodes``, CSV or text, the box and the puzzle size), and ``--resume`` refuses
+  to mix outputs made with different ones.
+
+``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
+``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of
+the chunk that are not finished by then get BUDGET, the hardest ones last.
 """
 
 import argparse
+import csv as _csv
+import io
 import json
 import os
+import re
+import signal
 import sys
+import threading
 import time
 
 import numpy as np
@@ -86,6 +110,34 @@ def _write_checkpoint(path, record):
     os.replace(tmp, path)
 
 
+# Characters that end a line for str.splitlines() or a CSV reader: never inside one
+# output line (a grid puzzle's rows are joined with "/").
+_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+# An unreadable line longer than this is echoed cut short (CSV readers refuse fields
+# over 128 KiB; any real puzzle line is far shorter).
+_ECHO_LIMIT = 10_000
+
+
+def _one_line(raw, invalid=False):
+    if invalid and len(raw) > _ECHO_LIMIT:
+        raw = f"{raw[:80]}... ({len(raw)} characters)"
+    raw = raw.strip().replace("\n", "/")
+    if _LINE_BREAKS.search(raw):
+        raw = _LINE_BREAKS.sub(lambda m: ascii(m.group())[1:-1], raw)
+    return raw
+
+
+def _csv_field(text):
+    """``text`` as one CSV field (quoted when it holds a comma or a quote)."""
+    if "," not in text and '"' not in text:
+        return text
+    buffer = io.StringIO()
+    _csv.writer(buffer, lineterminator="").writerow([text])
+    return buffer.getvalue()
+
+
 def _output_lines(chunk, result, csv, alphabet_blank):
     from .sudoku_io import format_lines
 
@@ -94,11 +146,11 @@ def _output_lines(chunk, result, csv, alphabet_blank):
     messages = dict(chunk.errors)
     for k in range(len(chunk)):
         status = int(result.status[k])
-        raw = chunk.raw[k].strip().replace("\n", "/")
+        raw = _one_line(chunk.raw[k], invalid=status == 5)
         if csv:
-            solution = solutions[k] if result.counts[k] else ""
-            lines.append(f"{raw},{solution},{STATUS_NAMES[status]},{result.counts[k]},"
-                         f"{result.nodes[k]}")
+            solution = _csv_field(solutions[k]) if result.counts[k] else ""
+            lines.append(f"{_csv_field(raw)},{solution},{STATUS_NAMES[status]},"
+                         f"{result.counts[k]},{result.nodes[k]}")
             continue
         if status in (1, 2):
             lines.append(solutions[k])
@@ -114,6 +166,76 @@ def _output_lines(chunk, result, csv, alphabet_blank):
         else:
             lines.append(f"{raw}  # {STATUS_NAMES[status]}")
     return lines
+
+
+class _DeferInterrupt:
+    """Ctrl-C handling for the solve loop: raise KeyboardInterrupt at once, except
+    while a chunk is being committed (output written and fsynced, checkpoint
+    replaced), where it is held back until the commit is complete, so the output and
+    the checkpoint always agree."""
+
+    def __init__(self):
+        self.holding = False
+        self.pending = False
+        self.previous = None
+
+    def _handler(self, signum, frame):
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def install(self):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        current = signal.getsignal(signal.SIGINT)
+        if current is signal.default_int_handler:  # not when SIGINT is ignored
+            self.previous = current
+            signal.signal(signal.SIGINT, self._handler)
+
+    def restore(self):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def __enter__(self):
+        self.holding = True
+        return self
+
+    def __exit__(self, *exc):
+        self.holding = False
+        if self.pending and exc[0] is None:
+            self.pending = False
+            raise KeyboardInterrupt
+        return False
+
+
+def _interruptible(function, *args, **kwargs):
+    """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
+
+    Python runs signal handlers only between bytecodes of the main thread, so a long
+    compiled search called from the main thread would hold Ctrl-C back until it ends.
+    The Sudoku kernel releases the GIL, so here the main thread waits in short joins and
+    a KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
+    command exits soon after). Off the main thread, ``function`` is simply called.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args, **kwargs)
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function(*args, **kwargs)
+        except BaseException as error:  # handed to the main thread below
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="numbadlx-solve", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _solve_command(args):
@@ -133,32 +255,68 @@ def _solve_command(args):
                   file=sys.stderr)
             return 2
         box = (rows, cols)
+    if getattr(args, "dask", None):
+        try:
+            from .dask import cli_solve  # optional: needs numbadlx[dask]
+        except ImportError as error:
+            print(f"numbadlx: error: --dask needs Dask ({error}); pip install "
+                  f"'numbadlx[dask]'", file=sys.stderr)
+            return 2
+        return cli_solve(args, source, box)
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not timeout >= 0:
+        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {timeout}",
+              file=sys.stderr)
+        return 2
     output = args.output
     csv = bool(output) and (args.csv or output.lower().endswith(".csv"))
     checkpoint = output + ".progress" if output else None
     input_size = os.path.getsize(source)
+    # what shapes the output: a resumed run must use the same
+    options = {"limit": args.limit, "max_nodes": args.max_nodes, "csv": csv,
+               "box": None if box is None else f"{box[0]}x{box[1]}", "format": args.format}
     start_byte, done_puzzles, tally = 0, 0, np.zeros(len(STATUS_NAMES), dtype=np.int64)
+    size_n = None
     if output and args.resume and os.path.exists(checkpoint):
-        with open(checkpoint) as handle:
-            saved = json.load(handle)
+        try:
+            with open(checkpoint) as handle:
+                saved = json.load(handle)
+            start_byte = int(saved["end_byte"])
+            done_puzzles = int(saved["puzzles"])
+            tally = np.array(saved["tally"], dtype=np.int64)
+            output_bytes = int(saved["output_bytes"])
+            size_n = saved.get("n")
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"numbadlx: error: cannot read the checkpoint {checkpoint} ({error}); "
+                  f"remove it and run again without --resume", file=sys.stderr)
+            return 2
         if saved.get("input") != os.path.abspath(source) or saved.get(
                 "input_size") != input_size:
             print(f"numbadlx: error: {checkpoint} belongs to another input "
                   f"({saved.get('input')}); remove it or drop --resume", file=sys.stderr)
             return 2
-        start_byte = saved["end_byte"]
-        done_puzzles = saved["puzzles"]
-        tally = np.array(saved["tally"], dtype=np.int64)
+        if saved.get("options", options) != options:
+            print(f"numbadlx: error: {checkpoint} was written with other options "
+                  f"({saved.get('options')}); resume with the same --limit, --max-nodes, "
+                  f"--box, --format and output type, or drop --resume", file=sys.stderr)
+            return 2
+        have = os.path.getsize(output) if os.path.isfile(output) else -1
+        if have < output_bytes:
+            print(f"numbadlx: error: {output} has {max(have, 0)} bytes but the checkpoint "
+                  f"{checkpoint} says {output_bytes} were written; the output was changed "
+                  f"since, so the run cannot be resumed (drop --resume)", file=sys.stderr)
+            return 2
         with open(output, "r+b") as handle:
-            handle.truncate(saved["output_bytes"])
+            handle.truncate(output_bytes)
         mode = "ab"
         print(f"numbadlx: resuming {source} at byte {start_byte} ({done_puzzles} puzzles "
               f"already written)", file=sys.stderr)
-    elif output and args.resume:
-        print(f"numbadlx: no checkpoint {checkpoint}; starting from the beginning",
-              file=sys.stderr)
-        mode = "wb"
     else:
+        if output and args.resume:
+            print(f"numbadlx: no checkpoint {checkpoint}; starting from the beginning",
+                  file=sys.stderr)
+        if output and os.path.exists(checkpoint):
+            os.remove(checkpoint)  # a stale one would describe some other output
         mode = "wb"
     out = open(output, mode) if output else sys.stdout.buffer
     show_solutions = output is not None or args.input is not None
@@ -168,42 +326,52 @@ def _solve_command(args):
     started = time.perf_counter()
     solve_seconds = 0.0
     interrupted = False
-    first = start_byte == 0
     committed = out.tell() if output else 0
+    header = b"puzzle,solution,status,count,nodes\n" if csv and start_byte == 0 else b""
+    position = start_byte
+    resumed_puzzles = done_puzzles
+    interrupts = _DeferInterrupt()
+    interrupts.install()
+    failed = True
     try:
         for chunk in iter_chunks(source, chunk_size=args.chunk_size, box=box,
-                                 format=args.format, start_byte=start_byte):
+                                 format=args.format, start_byte=start_byte, n=size_n):
             if len(chunk) == 0:
                 continue
-            result = sudoku.solve(chunk.puzzles, limit=args.limit, threads=args.threads,
-                                  max_nodes=args.max_nodes, box=box, invalid=chunk.bad)
+            result = _interruptible(sudoku.solve, chunk.puzzles, limit=args.limit,
+                                    threads=args.threads, max_nodes=args.max_nodes, box=box,
+                                    invalid=chunk.bad, timeout=timeout)
             solve_seconds += result.seconds
             lines = _output_lines(chunk, result, csv, "0")
-            if show_solutions:
-                text = ""
-                if csv and first:
-                    text = "puzzle,solution,status,count,nodes\n"
-                text += "\n".join(lines) + "\n"
-                out.write(text.encode())
-                first = False
-            done_puzzles += len(chunk)
-            tally += np.bincount(result.status, minlength=len(STATUS_NAMES))
-            if output:
-                _fsync(out)
-                _write_checkpoint(checkpoint, {
-                    "input": os.path.abspath(source), "input_size": input_size,
-                    "end_byte": chunk.end_byte, "puzzles": done_puzzles,
-                    "output_bytes": out.tell(), "tally": tally.tolist()})
-                committed = out.tell()
-            else:
-                out.flush()
+            text = header + ("\n".join(lines) + "\n").encode("utf-8", "replace")
+            with interrupts:  # all of the commit, or none of it
+                if show_solutions:
+                    out.write(text)
+                    header = b""
+                done_puzzles += len(chunk)
+                tally += np.bincount(result.status, minlength=len(STATUS_NAMES))
+                position = chunk.end_byte
+                if output:
+                    _fsync(out)
+                    _write_checkpoint(checkpoint, {
+                        "input": os.path.abspath(source), "input_size": input_size,
+                        "end_byte": chunk.end_byte, "puzzles": done_puzzles,
+                        "output_bytes": out.tell(), "tally": tally.tolist(),
+                        "n": chunk.n, "options": options})
+                    committed = out.tell()
+                else:
+                    out.flush()
             progress.update(chunk.end_byte, done_puzzles)
+        if header and show_solutions:
+            out.write(header)  # a CSV of no puzzles still gets its header
+        failed = False
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        interrupts.restore()
         progress.close()
         if output:
-            if interrupted:
+            if interrupted or failed:
                 # drop anything written after the last checkpoint: only whole lines stay
                 out.flush()
                 out.truncate(committed)
@@ -211,10 +379,11 @@ def _solve_command(args):
     elapsed = time.perf_counter() - started
     summary = ", ".join(f"{STATUS_NAMES[k]} {tally[k]}" for k in range(len(STATUS_NAMES))
                         if tally[k])
-    rate = done_puzzles / solve_seconds if solve_seconds > 0 else float("inf")
+    solved_now = done_puzzles - resumed_puzzles
+    rate = f"{solved_now / solve_seconds:,.0f}" if solve_seconds > 0 and solved_now else "-"
     print(f"numbadlx: {done_puzzles} puzzles from {source}: {summary or 'none'}",
           file=sys.stderr)
-    print(f"numbadlx: {elapsed:.2f} s in all, solver {rate:,.0f} puzzles/s "
+    print(f"numbadlx: {elapsed:.2f} s in all, solver {rate} puzzles/s "
           f"(limit {args.limit}, threads {args.threads or 'all'})", file=sys.stderr)
     if output:
         print(f"numbadlx: wrote {output}", file=sys.stderr)
@@ -224,8 +393,8 @@ def _solve_command(args):
     if interrupted:
         if output:
             print(f"numbadlx: interrupted; {output} holds the first {done_puzzles} puzzles "
-                  f"complete. Run the same command with --resume to carry on.",
-                  file=sys.stderr)
+                  f"complete (input read to byte {position} of {input_size}). Run the "
+                  f"same command with --resume to carry on.", file=sys.stderr)
         else:
             print(f"numbadlx: interrupted after {done_puzzles} puzzles", file=sys.stderr)
         return 130
@@ -287,6 +456,9 @@ def build_parser():
                        help="threads (default: all cores)")
     solve.add_argument("--max-nodes", type=_positive, default=None,
                        help="search-node budget per puzzle (status BUDGET past it)")
+    solve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="wall-clock limit for each chunk of --chunk-size puzzles: "
+                            "those not finished by then get BUDGET (easy ones first)")
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument("--format", choices=["lines", "grid", "csv", "npy"],
                        help="input format (default: from the extension and content)")
@@ -295,6 +467,12 @@ def build_parser():
                        help="puzzles read, solved and written at a time (default 16384)")
     solve.add_argument("--resume", action="store_true",
                        help="carry on an interrupted run into the same -o file")
+    solve.add_argument("--dask", metavar="SCHEDULER",
+                       help="solve on Dask: a scheduler address (tcp://host:8786), "
+                            "local[:N] for a LocalCluster of N worker processes, or "
+                            "threads[:N] (needs numbadlx[dask])")
+    solve.add_argument("--dask-chunk-bytes", type=_positive, default=8 << 20,
+                       metavar="BYTES", help="input bytes per Dask task (default 8 MiB)")
     solve.add_argument("--no-progress", action="store_true", help="no progress bar")
     solve.add_argument("--progress", action="store_true",
                        help="progress bar even when stderr is not a terminal")
@@ -333,7 +511,7 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         print(f"numbadlx: error: {error}", file=sys.stderr)
         return 2
 

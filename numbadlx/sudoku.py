@@ -12,8 +12,8 @@ Examples
 >>> puzzle = ("530070000600195000098000060800060003400803001"
 ...           "700020006060000280000419005000080079")
 >>> result = sudoku.solve([puzzle])
->>> result.status_names()[0], result.counts[0]
-('UNIQUE', 1)
+>>> result.status_counts()
+{'UNIQUE': 1}
 >>> sudoku.format_line(result.solutions[0])[:9]
 '534678912'
 """
@@ -27,12 +27,13 @@ import numba
 import numpy as np
 
 from . import _sudoku_kernel as _kernel
+from .display import Grid
 from .exact_cover import ExactCover
 from .sudoku_io import box_shape, format_grid, format_line, format_lines, parse
 
 __all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions",
            "to_exact_cover", "check_grid", "parse", "format_line", "format_lines",
-           "format_grid", "box_shape"]
+           "format_grid", "box_shape", "Grid"]
 
 _LINK_DTYPE = np.uint32
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
@@ -103,6 +104,12 @@ class SudokuResult:
         return (f"SudokuResult({len(self)} puzzles of {self.n}x{self.n}, {tally}; "
                 f"{self.seconds:.3f} s, {self.puzzles_per_second:,.0f} puzzles/s)")
 
+    def _repr_html_(self):
+        """Jupyter view: status counts, throughput, effort and the first rows."""
+        from .display import sudoku_result_html
+
+        return sudoku_result_html(self)
+
 
 def _as_puzzles(puzzles, box):
     """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n)``.
@@ -123,7 +130,8 @@ def _as_puzzles(puzzles, box):
         if n * n != cells:
             raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
         box_shape(n, box)
-        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number):
+        if array.dtype == np.bool_ or not (np.issubdtype(array.dtype, np.integer)
+                                           or np.issubdtype(array.dtype, np.floating)):
             raise ValueError(f"puzzles must be integers, got dtype {array.dtype}")
         if np.issubdtype(array.dtype, np.floating):
             finite = np.isfinite(array)
@@ -146,7 +154,7 @@ def _as_puzzles(puzzles, box):
 
 
 def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=None,
-          progress=None, invalid=None):
+          progress=None, invalid=None, timeout=None):
     """Solve a batch of Sudokus.
 
     Parameters
@@ -171,6 +179,17 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     invalid : array_like of bool, optional
         Rows to report as INVALID without solving (e.g. lines a reader could not
         parse).
+    timeout : float, optional
+        Wall-clock seconds for the whole call. Puzzles still unfinished when it runs
+        out get status BUDGET (keeping any solution their last search found), so the
+        call returns after about ``timeout`` seconds (plus at most one short slice of
+        search, about 0.1 s) whatever the puzzles. Easy puzzles are finished first:
+        every puzzle is searched with a small node budget, then the unfinished ones
+        again with a budget twice as large, and so on, each kernel call sized to take
+        about 0.1 s. A puzzle that finishes gets exactly the result (status, count,
+        solution, nodes) it gets without a timeout; a re-searched puzzle costs at most
+        about twice its own nodes more. Combined with ``max_nodes``, whichever comes
+        first gives BUDGET.
 
     Returns
     -------
@@ -185,9 +204,16 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     """
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
-    if max_nodes is not None and (not isinstance(max_nodes, (int, np.integer))
+    if max_nodes is not None and (isinstance(max_nodes, bool)
+                                  or not isinstance(max_nodes, (int, np.integer))
                                   or max_nodes < 1):
         raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer,
+                                                                 np.floating)):
+            raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
+        if not timeout >= 0:  # also refuses NaN
+            raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
     grid, status, n = _as_puzzles(puzzles, box)
     box = box_shape(n, box)
     if invalid is not None:
@@ -213,7 +239,10 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     block = max(chunk * threads * 16, 4096)
     try:
         numba.set_num_threads(threads)
-        for begin in range(0, n_puzzles, block):
+        if timeout is not None:
+            _solve_by_deadline(grid, status, n, box, int(limit), max_nodes, chunk, threads,
+                               start + float(timeout), solutions, counts, nodes, progress)
+        for begin in range(0, n_puzzles if timeout is None else 0, block):
             end = min(n_puzzles, begin + block)
             _kernel.solve_bulk(grid[begin:end], n, box[0], box[1], int(limit),
                                0 if max_nodes is None else int(max_nodes), chunk,
@@ -226,6 +255,105 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     return SudokuResult(puzzles=grid, solutions=solutions, status=status, counts=counts,
                         nodes=nodes, n=n, box=box, limit=int(limit),
                         seconds=time.perf_counter() - start, threads=threads)
+
+
+# Under a timeout: target wall time of one kernel call, and the first round's budget.
+_SLICE_SECONDS = 0.1
+_FIRST_BUDGET = 1 << 11
+
+
+class _CallCost:
+    """Predicts the wall time of one kernel call under a timeout, so calls stay short.
+
+    Model: a call costs ``build(n)`` per puzzle plus ``per_node(n)`` per search node,
+    divided among the threads. Both start from deliberately high guesses (measured on
+    empty grids, times 2-4) and are scaled by what the calls of this run really took.
+    """
+
+    def __init__(self, n, threads):
+        self.build = 2e-8 * n ** 3 + 2e-6
+        self.per_node = 2e-8 * n
+        self.threads = threads
+        self.scale = 1.0
+        self.seen = 0.0  # predicted and observed seconds, summed over the calls so far
+        self.took = 0.0
+
+    def worst(self, budget):
+        """Seconds one puzzle may take (all threads counted as one) at this budget."""
+        return self.scale * (self.build + budget * self.per_node)
+
+    def group(self, budget, seconds):
+        """How many puzzles fit into ``seconds`` of wall time at this budget."""
+        return max(1, int(seconds * self.threads / self.worst(budget)))
+
+    def observe(self, puzzles, visited, elapsed, first):
+        if first:
+            return  # the first call may include compiling or loading the kernel
+        self.seen += (puzzles * self.build + visited * self.per_node) / self.threads
+        self.took += elapsed
+        if self.seen > 0:
+            self.scale = min(max(self.took / self.seen, 0.05), 20.0)
+
+
+def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, deadline,
+                       solutions, counts, nodes, progress):
+    """Iterative deepening under a wall-clock deadline (see ``timeout`` in :func:`solve`).
+
+    Every search restarts from scratch with a larger node budget, so the result of a
+    puzzle that finishes does not depend on the rounds before.
+    """
+    pending = np.flatnonzero(status == _kernel.NOT_RUN)
+    total = status.shape[0]
+    finished = total - pending.size
+    budget = _FIRST_BUDGET if max_nodes is None else min(_FIRST_BUDGET, int(max_nodes))
+    cost = _CallCost(n, threads)
+    first = True
+    dtype_sample = np.zeros(1, dtype=_LINK_DTYPE)
+    while pending.size:
+        unfinished = []
+        position = 0
+        while position < pending.size:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            take = cost.group(budget, min(_SLICE_SECONDS, left))
+            rows = pending[position:position + take]
+            position += rows.size
+            part_status = np.zeros(rows.size, dtype=np.uint8)
+            part_solutions = np.zeros((rows.size, grid.shape[1]), dtype=grid.dtype)
+            part_counts = np.zeros(rows.size, dtype=np.int64)
+            part_nodes = np.zeros(rows.size, dtype=np.int64)
+            # small work units so every thread gets some, even in a small group
+            unit = max(1, min(chunk, -(-rows.size // (4 * threads))))
+            began = time.perf_counter()
+            _kernel.solve_bulk(np.ascontiguousarray(grid[rows]), n, box[0], box[1], limit,
+                               budget, unit, dtype_sample, part_solutions, part_status,
+                               part_counts, part_nodes)
+            cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began,
+                         first)
+            first = False
+            status[rows] = part_status
+            solutions[rows] = part_solutions
+            counts[rows] = part_counts
+            nodes[rows] = part_nodes
+            again = part_status == _kernel.BUDGET
+            if max_nodes is None or budget < max_nodes:
+                unfinished.append(rows[again])
+                finished += rows.size - int(again.sum())
+            else:
+                finished += rows.size  # max_nodes itself ran out: BUDGET is final
+            if progress is not None:
+                progress(finished, total)
+        if position < pending.size:
+            # out of time: puzzles this round did not reach keep their last result,
+            # those never searched get BUDGET with nothing found
+            never = pending[position:][status[pending[position:]] == _kernel.NOT_RUN]
+            status[never] = _kernel.BUDGET
+            break
+        pending = np.concatenate(unfinished) if unfinished else pending[:0]
+        budget = min(2 * budget, 1 << 62)
+        if max_nodes is not None:
+            budget = min(budget, int(max_nodes))
 
 
 def check_grid(grid, box=None):
@@ -275,9 +403,10 @@ def _single(grid, box):
     return parse(array, box=box)[0]
 
 
-def _solve_single(grid, limit, box, max_nodes):
+def _solve_single(grid, limit, box, max_nodes, timeout=None):
     puzzle = _single(grid, box)
-    result = solve(puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes)
+    result = solve(puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes,
+                   timeout=timeout)
     status = Status(result.status[0])
     if status == Status.INVALID:
         raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
@@ -286,27 +415,36 @@ def _solve_single(grid, limit, box, max_nodes):
 
         stats = SearchStats(nodes=int(result.nodes[0]), solutions=int(result.counts[0]),
                             status="budget", seconds=result.seconds)
-        raise BudgetExceeded(f"stopped at max_nodes={max_nodes} with "
+        budgets = ", ".join(f"{name}={value}" for name, value in
+                            (("max_nodes", max_nodes), ("timeout", timeout))
+                            if value is not None)
+        raise BudgetExceeded(f"stopped at its budget ({budgets}) with "
                              f"{result.counts[0]} solution(s) seen",
                              int(result.counts[0]), stats)
     return result
 
 
-def solve_one(grid, *, box=None, max_nodes=None):
+def solve_one(grid, *, box=None, max_nodes=None, timeout=None):
     """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
 
-    Raises ValueError if the givens clash (saying where).
+    Raises ValueError if the givens clash (saying where), and
+    :class:`~numbadlx.BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) run out
+    first.
 
     Examples
     --------
-    >>> format_line(solve_one("1000" "0010" "0000" "0000"))  # doctest: +SKIP
+    >>> format_line(solve_one("0200" "0040" "3400" "0000"))
+    '4213134234212134'
     """
-    result = _solve_single(grid, 1, box, max_nodes)
+    result = _solve_single(grid, 1, box, max_nodes, timeout)
     return result.solutions[0].copy() if result.counts[0] else None
 
 
-def count_solutions(grid, limit=None, *, box=None, max_nodes=None):
+def count_solutions(grid, limit=None, *, box=None, max_nodes=None, timeout=None):
     """Count the solutions of one puzzle, stopping at ``limit`` if given.
+
+    Raises :class:`~numbadlx.BudgetExceeded` (with ``.found``, a lower bound) if
+    ``max_nodes`` or ``timeout`` (seconds) run out first.
 
     Examples
     --------
@@ -315,7 +453,7 @@ def count_solutions(grid, limit=None, *, box=None, max_nodes=None):
     """
     if limit is None:
         limit = np.iinfo(np.int64).max
-    return int(_solve_single(grid, limit, box, max_nodes).counts[0])
+    return int(_solve_single(grid, limit, box, max_nodes, timeout).counts[0])
 
 
 def to_exact_cover(grid, box=None):

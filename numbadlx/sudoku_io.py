@@ -783,7 +783,13 @@ def _csv_header(f, name: str):
     """Return ``(puzzle_col, solution_col, header_line, header_end)``."""
     feeder = _LineFeeder(_iter_records(f, 0, 1), 1)
     reader = csv.reader(feeder)
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ValueError(f"{name}:{feeder.line}:1: malformed CSV header: {exc}") from None
         if any(cell.strip() for cell in row):
             names = [cell.strip().lower() for cell in row]
             pcol = _pick_column(names, PUZZLE_COLUMNS)
@@ -1017,7 +1023,10 @@ def _detect_format(head: bytes, n: int | None) -> str:
     data_lines = [line for line in decoded if line.strip()]
     for text in data_lines[:1]:
         if "," in text:
-            names = [cell.strip().lower() for cell in next(csv.reader([text]))]
+            try:
+                names = [cell.strip().lower() for cell in next(csv.reader([text]))]
+            except csv.Error:  # e.g. a lone CR inside the line: not a CSV header
+                names = []
             if _pick_column(names, PUZZLE_COLUMNS) is not None:
                 return "csv"
         if "|" in text or "+" in text or _SEPARATOR_LINE_RE.fullmatch(text):
@@ -1084,7 +1093,7 @@ def _load_npy(f, name: str, mmap: bool):
         if arr is None:
             f.seek(0)
             arr = np.load(f, allow_pickle=False)
-    except ValueError as exc:
+    except (ValueError, EOFError) as exc:  # EOFError: an empty or cut-off file
         raise ValueError(f"{name}: cannot read .npy data: {exc}") from None
     size = f.seek(0, io.SEEK_END)
     offset = arr.offset if isinstance(arr, np.memmap) else size - arr.nbytes
@@ -1348,6 +1357,7 @@ def iter_chunks(
     format: str | None = None,
     start_byte: int = 0,
     start_line: int | None = None,
+    stop_byte: int | None = None,
 ) -> Iterator[PuzzleChunk]:
     """Read a puzzle file in chunks, with bounded memory.
 
@@ -1376,6 +1386,10 @@ def iter_chunks(
     start_line : int, optional
         1-based line number at ``start_byte``; counted from the file when
         omitted.
+    stop_byte : int, optional
+        Read as if the file ended here (normally the start of a line), so
+        that byte ranges ``[start_byte, stop_byte)`` can be read
+        independently; not for ``.npy`` files.
 
     Yields
     ------
@@ -1403,7 +1417,33 @@ def iter_chunks(
         name = os.fsdecode(name)
     fmt = _path_format(name, fmt)
     with open(name, "rb") as f:
+        if stop_byte is not None:
+            f = _StopAt(f, operator.index(stop_byte), name)
         yield from _binary_chunks(f, name, fmt, n, box, chunk_size, start_byte, start_line)
+
+
+class _StopAt:
+    """A binary file that seems to end at ``stop`` (for :func:`iter_chunks`)."""
+
+    def __init__(self, f, stop: int, name: str):
+        if f.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
+            raise ValueError(f"{name}: stop_byte does not apply to .npy files")
+        self._f = f
+        self._stop = min(stop, f.seek(0, io.SEEK_END))
+        self.name = name
+        f.seek(0)
+
+    def read(self, size: int = -1) -> bytes:
+        left = max(0, self._stop - self._f.tell())
+        return self._f.read(left if size is None or size < 0 else min(size, left))
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_END:
+            return self._f.seek(self._stop + offset)
+        return self._f.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._f.tell()
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,135 @@
+"""Peak memory of ``numbadlx solve`` on big inputs: it must not grow with the input.
+
+Builds inputs of 100,000 and 1,000,000 lines by repeating public datasets (sudoku17 and
+top1465 from ``$NUMBADLX_DATA``, default ``../shared/data`` beside the repository) in a
+temporary folder (never in the repository), runs the command line on each in a fresh
+process and reports its peak resident memory (``ru_maxrss`` of that child, from
+``os.wait4``), the wall time and the puzzles per second. The target is a peak under
+300 MB whatever the number of puzzles.
+
+    python benchmarks/memory.py                   # 100k and 1M lines
+    python benchmarks/memory.py --sizes 10000 200000 --threads 1 --chunk-size 4096
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET_MB = 300
+DATASETS = ["sudoku17.txt", "top1465.txt"]
+
+
+def data_dir():
+    env = os.environ.get("NUMBADLX_DATA")
+    return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+def puzzle_lines(folder):
+    lines = []
+    for name in DATASETS:
+        path = folder / name
+        if not path.is_file():
+            sys.exit(f"memory.py: {path} not found (set NUMBADLX_DATA to the folder of the "
+                     f"public datasets)")
+        with open(path, "rb") as handle:
+            lines += [line.strip() for line in handle
+                      if line.strip() and not line.startswith(b"#")]
+    return lines
+
+
+def write_input(path, lines, count):
+    """``count`` lines: the datasets repeated (and cut) to length, written in blocks."""
+    block = b"\n".join(lines) + b"\n"
+    full, rest = divmod(count, len(lines))
+    with open(path, "wb") as handle:
+        for _ in range(full):
+            handle.write(block)
+        handle.write(b"".join(line + b"\n" for line in lines[:rest]))
+
+
+def run(argv):
+    """Run ``argv`` as a child; return (exit code, seconds, peak RSS in MB, stderr)."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return child.returncode, seconds, usage.ru_maxrss / 1024, err.read().decode()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--chunk-size", type=int, default=None)
+    parser.add_argument("--limit", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args(argv)
+
+    lines = puzzle_lines(data_dir())
+    work = Path(tempfile.mkdtemp(prefix="numbadlx-memory-"))
+    print(f"input: {', '.join(DATASETS)} ({len(lines)} puzzles) repeated; temporary "
+          f"folder {work}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    base = [sys.executable, "-m", "numbadlx", "solve"]
+    options = ["--no-progress", "--limit", str(args.limit)]
+    if args.threads:
+        options += ["--threads", str(args.threads)]
+    if args.chunk_size:
+        options += ["--chunk-size", str(args.chunk_size)]
+
+    # what a process costs before it reads any input: Python, NumPy, Numba, the kernels
+    tiny = work / "tiny.txt"
+    write_input(tiny, lines, 10)
+    code, seconds, baseline, err = run(base + [str(tiny), "-o", str(work / "tiny.out")]
+                                       + options)
+    if code:
+        sys.exit(err)
+    print(f"\nbaseline (10 puzzles): peak RSS {baseline:7.1f} MB, {seconds:.2f} s")
+    header = (f"{'puzzles':>10} {'input MB':>9} {'peak RSS MB':>12} {'over baseline':>14} "
+              f"{'wall s':>8} {'puzzles/s':>10} {'solver/s':>10}")
+    print(header)
+    print("-" * len(header))
+    failures = []
+    try:
+        for count in args.sizes:
+            source = work / f"in_{count}.txt"
+            write_input(source, lines, count)
+            out = work / f"out_{count}.txt"
+            code, seconds, peak, err = run(base + [str(source), "-o", str(out)] + options)
+            if code:
+                sys.exit(f"numbadlx solve failed ({code}):\n{err}")
+            with open(out, "rb") as handle:
+                written = sum(block.count(b"\n") for block in iter(
+                    lambda: handle.read(1 << 24), b""))
+            if written != count:
+                failures.append(f"{count}: wrote {written} lines")
+            solver = re.search(r"solver ([\d,]+) puzzles/s", err)
+            print(f"{count:>10,} {source.stat().st_size / 1e6:>9.1f} {peak:>12.1f} "
+                  f"{peak - baseline:>14.1f} {seconds:>8.1f} {count / seconds:>10,.0f} "
+                  f"{solver.group(1) if solver else '-':>10}")
+            if peak >= TARGET_MB:
+                failures.append(f"{count}: peak {peak:.0f} MB >= {TARGET_MB} MB")
+            summary = [line for line in err.splitlines() if " puzzles from " in line]
+            print(f"{'':>10} {summary[0].split(': ', 2)[-1] if summary else ''}")
+            source.unlink()
+            out.unlink()
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"\ntarget: peak RSS under {TARGET_MB} MB whatever the number of puzzles: "
+          f"{'FAILED: ' + '; '.join(failures) if failures else 'met'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

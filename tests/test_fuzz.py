@@ -1,0 +1,493 @@
+"""Fuzzing: arbitrary text, bytes, shapes and dtypes through the parsers, the builders,
+the bulk solver and the command line. The only outcomes allowed are a result that
+checks out or the documented ValueError (for the CLI: exit code 0 or 2 and a message);
+never another exception, a hang or a wrong answer.
+
+CI runs this file a second time with NUMBA_BOUNDSCHECK=1, so an out-of-range index
+that slips past the input checks into a kernel raises IndexError there.
+"""
+
+import csv
+import io
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from numbadlx import ExactCover, sudoku
+from numbadlx.cli import main
+from numbadlx.sudoku_io import format_lines, iter_chunks, parse, read_csv
+
+from test_sudoku import grid_errors
+
+# More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
+EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.function_scoped_fixture])
+FEW = settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+
+# --------------------------------------------------------------------- inputs
+# Text that looks a little like puzzles, so the fuzzing reaches past the first check.
+PUZZLE_CHARS = "0123456789.ABCDEFGZabz \t,|+-#\"\r\n"
+EXTRA_CHARS = "\x00\x0b\x0c\x1c\x85\u2028\ufeff\udc80é😀xQ:;'"
+
+
+def _shaped_lines(draw):
+    """Lines of a plausible length: 4, 6, 9, 16, 25 cells or n*n of those."""
+    n = draw(st.sampled_from([4, 6, 9, 16]))
+    count = draw(st.sampled_from([n, n * n, n * n - 1, n * n + 1]))
+    alphabet = st.sampled_from("0123456789." + "ABCDEFG"[: max(0, n - 9)])
+    lines = []
+    for _ in range(draw(st.integers(0, 6))):
+        cells = draw(st.lists(alphabet, min_size=count, max_size=count))
+        line = "".join(cells)
+        if draw(st.booleans()):
+            line = draw(st.sampled_from([" ", ",", ""])).join(cells)
+        if draw(st.integers(0, 4)) == 0:
+            position = draw(st.integers(0, len(line)))
+            line = line[:position] + draw(st.text(PUZZLE_CHARS + EXTRA_CHARS, max_size=3)) \
+                + line[position:]
+        lines.append(line)
+    head = draw(st.sampled_from(["", "", "\ufeff", "# comment\n", "quizzes,solutions\n",
+                                 "puzzle\n", "|\n"]))
+    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    return head + ending.join(lines) + draw(st.sampled_from(["", ending]))
+
+
+@st.composite
+def puzzle_texts(draw):
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(st.text(PUZZLE_CHARS, max_size=400))
+    if kind == 1:
+        return draw(st.text(PUZZLE_CHARS + EXTRA_CHARS, max_size=200))
+    if kind == 2:
+        return draw(st.text(max_size=200))
+    return _shaped_lines(draw)
+
+
+def _to_bytes(text):
+    return text.encode("utf-8", "surrogateescape")
+
+
+NUMBER_DTYPES = st.sampled_from([np.uint8, np.int8, np.int16, np.uint16, np.int32,
+                                 np.int64, np.uint64, np.float16, np.float32, np.float64,
+                                 np.bool_, np.complex64])
+
+
+@st.composite
+def arrays(draw, dtypes=NUMBER_DTYPES):
+    dtype = np.dtype(draw(dtypes))
+    shape = draw(st.sampled_from([(16,), (81,), (4, 4), (1, 16), (2, 16), (3, 81),
+                                  (9, 9), (2, 4, 4), (16, 16), (0, 16), (0, 81), (5,),
+                                  (2, 15), (1, 36), (6, 6), (2, 2, 2, 2), (1, 1, 16), ()]))
+    if dtype.kind == "f":
+        elements = st.one_of(st.sampled_from([0.0, 1.0, 2.0, 4.0, 9.0, 0.5, -1.0]),
+                             st.floats(allow_nan=True, allow_infinity=True,
+                                       width=16 if dtype == np.float16 else 32))
+    elif dtype.kind == "c":
+        elements = st.complex_numbers(max_magnitude=10, width=64)
+    elif dtype.kind == "b":
+        elements = st.booleans()
+    else:
+        info = np.iinfo(dtype)
+        elements = st.one_of(st.integers(0, 9),
+                             st.integers(int(info.min), int(info.max)))
+    return draw(hnp.arrays(dtype, shape, elements=elements))
+
+
+def _check_puzzles(array):
+    """What parse() promises: (N, n*n) uint8, values 0..n, n from 4 to 36."""
+    assert isinstance(array, np.ndarray) and array.dtype == np.uint8 and array.ndim == 2
+    n = math.isqrt(array.shape[1])
+    assert n * n == array.shape[1] and 4 <= n <= 36
+    assert array.size == 0 or int(array.max()) <= n
+    # and what it returns reads back unchanged
+    if array.shape[0]:
+        assert np.array_equal(parse(format_lines(array), n=n), array)
+    return n
+
+
+# ------------------------------------------------------------------- parsers
+@FUZZ
+@given(puzzle_texts())
+def test_parse_text_gives_puzzles_or_value_error(text):
+    assume("\n" in text or len(text) > 40 or not text.strip())  # not a file name
+    try:
+        array = parse(text)
+    except ValueError as error:
+        assert str(error)
+        return
+    _check_puzzles(array)
+
+
+@FUZZ
+@given(puzzle_texts(), st.sampled_from([None, "lines", "grid", "csv"]),
+       st.sampled_from([None, 4, 9, 16]))
+def test_parse_bytes_with_format_and_size(text, fmt, n):
+    try:
+        array = parse(_to_bytes(text), format=fmt, n=n)
+    except ValueError:
+        return
+    got = _check_puzzles(array)
+    assert n is None or got == n
+
+
+@FUZZ
+@given(st.lists(st.one_of(puzzle_texts(), st.binary(max_size=100)), max_size=5))
+def test_parse_lists_of_strings(items):
+    try:
+        array = parse(items)
+    except ValueError:
+        return
+    _check_puzzles(array)
+    assert array.shape[0] >= 0
+
+
+@FUZZ
+@given(arrays())
+def test_parse_arrays_of_any_shape_and_dtype(array):
+    try:
+        result = parse(array)
+    except ValueError:
+        return
+    _check_puzzles(result)
+    # a good array keeps its values
+    assert np.array_equal(result.ravel(), array.astype(np.float64).ravel().astype(np.uint8))
+
+
+@FUZZ
+@given(st.binary(max_size=600))
+def test_parse_random_bytes(data):
+    try:
+        array = parse(data)
+    except ValueError:
+        return
+    _check_puzzles(array)
+
+
+@FEW
+@given(puzzle_texts(), st.sampled_from(["p.txt", "p.csv", "p.npy", "p.sdk"]),
+       st.integers(1, 5))
+def test_files_iter_chunks_and_read_csv(tmp_path, text, name, chunk_size):
+    path = tmp_path / name
+    path.write_bytes(_to_bytes(text))
+    try:
+        chunks = list(iter_chunks(path, chunk_size=chunk_size))
+    except ValueError:
+        chunks = None
+    if chunks is not None:
+        for chunk in chunks:
+            assert 1 <= len(chunk) <= chunk_size
+            assert chunk.bad.shape == (len(chunk),) and len(chunk.raw) == len(chunk)
+            assert sorted(i for i, _ in chunk.errors) == np.flatnonzero(chunk.bad).tolist()
+            assert not chunk.puzzles[chunk.bad].any()
+            if len(chunk):
+                _check_puzzles(chunk.puzzles)
+        # whole-file parse agrees whenever no line was bad
+        if chunks and not any(c.bad.any() for c in chunks):
+            assert np.array_equal(parse(path), np.concatenate([c.puzzles for c in chunks]))
+    if name.endswith(".csv"):
+        try:
+            puzzles, solutions = read_csv(path)
+        except ValueError:
+            return
+        _check_puzzles(puzzles) if len(puzzles) else None
+
+
+# ------------------------------------------------------------------ builders
+JUNK = st.one_of(st.none(), st.text(max_size=3), st.floats(), st.booleans(),
+                 st.integers(-10**30, 10**30), st.lists(st.integers(0, 3), max_size=2),
+                 st.just(np.int64(2)), st.just(np.float64(1.0)))
+
+
+@st.composite
+def option_lists(draw):
+    n_items = draw(st.integers(0, 8))
+    options = []
+    for _ in range(draw(st.integers(0, 8))):
+        items = draw(st.lists(st.integers(-1, n_items + 1), max_size=4))
+        kinds = [list, tuple, np.array]
+        if draw(st.integers(0, 5)) == 0:
+            items = items + [draw(JUNK)]
+            kinds = [list, tuple]
+        option = draw(st.sampled_from(kinds))(items) if draw(st.integers(0, 6)) \
+            else draw(JUNK)
+        options.append(option)
+    n_given = draw(st.one_of(st.none(), st.integers(-1, 10), JUNK))
+    secondary = draw(st.one_of(st.none(), st.integers(-1, 4), JUNK,
+                               st.lists(st.booleans(), max_size=9).map(np.array)))
+    return options, n_given, secondary
+
+
+def _check_problem(problem):
+    """A built problem can be searched, and every solution it gives is exact."""
+    total = problem.count(limit=200, max_nodes=200_000)
+    listed = list(problem.solutions(limit=20, max_nodes=200_000))
+    assert len(listed) == min(total, 20)
+    for solution in listed:
+        assert problem.verify(solution)
+    first = problem.solve(max_nodes=200_000)
+    assert (first is None) == (total == 0)
+    if first is not None:
+        assert problem.verify(first)
+
+
+@FUZZ
+@given(option_lists())
+def test_exact_cover_from_option_lists(case):
+    options, n_items, secondary = case
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. numpy on ragged or odd input
+            problem = ExactCover(options, n_items=n_items, secondary=secondary)
+    except ValueError as error:
+        assert str(error)
+        return
+    _check_problem(problem)
+
+
+@FUZZ
+@given(arrays(st.sampled_from([np.uint8, np.int8, np.int64, np.float32, np.float64,
+                               np.bool_, np.complex64, np.uint64])),
+       st.one_of(st.none(), st.integers(-1, 20)))
+def test_exact_cover_from_dense_arrays(matrix, secondary):
+    try:
+        problem = ExactCover(matrix, secondary=secondary)
+    except ValueError:
+        return
+    assert problem.n_options == (matrix.shape[0] if matrix.ndim == 2 else -1)
+    _check_problem(problem)
+
+
+@FUZZ
+@given(st.lists(st.integers(-2, 12), max_size=12), st.lists(st.integers(-2, 12),
+                                                             max_size=12),
+       st.one_of(st.none(), st.integers(-1, 12)))
+def test_exact_cover_from_csr(indptr, indices, n_items):
+    try:
+        problem = ExactCover.from_csr(indptr, indices, n_items=n_items)
+    except ValueError:
+        return
+    _check_problem(problem)
+
+
+DLX_CHARS = "abcxyz|: \t\n\r:012"
+
+
+@st.composite
+def dlx_texts(draw):
+    if draw(st.booleans()):
+        return draw(st.text(DLX_CHARS, max_size=200))
+    names = draw(st.lists(st.sampled_from(["a", "b", "c", "x", "y", "2|a", "1:3|b",
+                                           "0:2|c", "|", "q:r", "a"]), max_size=7))
+    lines = [" ".join(names)]
+    for _ in range(draw(st.integers(0, 8))):
+        lines.append(" ".join(draw(st.lists(st.sampled_from(
+            ["a", "b", "c", "x", "y", "x:red", "y:blue", "x:", "a:red", "zz", "|"]),
+            max_size=4))))
+    return "\n".join(lines) + "\n"
+
+
+@FUZZ
+@given(dlx_texts())
+def test_exact_cover_from_dlx_text(text):
+    assume("\n" in text)  # a one-line string might name a file
+    try:
+        problem = ExactCover.from_dlx(text)
+    except ValueError as error:
+        assert str(error)
+        return
+    total = problem.count(limit=200, max_nodes=200_000)
+    listed = list(problem.solutions(limit=10, max_nodes=200_000))
+    assert len(listed) == min(total, 10)
+    if problem.algorithm == "X":
+        assert all(problem.verify(solution) for solution in listed)
+    # and it writes back to text that reads as the same problem
+    again = ExactCover.from_dlx(problem.to_dlx())
+    assert again.count(limit=200, max_nodes=200_000) == total
+
+
+# ---------------------------------------------------------------- bulk solver
+@FUZZ
+@given(arrays(), st.integers(1, 3), st.one_of(st.none(), st.integers(1, 500)))
+def test_sudoku_solve_on_random_arrays(array, limit, max_nodes):
+    try:
+        result = sudoku.solve(array, limit=limit, max_nodes=max_nodes)
+    except ValueError:
+        return
+    n = result.n
+    assert result.puzzles.shape == result.solutions.shape and result.puzzles.shape[1] == n * n
+    names = result.status_names()
+    # the puzzles solved are the ones given (rows with values that are not 0..n are
+    # INVALID), never a silently converted copy
+    given = np.asarray(array).reshape(len(result), n * n)
+    for k in np.flatnonzero(names != "INVALID"):
+        assert np.array_equal(result.puzzles[k], given[k])
+    assert "NOT_RUN" not in names
+    found = result.counts > 0
+    assert np.all(result.counts <= limit)
+    # every solution returned is a valid completion of its puzzle
+    assert grid_errors(result.puzzles[found], result.solutions[found], result.box) == []
+    assert not result.solutions[~found].any()
+    for k in np.flatnonzero(names == "INVALID"):
+        assert result.counts[k] == 0
+    for k in np.flatnonzero((names == "UNIQUE") | (names == "SOLVED")):
+        assert result.counts[k] == 1
+    for k in np.flatnonzero(names == "MULTIPLE"):
+        assert result.counts[k] >= 2
+    # a clash among the givens is INVALID; a puzzle without one is solved
+    for k in range(min(len(result), 5)):
+        if sudoku.check_grid(result.puzzles[k], result.box) is not None:
+            assert names[k] == "INVALID"
+        elif result.puzzles[k].any():  # (rows with bad values are zeroed and INVALID)
+            assert names[k] != "INVALID"
+
+
+@FUZZ
+@given(st.lists(st.integers(0, 4), min_size=16, max_size=16), st.integers(1, 400))
+def test_sudoku_4x4_counts_match_enumeration(cells, limit):
+    """Every 4x4 puzzle, clashing or not: the count matches the 288 grids."""
+    puzzle = np.array(cells, dtype=np.uint8)
+    result = sudoku.solve(puzzle[None], limit=limit)
+    grids = _ALL_4X4
+    matches = np.all((puzzle == 0) | (grids == puzzle), axis=1).sum()
+    if sudoku.check_grid(puzzle) is not None:
+        assert result.status_names()[0] == "INVALID"
+        assert matches == 0
+    else:
+        assert result.counts[0] == min(matches, limit)
+
+
+def _all_4x4():
+    from test_sudoku import _all_4x4_grids
+
+    return _all_4x4_grids()
+
+
+_ALL_4X4 = _all_4x4()
+
+
+# ------------------------------------------------------------------------- CLI
+@FEW
+@given(puzzle_texts(), st.sampled_from(["in.txt", "in.csv"]),
+       st.sampled_from(["out.txt", "out.csv"]), st.integers(1, 4))
+def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size):
+    source = tmp_path / name
+    source.write_bytes(_to_bytes(text))
+    out = tmp_path / out_name
+    code = main(["solve", str(source), "-o", str(out), "--chunk-size", str(chunk_size),
+                 "--max-nodes", "5000", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code in (0, 2), err
+    if code == 2:
+        assert "numbadlx: error:" in err
+        return
+    data = out.read_bytes()
+    assert data == b"" or data.endswith(b"\n")
+    assert not (tmp_path / (out_name + ".progress")).exists()
+    # what the library says about the same puzzles
+    chunks = list(iter_chunks(source, chunk_size=chunk_size))
+    if chunks:
+        puzzles = np.concatenate([c.puzzles for c in chunks])
+        bad = np.concatenate([c.bad for c in chunks])
+        expected = sudoku.solve(puzzles, max_nodes=5000, invalid=bad)
+        statuses = expected.status_names().tolist()
+        solutions = format_lines(expected.solutions)
+    else:
+        statuses, solutions, puzzles = [], [], None
+    text_out = data.decode("utf-8")
+    if out_name.endswith(".csv"):
+        rows = list(csv.reader(io.StringIO(text_out)))
+        assert rows[0] == ["puzzle", "solution", "status", "count", "nodes"]
+        rows = rows[1:]
+        assert [row[2] for row in rows] == statuses
+        got = [row[1] for row in rows]
+    else:
+        rows = text_out.splitlines()
+        assert len(rows) == len(statuses)
+        got = []
+        for row, status in zip(rows, statuses):
+            if status in ("UNIQUE", "SOLVED"):
+                assert "#" not in row
+                got.append(row)
+            else:
+                head, _, note = row.rpartition("  # ")
+                assert note.startswith(status), (row, status)
+                got.append(head if status in ("MULTIPLE", "BUDGET") else "")
+    assert len(got) == len(statuses)
+    for k, solution in enumerate(got):
+        if statuses[k] in ("UNIQUE", "SOLVED", "MULTIPLE") or (
+                statuses[k] == "BUDGET" and expected.counts[k]):
+            assert solution == solutions[k]
+            n = math.isqrt(puzzles.shape[1])
+            grid = parse([solution], n=n)
+            assert grid_errors(puzzles[k:k + 1], grid, sudoku.box_shape(n)) == []
+
+
+@FEW
+@given(dlx_texts())
+def test_cli_count_on_random_dlx(tmp_path, capsys, text):
+    path = tmp_path / "p.dlx"
+    path.write_bytes(_to_bytes(text))
+    code = main(["count", str(path), "--limit", "50", "--max-nodes", "100000",
+                 "--show", "2"])
+    captured = capsys.readouterr()
+    assert code in (0, 2, 3), captured.err
+    if code == 2:
+        assert "numbadlx: error:" in captured.err
+    elif code == 0:
+        assert "solutions" in captured.out
+
+
+# ------------------------------------------------------- bounds checking is real
+@pytest.mark.skipif(os.environ.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"),
+                    reason="only in the NUMBA_BOUNDSCHECK=1 run")
+def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
+    """Numba's cache ignores NUMBA_BOUNDSCHECK, so kernels loaded from it may have no
+    checks: in the bounds-checked run every kernel used must have been compiled fresh
+    (tests/conftest.py gives that run a cache folder of its own)."""
+    import numba
+
+    from numbadlx import _sudoku_kernel
+
+    assert numba.config.BOUNDSCHECK
+    sudoku.solve(np.zeros((1, 16), dtype=np.uint8), limit=300)
+    ExactCover([[0], [1], [0, 1]]).count()
+    for name, module in [("sudoku", _sudoku_kernel)] + _exact_cover_kernels():
+        for attribute in dir(module):
+            dispatcher = getattr(module, attribute)
+            stats = getattr(dispatcher, "stats", None)
+            if stats is not None and hasattr(stats, "cache_hits"):
+                assert not sum(stats.cache_hits.values()), f"{name}.{attribute} was loaded"
+
+
+def _exact_cover_kernels():
+    import importlib
+
+    found = []
+    for name in ("_kernel", "_kernel_c", "_kernel_m", "_links"):
+        try:
+            found.append((name, importlib.import_module(f"numbadlx.{name}")))
+        except ImportError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "--limit", "-3"], ["solve", "--chunk-size", "0"], ["solve", "--box", "3"],
+    ["solve", "--timeout", "soon"], ["count"], ["frobnicate"],
+])
+def test_cli_bad_arguments_exit_2(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    assert capsys.readouterr().err

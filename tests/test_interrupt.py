@@ -1,0 +1,331 @@
+"""Interrupt and resume: ``numbadlx solve`` killed (SIGKILL), stopped with Ctrl-C (SIGINT)
+or failing half way must leave complete lines for a prefix of the input, and
+``--resume`` must finish with output byte for byte equal to an uninterrupted run."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from numbadlx import cli, sudoku
+from numbadlx.cli import main
+from numbadlx.generate import random_puzzles
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+SAMPLE = sudoku.default_sample_path()
+
+
+def _big_input(path, copies):
+    """The built-in 1000 sample puzzles, ``copies`` times (comment lines included)."""
+    with open(SAMPLE, "rb") as handle:
+        data = handle.read()
+    path.write_bytes(data * copies)
+    return path
+
+
+def _start(args, **kwargs):
+    # SIGINT back to its default in the child, so Python installs its Ctrl-C handler even
+    # when this test runs in a background job (where SIGINT is inherited as ignored).
+    return subprocess.Popen([sys.executable, "-m", "numbadlx", "solve", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            **kwargs)
+
+
+def _wait_for(predicate, process, seconds=120.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if process.poll() is not None:
+            pytest.fail(f"the run ended (code {process.returncode}) before it could be "
+                        f"interrupted: {process.stderr.read()}")
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("timed out waiting for the run")
+        time.sleep(0.005)
+
+
+def _checkpoint(out):
+    return json.loads((out.parent / (out.name + ".progress")).read_text())
+
+
+def _assert_complete_prefix(data, reference, puzzles):
+    """``data`` is the first ``puzzles`` lines of ``reference``, every one complete."""
+    assert data.endswith(b"\n") or data == b""
+    assert reference.startswith(data)
+    lines = data.decode().splitlines()
+    assert len(lines) == puzzles
+    if lines:
+        assert sudoku.parse(lines).shape == (puzzles, 81)  # every line a whole grid
+
+
+def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
+    source = _big_input(tmp_path / "in.txt", 30)
+    reference_path = tmp_path / "reference.txt"
+    assert main(["solve", str(source), "-o", str(reference_path), "--chunk-size", "1000",
+                 "--no-progress"]) == 0
+    reference = reference_path.read_bytes()
+    out = tmp_path / "out.txt"
+    progress = tmp_path / "out.txt.progress"
+    args = [str(source), "-o", str(out), "--chunk-size", "1000", "--threads", "1",
+            "--no-progress"]
+    done_before = 0
+    for attempt in range(2):
+        run = _start(args + (["--resume"] if attempt else []))
+
+        def moved_on():
+            try:
+                return progress.exists() and _checkpoint(out)["puzzles"] > done_before
+            except (ValueError, OSError):  # replaced while read
+                return False
+
+        _wait_for(moved_on, run)
+        run.kill()
+        run.communicate()
+        assert run.returncode == -signal.SIGKILL
+        saved = _checkpoint(out)
+        assert saved["puzzles"] > done_before and saved["puzzles"] < 30000
+        data = out.read_bytes()
+        # the committed prefix is whole lines and agrees with the uninterrupted run
+        _assert_complete_prefix(data[:saved["output_bytes"]], reference, saved["puzzles"])
+        # past it, at most part of the chunk being written when the kill came
+        tail = data[saved["output_bytes"]:]
+        assert reference[saved["output_bytes"]:].startswith(tail)
+        assert len(tail.splitlines()) <= 1000
+        done_before = saved["puzzles"]
+    finished = _start(args + ["--resume"])
+    _, err = finished.communicate(timeout=300)
+    assert finished.returncode == 0, err
+    assert "already written" in err
+    assert "30000 puzzles" in err and "UNIQUE 30000" in err  # the tally survived
+    assert out.read_bytes() == reference
+    assert not progress.exists()
+
+
+def test_ctrl_c_mid_run_leaves_whole_lines_and_resume_completes(tmp_path):
+    source = _big_input(tmp_path / "in.txt", 20)
+    reference_path = tmp_path / "reference.txt"
+    assert main(["solve", str(source), "-o", str(reference_path), "--chunk-size", "500",
+                 "--no-progress"]) == 0
+    reference = reference_path.read_bytes()
+    out = tmp_path / "out.txt"
+    args = [str(source), "-o", str(out), "--chunk-size", "500", "--threads", "1",
+            "--no-progress"]
+    run = _start(args)
+    _wait_for((tmp_path / "out.txt.progress").exists, run)
+    sent = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert time.monotonic() - sent < 10
+    saved = _checkpoint(out)
+    data = out.read_bytes()
+    assert len(data) == saved["output_bytes"]  # cut back to the checkpoint exactly
+    _assert_complete_prefix(data, reference, saved["puzzles"])
+    assert f"holds the first {saved['puzzles']} puzzles complete" in err
+    assert "--resume" in err
+    finished = _start(args + ["--resume"])
+    _, err = finished.communicate(timeout=300)
+    assert finished.returncode == 0, err
+    assert out.read_bytes() == reference
+
+
+def test_ctrl_c_stops_within_seconds_during_one_long_search(tmp_path):
+    """A single search that would run for minutes (counting the empty 9x9's solutions up
+    to a billion) must not hold Ctrl-C back."""
+    easy = sudoku.format_lines(random_puzzles(3, seed=12))
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(easy + ["0" * 81]) + "\n")
+    out = tmp_path / "out.txt"
+    run = _start([str(source), "-o", str(out), "--chunk-size", "3", "--limit",
+                  "1000000000", "--threads", "1", "--no-progress"])
+    _wait_for((tmp_path / "out.txt.progress").exists, run)
+    time.sleep(0.5)  # well inside the long search now
+    sent = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    try:
+        _, err = run.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        run.communicate()
+        pytest.fail("Ctrl-C did not stop the run within 15 s")
+    # exit includes Numba's own teardown (about a second on a busy machine)
+    assert time.monotonic() - sent < 6
+    assert run.returncode == 130, err
+    assert "holds the first 3 puzzles complete" in err
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and sudoku.parse(lines).min() > 0
+
+
+# ------------------------------------------------------------ in-process edge cases
+def _failing_solve(monkeypatch, after, error=KeyboardInterrupt):
+    """Make the CLI's solver raise ``error`` on call number ``after + 1``."""
+    real = sudoku.solve
+    calls = []
+
+    def solve(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > after:
+            raise error()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sudoku, "solve", solve)
+
+
+def _puzzle_file(path, count=60, seed=9):
+    puzzles = random_puzzles(count, seed=seed)
+    puzzles[::5, :4] = 0  # some with several solutions
+    path.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("name", ["out.txt", "out.csv"])
+def test_interrupt_in_process_then_resume(tmp_path, monkeypatch, capsys, name):
+    source = _puzzle_file(tmp_path / "in.txt")
+    full = tmp_path / ("full" + name[3:])
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    reference = full.read_bytes()
+    summary = capsys.readouterr().err.split("\n")[0].split(": ")[-1]  # e.g. UNIQUE 49, ...
+    assert summary.startswith("UNIQUE") and "MULTIPLE" in summary
+    out = tmp_path / name
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=3)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    err = capsys.readouterr().err
+    assert "holds the first 30 puzzles complete" in err
+    assert reference.startswith(out.read_bytes())
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
+                 "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert out.read_bytes() == reference  # one CSV header, nothing lost or repeated
+    assert f"60 puzzles from {source}: {summary}\n" in err  # the tally survived
+
+
+def test_an_error_mid_run_also_cuts_back_to_the_checkpoint(tmp_path, monkeypatch):
+    source = _puzzle_file(tmp_path / "in.txt")
+    full = tmp_path / "full.txt"
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    out = tmp_path / "out.txt"
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=2, error=MemoryError)
+        with pytest.raises(MemoryError):
+            main(["solve", str(source), "-o", str(out), "--chunk-size", "10"])
+    assert out.read_bytes() == b"".join(full.read_bytes().splitlines(keepends=True)[:20])
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
+                 "--resume"]) == 0
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_ctrl_c_during_a_commit_is_held_until_the_checkpoint_agrees(tmp_path, monkeypatch):
+    """SIGINT arriving just after the checkpoint file is replaced (before the CLI notes
+    the new committed length) must not leave an output shorter than the checkpoint."""
+    source = _puzzle_file(tmp_path / "in.txt")
+    full = tmp_path / "full.txt"
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    real = cli._write_checkpoint
+    calls = []
+
+    def write_then_signal(path, record):
+        real(path, record)
+        calls.append(1)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    out = tmp_path / "out.txt"
+    with monkeypatch.context() as patch:
+        patch.setattr(cli, "_write_checkpoint", write_then_signal)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    saved = _checkpoint(out)
+    assert saved["puzzles"] == 20 and os.path.getsize(out) == saved["output_bytes"]
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
+                 "--resume"]) == 0
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_a_fresh_run_removes_a_stale_checkpoint(tmp_path, monkeypatch):
+    source = _puzzle_file(tmp_path / "in.txt")
+    out = tmp_path / "out.txt"
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=3)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    assert (tmp_path / "out.txt.progress").exists()
+    # a new run without --resume, stopped before its first commit
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=0)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    assert out.read_bytes() == b""
+    assert not (tmp_path / "out.txt.progress").exists()
+    # so --resume starts over instead of padding the empty output to the old length
+    assert main(["solve", str(source), "-o", str(out), "--resume"]) == 0
+    assert len(out.read_text().splitlines()) == 60
+
+
+def test_resume_refuses_a_shorter_output_and_other_options(tmp_path, monkeypatch, capsys):
+    source = _puzzle_file(tmp_path / "in.txt")
+    out = tmp_path / "out.txt"
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=3)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    capsys.readouterr()
+    assert main(["solve", str(source), "-o", str(out), "--resume", "--limit", "1"]) == 2
+    assert "other options" in capsys.readouterr().err
+    committed = out.read_bytes()
+    out.write_bytes(committed[:100])
+    assert main(["solve", str(source), "-o", str(out), "--resume"]) == 2
+    assert "cannot be resumed" in capsys.readouterr().err
+    assert out.read_bytes() == committed[:100]  # left alone, not padded
+    (tmp_path / "out.txt.progress").write_text("{not json")
+    assert main(["solve", str(source), "-o", str(out), "--resume"]) == 2
+    assert "cannot read the checkpoint" in capsys.readouterr().err
+
+
+def test_resume_keeps_the_puzzle_size_of_the_whole_file(tmp_path, monkeypatch):
+    """A file of 9x9 lines followed by 4x4 lines: the 4x4 lines are wrong-length lines
+    of a 9x9 file, also when a resumed run starts among them."""
+    nine = sudoku.format_lines(random_puzzles(10, seed=3))
+    four = sudoku.format_lines(random_puzzles(10, n=4, seed=3))
+    source = tmp_path / "mixed.txt"
+    source.write_text("\n".join(nine + four) + "\n")
+    full = tmp_path / "full.txt"
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    lines = full.read_text().splitlines()
+    assert all("# INVALID" in line and "has 16 cells" in line for line in lines[10:])
+    out = tmp_path / "out.txt"
+    with monkeypatch.context() as patch:
+        _failing_solve(patch, after=1)
+        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
+                 "--resume"]) == 0
+    resumed = out.read_text().splitlines()
+    assert resumed[:10] == lines[:10]
+    # Same statuses and messages; only the note on where the size came from differs
+    # ("set by line 1" in one run, "n=9 was given" after the resume: the reader does not
+    # let the CLI hand that note over).
+    for before, after in zip(lines[10:], resumed[10:], strict=True):
+        assert "# INVALID" in after and "has 16 cells" in after
+        assert before.rsplit(" (", 1)[0] == after.rsplit(" (", 1)[0]
+
+
+def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
+    good = sudoku.format_line(random_puzzles(1, seed=4)[0])
+    source = tmp_path / "odd.txt"
+    # a form feed and a lone CR inside lines, a comma-separated line, a quote
+    source.write_bytes(b"\n".join([good.encode(), b"12\x0c34\r56", b'"' + b"0" * 80,
+                                   b",".join([b"0"] * 81), b"\xff\xfe" + b"0" * 79, b""]))
+    for name in ("out.txt", "out.csv"):
+        out = tmp_path / name
+        assert main(["solve", str(source), "-o", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        rows = text.splitlines()
+        if name.endswith(".csv"):
+            import csv
+
+            rows = list(csv.reader(rows))[1:]
+            assert all(len(row) == 5 for row in rows)
+            assert [row[2] for row in rows] == ["UNIQUE", "INVALID", "INVALID", "MULTIPLE",
+                                                "INVALID"]
+        assert len(rows) == 5
