@@ -48,15 +48,15 @@ def _hide(nodes, p):
     updates = 0
     q = p + _ONE
     while q != p:
-        x = nodes[q, ITEM]
-        u = nodes[q, UP]
+        x = nodes[ITEM, q]
+        u = nodes[UP, q]
         if x == 0:  # spacer: wrap to the option's first node
             q = u
         else:
-            d = nodes[q, DOWN]
-            nodes[u, DOWN] = d
-            nodes[d, UP] = u
-            nodes[x, ITEM] -= 1
+            d = nodes[DOWN, q]
+            nodes[DOWN, u] = d
+            nodes[UP, d] = u
+            nodes[ITEM, x] -= 1
             updates += 1
             q += _ONE
     return updates
@@ -67,51 +67,51 @@ def _unhide(nodes, p):
     """Undo :func:`_hide` (walking left, the reverse order)."""
     q = p - _ONE
     while q != p:
-        x = nodes[q, ITEM]
-        d = nodes[q, DOWN]
+        x = nodes[ITEM, q]
+        d = nodes[DOWN, q]
         if x == 0:  # spacer: wrap to the option's last node
             q = d
         else:
-            u = nodes[q, UP]
-            nodes[u, DOWN] = q
-            nodes[d, UP] = q
-            nodes[x, ITEM] += 1
+            u = nodes[UP, q]
+            nodes[DOWN, u] = q
+            nodes[UP, d] = q
+            nodes[ITEM, x] += 1
             q -= _ONE
 
 
 @njit(cache=True, inline="always")
 def _cover(nodes, items, i):
     updates = 1
-    p = nodes[i, DOWN]
+    p = nodes[DOWN, i]
     while p != i:
         updates += _hide(nodes, p)
-        p = nodes[p, DOWN]
-    left = items[i, 0]
-    right = items[i, 1]
-    items[left, 1] = right
-    items[right, 0] = left
+        p = nodes[DOWN, p]
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = right
+    items[0, right] = left
     return updates
 
 
 @njit(cache=True, inline="always")
 def _uncover(nodes, items, i):
-    left = items[i, 0]
-    right = items[i, 1]
-    items[left, 1] = i
-    items[right, 0] = i
-    p = nodes[i, UP]
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = i
+    items[0, right] = i
+    p = nodes[UP, i]
     while p != i:
         _unhide(nodes, p)
-        p = nodes[p, UP]
+        p = nodes[UP, p]
 
 
 @njit(cache=True, inline="always")
 def option_of(nodes, x):
     """Index of the option that holds node ``x`` (walk left to its spacer)."""
     q = x - _ONE
-    while nodes[q, ITEM] != 0:
+    while nodes[ITEM, q] != 0:
         q -= _ONE
-    return nodes[q, AUX]
+    return nodes[AUX, q]
 
 
 @njit(cache=True)
@@ -158,7 +158,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                 code = RET_BUDGET
                 break
             nodes_seen += 1
-            if items[0, 1] == 0:
+            if items[1, 0] == 0:
                 # every primary item is covered: visit the solution
                 solutions += 1
                 if found < n_record:
@@ -180,15 +180,15 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                     break
                 continue
             # X3 [Choose i]: minimum remaining values, first of equals
-            i = items[0, 1]
-            best = nodes[i, ITEM]
-            p = items[i, 1]
+            i = items[1, 0]
+            best = nodes[ITEM, i]
+            p = items[1, i]
             while p != 0 and best > 0:
-                length = nodes[p, ITEM]
+                length = nodes[ITEM, p]
                 if length < best:
                     best = length
                     i = p
-                p = items[p, 1]
+                p = items[1, p]
             if tracing and n_trace < trace.shape[0]:
                 trace[n_trace, 0] = EV_CHOOSE
                 trace[n_trace, 1] = level
@@ -198,7 +198,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                 n_trace += 1
             # X4 [Cover i]
             updates += _cover(nodes, items, i)
-            x = nodes[i, DOWN]
+            x = nodes[DOWN, i]
             choice[level] = x
         else:
             x = choice[level]
@@ -213,13 +213,13 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             # X6 [Try again]: uncover the other items of x's option, walking left
             p = x - _ONE
             while p != x:
-                j = nodes[p, ITEM]
+                j = nodes[ITEM, p]
                 if j == 0:
-                    p = nodes[p, DOWN]
+                    p = nodes[DOWN, p]
                 else:
                     _uncover(nodes, items, j)
                     p -= _ONE
-            x = nodes[x, DOWN]
+            x = nodes[DOWN, x]
             choice[level] = x
         # X5 [Try x]
         if x <= n_items:
@@ -237,15 +237,15 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
         if tracing and n_trace < trace.shape[0]:
             trace[n_trace, 0] = EV_TRY
             trace[n_trace, 1] = level
-            trace[n_trace, 2] = nodes[x, ITEM]
+            trace[n_trace, 2] = nodes[ITEM, x]
             trace[n_trace, 3] = option_of(nodes, x)
             trace[n_trace, 4] = 0
             n_trace += 1
         p = x + _ONE
         while p != x:
-            j = nodes[p, ITEM]
+            j = nodes[ITEM, p]
             if j == 0:
-                p = nodes[p, UP]
+                p = nodes[UP, p]
             else:
                 updates += _cover(nodes, items, j)
                 p += _ONE

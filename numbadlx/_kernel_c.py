@@ -45,16 +45,16 @@ def hide_c(nodes, p):
     updates = 0
     q = p + _ONE
     while q != p:
-        x = nodes[q, ITEM]
+        x = nodes[ITEM, q]
         if x == 0:  # spacer: wrap to the option's first node
-            q = nodes[q, UP]
+            q = nodes[UP, q]
         else:
-            if nodes[q, AUX] != MARK:
-                u = nodes[q, UP]
-                d = nodes[q, DOWN]
-                nodes[u, DOWN] = d
-                nodes[d, UP] = u
-                nodes[x, ITEM] -= 1
+            if nodes[AUX, q] != MARK:
+                u = nodes[UP, q]
+                d = nodes[DOWN, q]
+                nodes[DOWN, u] = d
+                nodes[UP, d] = u
+                nodes[ITEM, x] -= 1
                 updates += 1
             q += _ONE
     return updates
@@ -65,16 +65,16 @@ def unhide_c(nodes, p):
     """unhide'(p): undo :func:`hide_c`, walking left (the reverse order)."""
     q = p - _ONE
     while q != p:
-        x = nodes[q, ITEM]
+        x = nodes[ITEM, q]
         if x == 0:  # spacer: wrap to the option's last node
-            q = nodes[q, DOWN]
+            q = nodes[DOWN, q]
         else:
-            if nodes[q, AUX] != MARK:
-                u = nodes[q, UP]
-                d = nodes[q, DOWN]
-                nodes[u, DOWN] = q
-                nodes[d, UP] = q
-                nodes[x, ITEM] += 1
+            if nodes[AUX, q] != MARK:
+                u = nodes[UP, q]
+                d = nodes[DOWN, q]
+                nodes[DOWN, u] = q
+                nodes[UP, d] = q
+                nodes[ITEM, x] += 1
             q -= _ONE
 
 
@@ -82,28 +82,28 @@ def unhide_c(nodes, p):
 def cover_c(nodes, items, i):
     """cover'(i): hide every option in item ``i``'s list, then unlink ``i``."""
     updates = 1
-    p = nodes[i, DOWN]
+    p = nodes[DOWN, i]
     while p != i:
         updates += hide_c(nodes, p)
-        p = nodes[p, DOWN]
-    left = items[i, 0]
-    right = items[i, 1]
-    items[left, 1] = right
-    items[right, 0] = left
+        p = nodes[DOWN, p]
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = right
+    items[0, right] = left
     return updates
 
 
 @njit(cache=True)
 def uncover_c(nodes, items, i):
     """uncover'(i): relink ``i`` and unhide its options bottom-up."""
-    left = items[i, 0]
-    right = items[i, 1]
-    items[left, 1] = i
-    items[right, 0] = i
-    p = nodes[i, UP]
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = i
+    items[0, right] = i
+    p = nodes[UP, i]
     while p != i:
         unhide_c(nodes, p)
-        p = nodes[p, UP]
+        p = nodes[UP, p]
 
 
 @njit(cache=True)
@@ -114,35 +114,35 @@ def purify(nodes, p):
     so it keeps its colour for :func:`unpurify`.
     """
     updates = 0
-    c = nodes[p, AUX]
-    i = nodes[p, ITEM]
-    q = nodes[i, DOWN]
+    c = nodes[AUX, p]
+    i = nodes[ITEM, p]
+    q = nodes[DOWN, i]
     while q != i:
-        if nodes[q, AUX] == c:
-            nodes[q, AUX] = MARK
+        if nodes[AUX, q] == c:
+            nodes[AUX, q] = MARK
             updates += 1
         else:
             updates += hide_c(nodes, q)
-        q = nodes[q, DOWN]
+        q = nodes[DOWN, q]
     return updates
 
 
 @njit(cache=True)
 def unpurify(nodes, p):
     """Undo :func:`purify` (bottom-up)."""
-    c = nodes[p, AUX]
-    i = nodes[p, ITEM]
-    q = nodes[i, UP]
+    c = nodes[AUX, p]
+    i = nodes[ITEM, p]
+    q = nodes[UP, i]
     while q != i:
-        if nodes[q, AUX] == MARK:
-            nodes[q, AUX] = c
+        if nodes[AUX, q] == MARK:
+            nodes[AUX, q] = c
         else:
             unhide_c(nodes, q)
-        q = nodes[q, UP]
+        q = nodes[UP, q]
 
 
 # commit(p, j) and uncommit(p, j) are written out where they are used, as
-#     c = nodes[p, AUX]; if c == 0: cover_c(j) elif c != MARK: purify(p)
+#     c = nodes[AUX, p]; if c == 0: cover_c(j) elif c != MARK: purify(p)
 # Helpers called on such branches (cover_c, uncover_c, purify, unpurify) are plain
 # @njit functions, inlined by LLVM: inlined by Numba (inline="always") their array
 # arguments were reference-counted on every call, which cost half of the run time.
@@ -189,7 +189,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                 code = RET_BUDGET
                 break
             nodes_seen += 1
-            if items[0, 1] == 0:
+            if items[1, 0] == 0:
                 # every primary item is covered: visit the solution
                 solutions += 1
                 if found < n_record:
@@ -206,20 +206,20 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                     break
                 continue
             # C3 [Choose i]: minimum remaining values, first of equals
-            i = items[0, 1]
-            best = nodes[i, ITEM]
-            p = items[i, 1]
+            i = items[1, 0]
+            best = nodes[ITEM, i]
+            p = items[1, i]
             while p != 0 and best > 0:
-                length = nodes[p, ITEM]
+                length = nodes[ITEM, p]
                 if length < best:
                     best = length
                     i = p
-                p = items[p, 1]
+                p = items[1, p]
             if tracing:
                 n_trace = emit(trace, n_trace, EV_CHOOSE, level, i, -1, best)
             # C4 [Cover i]
             updates += cover_c(nodes, items, i)
-            x = nodes[i, DOWN]
+            x = nodes[DOWN, i]
             choice[level] = x
         else:
             x = choice[level]
@@ -234,18 +234,18 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             # C6 [Try again]: uncommit the other items of x's option, walking left
             p = x - _ONE
             while p != x:
-                j = nodes[p, ITEM]
+                j = nodes[ITEM, p]
                 if j == 0:
-                    p = nodes[p, DOWN]
+                    p = nodes[DOWN, p]
                 else:
                     # uncommit(p, j)
-                    c = nodes[p, AUX]
+                    c = nodes[AUX, p]
                     if c == 0:
                         uncover_c(nodes, items, j)
                     elif c != MARK:
                         unpurify(nodes, p)
                     p -= _ONE
-            x = nodes[x, DOWN]
+            x = nodes[DOWN, x]
             choice[level] = x
         # C5 [Try x]
         if x <= n_items:
@@ -256,16 +256,16 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             pc = PC_X8
             continue
         if tracing:
-            n_trace = emit(trace, n_trace, EV_TRY, level, nodes[x, ITEM],
+            n_trace = emit(trace, n_trace, EV_TRY, level, nodes[ITEM, x],
                            option_of(nodes, x), 0)
         p = x + _ONE
         while p != x:
-            j = nodes[p, ITEM]
+            j = nodes[ITEM, p]
             if j == 0:
-                p = nodes[p, UP]
+                p = nodes[UP, p]
             else:
                 # commit(p, j)
-                c = nodes[p, AUX]
+                c = nodes[AUX, p]
                 if c == 0:
                     updates += cover_c(nodes, items, j)
                 elif c != MARK:

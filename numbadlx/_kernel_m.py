@@ -69,23 +69,23 @@ def _untweak(nodes, i, a, with_unhide):
     first (top-down), then, with ``with_unhide``, the options are unhidden bottom-up:
     the exact reverse of the order in which they were hidden.
     """
-    z = nodes[i, DOWN]
-    nodes[i, DOWN] = a
+    z = nodes[DOWN, i]
+    nodes[DOWN, i] = a
     y = i
     x = a
     k = 0
     while x != z:
-        nodes[x, UP] = y
+        nodes[UP, x] = y
         k += 1
         y = x
-        x = nodes[x, DOWN]
-    nodes[z, UP] = y
-    nodes[i, ITEM] += k
+        x = nodes[DOWN, x]
+    nodes[UP, z] = y
+    nodes[ITEM, i] += k
     if with_unhide:
         x = y
         while x != i:
             unhide_c(nodes, x)
-            x = nodes[x, UP]
+            x = nodes[UP, x]
 
 
 @njit(cache=True)
@@ -132,20 +132,20 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             # stops at theta <= 1 (no item can do better than a single branch), and takes
             # out the items that need nothing and can get nothing (see the module).
             top = zap_top[level]
-            i = items[0, NEXT]
+            i = items[NEXT, 0]
             best = np.int64(1) << 62
             best_slack = np.uint32(0)
             best_len = np.uint32(0)
             p = i
             while p != 0:
-                length = nodes[p, ITEM]
-                b = items[p, BOUND]
-                s = items[p, SLACK]
-                following = items[p, NEXT]
+                length = nodes[ITEM, p]
+                b = items[BOUND, p]
+                s = items[SLACK, p]
+                following = items[NEXT, p]
                 if length == 0 and b <= s:
-                    left = items[p, PREV]
-                    items[left, NEXT] = following
-                    items[following, PREV] = left
+                    left = items[PREV, p]
+                    items[NEXT, left] = following
+                    items[PREV, following] = left
                     zap[top] = p
                     top += 1
                     updates += 1
@@ -163,7 +163,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                             break
                 p = following
             zap_top[level + 1] = top
-            if items[0, NEXT] == 0:
+            if items[NEXT, 0] == 0:
                 solutions += 1
                 if found < n_record:
                     t = 0
@@ -190,13 +190,13 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                 pc = PC_M9
                 continue
             # M4 [Prepare to branch on i]
-            x = nodes[i, DOWN]
+            x = nodes[DOWN, i]
             choice[level] = x
-            b = items[i, BOUND] - _ONE
-            items[i, BOUND] = b
+            b = items[BOUND, i] - _ONE
+            items[BOUND, i] = b
             if b == 0:
                 updates += cover_c(nodes, items, i)
-            if b != 0 or items[i, SLACK] != 0:
+            if b != 0 or items[SLACK, i] != 0:
                 ft[level] = x
             restore = False
         else:
@@ -205,8 +205,8 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             while t > zap_top[level]:
                 t -= 1
                 p = zap[t]
-                items[items[p, PREV], NEXT] = p
-                items[items[p, NEXT], PREV] = p
+                items[NEXT, items[PREV, p]] = p
+                items[PREV, items[NEXT, p]] = p
             if level == 0:
                 pc = PC_DONE
                 code = RET_DONE
@@ -216,57 +216,57 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             if x <= n_items:
                 # the "no further option" branch: i back in the active list, then M8
                 i = x
-                if items[i, BOUND] != 0:
-                    left = items[i, PREV]
-                    right = items[i, NEXT]
-                    items[left, NEXT] = i
-                    items[right, PREV] = i
+                if items[BOUND, i] != 0:
+                    left = items[PREV, i]
+                    right = items[NEXT, i]
+                    items[NEXT, left] = i
+                    items[PREV, right] = i
                 restore = True
             else:
                 # M7 [Try again]: undo x's other items, walking left
-                i = nodes[x, ITEM]
+                i = nodes[ITEM, x]
                 p = x - _ONE
                 while p != x:
-                    j = nodes[p, ITEM]
+                    j = nodes[ITEM, p]
                     if j == 0:
-                        p = nodes[p, DOWN]
+                        p = nodes[DOWN, p]
                     elif j <= n_primary:
-                        bj = items[j, BOUND] + _ONE
-                        items[j, BOUND] = bj
+                        bj = items[BOUND, j] + _ONE
+                        items[BOUND, j] = bj
                         if bj == 1:
                             uncover_c(nodes, items, j)
                         p -= _ONE
                     else:
-                        c = nodes[p, AUX]  # uncommit(p, j)
+                        c = nodes[AUX, p]  # uncommit(p, j)
                         if c == 0:
                             uncover_c(nodes, items, j)
                         elif c != MARK:
                             unpurify(nodes, p)
                         p -= _ONE
-                x = nodes[x, DOWN]
+                x = nodes[DOWN, x]
                 choice[level] = x
                 restore = False
-        b = items[i, BOUND]
-        s = items[i, SLACK]
+        b = items[BOUND, i]
+        s = items[SLACK, i]
         if not restore:
             # M5 [Possibly tweak x]
             if b == 0 and s == 0:
                 restore = x == i
-            elif nodes[i, ITEM] + s <= b:
+            elif nodes[ITEM, i] + s <= b:
                 restore = True  # too few options left for what i still needs
             elif x != i:
                 if b != 0:
                     updates += hide_c(nodes, x)
-                d = nodes[x, DOWN]
-                nodes[i, DOWN] = d
-                nodes[d, UP] = i
-                nodes[i, ITEM] -= 1
+                d = nodes[DOWN, x]
+                nodes[DOWN, i] = d
+                nodes[UP, d] = i
+                nodes[ITEM, i] -= 1
                 updates += 1
             elif b != 0:
-                left = items[i, PREV]
-                right = items[i, NEXT]
-                items[left, NEXT] = right
-                items[right, PREV] = left
+                left = items[PREV, i]
+                right = items[NEXT, i]
+                items[NEXT, left] = right
+                items[PREV, right] = left
                 updates += 1
         if not restore:
             # M6 [Try x]
@@ -275,17 +275,17 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                     n_trace = emit(trace, n_trace, EV_TRY, level, i, option_of(nodes, x), 0)
                 p = x + _ONE
                 while p != x:
-                    j = nodes[p, ITEM]
+                    j = nodes[ITEM, p]
                     if j == 0:
-                        p = nodes[p, UP]
+                        p = nodes[UP, p]
                     elif j <= n_primary:
-                        bj = items[j, BOUND] - _ONE
-                        items[j, BOUND] = bj
+                        bj = items[BOUND, j] - _ONE
+                        items[BOUND, j] = bj
                         if bj == 0:
                             updates += cover_c(nodes, items, j)
                         p += _ONE
                     else:
-                        c = nodes[p, AUX]  # commit(p, j)
+                        c = nodes[AUX, p]  # commit(p, j)
                         if c == 0:
                             updates += cover_c(nodes, items, j)
                         elif c != MARK:
@@ -304,7 +304,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
             uncover_c(nodes, items, i)
         else:
             _untweak(nodes, i, ft[level], True)
-        items[i, BOUND] = b + _ONE
+        items[BOUND, i] = b + _ONE
         if tracing:
             n_trace = emit(trace, n_trace, EV_BACKTRACK, level, i, -1, 0)
         pc = PC_M9

@@ -52,58 +52,58 @@ def build_links(indptr, indices, colours, n_items, n_primary, link_dtype_sample)
     nnz = indices.shape[0]
     n_nodes = n_items + 1 + nnz + n_options + 1
     dt = link_dtype_sample.dtype
-    nodes = np.zeros((n_nodes, 4), dtype=dt)
-    items = np.zeros((n_items + 2, 2), dtype=dt)
+    nodes = np.zeros((4, n_nodes), dtype=dt)
+    items = np.zeros((2, n_items + 2), dtype=dt)
 
     # Item lists: root 0 for primaries, n_items + 1 for secondaries.
     for i in range(n_items + 2):
-        items[i, 0] = i - 1 if i > 0 else n_primary
-        items[i, 1] = i + 1 if i < n_items + 1 else 0
+        items[0, i] = i - 1 if i > 0 else n_primary
+        items[1, i] = i + 1 if i < n_items + 1 else 0
     items[0, 0] = n_primary
-    items[n_primary, 1] = 0
+    items[1, n_primary] = 0
     head2 = n_items + 1
     if n_primary < n_items:
-        items[head2, 1] = n_primary + 1
-        items[n_primary + 1, 0] = head2
-        items[head2, 0] = n_items
-        items[n_items, 1] = head2
+        items[1, head2] = n_primary + 1
+        items[0, n_primary + 1] = head2
+        items[0, head2] = n_items
+        items[1, n_items] = head2
     else:
-        items[head2, 0] = head2
-        items[head2, 1] = head2
+        items[0, head2] = head2
+        items[1, head2] = head2
 
     # Headers: empty circular lists, length 0.
     for i in range(1, n_items + 1):
-        nodes[i, UP] = i
-        nodes[i, DOWN] = i
-        nodes[i, ITEM] = 0
+        nodes[UP, i] = i
+        nodes[DOWN, i] = i
+        nodes[ITEM, i] = 0
 
     p = n_items + 1  # first spacer
     prev_first = 0
     has_colours = colours.shape[0] == nnz and nnz > 0
     for k in range(n_options):
         spacer = p
-        nodes[spacer, ITEM] = 0
-        nodes[spacer, UP] = prev_first
-        nodes[spacer, AUX] = k
+        nodes[ITEM, spacer] = 0
+        nodes[UP, spacer] = prev_first
+        nodes[AUX, spacer] = k
         first = p + 1
         for t in range(indptr[k], indptr[k + 1]):
             p += 1
             x = indices[t] + 1
-            last = nodes[x, UP]
-            nodes[p, UP] = last
-            nodes[p, DOWN] = x
-            nodes[last, DOWN] = p
-            nodes[x, UP] = p
-            nodes[p, ITEM] = x
-            nodes[x, ITEM] += 1
+            last = nodes[UP, x]
+            nodes[UP, p] = last
+            nodes[DOWN, p] = x
+            nodes[DOWN, last] = p
+            nodes[UP, x] = p
+            nodes[ITEM, p] = x
+            nodes[ITEM, x] += 1
             if has_colours:
-                nodes[p, AUX] = colours[t]
-        nodes[spacer, DOWN] = p  # last node of the option after this spacer
+                nodes[AUX, p] = colours[t]
+        nodes[DOWN, spacer] = p  # last node of the option after this spacer
         prev_first = first
         p += 1
     # final spacer
-    nodes[p, ITEM] = 0
-    nodes[p, UP] = prev_first
-    nodes[p, DOWN] = 0
-    nodes[p, AUX] = n_options
+    nodes[ITEM, p] = 0
+    nodes[UP, p] = prev_first
+    nodes[DOWN, p] = 0
+    nodes[AUX, p] = n_options
     return nodes, items

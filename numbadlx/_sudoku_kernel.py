@@ -56,7 +56,7 @@ def allocate_work(n, dtype_sample):
     """Work tables for n x n puzzles: ``(nodes, size, choice, used)``, with the link
     dtype of ``dtype_sample``."""
     m = 4 * n * n
-    nodes = np.zeros((m + 4 * n * n * n, 4), dtype=dtype_sample.dtype)
+    nodes = np.zeros((4, m + 4 * n * n * n), dtype=dtype_sample.dtype)
     size = np.zeros(m, dtype=np.uint32)
     choice = np.zeros(n * n + 1, dtype=dtype_sample.dtype)
     used = np.zeros((3, n), dtype=np.uint64)
@@ -97,9 +97,9 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
             cell += 1
     # headers: empty circular lists; items the givens satisfy start covered
     for i in range(m):
-        nodes[i, UP] = i
-        nodes[i, DOWN] = i
-        nodes[i, ITEM] = i
+        nodes[UP, i] = i
+        nodes[DOWN, i] = i
+        nodes[ITEM, i] = i
     for c in range(nn):
         size[c] = _BIG if grid[c] != 0 else 0
     i = nn
@@ -133,14 +133,14 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
                             else:
                                 x = 3 * nn + b * n + d
                             q = p + t
-                            tail = nodes[x, UP]
-                            nodes[q, UP] = tail
-                            nodes[q, DOWN] = x
-                            nodes[q, ITEM] = x
-                            nodes[tail, DOWN] = q
-                            nodes[x, UP] = q
+                            tail = nodes[UP, x]
+                            nodes[UP, q] = tail
+                            nodes[DOWN, q] = x
+                            nodes[ITEM, q] = x
+                            nodes[DOWN, tail] = q
+                            nodes[UP, x] = q
                             size[x] += 1
-                        nodes[p, AUX] = d + 1
+                        nodes[AUX, p] = d + 1
                         p += 4
                     free >>= one
                     d += 1
@@ -150,36 +150,36 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
 
 @njit(cache=True, inline="always")
 def _cover(nodes, size, i):
-    p = nodes[i, DOWN]
+    p = nodes[DOWN, i]
     while p != i:
         base = p - (p & _THREE)
         for t in range(1, 4):
             q = base + ((p + np.uint32(t)) & _THREE)
-            x = nodes[q, ITEM]
-            u = nodes[q, UP]
-            d = nodes[q, DOWN]
-            nodes[u, DOWN] = d
-            nodes[d, UP] = u
+            x = nodes[ITEM, q]
+            u = nodes[UP, q]
+            d = nodes[DOWN, q]
+            nodes[DOWN, u] = d
+            nodes[UP, d] = u
             size[x] -= 1
-        p = nodes[p, DOWN]
+        p = nodes[DOWN, p]
     size[i] += _BIG
 
 
 @njit(cache=True, inline="always")
 def _uncover(nodes, size, i):
     size[i] -= _BIG
-    p = nodes[i, UP]
+    p = nodes[UP, i]
     while p != i:
         base = p - (p & _THREE)
         for t in range(3, 0, -1):
             q = base + ((p + np.uint32(t)) & _THREE)
-            x = nodes[q, ITEM]
-            u = nodes[q, UP]
-            d = nodes[q, DOWN]
-            nodes[u, DOWN] = q
-            nodes[d, UP] = q
+            x = nodes[ITEM, q]
+            u = nodes[UP, q]
+            d = nodes[DOWN, q]
+            nodes[DOWN, u] = q
+            nodes[UP, d] = q
             size[x] += 1
-        p = nodes[p, UP]
+        p = nodes[UP, p]
 
 
 @njit(cache=True)
@@ -215,7 +215,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
                     solution[cell] = grid[cell]
                 for j in range(level):
                     base = choice[j] - (choice[j] & _THREE)
-                    solution[nodes[base, ITEM]] = nodes[base, AUX]
+                    solution[nodes[ITEM, base]] = nodes[AUX, base]
             if count >= limit:
                 return count, visited, True
             # X8 [Leave level l] then X6 [Try again] at the level below
@@ -226,7 +226,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
             visited += 1
             # X4 [Cover i]
             _cover(nodes, size, i)
-            choice[level] = nodes[i, DOWN]
+            choice[level] = nodes[DOWN, i]
             goto_x6 = False
         while True:
             if goto_x6:
@@ -238,8 +238,8 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
                 x = choice[level]
                 base = x - (x & _THREE)
                 for t in range(3, 0, -1):
-                    _uncover(nodes, size, nodes[base + ((x + np.uint32(t)) & _THREE), ITEM])
-                choice[level] = nodes[x, DOWN]
+                    _uncover(nodes, size, nodes[ITEM, base + ((x + np.uint32(t)) & _THREE)])
+                choice[level] = nodes[DOWN, x]
             # X5 [Try x_l]
             x = choice[level]
             if x < m:
@@ -249,7 +249,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
                 continue
             base = x - (x & _THREE)
             for t in range(1, 4):
-                _cover(nodes, size, nodes[base + ((x + np.uint32(t)) & _THREE), ITEM])
+                _cover(nodes, size, nodes[ITEM, base + ((x + np.uint32(t)) & _THREE)])
             level += 1
             break
 

@@ -70,11 +70,11 @@ class _Search:
             # Algorithm M: item table widened with (BOUND, SLACK); FT per level and the
             # stack of items M3 takes out (with its height per level)
             self.kernel = _kernel_m.search
-            self.items = np.zeros((problem.n_items + 2, 4), dtype=LINK_DTYPE)
-            self.items[:, :2] = problem._items
+            self.items = np.zeros((4, problem.n_items + 2), dtype=LINK_DTYPE)
+            self.items[:2] = problem._items
             rows = slice(1, problem.n_primary + 1)  # internal primary items, caller order
-            self.items[rows, _kernel_m.BOUND] = bounds[:, 1]
-            self.items[rows, _kernel_m.SLACK] = bounds[:, 1] - bounds[:, 0]
+            self.items[_kernel_m.BOUND, rows] = bounds[:, 1]
+            self.items[_kernel_m.SLACK, rows] = bounds[:, 1] - bounds[:, 0]
             self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
             depth = self.width + problem.n_primary + 1
             self.choice = np.zeros(depth, dtype=LINK_DTYPE)
@@ -330,9 +330,14 @@ class ExactCover:
         return dense
 
     def links(self):
-        """Copies of the pristine link tables ``(nodes, items)`` (internal numbering:
-        item ``i`` of the tables is ``item_order[i - 1]`` of the caller's items)."""
-        return self._nodes.copy(), self._items.copy()
+        """Copies of the pristine link tables as ``(nodes, items)``: one row per node
+        (columns up, down, item or length, aux) and one per item (prev, next).
+
+        Internal numbering: item ``i`` of the tables is ``item_order[i - 1]`` of the
+        caller's items. The kernels keep the same tables transposed (one contiguous
+        row per field), which indexes faster in Numba; these are their transposes.
+        """
+        return self._nodes.T.copy(), self._items.T.copy()
 
     @property
     def algorithm(self):
