@@ -283,17 +283,18 @@ def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, dtype_sa
     """Solve every row of ``puzzles`` into the preallocated result arrays.
 
     Rows whose ``status`` is already INVALID on entry are skipped (the Python side marks
-    rows it could not read). Chunks of ``chunk`` puzzles run in parallel, each with its
-    own work tables, allocated once per chunk.
+    rows it could not read). Chunks of about ``chunk`` puzzles run in parallel, each
+    with its own work tables, allocated once per chunk. Chunk ``c`` takes the rows
+    ``c, c + n_chunks, c + 2 n_chunks, ...``: Numba hands each thread a contiguous run
+    of chunks, and striding keeps a run of hard puzzles in a file (datasets are often
+    sorted by difficulty) from landing on one thread.
     """
     n_puzzles = puzzles.shape[0]
     n_chunks = (n_puzzles + chunk - 1) // chunk
     nn = n * n
-    m = 4 * nn
     for c in prange(n_chunks):
         nodes, size, choice, used = allocate_work(n, dtype_sample)
-        stop = min(n_puzzles, (c + 1) * chunk)
-        for k in range(c * chunk, stop):
+        for k in range(c, n_puzzles, n_chunks):
             if status[k] == INVALID:
                 counts[k] = 0
                 nodes_used[k] = 0
