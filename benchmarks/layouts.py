@@ -24,13 +24,14 @@ Variants (``<kernel>-<dtype>``):
 
 ``prod``
     numbadlx's production kernel, ``numbadlx._kernel.search``, on tables from
-    ``numbadlx._links.build_links`` (an ``(Z, 4)`` row table: up, down, item, aux;
-    an ``(n + 2, 2)`` item table), run to the end in one call, no tracing or
-    recording. It compiles once per link dtype.
+    ``numbadlx._links.build_links`` (a ``(4, Z)`` table, one contiguous row per field:
+    up, down, item, aux; a ``(2, n + 2)`` item table), run to the end in one call, no
+    tracing or recording. It compiles once per link dtype. (Until this study it used
+    the ``(Z, 4)`` row table that ``aos`` keeps.)
 ``aos``
-    a copy of that kernel in this file, stripped to counting (no resume, trace or
-    record), on the same ``(Z, 4)`` and ``(n + 2, 2)`` tables: the control for the
-    two variants below.
+    a copy of the earlier production kernel in this file, stripped to counting (no
+    resume, trace or record), on ``(Z, 4)`` and ``(n + 2, 2)`` row tables: the
+    control for the variants below.
 ``flat``
     the same copy indexing the same tables through 1-D views, ``nodes[4 * p + k]``,
     with the row width a compile-time constant (Numba's 2-D indexing multiplies by
@@ -780,8 +781,11 @@ def flat_kernel(dt, width):
 
 
 def _dlx1_tables(csr, dt):
-    return build_links(csr.indptr, csr.indices, np.zeros(0, dtype=np.int32), csr.n_items,
-                       csr.n_primary, np.zeros(1, dtype=dt))
+    """The DLX1 tables as row tables, ``(Z, 4)`` nodes and ``(n + 2, 2)`` items (the
+    layout the production kernel used before it switched to the transposed one)."""
+    nodes, items = build_links(csr.indptr, csr.indices, np.zeros(0, dtype=np.int32),
+                               csr.n_items, csr.n_primary, np.zeros(1, dtype=dt))
+    return np.ascontiguousarray(nodes.T), np.ascontiguousarray(items.T)
 
 
 def aos_variant(csr, dt):
