@@ -114,6 +114,19 @@ def option_of(nodes, x):
     return nodes[AUX, q]
 
 
+@njit(cache=True, inline="always")
+def emit(trace, n_trace, event, level, item, option, value):
+    """Append one trace row if there is room; return the new row count."""
+    if n_trace < trace.shape[0]:
+        trace[n_trace, 0] = event
+        trace[n_trace, 1] = level
+        trace[n_trace, 2] = item
+        trace[n_trace, 3] = option
+        trace[n_trace, 4] = value
+        return n_trace + 1
+    return n_trace
+
+
 @njit(cache=True)
 def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, record, stats,
            trace):
@@ -166,13 +179,8 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                         record[found, j] = option_of(nodes, choice[j])
                     for j in range(level, record.shape[1]):
                         record[found, j] = -1
-                if tracing and n_trace < trace.shape[0]:
-                    trace[n_trace, 0] = EV_SOLUTION
-                    trace[n_trace, 1] = level
-                    trace[n_trace, 2] = -1
-                    trace[n_trace, 3] = -1
-                    trace[n_trace, 4] = solutions
-                    n_trace += 1
+                if tracing:
+                    n_trace = emit(trace, n_trace, EV_SOLUTION, level, -1, -1, solutions)
                 found += 1
                 pc = PC_X8
                 if max_solutions > 0 and found >= max_solutions:
@@ -189,13 +197,8 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
                     best = length
                     i = p
                 p = items[1, p]
-            if tracing and n_trace < trace.shape[0]:
-                trace[n_trace, 0] = EV_CHOOSE
-                trace[n_trace, 1] = level
-                trace[n_trace, 2] = i
-                trace[n_trace, 3] = -1
-                trace[n_trace, 4] = best
-                n_trace += 1
+            if tracing:
+                n_trace = emit(trace, n_trace, EV_CHOOSE, level, i, -1, best)
             # X4 [Cover i]
             updates += _cover(nodes, items, i)
             x = nodes[DOWN, i]
@@ -225,22 +228,13 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
         if x <= n_items:
             # X7 [Backtrack]: x is back at the header of item i
             _uncover(nodes, items, x)
-            if tracing and n_trace < trace.shape[0]:
-                trace[n_trace, 0] = EV_BACKTRACK
-                trace[n_trace, 1] = level
-                trace[n_trace, 2] = x
-                trace[n_trace, 3] = -1
-                trace[n_trace, 4] = 0
-                n_trace += 1
+            if tracing:
+                n_trace = emit(trace, n_trace, EV_BACKTRACK, level, x, -1, 0)
             pc = PC_X8
             continue
-        if tracing and n_trace < trace.shape[0]:
-            trace[n_trace, 0] = EV_TRY
-            trace[n_trace, 1] = level
-            trace[n_trace, 2] = nodes[ITEM, x]
-            trace[n_trace, 3] = option_of(nodes, x)
-            trace[n_trace, 4] = 0
-            n_trace += 1
+        if tracing:
+            n_trace = emit(trace, n_trace, EV_TRY, level, nodes[ITEM, x], option_of(nodes, x),
+                           0)
         p = x + _ONE
         while p != x:
             j = nodes[ITEM, p]

@@ -28,7 +28,7 @@ from numba import njit
 
 from ._kernel import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
                       RET_BUDGET, RET_DONE, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES,
-                      option_of)
+                      emit, option_of)
 from ._links import AUX, DOWN, ITEM, UP
 
 _ONE = np.uint32(1)
@@ -146,19 +146,6 @@ def unpurify(nodes, p):
 # Helpers called on such branches (cover_c, uncover_c, purify, unpurify) are plain
 # @njit functions, inlined by LLVM: inlined by Numba (inline="always") their array
 # arguments were reference-counted on every call, which cost half of the run time.
-
-
-@njit(cache=True, inline="always")
-def emit(trace, n_trace, event, level, item, option, value):
-    """Append one trace row if there is room; return the new row count."""
-    if n_trace < trace.shape[0]:
-        trace[n_trace, 0] = event
-        trace[n_trace, 1] = level
-        trace[n_trace, 2] = item
-        trace[n_trace, 3] = option
-        trace[n_trace, 4] = value
-        return n_trace + 1
-    return n_trace
 
 
 @njit(cache=True)

@@ -42,9 +42,8 @@ from numba import njit
 
 from ._kernel import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
                       RET_BUDGET, RET_DONE, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES,
-                      option_of)
-from ._kernel_c import (MARK, cover_c, emit, hide_c, purify, uncover_c, unhide_c,
-                        unpurify)
+                      emit, option_of)
+from ._kernel_c import MARK, cover_c, hide_c, purify, uncover_c, unhide_c, unpurify
 from ._links import AUX, DOWN, ITEM, UP
 
 _ONE = np.uint32(1)

@@ -324,6 +324,8 @@ def _solve_command(args):
                          or args.progress)
     progress.update(start_byte, done_puzzles)
     started = time.perf_counter()
+    sudoku.warm_up()  # compile or load the kernels here, so the rate below is the solver's
+    startup = time.perf_counter() - started
     solve_seconds = 0.0
     interrupted = False
     committed = out.tell() if output else 0
@@ -383,8 +385,9 @@ def _solve_command(args):
     rate = f"{solved_now / solve_seconds:,.0f}" if solve_seconds > 0 and solved_now else "-"
     print(f"numbadlx: {done_puzzles} puzzles from {source}: {summary or 'none'}",
           file=sys.stderr)
-    print(f"numbadlx: {elapsed:.2f} s in all, solver {rate} puzzles/s "
-          f"(limit {args.limit}, threads {args.threads or 'all'})", file=sys.stderr)
+    print(f"numbadlx: {elapsed:.2f} s in all ({startup:.2f} s to compile or load the "
+          f"solver), solver {rate} puzzles/s (limit {args.limit}, threads "
+          f"{args.threads or 'all'})", file=sys.stderr)
     if output:
         print(f"numbadlx: wrote {output}", file=sys.stderr)
     elif not show_solutions:

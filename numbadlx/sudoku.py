@@ -31,7 +31,7 @@ from .display import Grid
 from .exact_cover import ExactCover
 from .sudoku_io import box_shape, format_grid, format_line, format_lines, parse
 
-__all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions",
+__all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
            "to_exact_cover", "check_grid", "parse", "format_line", "format_lines",
            "format_grid", "box_shape", "Grid"]
 
@@ -354,6 +354,20 @@ def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, d
         budget = min(2 * budget, 1 << 62)
         if max_nodes is not None:
             budget = min(budget, int(max_nodes))
+
+
+def warm_up():
+    """Compile (first run) or load from Numba's cache the bulk kernel, by solving one
+    tiny grid, so that later timings measure the solver alone.
+
+    Examples
+    --------
+    >>> warm_up()
+    """
+    grid = np.zeros((1, 16), dtype=np.uint8)
+    _kernel.solve_bulk(grid, 4, 2, 2, 1, 0, 1, np.zeros(1, dtype=_LINK_DTYPE),
+                       np.zeros_like(grid), np.zeros(1, dtype=np.uint8),
+                       np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def check_grid(grid, box=None):
