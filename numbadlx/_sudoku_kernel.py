@@ -46,11 +46,6 @@ _THREE = np.uint32(3)
 _BIG = np.uint32(1 << 20)
 
 
-def work_dtype(n):
-    """Smallest unsigned dtype that indexes every node of an n x n puzzle."""
-    return np.uint16 if 4 * n * n + 4 * n**3 < 2**16 else np.uint32
-
-
 @njit(cache=True)
 def allocate_work(n, dtype_sample):
     """Work tables for n x n puzzles: ``(nodes, size, choice, used)``, with the link

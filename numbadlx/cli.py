@@ -138,7 +138,7 @@ def _csv_field(text):
     return buffer.getvalue()
 
 
-def _output_lines(chunk, result, csv, alphabet_blank):
+def _output_lines(chunk, result, csv):
     from .sudoku_io import format_lines
 
     solutions = format_lines(result.solutions)
@@ -344,7 +344,7 @@ def _solve_command(args):
                                     threads=args.threads, max_nodes=args.max_nodes, box=box,
                                     invalid=chunk.bad, timeout=timeout)
             solve_seconds += result.seconds
-            lines = _output_lines(chunk, result, csv, "0")
+            lines = _output_lines(chunk, result, csv)
             text = header + ("\n".join(lines) + "\n").encode("utf-8", "replace")
             with interrupts:  # all of the commit, or none of it
                 if show_solutions:

@@ -367,7 +367,7 @@ def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, c
             continue
         result = _solve_array(chunk.puzzles, limit, max_nodes, box, threads, None,
                               invalid=chunk.bad, timeout=timeout)
-        lines = _output_lines(chunk, result, csv, "0")
+        lines = _output_lines(chunk, result, csv)
         pieces.append(("\n".join(lines) + "\n").encode("utf-8", "replace"))
         puzzles += len(chunk)
         tally += np.bincount(result.status, minlength=len(_STATUS_NAMES))
