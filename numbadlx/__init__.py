@@ -1,4 +1,10 @@
-"""numbadlx: Knuth's Dancing Links (Algorithm X) in NumPy + Numba.
+"""numbadlx: Knuth's Dancing Links (Algorithms X, C and M) in NumPy + Numba.
+
+The public face: :class:`ExactCover` with :func:`solve`, :func:`count`,
+:func:`verify` and :func:`explain` for generic exact cover; :mod:`numbadlx.sudoku`
+for bulk Sudoku; :mod:`numbadlx.problems` for a library of classic problems.
+:mod:`numbadlx.plotting`, :mod:`numbadlx.display` and :mod:`numbadlx.dask` are
+imported on request (they need the optional extras).
 
 Examples
 --------
@@ -7,9 +13,8 @@ Examples
 2
 """
 
-from .exact_cover import BudgetExceeded, ExactCover, SearchStats, count, solve
-from .verify import explain, verify
-from . import problems, sudoku  # noqa: E402  (submodules users reach as numbadlx.X)
+from . import problems, sudoku
+from .core import BudgetExceeded, ExactCover, SearchStats, count, explain, solve, verify
 
 __version__ = "0.1.0"
 

@@ -139,7 +139,7 @@ def _csv_field(text):
 
 
 def _output_lines(chunk, result, csv):
-    from .sudoku_io import format_lines
+    from .sudoku import format_lines
 
     solutions = format_lines(result.solutions)
     lines = []
@@ -240,7 +240,7 @@ def _interruptible(function, *args, **kwargs):
 
 def _solve_command(args):
     from . import sudoku
-    from .sudoku_io import iter_chunks
+    from .sudoku import iter_chunks
 
     source = args.input or sudoku.default_sample_path()
     if not os.path.isfile(source):
@@ -407,7 +407,7 @@ def _solve_command(args):
 
 
 def _count_command(args):
-    from .exact_cover import BudgetExceeded, ExactCover
+    from .core import BudgetExceeded, ExactCover
 
     try:
         problem = ExactCover.from_dlx(args.file)

@@ -12,7 +12,7 @@ An optional layer (``pip install numbadlx[dask]``); the core package never impor
   checkpoint as ``numbadlx solve``, so ``resume=True`` (``--resume``) carries on an
   interrupted run, with or without Dask.
 * :func:`count` splits an exact-cover search tree into prefixes
-  (:mod:`numbadlx.split`), counts them as tasks and adds the results.
+  (:mod:`numbadlx.core.split`), counts them as tasks and adds the results.
 
 This module is ``numbadlx.dask``; the ``import dask`` lines below are absolute imports
 (Python 3 has no implicit relative imports), so they load the real Dask.
@@ -45,8 +45,8 @@ import numba
 import numpy as np
 
 from . import sudoku as _sudoku
-from .split import count_prefixes as _count_prefixes_local
-from .split import split_prefixes
+from .core.split import count_prefixes as _count_prefixes_local
+from .core.split import split_prefixes
 
 __all__ = ["solve", "DaskSudokuResult", "count", "count_prefixes", "solve_file",
            "line_ranges", "FileSummary", "DEFAULT_RANGE_BYTES"]
@@ -250,7 +250,7 @@ def _count_batch(problem, prefixes, max_nodes, timeout):
 
 def count_prefixes(problem, prefixes, *, client=None, scheduler=None, tasks=None,
                    max_nodes=None, timeout=None):
-    """Count each prefix of ``prefixes`` (see :func:`numbadlx.split.count_prefix`) as
+    """Count each prefix of ``prefixes`` (see :func:`numbadlx.core.split.count_prefix`) as
     Dask tasks; return an int64 array parallel to ``prefixes``.
 
     ``tasks`` is how many tasks to make (default: one per prefix, at most 1024); the
@@ -282,7 +282,7 @@ def count(problem, depth=2, *, client=None, scheduler=None, tasks=None, max_node
     """Count the solutions of an exact-cover problem on Dask.
 
     The search tree is split at ``depth`` levels into independent prefixes
-    (:func:`numbadlx.split.split_prefixes`), the prefixes are counted as Dask tasks
+    (:func:`numbadlx.core.split.split_prefixes`), the prefixes are counted as Dask tasks
     (:func:`count_prefixes`) and the counts are added: the total equals
     ``problem.count()``. ``max_nodes`` and ``timeout`` budget each prefix.
 
@@ -354,7 +354,7 @@ def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, c
                  threads, chunk_size, timeout=None):
     """Task: solve the puzzles of one byte range; return (output bytes, puzzles, tally)."""
     from .cli import _output_lines
-    from .sudoku_io import iter_chunks
+    from .sudoku import iter_chunks
 
     pieces = []
     tally = np.zeros(len(_STATUS_NAMES), dtype=np.int64)
@@ -375,13 +375,7 @@ def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, c
 
 
 def _file_format(path, fmt, n):
-    from . import sudoku_io
-
-    fmt = sudoku_io._path_format(os.fspath(path), fmt)
-    if fmt is None:
-        with open(path, "rb") as f:
-            head = f.read(1 << 18)
-        fmt = "npy" if head.startswith(b"\x93NUMPY") else sudoku_io._detect_format(head, n)
+    fmt = _sudoku.file_format(path, fmt, n)
     if fmt not in ("lines", "csv"):
         raise ValueError(f"{path}: solving on Dask reads line and CSV files (one puzzle "
                          f"per line), not {fmt!r}; use the local solver for it")
@@ -649,7 +643,7 @@ def _write_checkpoint(path, record):
 
 def _infer_size(path, fmt, box):
     """Puzzle size from the first puzzle of the file, or None for a file without any."""
-    from .sudoku_io import iter_chunks
+    from .sudoku import iter_chunks
 
     for chunk in iter_chunks(path, chunk_size=1, box=box, format=fmt):
         return chunk.n

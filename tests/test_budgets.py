@@ -9,7 +9,7 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.cli import main
-from numbadlx.generate import random_grid, random_puzzles
+from numbadlx.sudoku import random_grid, random_puzzles
 from numbadlx.sudoku import Status
 
 from test_sudoku import grid_errors

@@ -7,7 +7,7 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.cli import main
-from numbadlx.generate import random_puzzles
+from numbadlx.sudoku import random_puzzles
 
 from test_sudoku import grid_errors
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
-from numbadlx.dlx_format import parse_dlx
-from numbadlx.exact_cover import _Search
+from numbadlx.core.dlx_text import parse_dlx
+from numbadlx.core.search import Search
 
 from naive import naive_solutions_xcc
 
@@ -203,7 +203,7 @@ def test_timeout_for_colours_and_multiplicities():
 def test_trace_rows_for_c_and_m_kernels():
     for problem in (problems.crossword(["c..", ".#.", "..t"]),
                     problems.k_per_row_and_column(3, 2)):
-        search = _Search(problem, trace_rows=200)
+        search = Search(problem, trace_rows=200)
         search.run(1, 1)
         events = search.trace[:search.state[2]]
         assert len(events) > 0

@@ -11,8 +11,8 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.cli import main
-from numbadlx.generate import random_puzzles
-from numbadlx.sudoku_io import parse
+from numbadlx.sudoku import random_puzzles
+from numbadlx.sudoku import parse
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))

@@ -18,14 +18,14 @@ import dask.array as da  # noqa: E402
 
 from numbadlx import cli, problems, sudoku  # noqa: E402
 from numbadlx import dask as ndask  # noqa: E402
-from numbadlx.sudoku_io import parse  # noqa: E402
+from numbadlx.sudoku import parse  # noqa: E402
 
 
 def _warm():
     """Load (or compile) the cached kernels in this process."""
     from numbadlx import problems as p
     from numbadlx import sudoku as s
-    from numbadlx.split import count_prefix
+    from numbadlx.core.split import count_prefix
 
     s.solve(np.zeros((2, 81), dtype=np.uint8), threads=1)
     count_prefix(p.n_queens(5), [0])
@@ -77,7 +77,7 @@ def _local_cli(source, output, *extra):
 def test_real_dask_is_imported_and_the_core_never_imports_it():
     assert ndask._dask.__name__ == "dask"
     assert "numbadlx" not in ndask._dask.__file__
-    code = ("import sys, numbadlx, numbadlx.sudoku, numbadlx.cli, numbadlx.split, "
+    code = ("import sys, numbadlx, numbadlx.sudoku, numbadlx.cli, numbadlx.core.split, "
             "numbadlx.problems; print(sorted(m for m in sys.modules if m == 'dask' "
             "or m.startswith(('dask.', 'distributed'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from numbadlx import ExactCover, problems, sudoku
-from numbadlx.display import CoverMatrix, Grid, exact_cover_html, sudoku_result_html
-from numbadlx.generate import random_puzzles
-from numbadlx.trace import MAX_OPTIONS, search_tree, trace
+from numbadlx.core.trace import MAX_OPTIONS, trace
+from numbadlx.display import CoverMatrix, exact_cover_html, search_tree, sudoku_result_html
+from numbadlx.sudoku import Grid
+from numbadlx.sudoku import random_puzzles
 
 TUTORIAL = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
 VOID = {"br", "hr", "img", "meta", "input", "col", "wbr", "link"}
@@ -283,9 +284,9 @@ def test_traced_run_has_the_stats_of_the_untraced_count(make):
         tree = search_tree(table)
         assert len(tree) == plain.nodes
         assert tree.kind.count("solution") == total
-    from numbadlx.exact_cover import _Search
+    from numbadlx.core.search import Search
 
-    search = _Search(problem)
+    search = Search(problem)
     assert search.trace.shape == (0, 5)
 
 

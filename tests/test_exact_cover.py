@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 import numbadlx
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
-from numbadlx.dlx_format import parse_dlx
+from numbadlx.core.dlx_text import parse_dlx
 
 from naive import naive_count_dense, naive_solutions
 
@@ -257,7 +257,7 @@ def test_bad_input_messages(build, message):
 
 
 def test_size_beyond_int32_is_refused():
-    from numbadlx._validate import check_link_size
+    from numbadlx.core.validate import check_link_size
 
     with pytest.raises(ValueError, match="too large for 32-bit links"):
         check_link_size(10, 2**30, 2**30)

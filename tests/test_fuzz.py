@@ -21,7 +21,7 @@ from hypothesis.extra import numpy as hnp
 
 from numbadlx import ExactCover, sudoku
 from numbadlx.cli import main
-from numbadlx.sudoku_io import format_lines, iter_chunks, parse, read_csv
+from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
 
 from test_sudoku import grid_errors
 

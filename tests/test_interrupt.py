@@ -13,7 +13,7 @@ import pytest
 
 from numbadlx import cli, sudoku
 from numbadlx.cli import main
-from numbadlx.generate import random_puzzles
+from numbadlx.sudoku import random_puzzles
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 

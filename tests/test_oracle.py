@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from numbadlx import ExactCover, sudoku
-from numbadlx.generate import random_grid
+from numbadlx.sudoku import random_grid
 
 pysat_solvers = pytest.importorskip("pysat.solvers", reason="needs python-sat")
 from pysat.card import CardEnc, EncType  # noqa: E402

@@ -1,4 +1,4 @@
-"""Splitting an exact-cover search tree into prefixes (numbadlx.split, no Dask)."""
+"""Splitting an exact-cover search tree into prefixes (numbadlx.core.split, no Dask)."""
 
 import pickle
 import sys
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbadlx import ExactCover, problems
-from numbadlx.split import (count_prefix, count_prefixes, count_split, split_prefixes,
+from numbadlx.core.split import (count_prefix, count_prefixes, count_split, split_prefixes,
                             subproblem)
 
 
@@ -115,7 +115,7 @@ def test_problems_pickle_without_numba_state():
 
 
 def test_split_module_does_not_import_dask():
-    code = "import sys, numbadlx.split, numbadlx.cli, numbadlx.sudoku; " \
+    code = "import sys, numbadlx.core.split, numbadlx.cli, numbadlx.sudoku; " \
            "print(any(m == 'dask' or m.startswith('dask.') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

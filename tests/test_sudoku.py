@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from numbadlx import BudgetExceeded, sudoku
-from numbadlx.generate import random_grid, random_puzzles
+from numbadlx.sudoku import random_grid, random_puzzles
 from numbadlx.sudoku import Status
 
 EXAMPLE = ("530070000600195000098000060800060003400803001"
@@ -216,7 +216,7 @@ def test_serg_benchmark_puzzles_have_several_solutions(datasets):
 
 @pytest.mark.parametrize("name", ["kaggle_bryanpark_10k.csv", "radcliffe_3m_sample_7034.csv"])
 def test_public_csv_datasets_match_their_solution_column(datasets, name):
-    from numbadlx.sudoku_io import read_csv
+    from numbadlx.sudoku import read_csv
 
     puzzles, solutions = read_csv(datasets / name)
     result = sudoku.solve(puzzles, limit=2)

@@ -1,4 +1,4 @@
-"""Tests for numbadlx.sudoku_io (Sudoku text, CSV and array input/output)."""
+"""Tests for numbadlx.sudoku.formats (Sudoku text, CSV and array input/output)."""
 
 import csv
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numbadlx.sudoku_io import (
+from numbadlx.sudoku import (
     PuzzleChunk,
     box_shape,
     format_grid,
@@ -509,7 +509,7 @@ def test_iter_chunks_matches_parse_and_resumes(tmp_path):
 @pytest.mark.parametrize("block", [7, 100, 1 << 20])
 def test_iter_chunks_small_read_blocks(tmp_path, monkeypatch, block):
     """Lines split across read blocks, clean and messy blocks, no final newline."""
-    import numbadlx.sudoku_io as sio
+    import numbadlx.sudoku.formats._io as sio
 
     puzzles = random_puzzles(9, 30, seed=8)
     lines = format_lines(puzzles)

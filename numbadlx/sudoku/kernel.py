@@ -29,7 +29,7 @@ makes covering an item cheaper (one add instead of two link updates).
 import numpy as np
 from numba import njit, prange
 
-from ._links import AUX, DOWN, ITEM, UP
+from ..core.links import AUX, DOWN, ITEM, UP
 
 # status codes (mirrored by numbadlx.sudoku.Status)
 NOT_RUN = 0

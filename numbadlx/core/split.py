@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exact_cover import ExactCover
+from .problem import ExactCover
 
 __all__ = ["split_prefixes", "count_prefix", "count_prefixes", "subproblem", "count_split"]
 
@@ -247,7 +247,7 @@ def count_prefix(problem: ExactCover, prefix, *, max_nodes=None, timeout=None) -
     ``prefix`` is any sequence of option indices that do not clash (ValueError
     otherwise); for the prefixes of :func:`split_prefixes` the counts add up to
     ``problem.count()``. The reduced problem is counted by the kernel; ``max_nodes`` and
-    ``timeout`` are passed on (:class:`~numbadlx.exact_cover.BudgetExceeded` if hit).
+    ``timeout`` are passed on (:class:`~numbadlx.BudgetExceeded` if hit).
 
     Examples
     --------

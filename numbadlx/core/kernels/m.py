@@ -1,7 +1,7 @@
 """Algorithm M (exact covering with multiplicities and colours): one resumable ``@njit`` kernel.
 
 A primary item ``i`` must be covered between ``u_i`` and ``v_i`` times. The kernel works
-on the DLX1 tables of :mod:`numbadlx._links` (colours in ``AUX``, as for Algorithm C)
+on the DLX1 tables of :mod:`numbadlx.core.links` (colours in ``AUX``, as for Algorithm C)
 and an item table widened to four columns::
 
     items[i] = (PREV, NEXT, BOUND, SLACK)
@@ -40,11 +40,11 @@ Per-level state is ``choice[level]`` (``x``), ``ft[level]`` and ``zap_top[level 
 import numpy as np
 from numba import njit
 
-from ._kernel import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
+from .x import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
                       RET_BUDGET, RET_DONE, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES,
                       emit, option_of)
-from ._kernel_c import MARK, cover_c, hide_c, purify, uncover_c, unhide_c, unpurify
-from ._links import AUX, DOWN, ITEM, UP
+from .c import MARK, cover_c, hide_c, purify, uncover_c, unhide_c, unpurify
+from ..links import AUX, DOWN, ITEM, UP
 
 _ONE = np.uint32(1)
 
@@ -92,7 +92,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
            trace, n_primary, ft, zap, zap_top):
     """Run Algorithm M from the point saved in ``state``.
 
-    Arguments and return value as :func:`numbadlx._kernel.search`, except:
+    Arguments and return value as :func:`numbadlx.core.kernels.x.search`, except:
 
     items : (n_items + 2, 4) table ``(PREV, NEXT, BOUND, SLACK)`` (see the module).
     n_primary : int, primary items are ``1..n_primary``.

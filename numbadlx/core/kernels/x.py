@@ -2,7 +2,7 @@
 
 The steps carry Knuth's labels (TAOCP 7.2.2.1, Algorithm X):
 
-X1 initialise (done by :func:`numbadlx._links.build_links`), X2 enter a level (a
+X1 initialise (done by :func:`numbadlx.core.links.build_links`), X2 enter a level (a
 solution when no primary item is left), X3 choose an item (minimum remaining values),
 X4 cover it, X5 try ``choice[level]``, X6 try again (next option down), X7 backtrack,
 X8 leave the level.
@@ -15,7 +15,7 @@ called again to carry on exactly where it stopped.
 import numpy as np
 from numba import njit
 
-from ._links import AUX, DOWN, ITEM, UP
+from ..links import AUX, DOWN, ITEM, UP
 
 _ONE = np.uint32(1)
 

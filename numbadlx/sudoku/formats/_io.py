@@ -91,6 +91,9 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ..shape import DIGITS as _DIGITS
+from ..shape import MAX_SIZE, MIN_SIZE, box_shape
+
 __all__ = [
     "FORMATS",
     "MAX_SIZE",
@@ -99,6 +102,7 @@ __all__ = [
     "PuzzleChunk",
     "SOLUTION_COLUMNS",
     "box_shape",
+    "file_format",
     "format_grid",
     "format_line",
     "format_lines",
@@ -107,13 +111,10 @@ __all__ = [
     "read_csv",
 ]
 
-MIN_SIZE = 4
-MAX_SIZE = 36
 FORMATS = ("lines", "grid", "csv", "npy")
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
 SOLUTION_COLUMNS = ("solutions", "solution")
 
-_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _BAD = 255  # lookup-table marker for "not a cell character"
 
 
@@ -143,71 +144,6 @@ _READ_BLOCK = 1 << 20
 # ---------------------------------------------------------------------------
 # sizes
 # ---------------------------------------------------------------------------
-
-
-def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
-    """Return the box shape ``(r, c)`` of an ``n x n`` Sudoku.
-
-    Parameters
-    ----------
-    n : int
-        Grid size, from 4 to 36.
-    box : tuple of int, optional
-        Explicit ``(rows, columns)`` of one box.  It must satisfy
-        ``rows * columns == n`` with both at least 2.  If omitted, ``r`` is
-        the largest divisor of ``n`` not above ``sqrt(n)`` and ``c = n // r``.
-
-    Returns
-    -------
-    tuple of int
-        ``(r, c)``: rows and columns of one box.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is out of range, has no box shape with both sides at least
-        2 (``n`` prime), or ``box`` does not fit ``n``.
-
-    Examples
-    --------
-    >>> box_shape(9)
-    (3, 3)
-    >>> box_shape(12)
-    (3, 4)
-    >>> box_shape(6, (3, 2))
-    (3, 2)
-    """
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise ValueError(f"puzzle size must be an integer, got {n!r}") from None
-    if not MIN_SIZE <= n <= MAX_SIZE:
-        raise ValueError(
-            f"unsupported puzzle size {n}x{n}: n must be from {MIN_SIZE} to {MAX_SIZE}"
-        )
-    if box is None:
-        r = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
-        if r == 1:
-            raise ValueError(
-                f"unsupported puzzle size {n}x{n}: {n} is prime, so there is no "
-                "box shape with at least 2 rows and 2 columns"
-            )
-        return r, n // r
-    try:
-        r, c = (operator.index(v) for v in box)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"box must be a pair of integers (rows, columns), got {box!r}"
-        ) from None
-    if r * c != n:
-        raise ValueError(
-            f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})"
-        )
-    if r < 2 or c < 2:
-        raise ValueError(
-            f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns"
-        )
-    return r, c
 
 
 def _alphabet(n: int) -> str:
@@ -1179,6 +1115,29 @@ def _path_format(path: str, fmt: str | None) -> str | None:
     if lower.endswith(".csv"):
         return "csv"
     return None
+
+
+def file_format(path, format: str | None = None, n: int | None = None) -> str:
+    """The format of the puzzle file at ``path``: ``format`` when given, else from the
+    file name's extension, the ``.npy`` magic number, or the first data line (see
+    "Format auto-detection" in the module notes).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "puzzles.txt")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write("0" * 81 + "\n")
+    ...     file_format(path)
+    'lines'
+    """
+    format = _check_format(_path_format(os.fspath(path), format))
+    if format is not None:
+        return format
+    with open(path, "rb") as f:
+        head = f.read(1 << 18)
+    return "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, n)
 
 
 def _parse_sequence(items, n, box, fmt) -> np.ndarray:

@@ -19,7 +19,7 @@ Colours (Algorithm C): :func:`crossword`, :func:`word_square` on the built-in
 
 import numpy as np
 
-from .exact_cover import ExactCover
+from ..core import ExactCover
 
 __all__ = ["n_queens", "langford", "pentominoes", "PENTOMINOES", "orientations",
            "WORDS3", "crossword", "word_square", "crossword_grid", "k_per_row_and_column",

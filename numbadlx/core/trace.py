@@ -1,6 +1,6 @@
 """A step-by-step record of the search, for small problems: :func:`trace`.
 
-The record comes from the production kernel itself. :class:`numbadlx.exact_cover._Search`
+The record comes from the production kernel itself. :class:`numbadlx.core.search.Search`
 hands every kernel an ``(m, 5)`` int64 trace table; with ``m = 0`` (every ordinary
 ``solve``, ``count`` and ``solutions`` call) the kernel writes nothing, and with
 ``m > 0`` it appends one row per event:
@@ -21,8 +21,8 @@ solution   X2                    every primary item is covered; ``solution`` cou
 
 :func:`trace` decodes those rows into the caller's numbering (item and option
 indices and names) as a pandas DataFrame, or a structured NumPy array when pandas is
-not installed; :func:`search_tree` turns the rows into the tree the search walked
-(:func:`numbadlx.plotting.plot_search_tree` draws it).
+not installed; :func:`numbadlx.display.tree.search_tree` turns the rows into the tree
+the search walked (:func:`numbadlx.plotting.plot_search_tree` draws it).
 
 Examples
 --------
@@ -37,10 +37,10 @@ import warnings
 
 import numpy as np
 
-from . import _kernel
+from .kernels import x as _kernel
+from .search import Search
 
-__all__ = ["trace", "search_tree", "SearchTree", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS",
-           "DEFAULT_MAX_EVENTS"]
+__all__ = ["trace", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS", "DEFAULT_MAX_EVENTS"]
 
 #: Event names by kernel code (``EV_CHOOSE``, ``EV_TRY``, ``EV_BACKTRACK``,
 #: ``EV_SOLUTION``).
@@ -110,8 +110,6 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     >>> int((table["event"] == "solution").sum()), problem.stats.nodes
     (1, 5)
     """
-    from .exact_cover import _Search
-
     if max_events is None:
         if problem.n_options > MAX_OPTIONS or problem.n_items > MAX_ITEMS:
             raise ValueError(
@@ -125,7 +123,7 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be positive, got {limit}")
     # One spare row tells whether events were dropped once the table was full.
-    search = _Search(problem, trace_rows=max_events + 1)
+    search = Search(problem, trace_rows=max_events + 1)
     search.run(0 if limit is None else int(limit), 0, max_nodes=max_events)
     problem.stats = search.summary()
     written = int(search.state[2])
@@ -203,97 +201,3 @@ def _decode(problem, rows):
     table["branches"] = np.where(event == _kernel.EV_CHOOSE, rows[:, 4], -1)
     table["solution"] = np.where(event == _kernel.EV_SOLUTION, rows[:, 4], -1)
     return table
-
-
-class SearchTree:
-    """The tree a traced search walked, one entry per search node (root first).
-
-    Attributes
-    ----------
-    parent : (k,) int array, -1 for the root
-    level : (k,) int array
-    item : list of str, the item chosen at each node ('' at a solution or open leaf)
-    option : list of str, the option on the edge from the parent ('' for the root)
-    kind : list of str, ``'inner'``, ``'solution'``, ``'dead end'`` (an item with no
-        option left) or ``'open'`` (the trace stopped before the node was explored)
-    x, y : (k,) float arrays, a layout: leaves spaced 1 apart in search order, an
-        inner node centred over its children, ``y = -level``
-    """
-
-    def __init__(self, parent, level, item, option, kind):
-        self.parent = np.asarray(parent, dtype=np.int64)
-        self.level = np.asarray(level, dtype=np.int64)
-        self.item = item
-        self.option = option
-        self.kind = kind
-        self.x, self.y = self._layout()
-
-    def __len__(self):
-        return self.parent.size
-
-    def _layout(self):
-        k = len(self)
-        children = [[] for _ in range(k)]
-        for node in range(1, k):
-            children[self.parent[node]].append(node)
-        x = np.zeros(k)
-        next_leaf = 0.0
-        # nodes were created in depth-first order: leaves left to right, and every
-        # child after its parent, so a backward sweep places parents over children
-        for node in range(k):
-            if not children[node]:
-                x[node] = next_leaf
-                next_leaf += 1.0
-        for node in range(k - 1, -1, -1):
-            if children[node]:
-                x[node] = 0.5 * (x[children[node][0]] + x[children[node][-1]])
-        return x, -self.level.astype(float)
-
-    def __repr__(self):
-        kinds = {name: self.kind.count(name) for name in
-                 ("inner", "solution", "dead end", "open") if name in self.kind}
-        text = ", ".join(f"{v} {k}" for k, v in kinds.items())
-        return f"SearchTree({len(self)} nodes: {text})"
-
-
-def search_tree(table):
-    """Rebuild the search tree from a :func:`trace` table.
-
-    Each ``try`` at level L adds a child under the current node of level L; a
-    ``choose`` names the current node's item; ``solution`` and ``backtrack`` close
-    a node.
-
-    Examples
-    --------
-    >>> from numbadlx import ExactCover
-    >>> tree = search_tree(trace(ExactCover([[0, 1], [0], [1]]), as_frame=False))
-    >>> tree
-    SearchTree(4 nodes: 2 inner, 2 solution)
-    >>> tree.parent.tolist(), tree.option
-    ([-1, 0, 0, 2], ['', '0 1', '0', '1'])
-    """
-    events = [str(e) for e in np.asarray(table["event"])]
-    levels = np.asarray(table["level"]).tolist()
-    item_names = [str(v) for v in np.asarray(table["item_name"])]
-    option_names = [str(v) for v in np.asarray(table["option_name"])]
-    options = np.asarray(table["option"]).tolist()
-    branches = np.asarray(table["branches"]).tolist()
-    parent, level, item, option, kind = [-1], [0], [""], [""], ["open"]
-    path = [0]  # path[L] is the current node at level L
-    for e, lev, name, opt_name, opt, width in zip(events, levels, item_names,
-                                                 option_names, options, branches):
-        del path[lev + 1:]
-        node = path[lev]
-        if e == "choose":
-            item[node] = name
-            kind[node] = "dead end" if width == 0 else "inner"
-        elif e == "try":
-            parent.append(node)
-            level.append(lev + 1)
-            item.append("")
-            option.append(opt_name if opt >= 0 else "(none)")
-            kind.append("open")
-            path.append(len(parent) - 1)
-        elif e == "solution":
-            kind[node] = "solution"
-    return SearchTree(parent, level, item, option, kind)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_link_size
+from .validate import check_link_size
 
 __all__ = ["parse_dlx", "to_dlx", "DLXText"]
 

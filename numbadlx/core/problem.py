@@ -2,129 +2,19 @@
 
 Data path: input (dense 0/1 matrix, item-index lists, CSR arrays or DLX text) ->
 validated CSR options (primary items first internally) -> DLX1 link tables
-(:mod:`numbadlx._links`) -> the search kernel (:mod:`numbadlx._kernel`) -> option
+(:mod:`numbadlx.core.links`) -> the search (:mod:`numbadlx.core.search`) -> option
 indices in the caller's numbering.
 """
 
-import time
-from dataclasses import dataclass
-
 import numpy as np
 
-from . import _kernel, _kernel_c, _kernel_m
-from ._links import LINK_DTYPE, build_links
-from ._validate import (check_bounds, check_colours, check_csr, colours_from_lists,
+from .links import LINK_DTYPE, build_links
+from .search import (RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats,
+                     decode_solution)
+from .validate import (check_bounds, check_colours, check_csr, colours_from_lists,
                         dense_to_csr, options_to_csr, secondary_mask)
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
-
-# Nodes the kernel runs, at first, between two looks at the clock (and at Ctrl-C).
-_SLICE_NODES = 10_000
-
-
-class BudgetExceeded(RuntimeError):
-    """The search stopped at its ``max_nodes`` or ``timeout`` budget before finishing.
-
-    Attributes
-    ----------
-    found : int
-        Solutions seen before the budget ran out (a lower bound on the count).
-    stats : SearchStats
-        Effort spent.
-    """
-
-    def __init__(self, message, found, stats):
-        super().__init__(message)
-        self.found = found
-        self.stats = stats
-
-
-@dataclass
-class SearchStats:
-    """Effort of one search: ``nodes`` entered, link ``updates``, ``solutions`` seen,
-    ``status`` (``'done'``, ``'limit'`` or ``'budget'``) and wall ``seconds``."""
-
-    nodes: int = 0
-    updates: int = 0
-    solutions: int = 0
-    status: str = "not run"
-    seconds: float = 0.0
-
-
-class _Search:
-    """One resumable run of the kernel over a private copy of the link tables."""
-
-    def __init__(self, problem, trace_rows=0):
-        self.nodes = problem._nodes.copy()
-        self.n_items = problem.n_items
-        bounds = getattr(problem, "bounds", None)
-        if bounds is None:
-            # Algorithm X, or C when there are colours: the same arguments
-            self.kernel = _kernel_c.search if getattr(problem, "colours", None) is not None \
-                else _kernel.search
-            self.items = problem._items.copy()
-            self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
-            self.width = max(problem.n_primary, 1)
-            self.extra = ()
-        else:
-            # Algorithm M: item table widened with (BOUND, SLACK); FT per level and the
-            # stack of items M3 takes out (with its height per level)
-            self.kernel = _kernel_m.search
-            self.items = np.zeros((4, problem.n_items + 2), dtype=LINK_DTYPE)
-            self.items[:2] = problem._items
-            rows = slice(1, problem.n_primary + 1)  # internal primary items, caller order
-            self.items[_kernel_m.BOUND, rows] = bounds[:, 1]
-            self.items[_kernel_m.SLACK, rows] = bounds[:, 1] - bounds[:, 0]
-            self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
-            depth = self.width + problem.n_primary + 1
-            self.choice = np.zeros(depth, dtype=LINK_DTYPE)
-            self.extra = (problem.n_primary, np.zeros(depth, dtype=LINK_DTYPE),
-                          np.zeros(max(problem.n_primary, 1), dtype=LINK_DTYPE),
-                          np.zeros(depth + 1, dtype=np.int64))
-        self.state = np.zeros(3, dtype=np.int64)
-        self.stats = np.zeros(_kernel.N_STATS, dtype=np.int64)
-        self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
-        self.seconds = 0.0
-        self.status = "not run"
-
-    def run(self, max_solutions, n_record, max_nodes=None, timeout=None):
-        """Advance; return ``(code, found, record)``. Budgets are totals for this search."""
-        record = np.full((n_record, self.width), -1, dtype=np.int32)
-        start = time.perf_counter()
-        limit_nodes = 0 if max_nodes is None else int(max_nodes)
-        found_total = 0
-        step = _SLICE_NODES
-        while True:
-            # Run in slices so the clock (and Ctrl-C) are looked at between them; a
-            # slice grows or shrinks to take about 10-50 ms whatever a node costs.
-            slice_start = time.perf_counter()
-            slice_end = int(self.stats[_kernel.ST_NODES]) + step
-            slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
-            want = 0 if max_solutions <= 0 else max_solutions - found_total
-            view = record[min(found_total, n_record):]
-            code, found = self.kernel(self.nodes, self.items, self.n_items, self.choice,
-                                      self.state, want, slice_nodes, view, self.stats,
-                                      self.trace, *self.extra)
-            found_total += found
-            if code != _kernel.RET_BUDGET or slice_nodes == limit_nodes:
-                break
-            spent = time.perf_counter() - slice_start
-            if spent < 0.01:
-                step = min(step * 2, 1 << 40)
-            elif spent > 0.05:
-                step = max(step // 2, 1000)
-            if timeout is not None and time.perf_counter() - start >= timeout:
-                break
-        self.seconds += time.perf_counter() - start
-        self.status = {_kernel.RET_DONE: "done", _kernel.RET_LIMIT: "limit",
-                       _kernel.RET_BUDGET: "budget"}[code]
-        return code, found_total, record
-
-    def summary(self):
-        return SearchStats(nodes=int(self.stats[_kernel.ST_NODES]),
-                           updates=int(self.stats[_kernel.ST_UPDATES]),
-                           solutions=int(self.stats[_kernel.ST_SOLUTIONS]),
-                           status=self.status, seconds=self.seconds)
 
 
 class ExactCover:
@@ -249,7 +139,7 @@ class ExactCover:
         spaces). Lines starting with ``|`` are comments. As in Knuth's DLX2 and DLX3,
         ``x:c`` in an option gives secondary item ``x`` colour ``c``, and ``u:v|a``
         (or ``v|a``) in the item line lets primary item ``a`` be covered ``u`` to ``v``
-        times; see :mod:`numbadlx.dlx_format`.
+        times; see :mod:`numbadlx.core.dlx_text`.
 
         Examples
         --------
@@ -259,7 +149,7 @@ class ExactCover:
         >>> ExactCover.from_dlx("2|a b | x\\na x:red\\na b x:red\\na x:blue\\n").count()
         1
         """
-        from .dlx_format import parse_dlx
+        from .dlx_text import parse_dlx
 
         parsed = parse_dlx(source)
         return cls._from_checked(parsed.indptr, parsed.indices, len(parsed.item_names),
@@ -366,15 +256,15 @@ class ExactCover:
 
     def _repr_html_(self):
         """Jupyter view: sizes, item names, and for small problems the 0/1 matrix with
-        a solution's options marked (see :mod:`numbadlx.display`)."""
-        from .display import exact_cover_html
+        a solution's options marked (see :mod:`numbadlx.display.html`)."""
+        from ..display.html import exact_cover_html
 
         return exact_cover_html(self)
 
     # ----------------------------------------------------------------- search
     def _finish(self, search, code, found, what):
         self.stats = search.summary()
-        if code == _kernel.RET_BUDGET:
+        if code == RET_BUDGET:
             raise BudgetExceeded(f"{what} stopped at its budget after {self.stats.nodes} "
                                  f"nodes, {found} solution(s) seen", found, self.stats)
 
@@ -384,10 +274,10 @@ class ExactCover:
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
         the search first.
         """
-        search = _Search(self)
+        search = Search(self)
         code, found, record = search.run(1, 1, max_nodes, timeout)
         self._finish(search, code, found, "solve")
-        return _decode(record[0]) if found else None
+        return decode_solution(record[0]) if found else None
 
     def count(self, limit=None, *, max_nodes=None, timeout=None):
         """Number of solutions, stopping early at ``limit`` if given.
@@ -396,7 +286,7 @@ class ExactCover:
         """
         if limit is not None and limit <= 0:
             raise ValueError(f"limit must be positive, got {limit}")
-        search = _Search(self)
+        search = Search(self)
         code, found, _ = search.run(0 if limit is None else int(limit), 0, max_nodes,
                                     timeout)
         self._finish(search, code, found, "count")
@@ -408,18 +298,18 @@ class ExactCover:
         The kernel stops after each batch of ``batch`` solutions and carries on from
         where it stopped when more are wanted, so nothing is searched twice.
         """
-        search = _Search(self)
+        search = Search(self)
         produced = 0
         while limit is None or produced < limit:
             want = batch if limit is None else min(batch, limit - produced)
             code, found, record = search.run(want, want, max_nodes, timeout)
             self.stats = search.summary()
             for row in record[:found]:
-                yield _decode(row)
+                yield decode_solution(row)
             produced += found
-            if code == _kernel.RET_DONE:
+            if code == RET_DONE:
                 return
-            if code == _kernel.RET_BUDGET:
+            if code == RET_BUDGET:
                 self._finish(search, code, produced, "solutions")
 
     def verify(self, solution):
@@ -432,7 +322,7 @@ class ExactCover:
         """Record the search step by step: chosen items, options tried, backtracks and
         solutions, as a table (a pandas DataFrame, or a structured array without
         pandas). The same kernel runs with its trace table switched on; see
-        :func:`numbadlx.trace.trace` for the columns and limits.
+        :func:`numbadlx.core.trace.trace` for the columns and limits.
 
         Examples
         --------
@@ -447,7 +337,7 @@ class ExactCover:
 
     def to_dlx(self):
         """This problem in Knuth's DLX text format."""
-        from .dlx_format import to_dlx
+        from .dlx_text import to_dlx
 
         return to_dlx(self)
 
@@ -491,12 +381,6 @@ def _colour_names(names, colours):
     if len(names) < largest:
         raise ValueError(f"{len(names)} colour names but colours go up to {largest}")
     return names
-
-
-def _decode(row):
-    chosen = row[row >= 0].astype(np.int64)
-    chosen.sort()
-    return chosen
 
 
 def _problem(matrix, secondary):

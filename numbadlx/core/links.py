@@ -21,7 +21,7 @@ after it, which is how a walk wraps around inside one option.
 circular list of primary items ``1..n_primary``; secondary items ``n_primary+1..n_items``
 form their own circular list headed by ``n_items + 1``.
 
-Everything here assumes its input was validated by :mod:`numbadlx.exact_cover`: item
+Everything here assumes its input was validated by :mod:`numbadlx.core.validate`: item
 indices in range, no empty option, no item twice in one option.
 """
 

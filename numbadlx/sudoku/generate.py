@@ -7,7 +7,7 @@ order, keeping each removal only while the solution stays unique.
 
 Examples
 --------
->>> from numbadlx.generate import random_grid, random_puzzles
+>>> from numbadlx.sudoku import random_grid, random_puzzles
 >>> grid = random_grid(9, seed=1)
 >>> sorted(grid[:9].tolist()) == list(range(1, 10))
 True
@@ -18,8 +18,8 @@ True
 
 import numpy as np
 
-from . import _sudoku_kernel as _kernel
-from .sudoku_io import box_shape
+from . import kernel as _kernel
+from .shape import box_shape
 
 __all__ = ["random_grid", "random_puzzles"]
 

@@ -34,9 +34,10 @@ import html
 
 import numpy as np
 
-from .sudoku_io import _DIGITS, box_shape, format_grid, format_line, parse
+from ..core.search import Search, decode_solution
+from ..sudoku import Grid, Status, format_line
 
-__all__ = ["Grid", "CoverMatrix", "grid_html", "sudoku_result_html",
+__all__ = ["CoverMatrix", "grid_html", "grid_table", "sudoku_result_html",
            "exact_cover_html", "MATRIX_MAX_OPTIONS", "MATRIX_MAX_ITEMS"]
 
 #: Problems up to this many options and items are drawn as a 0/1 matrix.
@@ -56,22 +57,6 @@ def _esc(value):
     return html.escape(str(value), quote=True)
 
 
-def _symbol(value, n):
-    """The text of one cell value, as the package writes it (base 36 up to 35)."""
-    if value == 0:
-        return ""
-    return _DIGITS[value] if n <= 35 else str(int(value))
-
-
-def _one_grid(grid, box):
-    """One puzzle as an (n*n,) uint8 array and its box shape."""
-    array = parse(grid, box=box)
-    if array.shape[0] != 1:
-        raise ValueError(f"expected one grid, got {array.shape[0]}")
-    n = int(round(array.shape[1] ** 0.5))
-    return array[0], n, box_shape(n, box)
-
-
 # --------------------------------------------------------------------- grids
 def grid_html(puzzle, solution=None, box=None):
     """An HTML table for one Sudoku grid.
@@ -79,7 +64,7 @@ def grid_html(puzzle, solution=None, box=None):
     Parameters
     ----------
     puzzle : array_like or str
-        The givens (anything :func:`numbadlx.sudoku_io.parse` reads as one grid).
+        The givens (anything :func:`numbadlx.sudoku.parse` reads as one grid).
     solution : array_like or str, optional
         A filled grid; its digits in blank cells are shown as *filled* (another
         colour, class ``filled``). A digit that contradicts a given is shown in red
@@ -99,121 +84,40 @@ def grid_html(puzzle, solution=None, box=None):
     >>> text.count("<td"), text.count('class="blank"')
     (16, 14)
     """
-    return Grid(puzzle, solution=solution, box=box)._repr_html_()
+    return grid_table(Grid(puzzle, solution=solution, box=box))
 
 
-class Grid:
-    """A Sudoku grid (and optionally its solution) that Jupyter draws as a table.
-
-    Givens are bold and black, digits a solution filled in are blue, a solution
-    digit that contradicts a given is red; box borders are drawn thick. Any size
-    from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
-
-    Parameters
-    ----------
-    puzzle : array_like or str
-        One puzzle: a string, an (n*n,) or (n, n) array, 0 = blank.
-    solution : array_like or str, optional
-        The filled grid.
-    box : (rows, cols), optional
-        Box shape when n is not a square (6 -> 2x3 is inferred).
-
-    Attributes
-    ----------
-    puzzle, solution : (n*n,) uint8 arrays (``solution`` may be None)
-    n : int
-    box : (rows, cols)
-
-    Examples
-    --------
-    >>> from numbadlx import sudoku
-    >>> puzzle = "1000" "0010" "0000" "0000"
-    >>> grid = Grid(puzzle, sudoku.solve_one(puzzle))
-    >>> grid.n, grid.box, int((grid.puzzle > 0).sum())
-    (4, (2, 2), 2)
-    >>> html = grid._repr_html_()
-    >>> html.count('class="given"'), html.count('class="filled"')
-    (2, 14)
-    """
-
-    def __init__(self, puzzle, solution=None, box=None):
-        self.puzzle, self.n, self.box = _one_grid(puzzle, box)
-        if solution is not None:
-            solution, n, _ = _one_grid(solution, self.box)
-            if n != self.n:
-                raise ValueError(f"the solution is {n}x{n} but the puzzle {self.n}x{self.n}")
-        self.solution = solution
-
-    @classmethod
-    def from_result(cls, result, index):
-        """Grid of puzzle ``index`` of a :class:`~numbadlx.sudoku.SudokuResult`, with its
-        solution when one was found."""
-        solved = result.counts[index] > 0
-        return cls(result.puzzles[index], result.solutions[index] if solved else None,
-                   box=result.box)
-
-    def _cells(self):
-        """Per cell: (text, class)."""
-        given = self.puzzle
-        shown = given if self.solution is None else np.where(given > 0, given,
-                                                             self.solution)
-        kinds = np.where(given > 0, "given", np.where(shown > 0, "filled", "blank"))
-        if self.solution is not None:
-            clash = (given > 0) & (self.solution > 0) & (self.solution != given)
-            kinds = np.where(clash, "clash", kinds)
-            shown = np.where(clash, self.solution, shown)
-        return [(_symbol(int(v), self.n), str(k)) for v, k in zip(shown, kinds)]
-
-    def _repr_html_(self):
-        n = self.n
-        rows, cols = self.box
-        size = 1.9 if n <= 9 else 1.6 if n <= 16 else 1.3
-        font = 1.0 if n <= 16 else 0.8
-        style = {"given": f"color:{_GIVEN_COLOUR};font-weight:bold",
-                 "filled": f"color:{_FILLED_COLOUR}",
-                 "clash": f"color:{_CLASH_COLOUR};font-weight:bold;"
-                          f"text-decoration:line-through",
-                 "blank": ""}
-        thin, thick = "1px solid #bbb", "2px solid #333"
-        cells = self._cells()
-        out = [f'<table class="numbadlx-grid" style="border-collapse:collapse;'
-               f'border:{thick};font-family:monospace;font-size:{font}em;'
-               f'margin:0.3em 0">',
-               f'<caption style="white-space:nowrap;font-size:0.8em;'
-               f'font-family:sans-serif">{_esc(self._summary())}</caption>']
-        for r in range(n):
-            out.append("<tr>")
-            for c in range(n):
-                text, kind = cells[r * n + c]
-                right = thick if (c + 1) % cols == 0 and c + 1 < n else thin
-                bottom = thick if (r + 1) % rows == 0 and r + 1 < n else thin
-                out.append(f'<td class="{kind}" style="width:{size}em;height:{size}em;'
-                           f'padding:0;text-align:center;border:{thin};'
-                           f'border-right:{right};border-bottom:{bottom};'
-                           f'{style[kind]}">{_esc(text)}</td>')
-            out.append("</tr>")
-        out.append("</table>")
-        return "".join(out)
-
-    def _summary(self):
-        rows, cols = self.box
-        givens = int((self.puzzle > 0).sum())
-        text = f"{self.n}x{self.n}, {rows}x{cols} boxes, {givens} givens"
-        if self.solution is not None:
-            filled = int(((self.puzzle == 0) & (self.solution > 0)).sum())
-            text += f", {filled} filled"
-        return text
-
-    def __repr__(self):
-        head = f"Grid({self._summary()})"
-        puzzle = format_grid(self.puzzle, self.box).split("\n")
-        if self.solution is None:
-            return "\n".join([head] + puzzle)
-        solution = format_grid(self.solution, self.box).split("\n")
-        width = max(len(line) for line in puzzle)
-        lines = [f"{'puzzle'.ljust(width)}    solution"]
-        lines += [f"{a.ljust(width)}    {b}" for a, b in zip(puzzle, solution)]
-        return "\n".join([head] + lines)
+def grid_table(grid):
+    """The HTML table of a :class:`~numbadlx.sudoku.Grid` (its ``_repr_html_``)."""
+    n = grid.n
+    rows, cols = grid.box
+    size = 1.9 if n <= 9 else 1.6 if n <= 16 else 1.3
+    font = 1.0 if n <= 16 else 0.8
+    style = {"given": f"color:{_GIVEN_COLOUR};font-weight:bold",
+             "filled": f"color:{_FILLED_COLOUR}",
+             "clash": f"color:{_CLASH_COLOUR};font-weight:bold;"
+                      f"text-decoration:line-through",
+             "blank": ""}
+    thin, thick = "1px solid #bbb", "2px solid #333"
+    cells = grid.cells()
+    out = [f'<table class="numbadlx-grid" style="border-collapse:collapse;'
+           f'border:{thick};font-family:monospace;font-size:{font}em;'
+           f'margin:0.3em 0">',
+           f'<caption style="white-space:nowrap;font-size:0.8em;'
+           f'font-family:sans-serif">{_esc(grid.summary())}</caption>']
+    for r in range(n):
+        out.append("<tr>")
+        for c in range(n):
+            text, kind = cells[r * n + c]
+            right = thick if (c + 1) % cols == 0 and c + 1 < n else thin
+            bottom = thick if (r + 1) % rows == 0 and r + 1 < n else thin
+            out.append(f'<td class="{kind}" style="width:{size}em;height:{size}em;'
+                       f'padding:0;text-align:center;border:{thin};'
+                       f'border-right:{right};border-bottom:{bottom};'
+                       f'{style[kind]}">{_esc(text)}</td>')
+        out.append("</tr>")
+    out.append("</table>")
+    return "".join(out)
 
 
 # ------------------------------------------------------------------- results
@@ -236,8 +140,6 @@ def sudoku_result_html(result, rows=5):
     >>> "<td>UNIQUE</td>" in text and "<td>INVALID</td>" in text
     True
     """
-    from .sudoku import Status
-
     total = len(result)
     box = f"{result.box[0]}x{result.box[1]}"
     rate = result.puzzles_per_second
@@ -296,11 +198,9 @@ def _option_labels(problem):
 def _find_solution(problem):
     """A first solution within a small node budget, without touching
     ``problem.stats``; None if there is none or it is not found quickly."""
-    from .exact_cover import _Search, _decode
-
-    search = _Search(problem)
+    search = Search(problem)
     _, found, record = search.run(1, 1, max_nodes=_AUTO_SOLVE_NODES)
-    return _decode(record[0]) if found else None
+    return decode_solution(record[0]) if found else None
 
 
 def _chosen(problem, solution):

@@ -2,7 +2,7 @@
 
 A puzzle is a row of ``n * n`` small integers (0 = blank, 1..n = a given) for an
 n x n grid with r x c boxes (n = r * c, 4 <= n <= 36). :func:`solve` takes an (N, n*n)
-array (or anything :func:`numbadlx.sudoku_io.parse` reads) and returns a
+array (or anything :func:`numbadlx.sudoku.parse` reads) and returns a
 :class:`SudokuResult` of arrays: the solutions, a :class:`Status` per puzzle, solution
 counts (up to ``limit``) and search nodes.
 
@@ -26,14 +26,13 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from . import _sudoku_kernel as _kernel
-from .display import Grid
-from .exact_cover import ExactCover
-from .sudoku_io import box_shape, format_grid, format_line, format_lines, parse
+from ..core import BudgetExceeded, ExactCover, SearchStats
+from . import kernel as _kernel
+from .formats import format_line, parse
+from .shape import box_shape
 
 __all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
-           "to_exact_cover", "check_grid", "parse", "format_line", "format_lines",
-           "format_grid", "box_shape", "Grid"]
+           "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK"]
 
 _LINK_DTYPE = np.uint32
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
@@ -106,7 +105,8 @@ class SudokuResult:
 
     def _repr_html_(self):
         """Jupyter view: status counts, throughput, effort and the first rows."""
-        from .display import sudoku_result_html
+        # Jupyter's hook; the drawing lives in the display layer, above this one
+        from ..display.html import sudoku_result_html
 
         return sudoku_result_html(self)
 
@@ -161,7 +161,7 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     ----------
     puzzles : array_like or str or path
         An (N, n*n) integer array (0 = blank), one grid, or text / a file that
-        :func:`numbadlx.sudoku_io.parse` reads.
+        :func:`numbadlx.sudoku.parse` reads.
     limit : int, default 2
         Count solutions up to this many per puzzle: 1 finds one (status SOLVED), 2
         also proves uniqueness (UNIQUE or MULTIPLE).
@@ -425,8 +425,6 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None):
     if status == Status.INVALID:
         raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
     if status == Status.BUDGET:
-        from .exact_cover import BudgetExceeded, SearchStats
-
         stats = SearchStats(nodes=int(result.nodes[0]), solutions=int(result.counts[0]),
                             status="budget", seconds=result.seconds)
         budgets = ", ".join(f"{name}={value}" for name, value in

@@ -1,7 +1,7 @@
 """Algorithm C (exact covering with colours) on DLX1 tables: one resumable ``@njit`` kernel.
 
 Same tables, state, statistics, budgets and return codes as Algorithm X in
-:mod:`numbadlx._kernel`; only the way secondary items are handled differs. A node's
+:mod:`numbadlx.core.kernels.x`; only the way secondary items are handled differs. A node's
 ``AUX`` column holds its colour (``0`` = none). While a secondary item is *purified*
 to colour ``c`` (some chosen option gave it ``c``), every other node of that item with
 colour ``c`` carries the mark :data:`MARK` (Knuth's ``COLOR = -1``): those options stay
@@ -10,7 +10,7 @@ compatible, and the hide/unhide primitives leave marked nodes where they are, so
 
 The steps carry Knuth's labels (TAOCP 7.2.2.1, Algorithm C):
 
-C1 initialise (:func:`numbadlx._links.build_links` with a colour array), C2 enter a
+C1 initialise (:func:`numbadlx.core.links.build_links` with a colour array), C2 enter a
 level (a solution when no primary item is left), C3 choose an item (minimum remaining
 values), C4 cover it, C5 try ``choice[level]`` (commit its other items), C6 try again
 (uncommit, next option down), C7 backtrack, C8 leave the level.
@@ -20,23 +20,23 @@ cover'; a coloured node purifies its item, and a marked node needs nothing (its 
 already purified to the same colour).
 
 The helpers here (``hide'``, ``cover'``, ``purify`` and their inverses) are also used by
-Algorithm M in :mod:`numbadlx._kernel_m`.
+Algorithm M in :mod:`numbadlx.core.kernels.m`.
 """
 
 import numpy as np
 from numba import njit
 
-from ._kernel import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
+from .x import (EV_BACKTRACK, EV_CHOOSE, EV_SOLUTION, EV_TRY, PC_DONE, PC_X2, PC_X8,
                       RET_BUDGET, RET_DONE, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES,
                       emit, option_of)
-from ._links import AUX, DOWN, ITEM, UP
+from ..links import AUX, DOWN, ITEM, UP
 
 _ONE = np.uint32(1)
 
 #: Colour mark of a node whose item is purified to that node's own colour (Knuth's -1).
 MARK = np.uint32(0xFFFFFFFF)
 
-# (colours are validated to at most numbadlx._validate.MAX_COLOUR, below the mark)
+# (colours are validated to at most numbadlx.core.validate.MAX_COLOUR, below the mark)
 
 
 @njit(cache=True, inline="always")
@@ -154,7 +154,7 @@ def search(nodes, items, n_items, choice, state, max_solutions, max_nodes, recor
     """Run Algorithm C from the point saved in ``state``.
 
     The arguments, ``state`` layout, trace rows and return value are those of
-    :func:`numbadlx._kernel.search`; ``nodes`` must carry colours in ``AUX``.
+    :func:`numbadlx.core.kernels.x.search`; ``nodes`` must carry colours in ``AUX``.
     ``stats[ST_UPDATES]`` counts unlinked nodes, unlinked items and colour marks.
     """
     pc = state[0]

@@ -1,0 +1,25 @@
+"""Generic exact cover: problems in, solutions out.
+
+The data path, one module a stage:
+
+* :mod:`~numbadlx.core.validate` checks every input (dense 0/1 matrices, option
+  lists, CSR arrays) and turns it into CSR options;
+* :mod:`~numbadlx.core.dlx_text` reads and writes Knuth's DLX text format;
+* :mod:`~numbadlx.core.links` links the options into Knuth's DLX1 tables;
+* :mod:`~numbadlx.core.kernels` holds the ``@njit`` search kernels (Algorithms X, C
+  and M), driven by :mod:`~numbadlx.core.search`;
+* :mod:`~numbadlx.core.problem` is the public face (:class:`ExactCover`,
+  :func:`solve`, :func:`count`) and decodes solutions back to the caller's numbering;
+* :mod:`~numbadlx.core.verify`, :mod:`~numbadlx.core.trace` and
+  :mod:`~numbadlx.core.split` check solutions, record a search step by step and cut a
+  search tree into independent parts.
+
+Nothing in this package imports Sudoku, display, Dask or the command line.
+"""
+
+from .problem import ExactCover, count, solve
+from .search import BudgetExceeded, SearchStats
+from .verify import explain, verify
+
+__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify",
+           "explain"]

@@ -1,0 +1,335 @@
+"""Matplotlib pictures: grids, N-queens and pentomino solutions, effort histograms and
+search trees.
+
+Matplotlib is an optional dependency, imported inside each function only. Every
+function takes an optional ``ax`` to draw on and returns the
+:class:`matplotlib.figure.Figure`. With ``ax=None`` a new figure is made with
+``pyplot.subplots``, so Jupyter shows it at the end of the cell; assign the result
+(``fig = plot_grid(...)``) to avoid seeing it twice.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from numbadlx import problems
+>>> from numbadlx.plotting import plot_queens
+>>> queens = problems.n_queens(6)
+>>> fig = plot_queens(queens, queens.solve())
+>>> type(fig).__name__
+'Figure'
+"""
+
+import numpy as np
+
+__all__ = ["plot_grid", "plot_queens", "plot_pentominoes", "plot_effort",
+           "plot_search_tree"]
+
+
+def _axes(ax, size):
+    if ax is not None:
+        return ax.figure, ax
+    from matplotlib import pyplot as plt
+
+    return plt.subplots(figsize=size)
+
+
+def plot_grid(puzzle, solution=None, box=None, ax=None):
+    """Draw a Sudoku grid: givens in black, filled digits in blue, box borders thick.
+
+    Parameters
+    ----------
+    puzzle : array_like or str
+        One puzzle (anything :class:`numbadlx.sudoku.Grid` takes).
+    solution : array_like or str, optional
+        The filled grid.
+    box : (rows, cols), optional
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig = plot_grid("1000" "0010" "0000" "0000")
+    >>> len(fig.axes[0].texts)
+    2
+    """
+    from ..sudoku import Grid
+
+    grid = Grid(puzzle, solution, box)
+    n = grid.n
+    rows, cols = grid.box
+    fig, ax = _axes(ax, (0.42 * n + 0.6, 0.42 * n + 0.6))
+    # background: boxes shaded in a chequer so the boxes read at a glance
+    r, c = np.divmod(np.arange(n * n), n)
+    shade = ((r // rows) + (c // cols)) % 2
+    ax.imshow(shade.reshape(n, n), cmap="Greys", vmin=0, vmax=6,
+              extent=(0, n, n, 0), interpolation="nearest")
+    for k in range(n + 1):
+        width = 2.0 if k % cols == 0 else 0.5
+        ax.plot([k, k], [0, n], color="#333", lw=width)
+        width = 2.0 if k % rows == 0 else 0.5
+        ax.plot([0, n], [k, k], color="#333", lw=width)
+    size = max(5.0, 14.0 - 0.3 * n)
+    colours = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
+    for cell, (text, kind) in enumerate(grid.cells()):
+        if kind == "blank":
+            continue
+        row, col = divmod(cell, n)
+        ax.text(col + 0.5, row + 0.5, text, ha="center", va="center", fontsize=size,
+                color=colours[kind], fontweight="bold" if kind != "filled" else "normal")
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(grid.summary(), fontsize=9)
+    return fig
+
+
+def plot_queens(problem, solution, ax=None):
+    """Draw an N-queens solution on a coloured chessboard.
+
+    Parameters
+    ----------
+    problem : ExactCover or int
+        A :func:`numbadlx.problems.n_queens` problem (option ``r * n + c`` puts a
+        queen on row r, column c), or the board size n.
+    solution : sequence of int
+        Option indices.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    n = problem if isinstance(problem, (int, np.integer)) else \
+        int(round(problem.n_options ** 0.5))
+    fig, ax = _axes(ax, (0.5 * n + 1, 0.5 * n + 1))
+    board = np.add.outer(np.arange(n), np.arange(n)) % 2
+    from matplotlib.colors import ListedColormap
+
+    ax.imshow(board, cmap=ListedColormap(["#f0d9b5", "#b58863"]),
+              extent=(0, n, n, 0), interpolation="nearest")
+    rows, cols = np.divmod(np.asarray(solution, dtype=np.int64), n)
+    # the glyph's size follows the size of one square on the page
+    inches = ax.get_window_extent().transformed(fig.dpi_scale_trans.inverted()).width
+    points = 0.7 * 72.0 * inches / n
+    for r, c in zip(rows, cols):
+        ax.text(c + 0.5, r + 0.55, "\u265b", ha="center", va="center", fontsize=points,
+                color="#8e1b1b", zorder=3)
+    ax.set_xticks(np.arange(n) + 0.5, [chr(ord("a") + k) if n <= 26 else str(k)
+                                       for k in range(n)])
+    ax.set_yticks(np.arange(n) + 0.5, [str(k + 1) for k in range(n)])
+    ax.tick_params(length=0)
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_aspect("equal")
+    ax.set_title(f"{n} queens", fontsize=10)
+    return fig
+
+
+def plot_pentominoes(problem, solution, ax=None):
+    """Draw a polyomino packing in colour, one colour and letter per piece.
+
+    Parameters
+    ----------
+    problem : ExactCover
+        A :func:`numbadlx.problems.pentominoes` problem: items are the pieces, then
+        the board's cells row by row; ``problem.board_shape`` is ``(rows, cols)``.
+    solution : sequence of int
+        Option indices.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    rows, cols = problem.board_shape
+    pieces = problem.n_items - rows * cols
+    names = problem.item_names or [str(k) for k in range(problem.n_items)]
+    board = np.full(rows * cols, -1, dtype=np.int64)
+    for k in solution:
+        items = problem.option(int(k))
+        piece = items[items < pieces]
+        board[items[items >= pieces] - pieces] = piece[0] if piece.size else -1
+    fig, ax = _axes(ax, (0.5 * cols + 0.5, 0.5 * rows + 0.5))
+    from matplotlib import colormaps
+
+    palette = colormaps["tab20"].resampled(max(pieces, 1))
+    image = np.ones((rows * cols, 4))
+    placed = board >= 0
+    image[placed] = palette(board[placed])
+    ax.imshow(image.reshape(rows, cols, 4), extent=(0, cols, rows, 0),
+              interpolation="nearest")
+    grid = board.reshape(rows, cols)
+    # outline each piece: a thick line wherever two neighbouring cells differ
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols and grid[r, c] != grid[r, c + 1]:
+                ax.plot([c + 1, c + 1], [r, r + 1], color="#222", lw=2)
+            if r + 1 < rows and grid[r, c] != grid[r + 1, c]:
+                ax.plot([c, c + 1], [r + 1, r + 1], color="#222", lw=2)
+    for piece in np.unique(board[placed]):
+        cells = np.flatnonzero(board == piece)
+        r, c = np.divmod(cells, cols)
+        # the letter goes in the piece's cell nearest its centre of mass
+        near = np.argmin((r - r.mean()) ** 2 + (c - c.mean()) ** 2)
+        ax.text(c[near] + 0.5, r[near] + 0.5, names[piece], ha="center",
+                va="center", fontsize=11, fontweight="bold", color="#222")
+    ax.plot([0, cols, cols, 0, 0], [0, 0, rows, rows, 0], color="#222", lw=3)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return fig
+
+
+def plot_effort(results, bins=30, ax=None):
+    """Histograms of search nodes per puzzle, one panel per dataset.
+
+    Parameters
+    ----------
+    results : SudokuResult or mapping of name -> SudokuResult
+    bins : int, default 30
+        Bins, spaced evenly on a log scale.
+    ax : matplotlib Axes, optional
+        Only for a single result.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from numbadlx import sudoku
+    >>> fig = plot_effort(sudoku.solve(["1000" "0010" "0000" "0000"] * 3))
+    >>> len(fig.axes)
+    1
+    """
+    if hasattr(results, "nodes"):
+        results = {"": results}
+    results = dict(results)
+    if ax is not None and len(results) != 1:
+        raise ValueError("ax is only for a single result")
+    if ax is None:
+        from matplotlib import pyplot as plt
+
+        fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.2),
+                                 squeeze=False)
+        axes = axes[0]
+    else:
+        fig, axes = ax.figure, [ax]
+    for axis, (name, result) in zip(axes, results.items()):
+        nodes = np.asarray(result.nodes)
+        nodes = nodes[nodes > 0]
+        low = int(nodes.min()) if nodes.size else 1
+        top = max(int(nodes.max()) if nodes.size else 1, low + 1)
+        if top < 4 * low:
+            # a narrow range reads better on a linear axis, one bin per whole number
+            # when there are few of them
+            from matplotlib.ticker import MaxNLocator
+
+            step = max(1, int(np.ceil((top - low + 1) / bins)))
+            edges = np.arange(low, top + step + 1, step) - 0.5
+            axis.hist(nodes, bins=edges, color="#4c72b0", edgecolor="white")
+            axis.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        else:
+            from matplotlib.ticker import NullFormatter
+
+            edges = np.geomspace(low * 0.95, top * 1.05, bins + 1)
+            axis.hist(nodes, bins=edges, color="#4c72b0", edgecolor="white")
+            axis.set_xscale("log")
+            axis.xaxis.set_minor_formatter(NullFormatter())
+        axis.set_xlabel("search nodes per puzzle")
+        axis.set_ylabel("puzzles")
+        if nodes.size:
+            median = float(np.median(nodes))
+            axis.axvline(median, color="#c44e52", lw=1.5, ls="--")
+            title = f"{name}: " if name else ""
+            axis.set_title(f"{title}{nodes.size:,} puzzles, median {median:,.0f}",
+                           fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plot_search_tree(table, ax=None, labels=None):
+    """Draw the search tree of a :meth:`ExactCover.trace` table.
+
+    Nodes are the search's levels: an inner node is labelled with the item it chose,
+    an edge with the option tried; solutions are green, dead ends (an item with no
+    option left) red, nodes the trace stopped before are hollow.
+
+    Parameters
+    ----------
+    table : DataFrame or structured array from :meth:`numbadlx.ExactCover.trace`
+    ax : matplotlib Axes, optional
+    labels : bool, optional
+        Write item and option names (default: when the tree has at most 60 nodes).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from numbadlx import ExactCover
+    >>> fig = plot_search_tree(ExactCover([[0, 1], [0], [1]]).trace())
+    >>> type(fig).__name__
+    'Figure'
+    """
+    from .tree import search_tree
+
+    tree = search_tree(table)
+    k = len(tree)
+    if labels is None:
+        labels = k <= 60
+    width = float(tree.x.max()) + 1 if k else 1.0
+    depth = int(tree.level.max()) + 1 if k else 1
+    made = ax is None
+    fig, ax = _axes(ax, (min(3.5 + 0.9 * width, 18), 1.0 + 0.9 * depth))
+    for node in range(1, k):
+        up = tree.parent[node]
+        ax.plot([tree.x[up], tree.x[node]], [tree.y[up], tree.y[node]], color="#999",
+                lw=1, zorder=1)
+        if labels and tree.option[node]:
+            ax.text(0.5 * (tree.x[up] + tree.x[node]), 0.5 * (tree.y[up] + tree.y[node]),
+                    tree.option[node], fontsize=8, ha="center", va="center",
+                    color="#1d5fbf", bbox=dict(boxstyle="round,pad=0.15", fc="white",
+                                               ec="none", alpha=0.85), zorder=2)
+    style = {"inner": ("#dddddd", "#333"), "solution": ("#55a868", "#2d6a3e"),
+             "dead end": ("#c44e52", "#7a2326"), "open": ("white", "#999")}
+    from matplotlib.lines import Line2D
+
+    handles = []
+    for kind, (face, edge) in style.items():
+        chosen = [node for node in range(k) if tree.kind[node] == kind]
+        if chosen:
+            ax.scatter(tree.x[chosen], tree.y[chosen], s=380 if labels else 40, c=face,
+                       edgecolors=edge, linewidths=1.2, zorder=3)
+            handles.append(Line2D([], [], ls="none", marker="o", markersize=8,
+                                  markerfacecolor=face, markeredgecolor=edge,
+                                  label=f"{kind} ({len(chosen)})"))
+    if labels:
+        for node in range(k):
+            if tree.item[node]:
+                ax.text(tree.x[node], tree.y[node], tree.item[node], fontsize=8,
+                        ha="center", va="center", zorder=4)
+    ax.set_yticks(-np.arange(depth), [f"level {d}" for d in range(depth)])
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlim(-0.7, width - 0.3)
+    ax.set_ylim(-depth + 0.5, 0.6)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8,
+              frameon=False)
+    ax.set_title(f"search tree: {k} nodes", fontsize=10)
+    if made:
+        fig.tight_layout()
+    return fig

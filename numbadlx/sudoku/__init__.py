@@ -1,0 +1,37 @@
+"""Sudoku on top of the exact-cover engine: bulk solving of puzzle arrays.
+
+The layer's data path, one module a stage:
+
+* :mod:`~numbadlx.sudoku.formats` parses text, CSV and ``.npy`` puzzles into
+  ``(N, n*n)`` uint8 arrays (and writes them back); :mod:`~numbadlx.sudoku.shape`
+  knows the sizes and box shapes;
+* :mod:`~numbadlx.sudoku.kernel` encodes each puzzle as pruned exact-cover options,
+  links and searches them (a specialised Algorithm X) in parallel chunks;
+* :mod:`~numbadlx.sudoku.solve` is the public face (:func:`solve`,
+  :class:`SudokuResult`, :class:`Status`) and decodes the results;
+* :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
+  the command line and by :mod:`numbadlx.dask`);
+* :mod:`~numbadlx.sudoku.grid` and :mod:`~numbadlx.sudoku.generate` show one grid and
+  make random grids and puzzles.
+
+Examples
+--------
+>>> from numbadlx import sudoku
+>>> result = sudoku.solve(["0200" "0040" "3400" "0000"])
+>>> result.status_counts(), sudoku.format_line(result.solutions[0])
+({'UNIQUE': 1}, '4213134234212134')
+"""
+
+from .formats import (FORMATS, PuzzleChunk, file_format, format_grid, format_line,
+                      format_lines, iter_chunks, parse, read_csv)
+from .generate import random_grid, random_puzzles
+from .grid import Grid
+from .shape import MAX_SIZE, MIN_SIZE, box_shape
+from .solve import (DEFAULT_CHUNK, Status, SudokuResult, check_grid, count_solutions,
+                    default_sample_path, solve, solve_one, to_exact_cover, warm_up)
+
+__all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
+           "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK",
+           "parse", "read_csv", "iter_chunks", "file_format", "PuzzleChunk", "FORMATS",
+           "format_line", "format_lines", "format_grid", "box_shape", "MIN_SIZE",
+           "MAX_SIZE", "Grid", "random_grid", "random_puzzles"]

@@ -1,0 +1,128 @@
+"""One Sudoku grid (and optionally its solution) as an object: text and Jupyter views.
+
+Examples
+--------
+>>> grid = Grid("1000" "0010" "0000" "0000")
+>>> grid
+Grid(4x4, 2x2 boxes, 2 givens)
+1 . | . .
+. . | 1 .
+----+----
+. . | . .
+. . | . .
+"""
+
+import numpy as np
+
+from .formats import format_grid, parse
+from .shape import DIGITS, box_shape
+
+__all__ = ["Grid"]
+
+
+def _symbol(value, n):
+    """The text of one cell value, as the package writes it (base 36 up to 35)."""
+    if value == 0:
+        return ""
+    return DIGITS[value] if n <= 35 else str(int(value))
+
+
+def _one_grid(grid, box):
+    """One puzzle as an (n*n,) uint8 array and its box shape."""
+    array = parse(grid, box=box)
+    if array.shape[0] != 1:
+        raise ValueError(f"expected one grid, got {array.shape[0]}")
+    n = int(round(array.shape[1] ** 0.5))
+    return array[0], n, box_shape(n, box)
+
+
+class Grid:
+    """A Sudoku grid (and optionally its solution) that Jupyter draws as a table.
+
+    Givens are bold and black, digits a solution filled in are blue, a solution
+    digit that contradicts a given is red; box borders are drawn thick. Any size
+    from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
+
+    Parameters
+    ----------
+    puzzle : array_like or str
+        One puzzle: a string, an (n*n,) or (n, n) array, 0 = blank.
+    solution : array_like or str, optional
+        The filled grid.
+    box : (rows, cols), optional
+        Box shape when n is not a square (6 -> 2x3 is inferred).
+
+    Attributes
+    ----------
+    puzzle, solution : (n*n,) uint8 arrays (``solution`` may be None)
+    n : int
+    box : (rows, cols)
+
+    Examples
+    --------
+    >>> from numbadlx import sudoku
+    >>> from numbadlx.sudoku import Grid
+    >>> puzzle = "1000" "0010" "0000" "0000"
+    >>> grid = Grid(puzzle, sudoku.solve_one(puzzle))
+    >>> grid.n, grid.box, int((grid.puzzle > 0).sum())
+    (4, (2, 2), 2)
+    >>> html = grid._repr_html_()
+    >>> html.count('class="given"'), html.count('class="filled"')
+    (2, 14)
+    """
+
+    def __init__(self, puzzle, solution=None, box=None):
+        self.puzzle, self.n, self.box = _one_grid(puzzle, box)
+        if solution is not None:
+            solution, n, _ = _one_grid(solution, self.box)
+            if n != self.n:
+                raise ValueError(f"the solution is {n}x{n} but the puzzle {self.n}x{self.n}")
+        self.solution = solution
+
+    @classmethod
+    def from_result(cls, result, index):
+        """Grid of puzzle ``index`` of a :class:`~numbadlx.sudoku.SudokuResult`, with its
+        solution when one was found."""
+        solved = result.counts[index] > 0
+        return cls(result.puzzles[index], result.solutions[index] if solved else None,
+                   box=result.box)
+
+    def cells(self):
+        """Per cell, row by row: ``(text, kind)`` with kind ``'given'``, ``'filled'``,
+        ``'blank'`` or ``'clash'``."""
+        given = self.puzzle
+        shown = given if self.solution is None else np.where(given > 0, given,
+                                                             self.solution)
+        kinds = np.where(given > 0, "given", np.where(shown > 0, "filled", "blank"))
+        if self.solution is not None:
+            clash = (given > 0) & (self.solution > 0) & (self.solution != given)
+            kinds = np.where(clash, "clash", kinds)
+            shown = np.where(clash, self.solution, shown)
+        return [(_symbol(int(v), self.n), str(k)) for v, k in zip(shown, kinds)]
+
+    def _repr_html_(self):
+        # Jupyter's hook; the drawing lives in the display layer, above this one
+        from ..display.html import grid_table
+
+        return grid_table(self)
+
+    def summary(self):
+        """One line: size, boxes, givens (and filled cells)."""
+        rows, cols = self.box
+        givens = int((self.puzzle > 0).sum())
+        text = f"{self.n}x{self.n}, {rows}x{cols} boxes, {givens} givens"
+        if self.solution is not None:
+            filled = int(((self.puzzle == 0) & (self.solution > 0)).sum())
+            text += f", {filled} filled"
+        return text
+
+    def __repr__(self):
+        head = f"Grid({self.summary()})"
+        puzzle = format_grid(self.puzzle, self.box).split("\n")
+        if self.solution is None:
+            return "\n".join([head] + puzzle)
+        solution = format_grid(self.solution, self.box).split("\n")
+        width = max(len(line) for line in puzzle)
+        lines = [f"{'puzzle'.ljust(width)}    solution"]
+        lines += [f"{a.ljust(width)}    {b}" for a, b in zip(puzzle, solution)]
+        return "\n".join([head] + lines)

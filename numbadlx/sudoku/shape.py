@@ -1,0 +1,85 @@
+"""Sudoku shapes: grid sizes, box shapes and the one-character cell alphabet.
+
+A puzzle of size ``n`` is an ``n x n`` grid split into boxes of ``r`` rows and ``c``
+columns, ``n == r * c``, ``4 <= n <= 36``. Cells hold 0 (blank) or ``1..n``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+__all__ = ["MIN_SIZE", "MAX_SIZE", "DIGITS", "box_shape"]
+
+#: Smallest and largest supported grid size ``n``.
+MIN_SIZE = 4
+MAX_SIZE = 36
+
+#: The text alphabet: the character of cell value ``v`` is ``DIGITS[v]`` (base 36, so
+#: 10 is ``A``); a blank (0) is usually written ``0`` or ``.``.
+DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
+    """Return the box shape ``(r, c)`` of an ``n x n`` Sudoku.
+
+    Parameters
+    ----------
+    n : int
+        Grid size, from 4 to 36.
+    box : tuple of int, optional
+        Explicit ``(rows, columns)`` of one box.  It must satisfy
+        ``rows * columns == n`` with both at least 2.  If omitted, ``r`` is
+        the largest divisor of ``n`` not above ``sqrt(n)`` and ``c = n // r``.
+
+    Returns
+    -------
+    tuple of int
+        ``(r, c)``: rows and columns of one box.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is out of range, has no box shape with both sides at least
+        2 (``n`` prime), or ``box`` does not fit ``n``.
+
+    Examples
+    --------
+    >>> box_shape(9)
+    (3, 3)
+    >>> box_shape(12)
+    (3, 4)
+    >>> box_shape(6, (3, 2))
+    (3, 2)
+    """
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"puzzle size must be an integer, got {n!r}") from None
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        raise ValueError(
+            f"unsupported puzzle size {n}x{n}: n must be from {MIN_SIZE} to {MAX_SIZE}"
+        )
+    if box is None:
+        r = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+        if r == 1:
+            raise ValueError(
+                f"unsupported puzzle size {n}x{n}: {n} is prime, so there is no "
+                "box shape with at least 2 rows and 2 columns"
+            )
+        return r, n // r
+    try:
+        r, c = (operator.index(v) for v in box)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"box must be a pair of integers (rows, columns), got {box!r}"
+        ) from None
+    if r * c != n:
+        raise ValueError(
+            f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})"
+        )
+    if r < 2 or c < 2:
+        raise ValueError(
+            f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns"
+        )
+    return r, c
