@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from . import sudoku as _sudoku
+from .sudoku.formats import line_ranges
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
 
@@ -299,55 +300,6 @@ def count(problem, depth=2, *, client=None, scheduler=None, tasks=None, max_node
 
 
 # --------------------------------------------------------------------------- files
-
-
-def line_ranges(path, chunk_bytes=DEFAULT_RANGE_BYTES, start_byte=0):
-    """Split a file into byte ranges of about ``chunk_bytes`` that start at lines.
-
-    Returns a list of ``(start, stop, first_line)``: ``[start, stop)`` holds whole
-    lines, the first of them line ``first_line`` (1-based) of the file. The ranges
-    cover ``[start_byte, size)``; ``start_byte`` must begin a line.
-    """
-    chunk_bytes = int(chunk_bytes)
-    if chunk_bytes < 1:
-        raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
-    size = os.path.getsize(path)
-    ranges = []
-    block = 1 << 20
-    with open(path, "rb") as f:
-        line = 1
-        left = start_byte
-        while left > 0:  # lines before start_byte
-            data = f.read(min(block, left))
-            if not data:
-                break
-            line += data.count(b"\n")
-            left -= len(data)
-        start = start_byte
-        while start < size:
-            stop = min(size, start + chunk_bytes)
-            if stop < size:
-                f.seek(stop - 1)  # a range may end right after a newline at stop - 1
-                while True:
-                    data = f.read(1 << 16)
-                    if not data:
-                        stop = size
-                        break
-                    cut = data.find(b"\n")
-                    if cut >= 0:
-                        stop = f.tell() - len(data) + cut + 1
-                        break
-            newlines = 0
-            f.seek(start)
-            left = stop - start
-            while left > 0:
-                data = f.read(min(block, left))
-                newlines += data.count(b"\n")
-                left -= len(data)
-            ranges.append((start, stop, line))
-            line += newlines
-            start = stop
-    return ranges
 
 
 def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, csv,

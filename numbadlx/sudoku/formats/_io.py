@@ -107,6 +107,7 @@ __all__ = [
     "format_line",
     "format_lines",
     "iter_chunks",
+    "line_ranges",
     "parse",
     "read_csv",
 ]
@@ -449,16 +450,67 @@ def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
             raise ValueError(f"{name}: start_byte {start_byte} is not at the start of a line")
     if start_line is not None:
         return start_line
-    f.seek(0)
+    return count_newlines(f, 0, start_byte) + 1
+
+
+def count_newlines(f, start: int, stop: int) -> int:
+    """Number of ``\\n`` bytes in ``[start, stop)`` of the binary file ``f``, read in
+    blocks (the file position is left at ``stop`` or at the end of the file)."""
+    f.seek(start)
     newlines = 0
-    left = start_byte
+    left = stop - start
     while left > 0:
         block = f.read(min(left, _READ_BLOCK))
         if not block:
             break
         newlines += block.count(b"\n")
         left -= len(block)
-    return newlines + 1
+    return newlines
+
+
+def line_ranges(path, chunk_bytes: int, start_byte: int = 0) -> list[tuple[int, int, int]]:
+    """Split a file into byte ranges of about ``chunk_bytes`` that start at lines.
+
+    Returns a list of ``(start, stop, first_line)``: ``[start, stop)`` holds whole
+    lines, the first of them line ``first_line`` (1-based) of the file. The ranges
+    cover ``[start_byte, size)``; ``start_byte`` must begin a line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> NL = bytes([10])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "three.txt")
+    ...     with open(path, "wb") as f:
+    ...         _ = f.write(b"aaaa" + NL + b"bb" + NL + b"cccccc" + NL)
+    ...     line_ranges(path, 6)
+    [(0, 8, 1), (8, 15, 3)]
+    """
+    chunk_bytes = operator.index(chunk_bytes)
+    if chunk_bytes < 1:
+        raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
+    size = os.path.getsize(path)
+    ranges = []
+    with open(path, "rb") as f:
+        line = count_newlines(f, 0, start_byte) + 1
+        start = start_byte
+        while start < size:
+            stop = min(size, start + chunk_bytes)
+            if stop < size:
+                f.seek(stop - 1)  # a range may end right after a newline at stop - 1
+                while True:
+                    data = f.read(1 << 16)
+                    if not data:
+                        stop = size
+                        break
+                    cut = data.find(b"\n")
+                    if cut >= 0:
+                        stop = f.tell() - len(data) + cut + 1
+                        break
+            ranges.append((start, stop, line))
+            line += count_newlines(f, start, stop)
+            start = stop
+    return ranges
 
 
 def _iter_blocks(f, pos: int, line: int):
@@ -1128,7 +1180,7 @@ def file_format(path, format: str | None = None, n: int | None = None) -> str:
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = os.path.join(folder, "puzzles.txt")
     ...     with open(path, "w") as f:
-    ...         _ = f.write("0" * 81 + "\n")
+    ...         _ = f.write("0" * 81)
     ...     file_format(path)
     'lines'
     """
