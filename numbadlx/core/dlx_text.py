@@ -46,7 +46,7 @@ class DLXText:
     """A parsed DLX file: CSR options over named items."""
 
     item_names: list
-    n_primary_mask: np.ndarray  # boolean mask of secondary items
+    secondary: np.ndarray  # boolean mask: True for a secondary item
     indptr: np.ndarray
     indices: np.ndarray
     line_numbers: np.ndarray  # 1-based source line of each option
@@ -201,7 +201,7 @@ def parse_dlx(source):
     bounds = None
     if any(bound != (1, 1) for bound in bound_rows):
         bounds = np.asarray(bound_rows, dtype=np.int64).reshape(-1, 2)
-    return DLXText(item_names=item_names, n_primary_mask=np.array(secondary, dtype=bool),
+    return DLXText(item_names=item_names, secondary=np.array(secondary, dtype=bool),
                    indptr=indptr, indices=np.asarray(flat, dtype=np.int32),
                    line_numbers=np.asarray(line_numbers, dtype=np.int64), source=label,
                    colours=colours, colour_names=list(colour_index) if colour_index else None,

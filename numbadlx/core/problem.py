@@ -153,7 +153,7 @@ class ExactCover:
 
         parsed = parse_dlx(source)
         return cls._from_checked(parsed.indptr, parsed.indices, len(parsed.item_names),
-                                 parsed.n_primary_mask, parsed.item_names, None,
+                                 parsed.secondary, parsed.item_names, None,
                                  line_numbers=parsed.line_numbers, colours=parsed.colours,
                                  bounds=parsed.bounds, colour_names=parsed.colour_names)
 

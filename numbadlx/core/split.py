@@ -24,7 +24,7 @@ Problems with multiplicities (``bounds``, Algorithm M) are not split.
 Examples
 --------
 >>> from numbadlx import problems
->>> from numbadlx.split import split_prefixes, count_prefix
+>>> from numbadlx.core.split import split_prefixes, count_prefix
 >>> queens = problems.n_queens(8)
 >>> prefixes = split_prefixes(queens, 2)
 >>> len(prefixes), prefixes[0]

@@ -4,8 +4,9 @@ Nothing here needs more than NumPy and the standard library. Jupyter calls an
 object's ``_repr_html_`` to show it; the package's classes delegate to the functions
 below:
 
-* :class:`Grid` -- a Sudoku grid of any size, givens told apart from filled digits,
-  box borders drawn (``sudoku.Grid`` is the same class);
+* :func:`grid_table` -- a :class:`~numbadlx.sudoku.Grid` of any size, givens told
+  apart from filled digits, box borders drawn (:func:`grid_html` for a puzzle given
+  as text or an array);
 * :func:`sudoku_result_html` -- a :class:`~numbadlx.sudoku.SudokuResult`: counts per
   status, throughput, effort and the first rows;
 * :func:`exact_cover_html` and :class:`CoverMatrix` -- an
@@ -17,16 +18,8 @@ with :func:`html.escape`.
 
 Examples
 --------
->>> from numbadlx.display import Grid
->>> grid = Grid("1000" "0010" "0000" "0000")
->>> grid
-Grid(4x4, 2x2 boxes, 2 givens)
-1 . | . .
-. . | 1 .
-----+----
-. . | . .
-. . | . .
->>> grid._repr_html_().count('class="given"')
+>>> from numbadlx.sudoku import Grid
+>>> grid_table(Grid("1000" "0010" "0000" "0000")).count('class="given"')
 2
 """
 

@@ -1,0 +1,20 @@
+"""pytest set-up shared by the tests (tests/) and the package's doctests (numbadlx/)."""
+
+import atexit
+import os
+import shutil
+import tempfile
+
+# Numba's on-disk cache (cache=True) does not record NUMBA_BOUNDSCHECK: a bounds-checked
+# run would load kernels compiled without checks from __pycache__ (checking nothing), and
+# a run compiling first would leave checked, slower kernels for normal use. So a run
+# with NUMBA_BOUNDSCHECK=1 gets a cache of its own (set here, before numba is imported;
+# the CLI subprocesses the tests start inherit it).
+if os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0") and \
+        "NUMBA_CACHE_DIR" not in os.environ:
+    _boundscheck_cache = tempfile.mkdtemp(prefix="numbadlx-boundscheck-cache-")
+    os.environ["NUMBA_CACHE_DIR"] = _boundscheck_cache
+    atexit.register(shutil.rmtree, _boundscheck_cache, True)
+
+# `python -m numbadlx` runs the command line when imported: not a module to doctest
+collect_ignore = ["numbadlx/__main__.py"]
