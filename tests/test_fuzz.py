@@ -452,32 +452,37 @@ def test_cli_count_on_random_dlx(tmp_path, capsys, text):
 def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     """Numba's cache ignores NUMBA_BOUNDSCHECK, so kernels loaded from it may have no
     checks: in the bounds-checked run every kernel used must have been compiled fresh
-    (tests/conftest.py gives that run a cache folder of its own)."""
+    (conftest.py gives that run a cache folder of its own)."""
     import numba
-
-    from numbadlx import _sudoku_kernel
 
     assert numba.config.BOUNDSCHECK
     sudoku.solve(np.zeros((1, 16), dtype=np.uint8), limit=300)
     ExactCover([[0], [1], [0, 1]]).count()
-    for name, module in [("sudoku", _sudoku_kernel)] + _exact_cover_kernels():
+    ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
+    ExactCover([[0], [0]], bounds=[(1, 2)]).count()
+    checked = 0
+    for name, module in _kernel_modules():
         for attribute in dir(module):
             dispatcher = getattr(module, attribute)
             stats = getattr(dispatcher, "stats", None)
             if stats is not None and hasattr(stats, "cache_hits"):
+                checked += 1
                 assert not sum(stats.cache_hits.values()), f"{name}.{attribute} was loaded"
+    assert checked >= 5  # the link builder, the X, C, M and Sudoku kernels at least
 
 
-def _exact_cover_kernels():
+def _kernel_modules():
+    """Every module that holds @njit kernels: numbadlx.core.links, the modules of
+    numbadlx.core.kernels and numbadlx.sudoku.kernel."""
     import importlib
+    import pkgutil
 
-    found = []
-    for name in ("_kernel", "_kernel_c", "_kernel_m", "_links"):
-        try:
-            found.append((name, importlib.import_module(f"numbadlx.{name}")))
-        except ImportError:
-            pass
-    return found
+    import numbadlx.core.kernels as kernels
+
+    names = ["numbadlx.core.links", "numbadlx.sudoku.kernel"]
+    names += [info.name for info in pkgutil.iter_modules(kernels.__path__,
+                                                          kernels.__name__ + ".")]
+    return [(name, importlib.import_module(name)) for name in names]
 
 
 @pytest.mark.parametrize("argv", [
