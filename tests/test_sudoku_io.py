@@ -509,7 +509,7 @@ def test_iter_chunks_matches_parse_and_resumes(tmp_path):
 @pytest.mark.parametrize("block", [7, 100, 1 << 20])
 def test_iter_chunks_small_read_blocks(tmp_path, monkeypatch, block):
     """Lines split across read blocks, clean and messy blocks, no final newline."""
-    import numbadlx.sudoku.formats._io as sio
+    import numbadlx.sudoku.formats._reader as sio
 
     puzzles = random_puzzles(9, 30, seed=8)
     lines = format_lines(puzzles)

@@ -1,0 +1,377 @@
+"""The entry points :func:`parse`, :func:`read_csv` and :func:`iter_chunks`, and
+the dispatch from a source and a format to the chunk readers."""
+
+from __future__ import annotations
+
+import io
+import math
+import operator
+import os
+import re
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from ..shape import box_shape
+from ._arrays import _array_matrix, _check_values
+from ._grid import _grid_chunks
+from ._lines import _line_chunks
+from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
+from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
+from ._csv import _csv_chunks
+from .detect import _check_format, _detect_format, _path_format
+
+__all__ = ["iter_chunks", "parse", "read_csv"]
+
+_PARSE_BATCH = 1 << 16
+
+
+def _binary_chunks(
+    f,
+    name: str,
+    fmt: str | None,
+    n: int | None,
+    box,
+    chunk_size: int,
+    start_byte: int = 0,
+    start_line: int | None = None,
+    solutions: bool = True,
+) -> Iterator[PuzzleChunk]:
+    ctx = _Context(name, n, box)
+    if fmt is None:
+        f.seek(0)
+        head = f.read(1 << 18)
+        fmt = "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, ctx.n)
+    if fmt == "npy":
+        yield from _npy_chunks(f, ctx, chunk_size, start_byte)
+        return
+    if fmt == "csv":
+        yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions)
+        return
+    line = _check_start(f, name, start_byte, start_line)
+    if fmt == "lines":
+        yield from _line_chunks(f, start_byte, line, ctx, chunk_size)
+    else:
+        yield from _grid_chunks(_iter_records(f, start_byte, line), ctx, chunk_size)
+
+
+def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, solutions=False):
+    parts, sols = [], []
+    has_solutions = False
+    for chunk in chunks:
+        if chunk.errors:
+            raise ValueError(chunk.errors[0][1])
+        parts.append(chunk.puzzles)
+        if chunk.solutions is not None:
+            has_solutions = True
+            sols.append(chunk.solutions)
+    if not parts:
+        if ctx_n is None:
+            raise ValueError(f"{name}: no puzzles found")
+        empty = np.zeros((0, ctx_n * ctx_n), dtype=np.uint8)
+        return (empty, (empty.copy() if has_solutions else None)) if solutions else empty
+    puzzles = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if not solutions:
+        return puzzles
+    if not has_solutions:
+        return puzzles, None
+    return puzzles, (sols[0] if len(sols) == 1 else np.concatenate(sols))
+
+
+def _initial_n(n, box):
+    return _Context("", n, box).n
+
+
+def _is_existing_file(text: str) -> bool:
+    if "\n" in text or "\r" in text or len(text) > 4096:
+        return False
+    try:
+        return os.path.isfile(text)
+    except (OSError, ValueError):
+        return False
+
+
+def _looks_like_path(text: str) -> bool:
+    stripped = text.strip()
+    if "\n" in stripped:
+        return False
+    has_suffix = re.search(r"\.[A-Za-z]\w{0,4}$", stripped) is not None
+    return "/" in stripped or "\\" in stripped or has_suffix
+
+
+def _parse_array(arr, n: int | None, box, name: str) -> np.ndarray:
+    arr = np.asarray(arr)
+    if arr.dtype.kind in "US":
+        return _parse_sequence(arr.ravel().tolist(), n, box, None)
+    matrix, n = _array_matrix(arr, n, name, prefer_batch=True)
+    box_shape(n, box)
+    values, bad, errors = _check_values(matrix, n, name, 0)
+    if errors:
+        raise ValueError(errors[0][1])
+    return np.ascontiguousarray(values)
+
+
+def _parse_sequence(items, n, box, fmt) -> np.ndarray:
+    known = _initial_n(n, box)
+    strings = []
+    for item in items:
+        if isinstance(item, bytes):
+            item = item.decode("utf-8", "surrogateescape")
+        strings.append(item)
+    if any("\n" in s or "\r" in s for s in strings):
+        parts = []
+        for i, s in enumerate(strings):
+            data = io.BytesIO(s.encode("utf-8", "surrogateescape"))
+            part = _collect(
+                _binary_chunks(data, f"<list item {i}>", fmt, n, box, _PARSE_BATCH),
+                known,
+                f"<list item {i}>",
+            )
+            if n is None:
+                n = known = math.isqrt(part.shape[1])
+            parts.append(part)
+        if not parts:
+            return _collect([], known, "<list>")
+        return np.concatenate(parts)
+    text = "\n".join(strings).encode("utf-8", "surrogateescape")
+    return _collect(
+        _binary_chunks(io.BytesIO(text), "<list>", fmt or "lines", n, box, _PARSE_BATCH),
+        known,
+        "<list>",
+    )
+
+
+def parse(source, *, n: int | None = None, box=None, format: str | None = None) -> np.ndarray:
+    """Read Sudoku puzzles from a file, text, strings or an array.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes, list or tuple of str, or array_like
+        A path (a ``str`` naming an existing file counts as a path; any
+        other ``str`` is puzzle text), puzzle text, a sequence of puzzle
+        strings (one puzzle each; line ``i`` in messages is item ``i``,
+        1-based), or an array of shape ``(N, n*n)``, ``(n*n,)``, ``(n, n)``
+        or ``(N, n, n)`` holding integers or whole-number floats.  A 2-D
+        ``(16, 16)`` or ``(36, 36)`` array is read as 16 (36) puzzles of
+        size 4 (6), so that ``parse`` of its own output changes nothing;
+        pass ``n`` or a ``(1, k, k)`` array for one ``k x k`` grid.  Other
+        square ``(k, k)`` arrays are one grid.
+    n : int, optional
+        Puzzle size; inferred when omitted.
+    box : tuple of int, optional
+        Box shape ``(rows, columns)``; only validated here.
+    format : {None, 'lines', 'grid', 'csv', 'npy'}, optional
+        Input format; None guesses it (see "Format auto-detection" in
+        :mod:`numbadlx.sudoku.formats`).  For a CSV only the puzzle column is
+        returned; see :func:`read_csv`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(N, n*n)`` array of uint8, 0 for blanks.
+
+    Raises
+    ------
+    ValueError
+        For any malformed puzzle, with ``name:line:column:`` in the message.
+
+    Examples
+    --------
+    >>> p = parse("1.3.\\n" "....\\n" "..1.\\n" "4...\\n", format="grid")
+    >>> p.shape
+    (1, 16)
+    >>> parse(["12" + "0" * 79, "." * 81]).shape
+    (2, 81)
+    >>> parse("12x4" + "0" * 12)
+    Traceback (most recent call last):
+    ...
+    ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')
+    """
+    fmt = _check_format(format)
+    known = _initial_n(n, box)
+    if isinstance(source, np.ndarray):
+        return _parse_array(source, known, box, "<array>")
+    if isinstance(source, (list, tuple)):
+        if all(isinstance(item, (str, bytes)) for item in source) and source:
+            return _parse_sequence(source, n, box, fmt)
+        if not source:
+            return _collect([], known, "<list>")
+        return _parse_array(np.asarray(source), known, box, "<list>")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = io.BytesIO(bytes(source))
+        chunks = _binary_chunks(data, "<bytes>", fmt, n, box, _PARSE_BATCH, solutions=False)
+        return _collect(chunks, known, "<bytes>")
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
+        path = os.fspath(source)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        fmt = _path_format(path, fmt)
+        if fmt == "npy":
+            with open(path, "rb") as f:
+                arr, _ = _load_npy(f, path, mmap=False)
+            return _parse_array(arr, known, box, path)
+        with open(path, "rb") as f:
+            chunks = _binary_chunks(f, path, fmt, n, box, _PARSE_BATCH, solutions=False)
+            return _collect(chunks, known, path)
+    if isinstance(source, str):
+        data = io.BytesIO(source.encode("utf-8", "surrogateescape"))
+        try:
+            return _collect(
+                _binary_chunks(data, "<string>", fmt, n, box, _PARSE_BATCH, solutions=False),
+                known,
+                "<string>",
+            )
+        except ValueError as exc:
+            if _looks_like_path(source):
+                raise ValueError(
+                    f"{exc} (no file named {source.strip()!r} exists, so the string "
+                    "was read as puzzle text)"
+                ) from None
+            raise
+    if hasattr(source, "__array__"):
+        return _parse_array(np.asarray(source), known, box, "<array>")
+    raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
+
+
+def read_csv(path, *, n: int | None = None, box=None):
+    """Read the puzzles and (optional) solutions of a CSV file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        CSV file with a header row.  The puzzle column is the first of
+        ``quizzes``, ``quiz``, ``puzzle``, ``puzzles`` present (any case), the
+        solution column the first of ``solutions``, ``solution``.
+    n : int, optional
+        Puzzle size; inferred from the first puzzle when omitted.
+    box : tuple of int, optional
+        Box shape, validated against ``n``.
+
+    Returns
+    -------
+    puzzles : numpy.ndarray
+        ``(N, n*n)`` uint8.
+    solutions : numpy.ndarray or None
+        ``(N, n*n)`` uint8 (an empty field gives a zero row), or None when
+        there is no solution column.
+
+    Raises
+    ------
+    ValueError
+        For a missing puzzle column or any malformed puzzle or solution.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> row = "0" * 81 + "," + "123456789" * 9
+    >>> _ = (d / "p.csv").write_text("quizzes,solutions\\n" + row + "\\n")
+    >>> puzzles, solutions = read_csv(d / "p.csv")
+    >>> puzzles.shape, solutions[0, :3].tolist()
+    ((1, 81), [1, 2, 3])
+    """
+    known = _initial_n(n, box)
+    name = os.fspath(path)
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    with open(name, "rb") as f:
+        chunks = _binary_chunks(f, name, "csv", n, box, _PARSE_BATCH, solutions=True)
+        return _collect(chunks, known, name, solutions=True)
+
+
+def iter_chunks(
+    path,
+    *,
+    chunk_size: int = 65536,
+    n: int | None = None,
+    box=None,
+    format: str | None = None,
+    start_byte: int = 0,
+    start_line: int | None = None,
+    stop_byte: int | None = None,
+) -> Iterator[PuzzleChunk]:
+    """Read a puzzle file in chunks, with bounded memory.
+
+    Unlike :func:`parse`, a bad puzzle does not stop the reading: its row is
+    all zeros, flagged in ``bad`` and described in ``errors``.  Errors that
+    make the whole file unreadable (unknown size, missing CSV column, bad
+    ``.npy`` header) still raise :class:`ValueError`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        File to read (line, grid, CSV or ``.npy`` format).
+    chunk_size : int, default 65536
+        Maximum number of puzzles per chunk.
+    n : int, optional
+        Puzzle size; inferred from the first well-sized puzzle when omitted.
+    box : tuple of int, optional
+        Box shape, validated against ``n``.
+    format : {None, 'lines', 'grid', 'csv', 'npy'}, optional
+        File format; None guesses it from the name and the start of the
+        file (see "Format auto-detection" in :mod:`numbadlx.sudoku.formats`).
+    start_byte : int, default 0
+        Byte offset to start from, normally the ``end_byte`` of a previous
+        chunk; it must be the start of a line.  A CSV header is always read
+        from the start of the file.
+    start_line : int, optional
+        1-based line number at ``start_byte``; counted from the file when
+        omitted.
+    stop_byte : int, optional
+        Read as if the file ended here (normally the start of a line), so
+        that byte ranges ``[start_byte, stop_byte)`` can be read
+        independently; not for ``.npy`` files.
+
+    Yields
+    ------
+    PuzzleChunk
+        Non-empty chunks in file order.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "p.txt").write_text("1" + "0" * 15 + "\\n" + "x" * 16 + "\\n" + "0" * 16 + "\\n")
+    >>> chunk = next(iter_chunks(d / "p.txt"))
+    >>> chunk.bad.tolist(), chunk.line_numbers.tolist()
+    ([False, True, False], [1, 2, 3])
+    >>> chunk.errors[0][1].endswith("p.txt:2:1: invalid character 'x' (expected 0-4 or '.')")
+    True
+    """
+    fmt = _check_format(format)
+    chunk_size = operator.index(chunk_size)
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    _initial_n(n, box)  # validate early
+    name = os.fspath(path)
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    fmt = _path_format(name, fmt)
+    with open(name, "rb") as f:
+        if stop_byte is not None:
+            f = _StopAt(f, operator.index(stop_byte), name)
+        yield from _binary_chunks(f, name, fmt, n, box, chunk_size, start_byte, start_line)
+
+
+class _StopAt:
+    """A binary file that seems to end at ``stop`` (for :func:`iter_chunks`)."""
+
+    def __init__(self, f, stop: int, name: str):
+        if f.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
+            raise ValueError(f"{name}: stop_byte does not apply to .npy files")
+        self._f = f
+        self._stop = min(stop, f.seek(0, io.SEEK_END))
+        self.name = name
+        f.seek(0)
+
+    def read(self, size: int = -1) -> bytes:
+        left = max(0, self._stop - self._f.tell())
+        return self._f.read(left if size is None or size < 0 else min(size, left))
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_END:
+            return self._f.seek(self._stop + offset)
+        return self._f.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._f.tell()

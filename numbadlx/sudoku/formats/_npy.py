@@ -1,0 +1,62 @@
+"""The ``.npy`` format: loading (memory-mapped when possible) and chunks of rows."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..shape import box_shape
+from ._arrays import _array_matrix, _check_values
+from ._reader import PuzzleChunk, _Context
+from .write import format_lines
+
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def _load_npy(f, name: str, mmap: bool):
+    """Load a ``.npy`` array; return it and the byte offset of its data."""
+    path = getattr(f, "name", None)
+    arr = None
+    try:
+        if mmap and isinstance(path, str) and os.path.isfile(path):
+            try:
+                arr = np.load(path, mmap_mode="r", allow_pickle=False)
+            except ValueError:
+                arr = None  # e.g. an empty array cannot be memory-mapped
+        if arr is None:
+            f.seek(0)
+            arr = np.load(f, allow_pickle=False)
+    except (ValueError, EOFError) as exc:  # EOFError: an empty or cut-off file
+        raise ValueError(f"{name}: cannot read .npy data: {exc}") from None
+    size = f.seek(0, io.SEEK_END)
+    offset = arr.offset if isinstance(arr, np.memmap) else size - arr.nbytes
+    return arr, int(offset)
+
+
+def _npy_chunks(f, ctx: _Context, chunk_size: int, start_byte: int) -> Iterator[PuzzleChunk]:
+    arr, offset = _load_npy(f, ctx.name, mmap=True)
+    matrix, n = _array_matrix(arr, ctx.n, ctx.name, prefer_batch=True)
+    box_shape(n, ctx.box)
+    row_bytes = matrix.shape[1] * matrix.dtype.itemsize
+    first = 0
+    if start_byte > offset:
+        first = (start_byte - offset) // row_bytes
+    total = matrix.shape[0]
+    for s in range(first, total, chunk_size):
+        block = np.asarray(matrix[s : s + chunk_size])
+        values, bad, errors = _check_values(block, n, ctx.name, s)
+        k = block.shape[0]
+        raw = format_lines(values)
+        for i in np.flatnonzero(bad):
+            raw[i] = " ".join(str(v) for v in block[i].tolist())
+        yield PuzzleChunk(
+            puzzles=values,
+            bad=bad,
+            errors=errors,
+            line_numbers=np.arange(s + 1, s + k + 1, dtype=np.int64),
+            end_byte=int(offset + (s + k) * row_bytes),
+            raw=raw,
+        )

@@ -1,0 +1,261 @@
+"""Reading a binary file as lines: :class:`PuzzleChunk`, the parse context (name
+and size), start checks, block and record iteration with line numbers,
+:func:`count_newlines` and :func:`line_ranges`.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import operator
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..shape import MAX_SIZE, MIN_SIZE, box_shape
+from ._cells import _SQUARES, _count_cells
+
+__all__ = ["PuzzleChunk", "count_newlines", "line_ranges"]
+
+_BOM = b"\xef\xbb\xbf"
+_READ_BLOCK = 1 << 20
+
+
+@dataclass
+class PuzzleChunk:
+    """A block of puzzles read by :func:`iter_chunks`.
+
+    Attributes
+    ----------
+    puzzles : numpy.ndarray
+        ``(k, n*n)`` uint8 puzzles; rows that could not be read are all zero.
+    bad : numpy.ndarray
+        ``(k,)`` bool, True for the rows that could not be read.
+    errors : list of (int, str)
+        ``(row index in this chunk, message)`` for each bad row; messages
+        start with ``name:line:column:``.
+    line_numbers : numpy.ndarray
+        ``(k,)`` int64, 1-based line of each puzzle (its first line for grid
+        format and multi-line CSV rows; the 1-based row for ``.npy``).
+    end_byte : int
+        Byte offset just after the last line used by this chunk; pass it as
+        ``start_byte`` to resume reading after this chunk.
+    raw : list of str
+        The original text of each puzzle without the line end: the whole
+        line (line format), the puzzle field (CSV), the rows joined with
+        ``\\n`` (grid format) or the values as text (``.npy``).
+    solutions : numpy.ndarray or None
+        ``(k, n*n)`` uint8 solutions when a CSV has a solution column (an
+        empty field gives zeros), else None.
+    """
+
+    puzzles: np.ndarray
+    bad: np.ndarray
+    errors: list
+    line_numbers: np.ndarray
+    end_byte: int
+    raw: list
+    solutions: np.ndarray | None = field(default=None)
+
+    def __len__(self) -> int:
+        return int(self.puzzles.shape[0])
+
+    @property
+    def n(self) -> int:
+        """Size of the puzzles in this chunk."""
+        return math.isqrt(self.puzzles.shape[1])
+
+
+class _Context:
+    """Name of the source and the puzzle size once it is known."""
+
+    def __init__(self, name: str, n: int | None, box):
+        self.name = name
+        self.box = box
+        self.n = None
+        self.origin = ""
+        origin = f" (n={n} was given)"
+        if n is None and box is not None:
+            try:
+                n = operator.index(box[0]) * operator.index(box[1])
+            except (TypeError, ValueError, IndexError):
+                raise ValueError(
+                    f"box must be a pair of integers (rows, columns), got {box!r}"
+                ) from None
+            origin = f" (box {box[0]}x{box[1]} was given)"
+        if n is not None:
+            box_shape(n, box)
+            self.n = operator.index(n)
+            self.origin = origin
+
+    def at(self, line: int, col0: int) -> str:
+        return f"{self.name}:{line}:{col0 + 1}"
+
+    def set_n(self, n: int, line: int, col0: int = 0) -> None:
+        try:
+            box_shape(n, self.box)
+        except ValueError as exc:
+            raise ValueError(f"{self.at(line, col0)}: {exc}") from None
+        self.n = n
+        self.origin = f" (the size {n}x{n} was set by line {line})"
+
+    def infer_from_lines(self, items) -> None:
+        """Set n from the first of ``items`` = [(line, text)] with n*n cells."""
+        first_problem = None
+        for line, text in items:
+            count = _count_cells(text, _SQUARES, grid=False)
+            k = _SQUARES.get(count)
+            if k is not None:
+                try:
+                    box_shape(k, self.box)
+                except ValueError as exc:
+                    if first_problem is None:
+                        first_problem = f"{self.at(line, 0)}: line has {count} cells, but {exc}"
+                    continue
+                self.set_n(k, line)
+                return
+            if first_problem is None:
+                first_problem = (
+                    f"{self.at(line, len(text.rstrip()))}: line has {count} cells; "
+                    f"a puzzle line needs n*n cells for a size n from {MIN_SIZE} to "
+                    f"{MAX_SIZE} (16, 36, 64, 81, 100, 144, ...)"
+                )
+        raise ValueError(first_problem or f"{self.name}: no puzzles found")
+
+
+def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
+    """Check that ``start_byte`` begins a line; return that line's number."""
+    start_byte = operator.index(start_byte)
+    if start_byte < 0:
+        raise ValueError(f"{name}: start_byte must be >= 0, got {start_byte}")
+    if start_byte == 0:
+        return 1 if start_line is None else start_line
+    size = f.seek(0, io.SEEK_END)
+    if start_byte > size:
+        raise ValueError(
+            f"{name}: start_byte {start_byte} is past the end of the file ({size} bytes)"
+        )
+    if start_byte < size:
+        f.seek(start_byte - 1)
+        if f.read(1) != b"\n":
+            raise ValueError(f"{name}: start_byte {start_byte} is not at the start of a line")
+    if start_line is not None:
+        return start_line
+    return count_newlines(f, 0, start_byte) + 1
+
+
+def count_newlines(f, start: int, stop: int) -> int:
+    """Number of ``\\n`` bytes in ``[start, stop)`` of the binary file ``f``, read in
+    blocks (the file position is left at ``stop`` or at the end of the file)."""
+    f.seek(start)
+    newlines = 0
+    left = stop - start
+    while left > 0:
+        block = f.read(min(left, _READ_BLOCK))
+        if not block:
+            break
+        newlines += block.count(b"\n")
+        left -= len(block)
+    return newlines
+
+
+def line_ranges(path, chunk_bytes: int, start_byte: int = 0) -> list[tuple[int, int, int]]:
+    """Split a file into byte ranges of about ``chunk_bytes`` that start at lines.
+
+    Returns a list of ``(start, stop, first_line)``: ``[start, stop)`` holds whole
+    lines, the first of them line ``first_line`` (1-based) of the file. The ranges
+    cover ``[start_byte, size)``; ``start_byte`` must begin a line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> NL = bytes([10])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "three.txt")
+    ...     with open(path, "wb") as f:
+    ...         _ = f.write(b"aaaa" + NL + b"bb" + NL + b"cccccc" + NL)
+    ...     line_ranges(path, 6)
+    [(0, 8, 1), (8, 15, 3)]
+    """
+    chunk_bytes = operator.index(chunk_bytes)
+    if chunk_bytes < 1:
+        raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
+    size = os.path.getsize(path)
+    ranges = []
+    with open(path, "rb") as f:
+        line = count_newlines(f, 0, start_byte) + 1
+        start = start_byte
+        while start < size:
+            stop = min(size, start + chunk_bytes)
+            if stop < size:
+                f.seek(stop - 1)  # a range may end right after a newline at stop - 1
+                while True:
+                    data = f.read(1 << 16)
+                    if not data:
+                        stop = size
+                        break
+                    cut = data.find(b"\n")
+                    if cut >= 0:
+                        stop = f.tell() - len(data) + cut + 1
+                        break
+            ranges.append((start, stop, line))
+            line += count_newlines(f, start, stop)
+            start = stop
+    return ranges
+
+
+def _iter_blocks(f, pos: int, line: int):
+    """Read whole lines from ``pos`` in large blocks.
+
+    Yields ``(first_line, start_offset, body, pieces, terminated)``: ``body``
+    is a run of complete lines without its final LF, ``pieces`` its lines
+    (CRs kept), and ``terminated`` is False only for a last line without LF.
+    A byte order mark at the very start of the file is skipped.
+    """
+    f.seek(pos)
+    pending = b""
+    at_start = pos == 0
+    while True:
+        block = f.read(_READ_BLOCK)
+        if at_start:
+            at_start = False
+            if block.startswith(_BOM):
+                block = block[len(_BOM):]
+                pos += len(_BOM)
+        if not block:
+            break
+        data = pending + block if pending else block
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending = data
+            continue
+        body, pending = data[:cut], data[cut + 1 :]
+        pieces = body.split(b"\n")
+        yield line, pos, body, pieces, True
+        pos += len(body) + 1
+        line += len(pieces)
+    if pending:
+        yield line, pos, pending, [pending], False
+
+
+def _iter_records(f, pos: int, line: int) -> Iterator[tuple[int, bytes, int]]:
+    """Yield ``(line_number, line_without_eol, end_offset)`` from ``pos``.
+
+    A CR before the LF is dropped.  ``end_offset`` is the byte offset just
+    after the line's LF (the file size for a last line without one).
+    """
+    for first, start, _, pieces, terminated in _iter_blocks(f, pos, line):
+        end = start
+        for i, piece in enumerate(pieces):
+            end += len(piece) + 1
+            if piece.endswith(b"\r"):
+                piece = piece[:-1]
+            yield first + i, piece, end if terminated else end - 1
+
+
+def _strip_comment(raw: bytes) -> bytes:
+    if b"#" in raw:
+        raw = raw.split(b"#", 1)[0]
+    return raw.rstrip()
