@@ -6,7 +6,13 @@ validated CSR options (primary items first internally) -> DLX1 link tables
 indices in the caller's numbering.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .links import LINK_DTYPE, build_links
 from .search import (RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats,
@@ -72,8 +78,11 @@ class ExactCover:
     3
     """
 
-    def __init__(self, options, *, n_items=None, secondary=None, item_names=None,
-                 option_names=None, colours=None, bounds=None, colour_names=None):
+    def __init__(self, options: ArrayLike | Sequence[Sequence[int]], *,
+                 n_items: int | None = None, secondary: int | ArrayLike | None = None,
+                 item_names: Sequence[str] | None = None,
+                 option_names: Sequence[str] | None = None, colours: Any = None,
+                 bounds: Any = None, colour_names: Sequence[str] | None = None) -> None:
         if isinstance(options, np.ndarray) or _looks_dense(options):
             indptr, indices, width = dense_to_csr(options)
             if n_items is not None and n_items != width:
@@ -89,8 +98,11 @@ class ExactCover:
 
     # ----------------------------------------------------------- constructors
     @classmethod
-    def from_dense(cls, matrix, *, secondary=None, item_names=None, option_names=None,
-                   colours=None, bounds=None, colour_names=None):
+    def from_dense(cls, matrix: ArrayLike, *, secondary: int | ArrayLike | None = None,
+                   item_names: Sequence[str] | None = None,
+                   option_names: Sequence[str] | None = None,
+                   colours: ArrayLike | None = None, bounds: Any = None,
+                   colour_names: Sequence[str] | None = None) -> ExactCover:
         """Build from a dense options x items 0/1 matrix (``colours``: an integer
         matrix of the same shape)."""
         indptr, indices, width = dense_to_csr(matrix)
@@ -100,8 +112,13 @@ class ExactCover:
                                  colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
-    def from_options(cls, options, *, n_items=None, secondary=None, item_names=None,
-                     option_names=None, colours=None, bounds=None, colour_names=None):
+    def from_options(cls, options: Sequence[Sequence[int]], *, n_items: int | None = None,
+                     secondary: int | ArrayLike | None = None,
+                     item_names: Sequence[str] | None = None,
+                     option_names: Sequence[str] | None = None,
+                     colours: Sequence[Sequence[int] | None] | None = None,
+                     bounds: Any = None,
+                     colour_names: Sequence[str] | None = None) -> ExactCover:
         """Build from a sequence of options, each a sequence of 0-based item indices
         (``colours``: lists parallel to the options)."""
         indptr, indices, width = options_to_csr(options, n_items)
@@ -111,8 +128,12 @@ class ExactCover:
                                  colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
-    def from_csr(cls, indptr, indices, *, n_items=None, secondary=None, item_names=None,
-                 option_names=None, colours=None, bounds=None, colour_names=None):
+    def from_csr(cls, indptr: ArrayLike, indices: ArrayLike, *, n_items: int | None = None,
+                 secondary: int | ArrayLike | None = None,
+                 item_names: Sequence[str] | None = None,
+                 option_names: Sequence[str] | None = None,
+                 colours: ArrayLike | None = None, bounds: Any = None,
+                 colour_names: Sequence[str] | None = None) -> ExactCover:
         """Build from CSR arrays: option ``k`` holds ``indices[indptr[k]:indptr[k+1]]``.
 
         ``colours``, if given, is an integer array parallel to ``indices`` (0 = none).
@@ -131,7 +152,7 @@ class ExactCover:
                                  colours=colours, bounds=bounds, colour_names=colour_names)
 
     @classmethod
-    def from_dlx(cls, source):
+    def from_dlx(cls, source: str | Any) -> ExactCover:
         """Read Knuth's DLX text format (a string of text, or a path to a file).
 
         The first non-comment line names the items, with ``|`` between the primary and
@@ -205,21 +226,21 @@ class ExactCover:
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------ views
-    def option(self, k):
+    def option(self, k: int) -> NDArray[np.int32]:
         """Item indices of option ``k`` (in the caller's numbering)."""
         if not -self.n_options <= k < self.n_options:
             raise IndexError(f"option {k} out of range ({self.n_options} options)")
         k %= self.n_options
         return self.indices[self.indptr[k]:self.indptr[k + 1]].copy()
 
-    def to_dense(self):
+    def to_dense(self) -> NDArray[np.bool_]:
         """The options x items 0/1 matrix as a bool array."""
         dense = np.zeros((self.n_options, self.n_items), dtype=bool)
         rows = np.repeat(np.arange(self.n_options), np.diff(self.indptr))
         dense[rows, self.indices] = True
         return dense
 
-    def links(self):
+    def links(self) -> tuple[NDArray[np.uint32], NDArray[np.uint32]]:
         """Copies of the pristine link tables as ``(nodes, items)``: one row per node
         (columns up, down, item or length, aux) and one per item (prev, next).
 
@@ -230,14 +251,14 @@ class ExactCover:
         return self._nodes.T.copy(), self._items.T.copy()
 
     @property
-    def algorithm(self):
+    def algorithm(self) -> str:
         """Which of Knuth's algorithms the search runs: ``'X'`` (plain exact cover),
         ``'C'`` (with colours) or ``'M'`` (with multiplicities, and any colours)."""
         if self.bounds is not None:
             return "M"
         return "C" if self.colours is not None else "X"
 
-    def option_colours(self, k):
+    def option_colours(self, k: int) -> NDArray[np.int32]:
         """Colours of option ``k``'s items, parallel to :meth:`option` (0 = none)."""
         items = self.option(k)
         if self.colours is None:
@@ -246,7 +267,7 @@ class ExactCover:
         return self.colours[self.indptr[k]:self.indptr[k + 1]].copy()
 
     @property
-    def item_order(self):
+    def item_order(self) -> NDArray[np.int32]:
         """Caller's item index of each internal item (primary items first)."""
         return self._order.copy()
 
@@ -268,7 +289,8 @@ class ExactCover:
             raise BudgetExceeded(f"{what} stopped at its budget after {self.stats.nodes} "
                                  f"nodes, {found} solution(s) seen", found, self.stats)
 
-    def solve(self, *, max_nodes=None, timeout=None):
+    def solve(self, *, max_nodes: int | None = None,
+              timeout: float | None = None) -> NDArray[np.int64] | None:
         """First solution as sorted option indices, or None when there is none.
 
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
@@ -279,7 +301,8 @@ class ExactCover:
         self._finish(search, code, found, "solve")
         return decode_solution(record[0]) if found else None
 
-    def count(self, limit=None, *, max_nodes=None, timeout=None):
+    def count(self, limit: int | None = None, *, max_nodes: int | None = None,
+              timeout: float | None = None) -> int:
         """Number of solutions, stopping early at ``limit`` if given.
 
         Raises :class:`BudgetExceeded` (with ``.found``) if the budget runs out first.
@@ -292,7 +315,9 @@ class ExactCover:
         self._finish(search, code, found, "count")
         return found
 
-    def solutions(self, limit=None, *, max_nodes=None, timeout=None, batch=64):
+    def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
+                  timeout: float | None = None,
+                  batch: int = 64) -> Iterator[NDArray[np.int64]]:
         """Yield solutions one by one (sorted option indices), resuming the same search.
 
         The kernel stops after each batch of ``batch`` solutions and carries on from
@@ -312,13 +337,14 @@ class ExactCover:
             if code == RET_BUDGET:
                 self._finish(search, code, produced, "solutions")
 
-    def verify(self, solution):
+    def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
         from .verify import verify
 
         return verify(self, solution)
 
-    def trace(self, *, max_events=None, limit=None, as_frame=None):
+    def trace(self, *, max_events: int | None = None, limit: int | None = None,
+              as_frame: bool | None = None) -> Any:
         """Record the search step by step: chosen items, options tried, backtracks and
         solutions, as a table (a pandas DataFrame, or a structured array without
         pandas). The same kernel runs with its trace table switched on; see
@@ -335,7 +361,7 @@ class ExactCover:
 
         return trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
 
-    def to_dlx(self):
+    def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
         from .dlx_text import to_dlx
 
@@ -391,7 +417,9 @@ def _problem(matrix, secondary):
     return ExactCover(matrix, secondary=secondary)
 
 
-def solve(matrix, secondary=None, **budget):
+def solve(matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
+          secondary: int | ArrayLike | None = None,
+          **budget: Any) -> NDArray[np.int64] | None:
     """Solve an exact-cover problem given as a dense 0/1 matrix or option lists.
 
     Examples
@@ -403,7 +431,9 @@ def solve(matrix, secondary=None, **budget):
     return _problem(matrix, secondary).solve(**budget)
 
 
-def count(matrix, secondary=None, limit=None, **budget):
+def count(matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
+          secondary: int | ArrayLike | None = None, limit: int | None = None,
+          **budget: Any) -> int:
     """Count the solutions of an exact-cover problem (up to ``limit``).
 
     Examples

@@ -10,12 +10,20 @@ with the rules:
   that covers it gives it the same non-zero colour.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from .problem import ExactCover
 
 __all__ = ["verify", "explain"]
 
 
-def explain(problem, solution):
+def explain(problem: ExactCover, solution: ArrayLike) -> str | None:
     """Why ``solution`` is not an exact cover of ``problem``, or None if it is one.
 
     Parameters
@@ -94,7 +102,7 @@ def _colour_label(problem, colour):
     return str(colour)
 
 
-def verify(problem, solution):
+def verify(problem: ExactCover, solution: ArrayLike) -> bool:
     """True if ``solution`` covers every primary item of ``problem`` exactly once (or
     within its bounds) and every secondary item at most once (or only with one colour).
 

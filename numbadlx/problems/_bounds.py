@@ -1,5 +1,7 @@
 """Problems with multiplicities (Algorithm M): k per row and column, domino tilings."""
 
+from __future__ import annotations
+
 import numpy as np
 
 from ..core import ExactCover
@@ -7,7 +9,8 @@ from ..core import ExactCover
 __all__ = ["k_per_row_and_column", "domino_tilings"]
 
 
-def k_per_row_and_column(n, k=2, max_per_diagonal=None):
+def k_per_row_and_column(n: int, k: int = 2,
+                         max_per_diagonal: int | None = None) -> ExactCover:
     """Mark ``k`` squares in every row and every column of an ``n x n`` board.
 
     Items: rows ``r0..`` and columns ``c0..``, primary with multiplicity ``k``; with
@@ -50,7 +53,8 @@ def k_per_row_and_column(n, k=2, max_per_diagonal=None):
                                option_names=[f"r{r} c{c}" for r, c in zip(rows, cols)])
 
 
-def domino_tilings(rows, cols, horizontal=None):
+def domino_tilings(rows: int, cols: int,
+                   horizontal: int | tuple[int, int] | None = None) -> ExactCover:
     """Tile a ``rows x cols`` rectangle with dominoes, optionally with a given number of
     horizontal ones.
 

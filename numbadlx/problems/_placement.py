@@ -1,13 +1,18 @@
 """Placement puzzles: N queens, Langford pairs, pentomino tilings (Algorithm X)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..core import ExactCover
 
 __all__ = ["n_queens", "langford", "pentominoes", "PENTOMINOES", "orientations"]
 
 
-def n_queens(n):
+def n_queens(n: int) -> ExactCover:
     """N queens on an n x n board, none attacking another.
 
     Items: ranks ``r0..`` and files ``c0..`` (primary: one queen each), then the
@@ -34,7 +39,7 @@ def n_queens(n):
                                option_names=option_names)
 
 
-def langford(n):
+def langford(n: int) -> ExactCover:
     """Langford pairings: place two copies of each of 1..n in 2n slots so that the two
     copies of k have exactly k other numbers between them.
 
@@ -77,7 +82,7 @@ PENTOMINOES = {
 }
 
 
-def orientations(cells):
+def orientations(cells: Sequence[tuple[int, int]]) -> list[NDArray[np.int64]]:
     """All distinct rotations and reflections of a polyomino, each normalised to
     start at row 0 and column 0 and sorted.
 
@@ -99,7 +104,7 @@ def orientations(cells):
     return [np.array(key, dtype=np.int64) for key in seen]
 
 
-def pentominoes(rows=6, cols=10):
+def pentominoes(rows: int = 6, cols: int = 10) -> ExactCover:
     """Pack the 12 pentominoes into a ``rows x cols`` rectangle (area 60).
 
     Items: the piece names ``F, I, ..., Z`` then the cells ``r{row}c{col}``. Every

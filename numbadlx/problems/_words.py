@@ -1,5 +1,9 @@
 """Word puzzles with colours (Algorithm C): crossword fills and word squares."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
 import numpy as np
 
 from ..core import ExactCover
@@ -42,7 +46,8 @@ def _word_list(words):
     return cleaned
 
 
-def crossword(pattern, words=None, *, distinct=True):
+def crossword(pattern: Sequence[str], words: Iterable[str] | None = None, *,
+              distinct: bool = True) -> ExactCover:
     """Fill a crossword grid from a word list (exact cover with colours).
 
     ``pattern`` is a list of equal-length rows: ``'#'`` a black square, ``'.'`` an
@@ -132,7 +137,8 @@ def crossword(pattern, words=None, *, distinct=True):
     return problem
 
 
-def word_square(size=3, words=None, *, distinct=True):
+def word_square(size: int = 3, words: Iterable[str] | None = None, *,
+                distinct: bool = True) -> ExactCover:
     """Double word squares: ``size`` words across and ``size`` down in a full
     ``size x size`` grid (:func:`crossword` on an all-empty pattern).
 
@@ -152,7 +158,7 @@ def word_square(size=3, words=None, *, distinct=True):
                      distinct=distinct)
 
 
-def crossword_grid(problem, solution):
+def crossword_grid(problem: ExactCover, solution: Sequence[int]) -> list[str]:
     """The rows of a filled :func:`crossword` (or :func:`word_square`) solution."""
     grid = [list(row) for row in problem.pattern]
     for k in solution:
