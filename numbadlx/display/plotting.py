@@ -19,7 +19,13 @@ Examples
 'Figure'
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["plot_grid", "plot_queens", "plot_pentominoes", "plot_effort",
            "plot_search_tree"]
@@ -33,7 +39,8 @@ def _axes(ax, size):
     return plt.subplots(figsize=size)
 
 
-def plot_grid(puzzle, solution=None, box=None, ax=None):
+def plot_grid(puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
+              box: tuple[int, int] | None = None, ax: Any = None) -> Any:
     """Draw a Sudoku grid: givens in black, filled digits in blue, box borders thick.
 
     Parameters
@@ -89,7 +96,7 @@ def plot_grid(puzzle, solution=None, box=None, ax=None):
     return fig
 
 
-def plot_queens(problem, solution, ax=None):
+def plot_queens(problem: Any, solution: Sequence[int], ax: Any = None) -> Any:
     """Draw an N-queens solution on a coloured chessboard.
 
     Parameters
@@ -131,7 +138,7 @@ def plot_queens(problem, solution, ax=None):
     return fig
 
 
-def plot_pentominoes(problem, solution, ax=None):
+def plot_pentominoes(problem: Any, solution: Sequence[int], ax: Any = None) -> Any:
     """Draw a polyomino packing in colour, one colour and letter per piece.
 
     Parameters
@@ -187,7 +194,7 @@ def plot_pentominoes(problem, solution, ax=None):
     return fig
 
 
-def plot_effort(results, bins=30, ax=None):
+def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None) -> Any:
     """Histograms of search nodes per puzzle, one panel per dataset.
 
     Parameters
@@ -257,7 +264,7 @@ def plot_effort(results, bins=30, ax=None):
     return fig
 
 
-def plot_search_tree(table, ax=None, labels=None):
+def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> Any:
     """Draw the search tree of a :meth:`ExactCover.trace` table.
 
     Nodes are the search's levels: an inner node is labelled with the item it chose,

@@ -12,7 +12,12 @@ Grid(4x4, 2x2 boxes, 2 givens)
 . . | . .
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .formats import format_grid, parse
 from .shape import DIGITS, box_shape
@@ -71,7 +76,8 @@ class Grid:
     (2, 14)
     """
 
-    def __init__(self, puzzle, solution=None, box=None):
+    def __init__(self, puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
+                 box: tuple[int, int] | None = None) -> None:
         self.puzzle, self.n, self.box = _one_grid(puzzle, box)
         if solution is not None:
             solution, n, _ = _one_grid(solution, self.box)
@@ -80,14 +86,14 @@ class Grid:
         self.solution = solution
 
     @classmethod
-    def from_result(cls, result, index):
+    def from_result(cls, result: Any, index: int) -> Grid:
         """Grid of puzzle ``index`` of a :class:`~numbadlx.sudoku.SudokuResult`, with its
         solution when one was found."""
         solved = result.counts[index] > 0
         return cls(result.puzzles[index], result.solutions[index] if solved else None,
                    box=result.box)
 
-    def cells(self):
+    def cells(self) -> list[tuple[str, str]]:
         """Per cell, row by row: ``(text, kind)`` with kind ``'given'``, ``'filled'``,
         ``'blank'`` or ``'clash'``."""
         given = self.puzzle
@@ -106,7 +112,7 @@ class Grid:
 
         return grid_table(self)
 
-    def summary(self):
+    def summary(self) -> str:
         """One line: size, boxes, givens (and filled cells)."""
         rows, cols = self.box
         givens = int((self.puzzle > 0).sum())
