@@ -31,14 +31,14 @@ Method
 import argparse
 import gc
 import os
-import platform
 import statistics
 import sys
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 # benchmarks/exact_cover.py shares its name with the exact-cover peer's package: take
-# this folder off sys.path and load peers.py from its path.
+# this folder off sys.path and load peers.py and machine.py from their paths.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path
                if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)]
@@ -47,19 +47,20 @@ import importlib.util  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import numbadlx  # noqa: E402
 from numbadlx import problems  # noqa: E402
 
 
-def _load_peers():
-    spec = importlib.util.spec_from_file_location("peers", os.path.join(_HERE, "peers.py"))
+def _load_sibling(name):
+    """Import ``benchmarks/<name>.py`` by its path (this folder is off sys.path)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
     module = importlib.util.module_from_spec(spec)
-    sys.modules["peers"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-peers = _load_peers()
+peers = _load_sibling("peers")
+machine = _load_sibling("machine")
 
 PEERS = ("xcover", "miniexact")
 
@@ -207,16 +208,17 @@ def _rate(value):
     return f"{value:.0f}"
 
 
-def report(results, args):
-    import numba
-
+def header(args):
+    """The machine description and this benchmark's own lines (peers, repeats, clock)."""
     versions = peers.peer_versions()
-    print(f"numbadlx colours/multiplicities benchmark: count all solutions, "
-          f"median of {args.repeats} interleaved runs, {args.clock} time")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, numba "
-          f"{numba.__version__}, numbadlx {numbadlx.__version__}; "
-          + ", ".join(f"{p} {versions[p]}" for p in args.peers)
-          + f"; nproc {os.cpu_count()}, load avg {os.getloadavg()[0]:.2f}")
+    return "\n".join([
+        machine.describe("numbadlx colours/multiplicities benchmark: count all solutions"),
+        "# peers: " + (", ".join(f"{p} {versions[p]}" for p in args.peers) or "none"),
+        f"# median of {args.repeats} interleaved runs, {args.clock} time",
+    ])
+
+
+def report(results, args):
     head = ["problem", "alg", "solutions", "numbadlx s", "nodes", "updates/s"]
     for peer in args.peers:
         head += [f"{peer} s", "ratio"]
@@ -248,13 +250,15 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--problems", default=",".join(c.name for c in CASES))
-    parser.add_argument("--peers", default=",".join(PEERS))
+    parser.add_argument("--peers", default=",".join(PEERS),
+                        help=f"comma-separated subset of {','.join(PEERS)}, or 'none'")
     parser.add_argument("--quick", action="store_true", help="small sizes, 1 repeat")
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
     if args.quick:
         args.repeats = 1
-    args.peers = [p for p in args.peers.split(",") if p]
+    args.peers = [] if args.peers.strip().lower() == "none" else [
+        p.strip() for p in args.peers.split(",") if p.strip()]
     missing = [p for p in args.peers if not peers.AVAILABLE.get(p)]
     if missing:
         parser.error(f"peers not importable here: {missing} (use the benchmark venv)")
@@ -262,9 +266,12 @@ def main(argv=None):
     unknown = set(wanted) - {c.name for c in CASES}
     if unknown:
         parser.error(f"unknown problems {sorted(unknown)}")
-    peers.warmup(args.peers)
+    print(header(args), flush=True)
+    if args.peers:
+        peers.warmup(args.peers)
     results = [bench(case, args) for case in CASES if case.name in wanted]
     report(results, args)
+    print(f"# load avg at end: {machine.load_average()}")
 
 
 if __name__ == "__main__":

@@ -35,15 +35,13 @@ A peer whose adapter raises ``NotImplementedError`` for a case shows ``n/a``.
 """
 
 import argparse
-import datetime
 import gc
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple, Optional
 
 # This file shares its name with the exact-cover peer's package. Take its folder off
 # sys.path before anything imports by name; peers.py imports the peers with the same
@@ -60,15 +58,17 @@ import numbadlx  # noqa: E402
 from numbadlx import problems  # noqa: E402
 
 
-def _load_peers():
-    spec = importlib.util.spec_from_file_location("peers", os.path.join(_HERE, "peers.py"))
+def _load_sibling(name):
+    """Import ``benchmarks/<name>.py`` by its path (this folder is off sys.path)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
     module = importlib.util.module_from_spec(spec)
-    sys.modules["peers"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-peers = _load_peers()
+peers = _load_sibling("peers")
+machine = _load_sibling("machine")
 
 OURS = "numbadlx"
 LONG_RUN_SECONDS = 2.0  # runs longer than this get --long-repeats repetitions
@@ -132,52 +132,10 @@ CASES = [
 # Environment
 # ----------------------------------------------------------------------------------
 
-def _cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _git_revision():
-    root = os.path.dirname(_HERE)
-    try:
-        rev = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    if not rev:
-        return "unknown"
-    return rev + (" + uncommitted changes" if dirty else "")
-
-
-def _loadavg():
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "?"
-
-
 def header_lines(args, peer_list):
-    import numba
-
+    """The benchmark's own header lines (after :func:`machine.describe`'s)."""
     versions = peers.peer_versions()
     lines = [
-        "numbadlx exact-cover benchmark: count ALL solutions, search time only",
-        f"date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
-        f"machine: nproc={os.cpu_count()} (usable {len(os.sched_getaffinity(0))}), "
-        f"CPU: {_cpu_model()}, {platform.system()} {platform.release()}, "
-        f"load avg at start: {_loadavg()}",
-        f"versions: python {platform.python_version()}, numpy {np.__version__}, "
-        f"numba {numba.__version__}, numbadlx {numbadlx.__version__} "
-        f"(git {_git_revision()})",
         "peers: " + (", ".join(f"{p} {versions[p]}" for p in peer_list) or "none"),
         f"repeats: median of {args.repeats} (of {args.long_repeats} for a solver whose "
         f"first run took > {LONG_RUN_SECONDS:g} s), rounds interleaved across solvers",
@@ -362,6 +320,8 @@ def main(argv=None):
             else:
                 skipped.append(f"{canon} ({peers.IMPORT_ERRORS.get(canon, 'not installed')})")
 
+    print(machine.describe("numbadlx exact-cover benchmark: count ALL solutions, "
+                           "search time only"))
     for line in header_lines(args, peer_list):
         print("# " + line)
     for s in skipped:
@@ -399,7 +359,7 @@ def main(argv=None):
               "that row is not like-for-like.")
         for n in notes:
             print("  " + n)
-    print(f"# load avg at end: {_loadavg()}")
+    print(f"# load avg at end: {machine.load_average()}")
     return 0
 
 

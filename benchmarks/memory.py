@@ -8,6 +8,7 @@ process and reports its peak resident memory (``ru_maxrss`` of that child, from
 300 MB whatever the number of puzzles.
 
     python benchmarks/memory.py                   # 100k and 1M lines
+    python benchmarks/memory.py --quick           # smoke run: 2,000 lines
     python benchmarks/memory.py --sizes 10000 200000 --threads 1 --chunk-size 4096
 """
 
@@ -20,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import machine
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_MB = 300
@@ -73,13 +76,17 @@ def main(argv=None):
     parser.add_argument("--chunk-size", type=int, default=None)
     parser.add_argument("--limit", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--quick", action="store_true", help="smoke run: --sizes 2000")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes = [2000]
 
     lines = puzzle_lines(data_dir())
     work = Path(tempfile.mkdtemp(prefix="numbadlx-memory-"))
-    print(f"input: {', '.join(DATASETS)} ({len(lines)} puzzles) repeated; temporary "
+    print(machine.describe("numbadlx memory benchmark: peak RSS of `numbadlx solve` on big "
+                           "inputs"))
+    print(f"# input: {', '.join(DATASETS)} ({len(lines)} puzzles) repeated; temporary "
           f"folder {work}")
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     base = [sys.executable, "-m", "numbadlx", "solve"]
     options = ["--no-progress", "--limit", str(args.limit)]
     if args.threads:
@@ -128,6 +135,7 @@ def main(argv=None):
             shutil.rmtree(work, ignore_errors=True)
     print(f"\ntarget: peak RSS under {TARGET_MB} MB whatever the number of puzzles: "
           f"{'FAILED: ' + '; '.join(failures) if failures else 'met'}")
+    print(f"# load avg at end: {machine.load_average()}")
     return 1 if failures else 0
 
 

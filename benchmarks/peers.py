@@ -66,8 +66,8 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -268,7 +268,7 @@ class Prepared:
     _reset: Callable = field(repr=False, default=lambda: None)
     note: str = ""
 
-    def __call__(self, limit: Optional[int] = None) -> int:
+    def __call__(self, limit: int | None = None) -> int:
         if limit is not None and limit <= 0:
             return 0
         return self._count(limit)
@@ -513,7 +513,7 @@ def prepare(peer: str, options, n_primary: int, n_items: int, *,
 # --------------------------------------------------------------------------
 
 def count_solutions(peer: str, options, n_primary: int, n_items: int,
-                    limit: Optional[int] = None) -> int:
+                    limit: int | None = None) -> int:
     """Number of solutions (all if ``limit`` is None, else min(count, limit))."""
     return prepare(peer, options, n_primary, n_items)(limit)
 
@@ -524,7 +524,7 @@ def first_solution(peer: str, options, n_primary: int, n_items: int):
 
 
 def count_solutions_coloured(peer: str, options, colours, n_primary: int,
-                             n_items: int, limit: Optional[int] = None) -> int:
+                             n_items: int, limit: int | None = None) -> int:
     """Count solutions of an exact cover problem with colours (Algorithm C).
 
     Supported by xcover and miniexact.  exact-cover raises NotImplementedError,
@@ -534,7 +534,7 @@ def count_solutions_coloured(peer: str, options, colours, n_primary: int,
 
 
 def count_solutions_multiplicity(peer: str, options, bounds, n_items: int,
-                                 limit: Optional[int] = None) -> int:
+                                 limit: int | None = None) -> int:
     """Count solutions with multiplicities (Algorithm M); miniexact only.
 
     ``bounds[i] = (u, v)`` for each primary item ``i``, so
@@ -607,7 +607,7 @@ def sudoku_solve(peer: str, grid81):
 _KNUTH_OPTIONS = [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]]
 
 
-def warmup(peers: Optional[Sequence[str]] = None) -> None:
+def warmup(peers: Sequence[str] | None = None) -> None:
     """Run a tiny problem on each available peer (loads xcover's numba
     code and any other lazy setup) so that it is not timed later."""
     for peer in peers or [p for p in PEERS if AVAILABLE[p]]:
@@ -687,8 +687,12 @@ def _random_problem(rng, coloured=False, multiplicity=False):
     return opts, n_primary, n_items, (cols if coloured else None), bnds
 
 
-SUDOKU_PUZZLE = "004300209005009001070060043006002087190007400050083000600000105003508690042910300"
-SUDOKU_SOLUTION = "864371259325849761971265843436192587198657432257483916689734125713528694542916378"
+SUDOKU_PUZZLE = ("004300209005009001070060043"
+                 "006002087190007400050083000"
+                 "600000105003508690042910300")
+SUDOKU_SOLUTION = ("864371259325849761971265843"
+                   "436192587198657432257483916"
+                   "689734125713528694542916378")
 
 
 def _time(prep, repeats=3):
@@ -743,7 +747,8 @@ def selftest(verbose: bool = True) -> int:
             prep = prepare(p, opts, npri, nitems)
             n, dt = _time(prep)
             timings[(p, nq)] = dt
-            check(n == expect, f"{p}: {nq}-queens count = {n} (expect {expect}); best {dt * 1e3:.2f} ms")
+            check(n == expect, f"{p}: {nq}-queens count = {n} (expect {expect}); "
+                               f"best {dt * 1e3:.2f} ms")
             prep.reset()
             lim = prep(limit=10)
             check(lim == 10, f"{p}: {nq}-queens count(limit=10) = {lim}")
@@ -788,13 +793,15 @@ def selftest(verbose: bool = True) -> int:
                               f"{opts} npri={npri} nitems={nitems} cols={cols} bnds={bnds}")
                 if trial_kind == "exact":
                     s = prep.first()
-                    if (s is None) != (want_n == 0) or (s is not None and not _valid_solution(s, opts, npri, nitems)):
+                    if (s is None) != (want_n == 0) or (
+                            s is not None and not _valid_solution(s, opts, npri, nitems)):
                         bad[p] += 1
         for p in peers:
             if ran[p]:
                 extra = " (only those with no colour used)" if (
                     trial_kind == "coloured" and SUPPORTS[p]["colours"] is False) else ""
-                check(bad[p] == 0, f"{p}: {ran[p]} random {trial_kind} problems vs brute force{extra}")
+                check(bad[p] == 0,
+                      f"{p}: {ran[p]} random {trial_kind} problems vs brute force{extra}")
             else:
                 print(f"skip  {p}: {trial_kind} not supported (NotImplementedError)")
 
@@ -809,10 +816,14 @@ def selftest(verbose: bool = True) -> int:
 
 if __name__ == "__main__":
     if "--selftest" in sys.argv[1:]:
+        import machine  # benchmarks/machine.py: this script's folder is on sys.path
+
+        print(machine.describe("peer adapters self-test (benchmarks/peers.py)"))
         sys.exit(1 if selftest() else 0)
     if "--versions" in sys.argv[1:]:
         for _p, _v in peer_versions().items():
-            print(f"{_p:12s} {_v:10s} {'ok' if AVAILABLE[_p] else 'NOT IMPORTABLE: ' + IMPORT_ERRORS.get(_p, '')}")
+            _state = "ok" if AVAILABLE[_p] else "NOT IMPORTABLE: " + IMPORT_ERRORS.get(_p, "")
+            print(f"{_p:12s} {_v:10s} {_state}")
         sys.exit(0 if all(AVAILABLE.values()) else 1)
     print(__doc__)
     print("versions:", peer_versions())

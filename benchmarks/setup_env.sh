@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create (or update) the dedicated benchmark virtualenv with numbadlx
-# (editable) and the peer solvers pinned in benchmarks/requirements.txt.
+# (editable, with its cli and dask extras for memory.py and dask_cluster.py) and the
+# peer solvers pinned in benchmarks/requirements.txt. See benchmarks/README.md.
 #
 #   bash benchmarks/setup_env.sh            # venv at <repo>/.venv-bench
 #   NUMBADLX_BENCH_VENV=/tmp/v bash benchmarks/setup_env.sh
@@ -27,8 +28,9 @@ VPY="$VENV/bin/python"
 PIP=("$VPY" -m pip install --quiet --disable-pip-version-check)
 if [ -f "$ROOT/pyproject.toml" ] || [ -f "$ROOT/setup.py" ]; then
     # one resolver run, so numbadlx's own numpy/numba ranges must agree with our pins
-    echo "setup_env: installing pinned benchmark requirements + numbadlx (editable) from $ROOT"
-    "${PIP[@]}" -r "$HERE/requirements.txt" -e "$ROOT"
+    echo "setup_env: installing pinned benchmark requirements + numbadlx[cli,dask]" \
+         "(editable) from $ROOT"
+    "${PIP[@]}" -r "$HERE/requirements.txt" -e "$ROOT[cli,dask]"
 else
     echo "setup_env: WARNING: no pyproject.toml/setup.py in $ROOT yet;" \
          "installing peers only, numbadlx NOT installed" >&2
@@ -36,4 +38,4 @@ else
 fi
 
 "$VPY" "$HERE/peers.py" --versions
-echo "setup_env: ready: $VPY"
+echo "setup_env: ready: $VPY (smoke test: $VPY $HERE/peers.py --selftest)"

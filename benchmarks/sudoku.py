@@ -4,6 +4,11 @@ Run by hand (not in CI), in the benchmark environment that has the peers::
 
     bash benchmarks/setup_env.sh
     .venv-bench/bin/python benchmarks/sudoku.py
+    .venv-bench/bin/python benchmarks/sudoku.py --quick      # smoke run (top1465, limit 1)
+    .venv-bench/bin/python benchmarks/sudoku.py --peers none --sets sudoku17 --limits 2
+
+The datasets are read from ``$NUMBADLX_DATA`` (default ``../shared/data`` beside the
+repository).
 
 For each dataset, limit (1: first solution, 2: prove uniqueness) and thread count it
 times ``numbadlx.sudoku.solve`` on the whole set (median of ``--repeats`` runs) and
@@ -18,7 +23,6 @@ warm Numba cache.
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -26,13 +30,13 @@ import time
 from pathlib import Path
 
 import numba
-import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import machine  # noqa: E402
+
 from numbadlx import sudoku  # noqa: E402
-from numbadlx.sudoku_io import read_csv  # noqa: E402
 
 DATASETS = {
     "sudoku17": "sudoku17.txt",
@@ -51,7 +55,7 @@ def data_dir():
 def load(name):
     path = data_dir() / DATASETS[name]
     if path.suffix == ".csv":
-        return read_csv(path)[0]
+        return sudoku.read_csv(path)[0]
     return sudoku.parse(path)
 
 
@@ -62,19 +66,6 @@ def median_time(function, repeats):
         function()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
-
-
-def machine_line():
-    model = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}, "
-            f"numpy {np.__version__}, numba {numba.__version__}")
 
 
 def bench_numbadlx(puzzles, limit, threads, repeats):
@@ -145,21 +136,32 @@ def main(argv=None):
                         help="comma list, or 'none'")
     parser.add_argument("--peer-sample", type=int, default=200)
     parser.add_argument("--peer-repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: top1465 only, limit 1, 1 thread, 1 repeat, "
+                             "20 puzzles per peer")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sets, args.limits, args.threads = "top1465", "1", "1"
+        args.repeats, args.peer_sample, args.peer_repeats = 1, 20, 1
+    cold_repeats = 1 if args.quick else 5
     names = [s for s in args.sets.split(",") if s]
     limits = [int(v) for v in args.limits.split(",")]
     thread_counts = [int(v) for v in args.threads.split(",")]
-    peer_names = [] if args.peers == "none" else args.peers.split(",")
+    peer_names = [] if args.peers == "none" else [p for p in args.peers.split(",") if p]
+    versions, skipped = "none", []
     if peer_names:
         import peers
 
+        skipped = [p for p in peer_names if not peers.AVAILABLE.get(p)]
         peer_names = [p for p in peer_names if peers.AVAILABLE.get(p)]
-        peers.warmup(peer_names)
-        versions = peers.peer_versions()
-    else:
-        versions = {}
-    print(f"# numbadlx Sudoku benchmark, {time.strftime('%Y-%m-%d')}")
-    print(f"# {machine_line()}; peers: {versions or 'none'}")
+        if peer_names:
+            peers.warmup(peer_names)
+        known = peers.peer_versions()
+        versions = ", ".join(f"{p} {known[p]}" for p in peer_names) or "none"
+    print(machine.describe("numbadlx Sudoku benchmark"))
+    print(f"# peers: {versions}")
+    for p in skipped:
+        print(f"# skipped peer, not importable here: {p}")
     print(f"# command: python benchmarks/sudoku.py {' '.join(argv or sys.argv[1:])}")
     print(f"# medians of {args.repeats} runs (peers: {args.peer_repeats} runs on "
           f"{args.peer_sample} evenly spaced puzzles of each set)")
@@ -203,8 +205,9 @@ def main(argv=None):
                            f"{total_rate:,.0f}", *ratio]
                     print("| " + " | ".join(row) + " |", flush=True)
     print()
-    print(f"new process, warm cache, import + first solve: {cold_start(5):.2f} s (median "
-          f"of 5)")
+    print(f"new process, warm cache, import + first solve: {cold_start(cold_repeats):.2f} s "
+          f"(median of {cold_repeats})")
+    print(f"# load avg at end: {machine.load_average()}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,29 @@
-"""Measure the link-table layout and index dtype of the Algorithm X kernel.
+"""Study (finished): link-table layout and index dtype of the Algorithm X kernel.
 
-Run by hand (not in CI)::
+Conclusion
+----------
+Every variant below walks the same search tree (nodes and updates checked equal);
+only the storage differs. Unsigned 32-bit links beat int32 by 1.3-1.5x in Numba
+(signed indices pay for negative-index wrapping); uint16 and 64-bit links gained
+nothing. Knuth's DLX1 node table stored transposed, ``(4, Z)`` with one contiguous
+row per field, is 21-27% faster than the ``(Z, 4)`` row table (Numba multiplies by the
+run-time row stride on every link followed) and within 4% of plain L/R/U/D arrays on
+N-queens 12 and pentominoes 6x10 (plain arrays still won on Langford 11, whose
+three-item options make the spacer steps count). numbadlx adopted uint32 links in
+``(4, Z)`` tables. Those ratios come from a loaded 2-core machine, rounds interleaved.
 
-    /work/venv/bin/python benchmarks/layouts.py
-    /work/venv/bin/python benchmarks/layouts.py --quick                 # smoke run
-    /work/venv/bin/python benchmarks/layouts.py --problems queens12,pentominoes6x10
+This file is kept so that the result can be reproduced. It is not maintained as a
+benchmark: it reaches numbadlx only through its public API (:class:`numbadlx.ExactCover`,
+``count()``, ``stats`` and ``links()``), and its kernels are frozen copies made for
+the study.
 
-Two design claims in DESIGN.md are checked here instead of being taken on trust:
+Run by hand (not in CI), from the repository's root::
+
+    python benchmarks/studies/layouts.py
+    python benchmarks/studies/layouts.py --quick                 # smoke run
+    python benchmarks/studies/layouts.py --problems queens12,pentominoes6x10
+
+Two design claims are checked here instead of being taken on trust:
 
 1. Knuth's DLX1 layout (one node table with spacers between options, so "next node of
    this option" is ``p + 1``, and an item's length kept in its header node) against the
@@ -23,15 +40,19 @@ checks that nodes, updates and the count agree exactly, and only the time differ
 Variants (``<kernel>-<dtype>``):
 
 ``prod``
-    numbadlx's production kernel, ``numbadlx._kernel.search``, on tables from
-    ``numbadlx._links.build_links`` (a ``(4, Z)`` table, one contiguous row per field:
-    up, down, item, aux; a ``(2, n + 2)`` item table), run to the end in one call, no
-    tracing or recording. It compiles once per link dtype. (Until this study it used
-    the ``(Z, 4)`` row table that ``aos`` keeps.)
+    numbadlx's production search through its public driver: ``ExactCover.count()``,
+    nodes and updates read from ``problem.stats`` (a ``(4, Z)`` table, one contiguous
+    row per field: up, down, item, aux; a ``(2, n + 2)`` item table). Its links are
+    uint32 only (``prod-u32``); the timer also covers the driver's copy of the links
+    and its Python loop over slices of nodes (about 0.1 ms a call: it dominates the
+    ``--quick`` problems, not the default ones). Until this study
+    the production kernel used the ``(Z, 4)`` row table that ``aos`` keeps; ``tr`` is
+    the frozen copy on the layout it adopted, at any dtype.
 ``aos``
     a copy of the earlier production kernel in this file, stripped to counting (no
-    resume, trace or record), on ``(Z, 4)`` and ``(n + 2, 2)`` row tables: the
-    control for the variants below.
+    resume, trace or record), on ``(Z, 4)`` and ``(n + 2, 2)`` row tables (from
+    ``ExactCover.links()``, cast to the variant's dtype): the control for the
+    variants below.
 ``flat``
     the same copy indexing the same tables through 1-D views, ``nodes[4 * p + k]``,
     with the row width a compile-time constant (Numba's 2-D indexing multiplies by
@@ -54,33 +75,29 @@ Variants (``<kernel>-<dtype>``):
     circular L/R lists, iterative with an explicit stack of chosen nodes.
 
 The copies and the plain kernel take typed constants (``np.uint32(1)`` and so on)
-from a factory per dtype, as the production kernel does with ``_ONE``, so no int64
+from a factory per dtype, as the production kernel did with ``_ONE``, so no int64
 literal widens the arithmetic. Link tables are copied before each run, outside the
-timer. Rounds are interleaved across variants (one run of each per round).
+timer (except for ``prod``, whose driver copies them inside ``count()``). Rounds are
+interleaved across variants (one run of each per round).
 """
 
 import argparse
-import datetime
 import gc
 import os
-import platform
 import statistics
 import sys
 import time
 
-# Keep this folder off sys.path: benchmarks/exact_cover.py shares its name with a
-# peer's package (harmless here, but keep imports by name unambiguous).
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path
-               if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)]
+# benchmarks/machine.py lives one folder up. Append that folder (not prepend it):
+# benchmarks/exact_cover.py must not shadow the exact-cover peer's package.
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numba  # noqa: E402
+import machine  # noqa: E402
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 import numbadlx  # noqa: E402
-from numbadlx import _kernel, problems  # noqa: E402
-from numbadlx._links import build_links  # noqa: E402
+from numbadlx import problems  # noqa: E402
 
 LONG_RUN_SECONDS = 2.0
 
@@ -93,6 +110,9 @@ DTYPES = {"u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "i32": np.int32,
 # ----------------------------------------------------------------------------------
 
 class Csr:
+    """A problem's options renumbered primary items first, plus the same problem rebuilt
+    from them (``self.problem``), whose internal numbering is then the identity."""
+
     def __init__(self, problem):
         secondary = np.asarray(problem.secondary, dtype=bool)
         order = np.concatenate([np.flatnonzero(~secondary), np.flatnonzero(secondary)])
@@ -105,6 +125,9 @@ class Csr:
         self.n_options = self.indptr.size - 1
         self.nnz = self.indices.size
         self.max_node = self.n_items + 1 + self.nnz + self.n_options + 1  # DLX1 table rows
+        self.problem = numbadlx.ExactCover.from_csr(
+            self.indptr, self.indices, n_items=self.n_items,
+            secondary=self.n_items - self.n_primary)
 
 
 PROBLEMS = {
@@ -126,23 +149,24 @@ QUICK_PROBLEMS = "queens8,langford7,pentominoes3x20"
 # Variant: the production kernel
 # ----------------------------------------------------------------------------------
 
+def production_dtype(csr):
+    """The dtype of numbadlx's own link tables (uint32 when this study was made)."""
+    return csr.problem.links()[0].dtype
+
+
 def prod_variant(csr, dt):
-    nodes, items = build_links(csr.indptr, csr.indices, np.zeros(0, dtype=np.int32),
-                               csr.n_items, csr.n_primary, np.zeros(1, dtype=dt))
-    n_items = csr.n_items
-    width = max(csr.n_primary, 1)
+    """numbadlx's search through its public driver; only at its own link dtype."""
+    problem = csr.problem
+    if np.dtype(dt) != production_dtype(csr):
+        raise ValueError(f"prod runs numbadlx's own {production_dtype(csr)} links, not "
+                         f"{np.dtype(dt)}; use tr-<dtype> for that layout at other dtypes")
 
     def setup():
-        return (nodes.copy(), items.copy(), np.zeros(csr.n_primary + 1, dtype=dt),
-                np.zeros(3, dtype=np.int64), np.zeros(_kernel.N_STATS, dtype=np.int64),
-                np.zeros((0, width), dtype=np.int32), np.zeros((0, 5), dtype=np.int64))
+        return problem
 
-    def run(args):
-        nd, it, choice, state, stats, record, trace = args
-        code, found = _kernel.search(nd, it, n_items, choice, state, 0, 0, record, stats,
-                                     trace)
-        assert code == _kernel.RET_DONE
-        return found, int(stats[_kernel.ST_NODES]), int(stats[_kernel.ST_UPDATES])
+    def run(problem):
+        found = problem.count()
+        return found, problem.stats.nodes, problem.stats.updates
 
     return setup, run
 
@@ -161,7 +185,7 @@ def dlx1_kernels(dt):
         return _KERNELS[key]
     ONE = dt(1)
 
-    # ---- (Z, 4) row table, 2-D indexing, like numbadlx._kernel
+    # ---- (Z, 4) row table, 2-D indexing, like the production kernel before this study
     @njit(inline="always")
     def a_hide(nodes, p):
         updates = 0
@@ -782,10 +806,12 @@ def flat_kernel(dt, width):
 
 def _dlx1_tables(csr, dt):
     """The DLX1 tables as row tables, ``(Z, 4)`` nodes and ``(n + 2, 2)`` items (the
-    layout the production kernel used before it switched to the transposed one)."""
-    nodes, items = build_links(csr.indptr, csr.indices, np.zeros(0, dtype=np.int32),
-                               csr.n_items, csr.n_primary, np.zeros(1, dtype=dt))
-    return np.ascontiguousarray(nodes.T), np.ascontiguousarray(items.T)
+    layout the production kernel used before it switched to the transposed one), from
+    the public ``ExactCover.links()``, cast to ``dt`` (``_fits`` checks it is wide
+    enough; every entry is a non-negative node, item, length or option index)."""
+    nodes, items = csr.problem.links()
+    return (np.ascontiguousarray(nodes.astype(dt, copy=False)),
+            np.ascontiguousarray(items.astype(dt, copy=False)))
 
 
 def aos_variant(csr, dt):
@@ -1035,8 +1061,8 @@ KINDS = {"prod": prod_variant, "aos": aos_variant, "flat": flat_variant,
          "flat3": lambda csr, dt: flat_variant(csr, dt, 3), "ud": ud_variant, "tr": tr_variant,
          "soa": soa_variant,
          "plain": plain_variant}
-DEFAULT_VARIANTS = ("prod-u32,prod-i32,prod-u16,prod-u64,prod-i64,"
-                    "aos-u32,flat-u32,flat3-u32,ud-u32,tr-u32,soa-u32,soa-i32,soa-u16,"
+DEFAULT_VARIANTS = ("prod-u32,tr-u32,tr-i32,tr-u16,tr-u64,tr-i64,"
+                    "aos-u32,flat-u32,flat3-u32,ud-u32,soa-u32,soa-i32,soa-u16,"
                     "plain-u32,plain-i32,plain-u16,plain-i64")
 
 
@@ -1060,17 +1086,6 @@ def _timed(run, args):
     finally:
         gc.enable()
     return result, seconds
-
-
-def _cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main(argv=None):
@@ -1102,20 +1117,21 @@ def main(argv=None):
             parser.error(f"bad variant {v!r}")
     if args.baseline not in variants:
         variants.insert(0, args.baseline)
+    tiny = Csr(problems.n_queens(5))
+    prod_dt = production_dtype(tiny)
+    for v in variants:
+        kind, _, dtname = v.partition("-")
+        if kind == "prod" and np.dtype(DTYPES[dtname]) != prod_dt:
+            parser.error(f"{v}: the production driver has {prod_dt} links only; "
+                         f"tr-{dtname} is the same layout at {dtname}")
 
-    print("# numbadlx layout / dtype experiment: count ALL solutions, same search tree "
-          "for every variant")
-    print(f"# date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
-    print(f"# machine: nproc={os.cpu_count()}, CPU: {_cpu_model()}, load avg at start: "
-          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    print(f"# versions: python {platform.python_version()}, numpy {np.__version__}, "
-          f"numba {numba.__version__}, numbadlx {numbadlx.__version__}")
+    print(machine.describe("numbadlx layout / dtype study: count ALL solutions, same "
+                           "search tree for every variant"))
     print(f"# median of {args.repeats} runs ({args.long_repeats} when the first run took "
           f"> {LONG_RUN_SECONDS:g} s), rounds interleaved; ratio = variant / "
           f"{args.baseline} (> 1: slower than it)")
 
     # Compile everything on a tiny problem first (not timed).
-    tiny = Csr(problems.n_queens(5))
     for v in variants:
         kind, _, dtname = v.partition("-")
         setup, run = KINDS[kind](tiny, DTYPES[dtname])
@@ -1197,7 +1213,7 @@ def main(argv=None):
     print("All variants of a problem agree on solutions, nodes and updates (checked).")
     print(f"ratio = median / median of {args.baseline}; min ratio = fastest run / fastest "
           f"run of {args.baseline} (less sensitive to load from other processes).")
-    print("# load avg at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print(f"# load avg at end: {machine.load_average()}")
     return 0
 
 
