@@ -27,14 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 import dask.array as da
 import distributed
+import numpy as np
+from machine import describe  # benchmarks/machine.py: the script's folder is on sys.path
 
 from numbadlx import cli, sudoku
 from numbadlx import dask as ndask
-from numbadlx.sudoku_io import parse
+from numbadlx.sudoku import parse
+from numbadlx.sudoku.stream import fsync_file, write_checkpoint
 
 
 def _data_file(name):
@@ -60,14 +61,14 @@ def _warm():
 
 
 def _commit_cost(folder, times=20):
-    from numbadlx.cli import _fsync, _write_checkpoint
-
+    """Seconds per durable commit as the file solvers make them: output fsynced, then
+    the checkpoint replaced (the stream's own functions)."""
     with open(folder / "commit.bin", "wb") as handle:
         start = time.perf_counter()
         for k in range(times):
             handle.write(b"0" * 30000)
-            _fsync(handle)
-            _write_checkpoint(str(folder / "commit.progress"), {"k": k})
+            fsync_file(handle)
+            write_checkpoint(str(folder / "commit.progress"), {"k": k})
         return (time.perf_counter() - start) / times
 
 
@@ -156,8 +157,10 @@ def main(argv=None):
             for (mode, tasks, kind, _), t in zip(runs, times)]
     t_threads, t_cli = rows[0][2], rows[1][2]
 
+    print(describe("numbadlx on a Dask LocalCluster vs in-process "
+                   "(benchmarks/dask_cluster.py)"))
     print(f"{source.name}: {count} puzzles ({size / 1e6:.1f} MB), limit {args.limit}, "
-          f"{workers} workers, {os.cpu_count()} cores, median of {args.repeat}")
+          f"{workers} workers, median of {args.repeat}")
     print(f"cluster start {t_start:.2f} s, first kernel load on the workers "
           f"{t_warm:.2f} s (once per cluster)")
     print()
@@ -169,7 +172,7 @@ def main(argv=None):
     by_kind = {}
     for mode, tasks, seconds, kind in rows:
         by_kind.setdefault((mode, kind), []).append((tasks, seconds))
-    for (mode, kind), points in by_kind.items():
+    for (mode, _kind), points in by_kind.items():
         if len(points) == 2:
             (t1, s1), (t2, s2) = points
             slopes[mode] = (s2 - s1) / (t2 - t1)

@@ -35,214 +35,63 @@ What an interruption leaves:
 ``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
 ``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of
 the chunk that are not finished by then get BUDGET, the hardest ones last.
+
+This module parses the arguments and prints; the work is done by
+:func:`numbadlx.sudoku.stream.solve_file` (or :func:`numbadlx.dask.solve_file` with
+``--dask``), which write the same output and checkpoints.
 """
 
 import argparse
-import csv as _csv
-import io
-import json
 import os
-import re
-import signal
 import sys
-import threading
-import time
-
-import numpy as np
 
 __all__ = ["main"]
 
-STATUS_NAMES = ["NOT_RUN", "UNIQUE", "SOLVED", "MULTIPLE", "NO_SOLUTION", "INVALID",
-                "BUDGET"]
 
+class _ProgressBar:
+    """A tqdm bar on stderr over the input's bytes, as a ``progress(end_byte, puzzles)``
+    callback of the file solvers; nothing when disabled (or tqdm is missing)."""
 
-class _Progress:
-    """A progress bar on stderr: tqdm when installed, else a plain line."""
-
-    def __init__(self, total, enabled, unit="B"):
-        self.enabled = enabled
+    def __init__(self, total, enabled, desc):
         self.bar = None
         self.done = 0
-        self.total = total
-        self.last = 0.0
         if not enabled:
             return
         try:
             from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr,
-                            desc="solving", dynamic_ncols=True)
-        except ImportError:
-            self.bar = None
-
-    def update(self, done, puzzles):
-        if not self.enabled:
+        except ImportError:  # tqdm comes with numbadlx[cli]
+            print("numbadlx: (no progress bar without tqdm: pip install 'numbadlx[cli]')",
+                  file=sys.stderr)
             return
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, file=sys.stderr,
+                        desc=desc, dynamic_ncols=True)
+
+    def __call__(self, done, puzzles):
         if self.bar is not None:
             self.bar.update(done - self.done)
             self.bar.set_postfix(puzzles=puzzles, refresh=False)
-        else:
-            now = time.perf_counter()
-            if now - self.last > 0.5 or done >= self.total:
-                share = 100.0 * done / self.total if self.total else 100.0
-                sys.stderr.write(f"\rsolving: {share:5.1f}%  {puzzles} puzzles")
-                sys.stderr.flush()
-                self.last = now
         self.done = done
+
+    def note(self, message):
+        """Print ``numbadlx: message`` on stderr (above the bar while it shows)."""
+        _note(message, self.bar)
 
     def close(self):
         if self.bar is not None:
             self.bar.close()
-        elif self.enabled:
-            sys.stderr.write("\n")
 
 
-def _fsync(handle):
-    handle.flush()
-    os.fsync(handle.fileno())
-
-
-def _write_checkpoint(path, record):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as handle:
-        json.dump(record, handle)
-        _fsync(handle)
-    os.replace(tmp, path)
-
-
-# Characters that end a line for str.splitlines() or a CSV reader: never inside one
-# output line (a grid puzzle's rows are joined with "/").
-_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-# An unreadable line longer than this is echoed cut short (CSV readers refuse fields
-# over 128 KiB; any real puzzle line is far shorter).
-_ECHO_LIMIT = 10_000
-
-
-def _one_line(raw, invalid=False):
-    if invalid and len(raw) > _ECHO_LIMIT:
-        raw = f"{raw[:80]}... ({len(raw)} characters)"
-    raw = raw.strip().replace("\n", "/")
-    if _LINE_BREAKS.search(raw):
-        raw = _LINE_BREAKS.sub(lambda m: ascii(m.group())[1:-1], raw)
-    return raw
-
-
-def _csv_field(text):
-    """``text`` as one CSV field (quoted when it holds a comma or a quote)."""
-    if "," not in text and '"' not in text:
-        return text
-    buffer = io.StringIO()
-    _csv.writer(buffer, lineterminator="").writerow([text])
-    return buffer.getvalue()
-
-
-def _output_lines(chunk, result, csv):
-    from .sudoku import format_lines
-
-    solutions = format_lines(result.solutions)
-    lines = []
-    messages = dict(chunk.errors)
-    for k in range(len(chunk)):
-        status = int(result.status[k])
-        raw = _one_line(chunk.raw[k], invalid=status == 5)
-        if csv:
-            solution = _csv_field(solutions[k]) if result.counts[k] else ""
-            lines.append(f"{_csv_field(raw)},{solution},{STATUS_NAMES[status]},"
-                         f"{result.counts[k]},{result.nodes[k]}")
-            continue
-        if status in (1, 2):
-            lines.append(solutions[k])
-        elif status == 3:
-            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least "
-                         f"{result.counts[k]})")
-        elif status == 5 and k in messages:
-            lines.append(f"{raw}  # INVALID: {messages[k]}")
-        elif status == 5:
-            lines.append(f"{raw}  # INVALID: givens clash")
-        elif status == 6 and result.counts[k]:
-            lines.append(f"{solutions[k]}  # BUDGET (a solution; count not finished)")
-        else:
-            lines.append(f"{raw}  # {STATUS_NAMES[status]}")
-    return lines
-
-
-class _DeferInterrupt:
-    """Ctrl-C handling for the solve loop: raise KeyboardInterrupt at once, except
-    while a chunk is being committed (output written and fsynced, checkpoint
-    replaced), where it is held back until the commit is complete, so the output and
-    the checkpoint always agree."""
-
-    def __init__(self):
-        self.holding = False
-        self.pending = False
-        self.previous = None
-
-    def _handler(self, signum, frame):
-        if self.holding:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
-
-    def install(self):
-        if threading.current_thread() is not threading.main_thread():
-            return
-        current = signal.getsignal(signal.SIGINT)
-        if current is signal.default_int_handler:  # not when SIGINT is ignored
-            self.previous = current
-            signal.signal(signal.SIGINT, self._handler)
-
-    def restore(self):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-            self.previous = None
-
-    def __enter__(self):
-        self.holding = True
-        return self
-
-    def __exit__(self, *exc):
-        self.holding = False
-        if self.pending and exc[0] is None:
-            self.pending = False
-            raise KeyboardInterrupt
-        return False
-
-
-def _interruptible(function, *args, **kwargs):
-    """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
-
-    Python runs signal handlers only between bytecodes of the main thread, so a long
-    compiled search called from the main thread would hold Ctrl-C back until it ends.
-    The Sudoku kernel releases the GIL, so here the main thread waits in short joins and
-    a KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
-    command exits soon after). Off the main thread, ``function`` is simply called.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return function(*args, **kwargs)
-    outcome = {}
-
-    def target():
-        try:
-            outcome["value"] = function(*args, **kwargs)
-        except BaseException as error:  # handed to the main thread below
-            outcome["error"] = error
-
-    worker = threading.Thread(target=target, name="numbadlx-solve", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+def _note(message, bar=None):
+    if bar is not None:
+        bar.write(f"numbadlx: {message}", file=sys.stderr)
+    else:
+        print(f"numbadlx: {message}", file=sys.stderr)
 
 
 def _solve_command(args):
-    from . import sudoku
-    from .sudoku import iter_chunks
+    from .sudoku import default_sample_path
 
-    source = args.input or sudoku.default_sample_path()
+    source = args.input or default_sample_path()
     if not os.path.isfile(source):
         print(f"numbadlx: error: no such file: {source}", file=sys.stderr)
         return 2
@@ -255,154 +104,67 @@ def _solve_command(args):
                   file=sys.stderr)
             return 2
         box = (rows, cols)
-    if getattr(args, "dask", None):
+    if args.timeout is not None and not args.timeout >= 0:
+        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}",
+              file=sys.stderr)
+        return 2
+    if args.dask:
         try:
-            from .dask import cli_solve  # optional: needs numbadlx[dask]
+            from . import dask as ndask  # optional: needs numbadlx[dask]
         except ImportError as error:
             print(f"numbadlx: error: --dask needs Dask ({error}); pip install "
                   f"'numbadlx[dask]'", file=sys.stderr)
             return 2
-        return cli_solve(args, source, box)
-    timeout = getattr(args, "timeout", None)
-    if timeout is not None and not timeout >= 0:
-        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {timeout}",
-              file=sys.stderr)
-        return 2
     output = args.output
-    csv = bool(output) and (args.csv or output.lower().endswith(".csv"))
-    checkpoint = output + ".progress" if output else None
-    input_size = os.path.getsize(source)
-    # what shapes the output: a resumed run must use the same
-    options = {"limit": args.limit, "max_nodes": args.max_nodes, "csv": csv,
-               "box": None if box is None else f"{box[0]}x{box[1]}", "format": args.format}
-    start_byte, done_puzzles, tally = 0, 0, np.zeros(len(STATUS_NAMES), dtype=np.int64)
-    size_n = None
-    if output and args.resume and os.path.exists(checkpoint):
-        try:
-            with open(checkpoint) as handle:
-                saved = json.load(handle)
-            start_byte = int(saved["end_byte"])
-            done_puzzles = int(saved["puzzles"])
-            tally = np.array(saved["tally"], dtype=np.int64)
-            output_bytes = int(saved["output_bytes"])
-            size_n = saved.get("n")
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            print(f"numbadlx: error: cannot read the checkpoint {checkpoint} ({error}); "
-                  f"remove it and run again without --resume", file=sys.stderr)
-            return 2
-        if saved.get("input") != os.path.abspath(source) or saved.get(
-                "input_size") != input_size:
-            print(f"numbadlx: error: {checkpoint} belongs to another input "
-                  f"({saved.get('input')}); remove it or drop --resume", file=sys.stderr)
-            return 2
-        if saved.get("options", options) != options:
-            print(f"numbadlx: error: {checkpoint} was written with other options "
-                  f"({saved.get('options')}); resume with the same --limit, --max-nodes, "
-                  f"--box, --format and output type, or drop --resume", file=sys.stderr)
-            return 2
-        have = os.path.getsize(output) if os.path.isfile(output) else -1
-        if have < output_bytes:
-            print(f"numbadlx: error: {output} has {max(have, 0)} bytes but the checkpoint "
-                  f"{checkpoint} says {output_bytes} were written; the output was changed "
-                  f"since, so the run cannot be resumed (drop --resume)", file=sys.stderr)
-            return 2
-        with open(output, "r+b") as handle:
-            handle.truncate(output_bytes)
-        mode = "ab"
-        print(f"numbadlx: resuming {source} at byte {start_byte} ({done_puzzles} puzzles "
-              f"already written)", file=sys.stderr)
-    else:
-        if output and args.resume:
-            print(f"numbadlx: no checkpoint {checkpoint}; starting from the beginning",
-                  file=sys.stderr)
-        if output and os.path.exists(checkpoint):
-            os.remove(checkpoint)  # a stale one would describe some other output
-        mode = "wb"
-    out = open(output, mode) if output else sys.stdout.buffer
     show_solutions = output is not None or args.input is not None
-    progress = _Progress(input_size, not args.no_progress and sys.stderr.isatty()
-                         or args.progress)
-    progress.update(start_byte, done_puzzles)
-    started = time.perf_counter()
-    sudoku.warm_up()  # compile or load the kernels here, so the rate below is the solver's
-    startup = time.perf_counter() - started
-    solve_seconds = 0.0
-    interrupted = False
-    committed = out.tell() if output else 0
-    header = b"puzzle,solution,status,count,nodes\n" if csv and start_byte == 0 else b""
-    position = start_byte
-    resumed_puzzles = done_puzzles
-    interrupts = _DeferInterrupt()
-    interrupts.install()
-    failed = True
+    if not show_solutions:
+        output = os.devnull  # the built-in sample: solve it, print only the summary
+    csv = bool(args.output) and (args.csv or args.output.lower().endswith(".csv"))
+    progress = _ProgressBar(os.path.getsize(source),
+                            not args.no_progress and sys.stderr.isatty() or args.progress,
+                            "solving on Dask" if args.dask else "solving")
+    common = dict(limit=args.limit, max_nodes=args.max_nodes, box=box, format=args.format,
+                  csv=csv, chunk_size=args.chunk_size, timeout=args.timeout,
+                  resume=args.resume, progress=progress, log=progress.note)
     try:
-        for chunk in iter_chunks(source, chunk_size=args.chunk_size, box=box,
-                                 format=args.format, start_byte=start_byte, n=size_n):
-            if len(chunk) == 0:
-                continue
-            result = _interruptible(sudoku.solve, chunk.puzzles, limit=args.limit,
-                                    threads=args.threads, max_nodes=args.max_nodes, box=box,
-                                    invalid=chunk.bad, timeout=timeout)
-            solve_seconds += result.seconds
-            lines = _output_lines(chunk, result, csv)
-            text = header + ("\n".join(lines) + "\n").encode("utf-8", "replace")
-            with interrupts:  # all of the commit, or none of it
-                if show_solutions:
-                    out.write(text)
-                    header = b""
-                done_puzzles += len(chunk)
-                tally += np.bincount(result.status, minlength=len(STATUS_NAMES))
-                position = chunk.end_byte
-                if output:
-                    _fsync(out)
-                    _write_checkpoint(checkpoint, {
-                        "input": os.path.abspath(source), "input_size": input_size,
-                        "end_byte": chunk.end_byte, "puzzles": done_puzzles,
-                        "output_bytes": out.tell(), "tally": tally.tolist(),
-                        "n": chunk.n, "options": options})
-                    committed = out.tell()
-                else:
-                    out.flush()
-            progress.update(chunk.end_byte, done_puzzles)
-        if header and show_solutions:
-            out.write(header)  # a CSV of no puzzles still gets its header
-        failed = False
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        interrupts.restore()
-        progress.close()
-        if output:
-            if interrupted or failed:
-                # drop anything written after the last checkpoint: only whole lines stay
-                out.flush()
-                out.truncate(committed)
-            out.close()
-    elapsed = time.perf_counter() - started
-    summary = ", ".join(f"{STATUS_NAMES[k]} {tally[k]}" for k in range(len(STATUS_NAMES))
-                        if tally[k])
-    solved_now = done_puzzles - resumed_puzzles
-    rate = f"{solved_now / solve_seconds:,.0f}" if solve_seconds > 0 and solved_now else "-"
-    print(f"numbadlx: {done_puzzles} puzzles from {source}: {summary or 'none'}",
-          file=sys.stderr)
-    print(f"numbadlx: {elapsed:.2f} s in all ({startup:.2f} s to compile or load the "
-          f"solver), solver {rate} puzzles/s (limit {args.limit}, threads "
-          f"{args.threads or 'all'})", file=sys.stderr)
-    if output:
-        print(f"numbadlx: wrote {output}", file=sys.stderr)
-    elif not show_solutions:
-        print("numbadlx: (solutions not printed for the built-in sample; give -o FILE to "
-              "save them)", file=sys.stderr)
-    if interrupted:
-        if output:
-            print(f"numbadlx: interrupted; {output} holds the first {done_puzzles} puzzles "
-                  f"complete (input read to byte {position} of {input_size}). Run the "
-                  f"same command with --resume to carry on.", file=sys.stderr)
+        if args.dask:
+            summary = ndask.solve_file(source, output, scheduler=args.dask,
+                                       chunk_bytes=args.dask_chunk_bytes,
+                                       threads=args.threads or 1, **common)
         else:
-            print(f"numbadlx: interrupted after {done_puzzles} puzzles", file=sys.stderr)
+            from .sudoku.stream import solve_file
+
+            summary = solve_file(source, output, threads=args.threads, **common)
+    finally:
+        progress.close()
+    tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
+    _note(f"{summary.puzzles} puzzles from {source}: {tally or 'none'}")
+    if args.dask:
+        _note(f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
+              f"limit {args.limit}")
+    else:
+        solved_now = summary.puzzles - summary.resumed_puzzles
+        rate = (f"{solved_now / summary.solve_seconds:,.0f}"
+                if summary.solve_seconds > 0 and solved_now else "-")
+        _note(f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
+              f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
+              f"{args.threads or 'all'})")
+    if args.output:
+        _note(f"wrote {args.output}")
+    elif not show_solutions:
+        _note("(solutions not printed for the built-in sample; give -o FILE to save them)")
+    if summary.interrupted:
+        if not args.output:
+            _note(f"interrupted after {summary.puzzles} puzzles")
+        elif args.dask:
+            _note(f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+                  f"complete. Run the same command with --resume to carry on.")
+        else:
+            _note(f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+                  f"complete (input read to byte {summary.end_byte} of "
+                  f"{summary.input_size}). Run the same command with --resume to carry "
+                  f"on.")
         return 130
-    if output and os.path.exists(checkpoint):
-        os.remove(checkpoint)
     return 0
 
 

@@ -8,9 +8,10 @@ An optional layer (``pip install numbadlx[dask]``); the core package never impor
   ``dask.distributed``.
 * :func:`solve_file` splits a puzzle file into byte ranges on line boundaries, solves
   the ranges as tasks (on a ``distributed`` cluster, or a local thread pool) and
-  writes the output in input order, fsynced, with the same ``OUTPUT.progress``
-  checkpoint as ``numbadlx solve``, so ``resume=True`` (``--resume``) carries on an
-  interrupted run, with or without Dask.
+  writes the output in input order through the same checkpointed output as
+  ``numbadlx solve`` (:mod:`numbadlx.sudoku.stream`), so ``resume=True``
+  (``--resume``) carries on an interrupted run, with or without Dask. Its
+  :class:`FileSummary` is the stream's, re-exported here.
 * :func:`count` splits an exact-cover search tree into prefixes
   (:mod:`numbadlx.core.split`), counts them as tasks and adds the results.
 
@@ -31,9 +32,7 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -45,9 +44,17 @@ import numba
 import numpy as np
 
 from . import sudoku as _sudoku
-from .sudoku.formats import line_ranges
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
+from .sudoku.formats import line_ranges
+from .sudoku.stream import (
+    CSV_HEADER,
+    CheckpointedOutput,
+    FileSummary,
+    count_statuses,
+    output_options,
+    result_text,
+)
 
 __all__ = ["solve", "DaskSudokuResult", "count", "count_prefixes", "solve_file",
            "line_ranges", "FileSummary", "DEFAULT_RANGE_BYTES"]
@@ -305,24 +312,21 @@ def count(problem, depth=2, *, client=None, scheduler=None, tasks=None, max_node
 def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, csv,
                  threads, chunk_size, timeout=None):
     """Task: solve the puzzles of one byte range; return (output bytes, puzzles, tally)."""
-    from .cli import _output_lines
-    from .sudoku import iter_chunks
-
     pieces = []
-    tally = np.zeros(len(_STATUS_NAMES), dtype=np.int64)
+    tally = count_statuses([])
     puzzles = 0
     if start >= stop:
         return b"", 0, tally
-    for chunk in iter_chunks(path, chunk_size=chunk_size, n=n, box=box, format=fmt,
-                             start_byte=start, start_line=first_line, stop_byte=stop):
+    for chunk in _sudoku.iter_chunks(path, chunk_size=chunk_size, n=n, box=box,
+                                     format=fmt, start_byte=start, start_line=first_line,
+                                     stop_byte=stop):
         if len(chunk) == 0:
             continue
         result = _solve_array(chunk.puzzles, limit, max_nodes, box, threads, None,
                               invalid=chunk.bad, timeout=timeout)
-        lines = _output_lines(chunk, result, csv)
-        pieces.append(("\n".join(lines) + "\n").encode("utf-8", "replace"))
+        pieces.append(result_text(chunk, result, csv))
         puzzles += len(chunk)
-        tally += np.bincount(result.status, minlength=len(_STATUS_NAMES))
+        tally += count_statuses(result.status)
     return b"".join(pieces), puzzles, tally
 
 
@@ -393,39 +397,20 @@ class _Executor:
         self.owned = []
 
 
-@dataclass
-class FileSummary:
-    """What :func:`solve_file` did: ``puzzles`` written in all (with those of an earlier
-    run it resumed), ``tally`` ``{status: count}``, ``ranges`` solved in this run,
-    ``start_byte`` it started from, wall ``seconds`` and ``interrupted``."""
-
-    puzzles: int
-    tally: dict
-    ranges: int
-    start_byte: int
-    seconds: float
-    interrupted: bool = False
-    messages: list = field(default_factory=list)
-
-
-def _fsync(handle):
-    handle.flush()
-    os.fsync(handle.fileno())
-
-
 def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, box=None,
                n=None, format=None, csv=None, chunk_bytes=DEFAULT_RANGE_BYTES,
                resume=False, threads=1, chunk_size=16384, window=None, progress=None,
-               header=True, timeout=None, _options=None):
+               header=True, timeout=None, log=None):
     """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
 
     The file is cut into byte ranges of about ``chunk_bytes`` on line boundaries
     (:func:`line_ranges`); each range is a task that reads, solves and formats its own
     puzzles (so the workers must see ``input`` at the same path). The driver writes
-    the ranges' lines in input order as they arrive, flushing and fsyncing the output
-    and then an ``OUTPUT.progress`` checkpoint after each range: the checkpoint of
-    ``numbadlx solve``, so an interrupted run of either kind resumes with
-    ``resume=True`` (``--resume``), locally or on Dask. The lines are those of
+    the ranges' lines in input order as they arrive, through the
+    :class:`~numbadlx.sudoku.stream.CheckpointedOutput` of the local
+    :func:`numbadlx.sudoku.stream.solve_file` (each range a commit: output fsynced, then
+    the ``OUTPUT.progress`` checkpoint replaced), so an interrupted run of either kind
+    resumes with ``resume=True`` (``--resume``), locally or on Dask. The lines are those of
     ``numbadlx solve`` (text, or CSV for an output named ``*.csv`` or ``csv=True``).
 
     Parameters
@@ -433,7 +418,8 @@ def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, b
     input : path
         A line-format or CSV puzzle file.
     output : path, optional
-        Where to write; None writes to standard output (no checkpoint).
+        Where to write; None writes to standard output (no checkpoint), ``os.devnull``
+        nowhere.
     scheduler : distributed.Client or str, optional
         A ``Client``; a scheduler address (``"tcp://host:8786"``); ``"local"`` or
         ``"local:N"`` for a ``LocalCluster`` of N worker processes (default: one per
@@ -453,12 +439,16 @@ def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, b
         Tasks in flight at once (default: 4 per worker thread); bounds the memory that
         finished but not yet written ranges take.
     progress : callable, optional
-        Called as ``progress(end_byte, puzzles_written)`` after each range is written.
+        Called as ``progress(end_byte, puzzles_written)`` after each range is written,
+        and first with the starting point when resuming.
     header : bool
         Write the CSV header when starting at the beginning of the file.
     timeout : float, optional
         Seconds per ``chunk_size`` puzzles inside a task (``timeout`` of
         :func:`numbadlx.sudoku.solve`): puzzles not finished by then get BUDGET.
+    log : callable, optional
+        Called with each note on the run (resuming, no checkpoint found) as it arises;
+        the notes are also in the summary's ``messages``.
 
     Returns
     -------
@@ -467,74 +457,28 @@ def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, b
         only whole ranges and the checkpoint says where to carry on.
     """
     started = time.perf_counter()
-    from .cli import _DeferInterrupt
-
     path = os.fspath(input)
     if not os.path.isfile(path):
         raise ValueError(f"no such file: {path}")
-    input_size = os.path.getsize(path)
     fmt = _file_format(path, format, n)
     output = None if output is None else os.fspath(output)
     if csv is None:
         csv = bool(output) and output.lower().endswith(".csv")
-    checkpoint = output + ".progress" if output and output != os.devnull else None
-    # what shapes the output, recorded as numbadlx solve records it
-    options = _options if _options is not None else {
-        "limit": int(limit), "max_nodes": max_nodes, "csv": bool(csv),
-        "box": None if box is None else f"{box[0]}x{box[1]}", "format": format}
-    start_byte, done, tally = 0, 0, np.zeros(len(_STATUS_NAMES), dtype=np.int64)
-    messages = []
-    mode = "wb"
-    if checkpoint and resume and os.path.exists(checkpoint):
-        try:
-            with open(checkpoint) as handle:
-                saved = json.load(handle)
-            start_byte = int(saved["end_byte"])
-            done = int(saved["puzzles"])
-            tally = np.array(saved["tally"], dtype=np.int64)
-            output_bytes = int(saved["output_bytes"])
-            n = saved.get("n") or n
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"cannot read the checkpoint {checkpoint} ({error}); remove "
-                             f"it and run again without resuming") from None
-        if saved.get("input") != os.path.abspath(path) or saved.get(
-                "input_size") != input_size:
-            raise ValueError(f"{checkpoint} belongs to another input "
-                             f"({saved.get('input')}); remove it or drop --resume")
-        if saved.get("options", options) != options:
-            raise ValueError(f"{checkpoint} was written with other options "
-                             f"({saved.get('options')}, now {options}); resume with the "
-                             f"same ones, or drop --resume")
-        have = os.path.getsize(output) if os.path.isfile(output) else -1
-        if have < output_bytes:
-            raise ValueError(f"{output} has {max(have, 0)} bytes but the checkpoint "
-                             f"{checkpoint} says {output_bytes} were written; the output "
-                             f"was changed since, so the run cannot be resumed")
-        with open(output, "r+b") as handle:
-            handle.truncate(output_bytes)
-        mode = "ab"
-        messages.append(f"resuming {path} at byte {start_byte} ({done} puzzles already "
-                        f"written)")
-    else:
-        if checkpoint and resume:
-            messages.append(f"no checkpoint {checkpoint}; starting from the beginning")
-        if checkpoint and os.path.exists(checkpoint):
-            os.remove(checkpoint)  # a stale one would describe some other output
-    if n is None:
-        n = _infer_size(path, fmt, box)
-    ranges = line_ranges(path, chunk_bytes, start_byte) if n is not None else []
-    out = open(output, mode) if output else sys.stdout.buffer
-    committed = out.tell() if output else 0
-    if csv and header and start_byte == 0:
-        out.write(b"puzzle,solution,status,count,nodes\n")
+    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box,
+                             format=format)
+    sink = CheckpointedOutput(output, path, options, resume=resume,
+                              header=(CSV_HEADER + "\n").encode() if csv and header else None,
+                              log=log)
     executor = None
     pending = {}
-    interrupted = False
-    failed = True
-    written = 0
-    interrupts = _DeferInterrupt()
-    interrupts.install()
+    interrupted = ok = False
     try:
+        n = sink.n or n
+        if n is None:
+            n = _infer_size(path, fmt, box)
+        ranges = line_ranges(path, chunk_bytes, sink.start_byte) if n is not None else []
+        if progress is not None and sink.start_byte:
+            progress(sink.start_byte, sink.puzzles)
         executor = _Executor(scheduler)
         window = max(1, int(window) if window else 4 * executor.slots)
         submitted = 0
@@ -546,104 +490,22 @@ def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, b
                     max_nodes, csv, int(threads), int(chunk_size), timeout)
                 submitted += 1
             text, count_, part_tally = pending.pop(index).result()
-            with interrupts:  # all of the commit, or none of it
-                out.write(text)
-                done += count_
-                tally += np.asarray(part_tally, dtype=np.int64)
-                written += 1
-                if checkpoint:
-                    _fsync(out)
-                    _write_checkpoint(checkpoint, {
-                        "input": os.path.abspath(path), "input_size": input_size,
-                        "end_byte": ranges[index][1], "puzzles": done,
-                        "output_bytes": out.tell(), "tally": tally.tolist(), "n": n,
-                        "options": options})
-                    committed = out.tell()
-                else:
-                    out.flush()
+            sink.commit(text, ranges[index][1], count_, part_tally, n=n)
             if progress is not None:
-                progress(ranges[index][1], done)
-        failed = False
+                progress(ranges[index][1], sink.puzzles)
+        ok = True
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        interrupts.restore()
         if executor is not None:
             executor.cancel(pending.values())
             executor.close()
-        if output:
-            if interrupted or failed:
-                out.flush()
-                out.truncate(committed)  # only whole ranges stay
-            out.close()
-        else:
-            out.flush()
-    if output and checkpoint and not interrupted and os.path.exists(checkpoint):
-        os.remove(checkpoint)
-    return FileSummary(puzzles=done, tally={_STATUS_NAMES[k]: int(v)
-                                            for k, v in enumerate(tally) if v},
-                       ranges=written, start_byte=start_byte,
-                       seconds=time.perf_counter() - started, interrupted=interrupted,
-                       messages=messages)
-
-
-def _write_checkpoint(path, record):
-    from .cli import _write_checkpoint as write
-
-    write(path, record)
+        sink.close(ok)
+    return sink.summary(started, interrupted)
 
 
 def _infer_size(path, fmt, box):
     """Puzzle size from the first puzzle of the file, or None for a file without any."""
-    from .sudoku import iter_chunks
-
-    for chunk in iter_chunks(path, chunk_size=1, box=box, format=fmt):
+    for chunk in _sudoku.iter_chunks(path, chunk_size=1, box=box, format=fmt):
         return chunk.n
     return None
-
-
-# --------------------------------------------------------------------------- command line
-
-
-def cli_solve(args, source, box):
-    """``numbadlx solve INPUT --dask SCHEDULER``: the CLI's solve, on Dask."""
-    output = args.output
-    if output is None and args.input is None:
-        output = os.devnull  # the built-in sample: solve it, print only the summary
-    csv = bool(args.output) and (args.csv or args.output.lower().endswith(".csv"))
-    show_progress = (not args.no_progress and sys.stderr.isatty()) or args.progress
-    size = os.path.getsize(source)
-
-    def report(end_byte, done):
-        if show_progress:
-            share = 100.0 * end_byte / size if size else 100.0
-            sys.stderr.write(f"\rsolving on Dask: {share:5.1f}%  {done} puzzles")
-            sys.stderr.flush()
-
-    summary = solve_file(source, output, scheduler=args.dask, limit=args.limit,
-                         max_nodes=args.max_nodes, box=box, format=args.format, csv=csv,
-                         chunk_bytes=args.dask_chunk_bytes, resume=args.resume,
-                         threads=args.threads or 1, chunk_size=args.chunk_size,
-                         progress=report, timeout=getattr(args, "timeout", None),
-                         _options={"limit": args.limit, "max_nodes": args.max_nodes,
-                                   "csv": csv, "box": args.box, "format": args.format})
-    if show_progress:
-        sys.stderr.write("\n")
-    for message in summary.messages:
-        print(f"numbadlx: {message}", file=sys.stderr)
-    tally = ", ".join(f"{k} {v}" for k, v in summary.tally.items())
-    print(f"numbadlx: {summary.puzzles} puzzles from {source}: {tally or 'none'}",
-          file=sys.stderr)
-    print(f"numbadlx: {summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} "
-          f"ranges, limit {args.limit}", file=sys.stderr)
-    if args.output:
-        print(f"numbadlx: wrote {args.output}", file=sys.stderr)
-    if summary.interrupted:
-        if args.output:
-            print(f"numbadlx: interrupted; {args.output} holds the first "
-                  f"{summary.puzzles} puzzles complete. Run the same command with "
-                  f"--resume to carry on.", file=sys.stderr)
-        else:
-            print(f"numbadlx: interrupted after {summary.puzzles} puzzles", file=sys.stderr)
-        return 130
-    return 0

@@ -132,3 +132,65 @@ def test_python_m_entry_point(tmp_path):
     assert done.returncode == 0, done.stderr
     solutions = sudoku.parse(done.stdout.splitlines())
     assert solutions.shape == (2, 81) and np.all(solutions > 0)
+
+
+# ------------------------------------------------ the library under the CLI: stream
+def test_stream_solve_file_writes_what_the_cli_writes(tmp_path, capsys):
+    from numbadlx.sudoku import stream
+
+    puzzles = random_puzzles(30, seed=21)
+    puzzles[::4, :4] = 0  # some MULTIPLE
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, puzzles, extra=["12x4"])
+    for name in ("cli.txt", "cli.csv"):
+        assert main(["solve", str(source), "-o", str(tmp_path / name), "--chunk-size",
+                     "7", "--no-progress"]) == 0
+    capsys.readouterr()
+    calls = []
+    summary = stream.solve_file(source, tmp_path / "lib.txt", chunk_size=7,
+                                progress=lambda end, done: calls.append((end, done)))
+    assert (tmp_path / "lib.txt").read_bytes() == (tmp_path / "cli.txt").read_bytes()
+    assert isinstance(summary, stream.FileSummary) and not summary.interrupted
+    assert summary.puzzles == 31 and summary.ranges == 5 and summary.resumed_puzzles == 0
+    assert summary.tally["INVALID"] == 1 and sum(summary.tally.values()) == 31
+    assert list(summary.tally) == [s.name for s in sudoku.Status if s.name in summary.tally]
+    assert summary.end_byte == summary.input_size == source.stat().st_size
+    assert [done for _, done in calls] == [7, 14, 21, 28, 31]  # after each commit
+    stream.solve_file(source, tmp_path / "lib.csv", chunk_size=7)  # CSV from the name
+    assert (tmp_path / "lib.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
+    assert not list(tmp_path.glob("*.progress"))
+    with pytest.raises(ValueError, match="no such file"):
+        stream.solve_file(tmp_path / "missing.txt", tmp_path / "x.txt")
+
+
+def test_result_lines_name_every_status(tmp_path):
+    from numbadlx.sudoku import Status, iter_chunks, stream
+
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(["0200004034000000", "1100000000000000", "0" * 16,
+                                 "12x4"]) + "\n")
+    chunk = next(iter_chunks(source, chunk_size=10))
+    result = sudoku.solve(chunk.puzzles, limit=2, invalid=chunk.bad)
+    lines = stream.result_lines(chunk, result, csv=False)
+    assert lines[0] == "4213134234212134"
+    assert lines[1] == "1100000000000000  # INVALID: givens clash"
+    assert lines[2].endswith("  # MULTIPLE (first of at least 2)")
+    assert lines[3].startswith("12x4  # INVALID: ") and "in.txt:4" in lines[3]
+    rows = stream.result_lines(chunk, result, csv=True)
+    assert [row.split(",")[2] for row in rows] == [
+        Status.UNIQUE.name, Status.INVALID.name, Status.MULTIPLE.name, Status.INVALID.name]
+    assert stream.CSV_HEADER == "puzzle,solution,status,count,nodes"
+    assert stream.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
+    assert stream.count_statuses(result.status).tolist() == [0, 1, 0, 1, 0, 2, 0]
+
+
+def test_progress_bar_is_tqdm(tmp_path, capsys):
+    pytest.importorskip("tqdm")
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, random_puzzles(20, seed=3))
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--progress",
+                 "--chunk-size", "5"]) == 0
+    err = capsys.readouterr().err
+    assert "solving: 100%" in err and "puzzles=20" in err
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--no-progress"]) == 0
+    assert "solving" not in capsys.readouterr().err

@@ -261,3 +261,34 @@ def test_ctrl_c_on_the_cli_then_resume(client, part17, tmp_path):
     assert want.startswith(out.read_bytes()) and out.stat().st_size < len(want)
     assert cli.main(command[3:] + ["--resume"]) == 0
     assert out.read_bytes() == want
+
+
+def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
+    """A local run stopped half way resumes on Dask (threads) with the stream's notes and
+    progress, and both return the stream's FileSummary."""
+    from numbadlx.sudoku import random_puzzles, stream
+
+    assert ndask.FileSummary is stream.FileSummary
+    puzzles = random_puzzles(50, seed=31)
+    puzzles[::7, :5] = 0
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
+    want = _local_cli(source, tmp_path / "local.csv", "--chunk-size", "10")
+    out = tmp_path / "out.csv"
+
+    def stop(end_byte, done):
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    summary = stream.solve_file(source, out, chunk_size=10, progress=stop)
+    assert summary.interrupted and summary.puzzles == 20
+    saved = json.loads((tmp_path / "out.csv.progress").read_text())
+    calls, notes = [], []
+    summary = ndask.solve_file(source, out, scheduler="threads:2", chunk_bytes=900,
+                               resume=True, progress=lambda *a: calls.append(a),
+                               log=notes.append)
+    assert isinstance(summary, stream.FileSummary) and not summary.interrupted
+    assert calls[0] == (saved["end_byte"], 20) and calls[-1] == (source.stat().st_size, 50)
+    assert notes == summary.messages and "already written" in notes[0]
+    assert summary.resumed_puzzles == 20 and summary.puzzles == 50
+    assert out.read_bytes() == want  # one CSV header, nothing lost or repeated

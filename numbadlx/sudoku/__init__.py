@@ -30,8 +30,10 @@ from .shape import MAX_SIZE, MIN_SIZE, box_shape
 from .solve import (DEFAULT_CHUNK, Status, SudokuResult, check_grid, count_solutions,
                     default_sample_path, solve, solve_one, to_exact_cover, warm_up)
 
+from . import stream  # noqa: E402  (it uses the names above)
+
 __all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
            "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK",
            "parse", "read_csv", "iter_chunks", "file_format", "PuzzleChunk", "FORMATS",
            "format_line", "format_lines", "format_grid", "box_shape", "MIN_SIZE",
-           "MAX_SIZE", "Grid", "random_grid", "random_puzzles"]
+           "MAX_SIZE", "Grid", "random_grid", "random_puzzles", "stream"]

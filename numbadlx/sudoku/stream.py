@@ -1,0 +1,578 @@
+"""Chunked file solving with checkpoints: used by the command line and by Dask alike.
+
+A puzzle file is read, solved and written a chunk at a time (bounded memory). Each
+chunk's result lines go to the output in one *commit*: written, flushed and fsynced,
+then a small checkpoint file (``OUTPUT.progress``) is replaced atomically to record how
+far the input was read and how long the output is. So an interrupted run loses nothing:
+
+* Ctrl-C (KeyboardInterrupt) cuts the output back to the last commit (whole lines for
+  a prefix of the input); a Ctrl-C arriving during a commit is held until the commit is
+  complete, so the output and the checkpoint always agree;
+* a kill or a crash leaves the committed prefix plus perhaps part of one chunk, which
+  ``resume=True`` cuts off before carrying on; the final output is byte for byte the
+  one of an uninterrupted run;
+* the checkpoint also records the input (path and size) and the options that shape the
+  output, and resuming refuses a checkpoint of another input or other options.
+
+The pieces, each in one copy:
+
+* :func:`result_lines` / :func:`result_text`: one output line per puzzle (text or CSV,
+  :data:`CSV_HEADER`), :func:`count_statuses` their tally;
+* :class:`Checkpoint`, :func:`write_checkpoint`, :func:`fsync_file`: the record;
+* :class:`CheckpointedOutput`: an output file with commits, resume and clean-up;
+* :func:`solve_file`: the local solve loop (``numbadlx solve``), returning a
+  :class:`FileSummary`. :func:`numbadlx.dask.solve_file` runs the same commits with
+  the chunks solved as Dask tasks, so a run of either kind resumes with the other.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from numbadlx.sudoku import stream
+>>> folder = tempfile.mkdtemp()
+>>> source = os.path.join(folder, "in.txt")
+>>> with open(source, "w") as f:
+...     _ = f.write("0200004034000000\\n1100000000000000\\n")
+>>> summary = stream.solve_file(source, os.path.join(folder, "out.txt"))
+>>> summary.puzzles, summary.tally
+(2, {'UNIQUE': 1, 'INVALID': 1})
+>>> print(open(os.path.join(folder, "out.txt")).read(), end="")
+4213134234212134
+1100000000000000  # INVALID: givens clash
+>>> import shutil; shutil.rmtree(folder)
+"""
+
+from __future__ import annotations
+
+import csv as _csv
+import io
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import sudoku as _sudoku  # the package: _sudoku.solve is looked up at each call
+from .formats import format_lines, iter_chunks
+from .solve import Status, warm_up
+
+__all__ = ["CSV_HEADER", "result_lines", "result_text", "count_statuses", "Checkpoint",
+           "checkpoint_path", "write_checkpoint", "fsync_file", "output_options",
+           "CheckpointedOutput", "FileSummary", "solve_file"]
+
+#: First line of a CSV output.
+CSV_HEADER = "puzzle,solution,status,count,nodes"
+
+_TALLY_SIZE = max(Status) + 1
+_NAMES = [""] * _TALLY_SIZE
+for _status in Status:
+    _NAMES[_status] = _status.name
+_UNIQUE, _SOLVED, _MULTIPLE = int(Status.UNIQUE), int(Status.SOLVED), int(Status.MULTIPLE)
+_INVALID, _BUDGET = int(Status.INVALID), int(Status.BUDGET)
+
+
+# --------------------------------------------------------------------------- result lines
+
+# Characters that end a line for str.splitlines() or a CSV reader: never inside one
+# output line (a grid puzzle's rows are joined with "/").
+_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+# An unreadable line longer than this is echoed cut short (CSV readers refuse fields
+# over 128 KiB; any real puzzle line is far shorter).
+_ECHO_LIMIT = 10_000
+
+
+def _one_line(raw, invalid=False):
+    if invalid and len(raw) > _ECHO_LIMIT:
+        raw = f"{raw[:80]}... ({len(raw)} characters)"
+    raw = raw.strip().replace("\n", "/")
+    if _LINE_BREAKS.search(raw):
+        raw = _LINE_BREAKS.sub(lambda m: ascii(m.group())[1:-1], raw)
+    return raw
+
+
+def _csv_field(text):
+    """``text`` as one CSV field (quoted when it holds a comma or a quote)."""
+    if "," not in text and '"' not in text:
+        return text
+    buffer = io.StringIO()
+    _csv.writer(buffer, lineterminator="").writerow([text])
+    return buffer.getvalue()
+
+
+def result_lines(chunk, result, csv=False):
+    """One output line per puzzle of ``chunk`` (a :class:`~numbadlx.sudoku.PuzzleChunk`)
+    solved as ``result`` (a :class:`~numbadlx.sudoku.SudokuResult`), in order.
+
+    Text: the solution for UNIQUE and SOLVED; else the solution found or the puzzle
+    itself, then ``  # STATUS`` (MULTIPLE, NO_SOLUTION, INVALID with the reason,
+    BUDGET). CSV: ``puzzle,solution,status,count,nodes`` rows (no header: see
+    :data:`CSV_HEADER`). No line holds a line break.
+    """
+    solutions = format_lines(result.solutions)
+    lines = []
+    messages = dict(chunk.errors)
+    for k in range(len(chunk)):
+        status = int(result.status[k])
+        raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
+        if csv:
+            solution = _csv_field(solutions[k]) if result.counts[k] else ""
+            lines.append(f"{_csv_field(raw)},{solution},{_NAMES[status]},"
+                         f"{result.counts[k]},{result.nodes[k]}")
+        elif status in (_UNIQUE, _SOLVED):
+            lines.append(solutions[k])
+        elif status == _MULTIPLE:
+            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least "
+                         f"{result.counts[k]})")
+        elif status == _INVALID:
+            lines.append(f"{raw}  # INVALID: {messages.get(k, 'givens clash')}")
+        elif status == _BUDGET and result.counts[k]:
+            lines.append(f"{solutions[k]}  # BUDGET (a solution; count not finished)")
+        else:
+            lines.append(f"{raw}  # {_NAMES[status]}")
+    return lines
+
+
+def result_text(chunk, result, csv=False):
+    """:func:`result_lines` as the bytes to write: UTF-8, each line ended by ``\\n``
+    (empty for an empty chunk)."""
+    lines = result_lines(chunk, result, csv)
+    if not lines:
+        return b""
+    return ("\n".join(lines) + "\n").encode("utf-8", "replace")
+
+
+def count_statuses(status):
+    """How many puzzles have each :class:`~numbadlx.sudoku.Status`: an int64 array
+    indexed by the status code (the ``tally`` of a checkpoint)."""
+    return np.bincount(np.asarray(status, dtype=np.intp), minlength=_TALLY_SIZE).astype(
+        np.int64)
+
+
+def _tally_dict(tally):
+    return {_NAMES[k]: int(v) for k, v in enumerate(tally) if v}
+
+
+# --------------------------------------------------------------------------- checkpoint
+
+
+def checkpoint_path(output):
+    """The checkpoint file of ``output``: ``OUTPUT.progress``."""
+    return os.fspath(output) + ".progress"
+
+
+def fsync_file(handle):
+    """Flush a file object and fsync it: what was written is on disk."""
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def write_checkpoint(path, record):
+    """Write ``record`` (a JSON-able dict) to ``path`` atomically and durably: into
+    ``path.tmp``, fsynced, then renamed over ``path``."""
+    tmp = os.fspath(path) + ".tmp"
+    with open(tmp, "w") as handle:
+        json.dump(record, handle)
+        fsync_file(handle)
+    os.replace(tmp, path)
+
+
+def output_options(*, limit, max_nodes=None, csv=False, box=None, format=None):
+    """What shapes the output lines, as a checkpoint records it: a resumed run must use
+    the same (``box`` is ``(rows, cols)`` or None)."""
+    return {"limit": int(limit), "max_nodes": None if max_nodes is None else int(max_nodes),
+            "csv": bool(csv), "box": None if box is None else f"{box[0]}x{box[1]}",
+            "format": format}
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The record of ``OUTPUT.progress``: the input was read to ``end_byte`` and its
+    ``puzzles`` first puzzles are the first ``output_bytes`` bytes of the output.
+
+    Attributes
+    ----------
+    input : absolute path of the input; ``input_size`` its size in bytes.
+    end_byte : where to carry on reading the input.
+    puzzles : puzzles written; ``tally`` how many of each status (indexed by code).
+    output_bytes : committed length of the output.
+    n : puzzle size of the file (None: not recorded).
+    options : :func:`output_options` of the run (None: not recorded, not checked).
+    """
+
+    input: str
+    input_size: int
+    end_byte: int
+    puzzles: int
+    output_bytes: int
+    tally: tuple
+    n: int | None = None
+    options: dict | None = None
+
+    @classmethod
+    def read(cls, path):
+        """Read ``path``; ValueError if it is not a readable checkpoint."""
+        try:
+            with open(path) as handle:
+                saved = json.load(handle)
+            return cls(input=saved.get("input"), input_size=saved.get("input_size"),
+                       end_byte=int(saved["end_byte"]), puzzles=int(saved["puzzles"]),
+                       output_bytes=int(saved["output_bytes"]),
+                       tally=tuple(int(v) for v in saved["tally"]), n=saved.get("n"),
+                       options=saved.get("options"))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"cannot read the checkpoint {path} ({error}); remove it and "
+                             f"run again without --resume") from None
+
+    def as_dict(self):
+        """The JSON record."""
+        return {"input": self.input, "input_size": self.input_size,
+                "end_byte": self.end_byte, "puzzles": self.puzzles,
+                "output_bytes": self.output_bytes, "tally": list(self.tally), "n": self.n,
+                "options": self.options}
+
+
+class _DeferInterrupt:
+    """Ctrl-C handling around commits: raise KeyboardInterrupt at once, except while a
+    commit runs (``with guard:``), where it is held back until the commit is complete,
+    so the output and the checkpoint always agree."""
+
+    def __init__(self):
+        self.holding = False
+        self.pending = False
+        self.previous = None
+
+    def _handler(self, signum, frame):
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def install(self):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        current = signal.getsignal(signal.SIGINT)
+        if current is signal.default_int_handler:  # not when SIGINT is ignored
+            self.previous = current
+            signal.signal(signal.SIGINT, self._handler)
+
+    def restore(self):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def __enter__(self):
+        self.holding = True
+        return self
+
+    def __exit__(self, *exc):
+        self.holding = False
+        if self.pending and exc[0] is None:
+            self.pending = False
+            raise KeyboardInterrupt
+        return False
+
+
+@dataclass
+class FileSummary:
+    """What a file solve did (:func:`solve_file`, :func:`numbadlx.dask.solve_file`).
+
+    Attributes
+    ----------
+    puzzles : puzzles written in all, with those of an earlier run it resumed
+        (``resumed_puzzles`` of them).
+    tally : ``{status name: count}`` over all ``puzzles`` (statuses that occur).
+    ranges : pieces solved and written in this run (chunks locally, byte ranges on
+        Dask).
+    start_byte : where this run started reading; ``end_byte`` where it stopped (the
+        last commit), of ``input_size`` bytes.
+    seconds : wall time; ``solve_seconds`` of it in the solver and
+        ``startup_seconds`` compiling or loading it (local runs; 0 on Dask).
+    interrupted : stopped by Ctrl-C (KeyboardInterrupt): the output holds whole lines
+        for the first ``puzzles`` puzzles and the checkpoint says where to carry on.
+    messages : notes on the run (resuming, no checkpoint found).
+    """
+
+    puzzles: int
+    tally: dict
+    ranges: int
+    start_byte: int
+    seconds: float
+    interrupted: bool = False
+    messages: list = field(default_factory=list)
+    end_byte: int = 0
+    input_size: int = 0
+    resumed_puzzles: int = 0
+    solve_seconds: float = 0.0
+    startup_seconds: float = 0.0
+
+
+class CheckpointedOutput:
+    """The output of a chunked file solve, committed a chunk at a time.
+
+    Opening it starts a fresh output (removing a stale checkpoint), or with ``resume``
+    and a checkpoint, validates the checkpoint against the input and ``options``, cuts
+    the output back to its committed length and carries on from there
+    (``start_byte``, ``puzzles``, ``tally``, ``n``). Ctrl-C is held back during
+    commits from then until :meth:`close`.
+
+    Parameters
+    ----------
+    output : path or None
+        The output file; None writes to standard output and ``os.devnull`` nowhere
+        (neither keeps a checkpoint).
+    input : path
+        The input file (recorded and checked by path and size).
+    options : dict
+        :func:`output_options` of the run.
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
+    header : bytes, optional
+        Written before the first line when the run starts at the beginning.
+    log : callable, optional
+        Called with each message as it arises (they are also kept in ``messages``).
+    """
+
+    def __init__(self, output, input, options, *, resume=False, header=None, log=None):
+        self.output = None if output is None else os.fspath(output)
+        self.input = os.fspath(input)
+        self.input_size = os.path.getsize(self.input)
+        self.options = options
+        self.durable = self.output is not None and self.output != os.devnull
+        self.checkpoint = checkpoint_path(self.output) if self.durable else None
+        self.start_byte = 0
+        self.puzzles = 0
+        self.tally = np.zeros(_TALLY_SIZE, dtype=np.int64)
+        self.n = None
+        self.messages = []
+        self.commits = 0
+        self._log = log
+        mode = "wb"
+        if self.checkpoint and resume and os.path.exists(self.checkpoint):
+            self._resume_from(Checkpoint.read(self.checkpoint))
+            mode = "ab"
+        else:
+            if self.checkpoint and resume:
+                self._note(f"no checkpoint {self.checkpoint}; starting from the beginning")
+            if self.checkpoint and os.path.exists(self.checkpoint):
+                os.remove(self.checkpoint)  # a stale one would describe some other output
+        self.resumed_puzzles = self.puzzles
+        self.end_byte = self.start_byte
+        self._header = header if header and self.start_byte == 0 else b""
+        if self.output is None:
+            self._file = sys.stdout.buffer
+        else:
+            self._file = open(self.output, mode)
+        self._committed = self._file.tell() if self.durable else 0
+        self._interrupts = _DeferInterrupt()
+        self._interrupts.install()
+
+    def _note(self, message):
+        self.messages.append(message)
+        if self._log is not None:
+            self._log(message)
+
+    def _resume_from(self, saved):
+        if saved.input != os.path.abspath(self.input) or \
+                saved.input_size != self.input_size:
+            raise ValueError(f"{self.checkpoint} belongs to another input ({saved.input}); "
+                             f"remove it or drop --resume")
+        if saved.options is not None and saved.options != self.options:
+            raise ValueError(f"{self.checkpoint} was written with other options "
+                             f"({saved.options}, now {self.options}); resume with the same "
+                             f"--limit, --max-nodes, --box, --format and output type, or "
+                             f"drop --resume")
+        have = os.path.getsize(self.output) if os.path.isfile(self.output) else -1
+        if have < saved.output_bytes:
+            raise ValueError(f"{self.output} has {max(have, 0)} bytes but the checkpoint "
+                             f"{self.checkpoint} says {saved.output_bytes} were written; the "
+                             f"output was changed since, so the run cannot be resumed "
+                             f"(drop --resume)")
+        with open(self.output, "r+b") as handle:
+            handle.truncate(saved.output_bytes)  # drop a part-written chunk
+        self.start_byte = saved.end_byte
+        self.puzzles = saved.puzzles
+        self.tally[:len(saved.tally)] = saved.tally[:_TALLY_SIZE]
+        self.n = saved.n
+        self._note(f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
+                   f"puzzles already written)")
+
+    def commit(self, data, end_byte, puzzles, tally, n=None):
+        """Append ``data`` (the lines of ``puzzles`` more puzzles, whose statuses are
+        counted in ``tally``, the input read to ``end_byte``) and make it durable:
+        flush and fsync the output, then replace the checkpoint. All of it or none: a
+        Ctrl-C arriving meanwhile is raised once the commit is complete."""
+        with self._interrupts:
+            data = self._header + data
+            self._file.write(data)
+            self._header = b""
+            total = self.puzzles + int(puzzles)
+            tally = self.tally + np.asarray(tally, dtype=np.int64)
+            n = self.n if n is None else int(n)
+            if self.checkpoint:
+                fsync_file(self._file)
+                length = self._file.tell()
+                write_checkpoint(self.checkpoint, Checkpoint(
+                    input=os.path.abspath(self.input), input_size=self.input_size,
+                    end_byte=int(end_byte), puzzles=total, output_bytes=length,
+                    tally=tuple(int(v) for v in tally), n=n,
+                    options=self.options).as_dict())
+                self._committed = length
+            else:
+                self._file.flush()
+            self.puzzles, self.tally, self.n = total, tally, n
+            self.end_byte = int(end_byte)
+            self.commits += 1
+
+    def close(self, ok):
+        """Finish: when ``ok``, write a header still due and remove the checkpoint (the
+        output is complete); else cut the output back to the last commit, so it holds
+        whole lines only, and keep the checkpoint for a resume. Restores Ctrl-C."""
+        try:
+            if self._file is None:
+                return
+            if ok and self._header:
+                self._file.write(self._header)
+                self._header = b""
+            if self.output is None:
+                self._file.flush()
+            else:
+                if not ok and self.durable:
+                    self._file.flush()
+                    self._file.truncate(self._committed)
+                self._file.close()
+            self._file = None
+            if ok and self.checkpoint and os.path.exists(self.checkpoint):
+                os.remove(self.checkpoint)
+        finally:
+            self._interrupts.restore()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, trace):
+        self.close(ok=kind is None)
+        return False
+
+    def summary(self, started, interrupted, **more):
+        """A :class:`FileSummary` of the run so far (``started``: its
+        ``time.perf_counter()`` at the start; ``more``: further fields)."""
+        return FileSummary(puzzles=self.puzzles, tally=_tally_dict(self.tally),
+                           ranges=self.commits, start_byte=self.start_byte,
+                           seconds=time.perf_counter() - started, interrupted=interrupted,
+                           messages=list(self.messages), end_byte=self.end_byte,
+                           input_size=self.input_size,
+                           resumed_puzzles=self.resumed_puzzles, **more)
+
+
+# --------------------------------------------------------------------------- local solve
+
+
+def _interruptible(function, *args, **kwargs):
+    """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
+
+    Python runs signal handlers only between bytecodes of the main thread, so a long
+    compiled search called from the main thread would hold Ctrl-C back until it ends.
+    The Sudoku kernel releases the GIL, so here the main thread waits in short joins and
+    a KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
+    caller is expected to exit soon after). Off the main thread, ``function`` is simply
+    called.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args, **kwargs)
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function(*args, **kwargs)
+        except BaseException as error:  # handed to the main thread below
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="numbadlx-solve", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def solve_file(input, output=None, *, limit=2, max_nodes=None, box=None, format=None,
+               csv=None, chunk_size=16384, threads=None, timeout=None, resume=False,
+               progress=None, log=None):
+    """Solve a puzzle file chunk by chunk in this process and write one result line per
+    puzzle (:func:`result_lines`), in input order, with checkpoints.
+
+    Parameters
+    ----------
+    input : path
+        A puzzle file in any format :func:`~numbadlx.sudoku.iter_chunks` reads.
+    output : path, optional
+        Where to write (CSV when named ``*.csv`` or ``csv=True``), committed chunk by
+        chunk with an ``OUTPUT.progress`` checkpoint; None writes to standard output,
+        ``os.devnull`` nowhere.
+    limit, max_nodes, box, threads : as in :func:`numbadlx.sudoku.solve`.
+    format : input format (inferred when omitted).
+    chunk_size : int
+        Puzzles read, solved and written at a time.
+    timeout : float, optional
+        Seconds per chunk (``timeout`` of :func:`numbadlx.sudoku.solve`).
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (else start afresh); ValueError
+        if it belongs to another input, other options, or the output is shorter than
+        it says.
+    progress : callable, optional
+        Called as ``progress(end_byte, puzzles_written)`` after each chunk is written,
+        and first with the starting point when resuming.
+    log : callable, optional
+        Called with each note on the run (resuming, no checkpoint found) as it arises.
+
+    Returns
+    -------
+    FileSummary
+        ``interrupted`` is True after Ctrl-C (KeyboardInterrupt): the solver runs on a
+        helper thread so that Ctrl-C stops even a long search at once. Any other error
+        propagates, the output cut back to the last commit.
+    """
+    started = time.perf_counter()
+    path = os.fspath(input)
+    if not os.path.isfile(path):
+        raise ValueError(f"no such file: {path}")
+    output = None if output is None else os.fspath(output)
+    if csv is None:
+        csv = bool(output) and output.lower().endswith(".csv")
+    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box,
+                             format=format)
+    sink = CheckpointedOutput(output, path, options, resume=resume,
+                              header=(CSV_HEADER + "\n").encode() if csv else None, log=log)
+    solve_seconds = startup = 0.0
+    interrupted = ok = False
+    try:
+        if progress is not None and sink.start_byte:
+            progress(sink.start_byte, sink.puzzles)
+        begin = time.perf_counter()
+        warm_up()  # compile or load the kernel first: solve_seconds is the solver's
+        startup = time.perf_counter() - begin
+        for chunk in iter_chunks(path, chunk_size=chunk_size, box=box, format=format,
+                                 start_byte=sink.start_byte, n=sink.n):
+            if len(chunk) == 0:
+                continue
+            result = _interruptible(_sudoku.solve, chunk.puzzles, limit=limit,
+                                    threads=threads, max_nodes=max_nodes, box=box,
+                                    invalid=chunk.bad, timeout=timeout)
+            solve_seconds += result.seconds
+            sink.commit(result_text(chunk, result, csv), chunk.end_byte, len(chunk),
+                        count_statuses(result.status), n=chunk.n)
+            if progress is not None:
+                progress(chunk.end_byte, sink.puzzles)
+        ok = True
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        sink.close(ok)
+    return sink.summary(started, interrupted, solve_seconds=solve_seconds,
+                        startup_seconds=startup)
