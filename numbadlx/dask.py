@@ -35,8 +35,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import dask as _dask
 import dask.array as _da
@@ -184,7 +186,9 @@ class DaskSudokuResult:
                 f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})")
 
 
-def solve(puzzles, *, limit=2, max_nodes=None, box=None, threads=1, chunk=None):
+def solve(puzzles: Any, *, limit: int = 2, max_nodes: int | None = None,
+          box: tuple[int, int] | None = None, threads: int = 1,
+          chunk: int | None = None) -> DaskSudokuResult:
     """Solve a ``dask.array`` of Sudokus lazily, block by block, with the bulk kernel.
 
     Parameters
@@ -256,8 +260,9 @@ def _count_batch(problem, prefixes, max_nodes, timeout):
     return _count_prefixes_local(problem, prefixes, max_nodes=max_nodes, timeout=timeout)
 
 
-def count_prefixes(problem, prefixes, *, client=None, scheduler=None, tasks=None,
-                   max_nodes=None, timeout=None):
+def count_prefixes(problem: Any, prefixes: Sequence[tuple[int, ...]], *, client: Any = None,
+                   scheduler: Any = None, tasks: int | None = None,
+                   max_nodes: int | None = None, timeout: float | None = None) -> np.ndarray:
     """Count each prefix of ``prefixes`` (see :func:`numbadlx.core.split.count_prefix`) as
     Dask tasks; return an int64 array parallel to ``prefixes``.
 
@@ -285,8 +290,9 @@ def count_prefixes(problem, prefixes, *, client=None, scheduler=None, tasks=None
     return counts
 
 
-def count(problem, depth=2, *, client=None, scheduler=None, tasks=None, max_nodes=None,
-          timeout=None):
+def count(problem: Any, depth: int = 2, *, client: Any = None, scheduler: Any = None,
+          tasks: int | None = None, max_nodes: int | None = None,
+          timeout: float | None = None) -> int:
     """Count the solutions of an exact-cover problem on Dask.
 
     The search tree is split at ``depth`` levels into independent prefixes
@@ -397,10 +403,15 @@ class _Executor:
         self.owned = []
 
 
-def solve_file(input, output=None, *, scheduler=None, limit=2, max_nodes=None, box=None,
-               n=None, format=None, csv=None, chunk_bytes=DEFAULT_RANGE_BYTES,
-               resume=False, threads=1, chunk_size=16384, window=None, progress=None,
-               header=True, timeout=None, log=None):
+def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None, *,
+               scheduler: Any = None, limit: int = 2, max_nodes: int | None = None,
+               box: tuple[int, int] | None = None, n: int | None = None,
+               format: str | None = None, csv: bool | None = None,
+               chunk_bytes: int = DEFAULT_RANGE_BYTES, resume: bool = False,
+               threads: int = 1, chunk_size: int = 16384, window: int | None = None,
+               progress: Callable[[int, int], None] | None = None, header: bool = True,
+               timeout: float | None = None,
+               log: Callable[[str], None] | None = None) -> FileSummary:
     """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
 
     The file is cut into byte ranges of about ``chunk_bytes`` on line boundaries

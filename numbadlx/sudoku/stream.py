@@ -52,13 +52,14 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import sudoku as _sudoku  # the package: _sudoku.solve is looked up at each call
-from .formats import format_lines, iter_chunks
-from .solve import Status, warm_up
+from .formats import PuzzleChunk, format_lines, iter_chunks
+from .solve import Status, SudokuResult, warm_up
 
 __all__ = ["CSV_HEADER", "result_lines", "result_text", "count_statuses", "Checkpoint",
            "checkpoint_path", "write_checkpoint", "fsync_file", "output_options",
@@ -104,7 +105,7 @@ def _csv_field(text):
     return buffer.getvalue()
 
 
-def result_lines(chunk, result, csv=False):
+def result_lines(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) -> list[str]:
     """One output line per puzzle of ``chunk`` (a :class:`~numbadlx.sudoku.PuzzleChunk`)
     solved as ``result`` (a :class:`~numbadlx.sudoku.SudokuResult`), in order.
 
@@ -137,7 +138,7 @@ def result_lines(chunk, result, csv=False):
     return lines
 
 
-def result_text(chunk, result, csv=False):
+def result_text(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) -> bytes:
     """:func:`result_lines` as the bytes to write: UTF-8, each line ended by ``\\n``
     (empty for an empty chunk)."""
     lines = result_lines(chunk, result, csv)
@@ -501,9 +502,13 @@ def _interruptible(function, *args, **kwargs):
     return outcome["value"]
 
 
-def solve_file(input, output=None, *, limit=2, max_nodes=None, box=None, format=None,
-               csv=None, chunk_size=16384, threads=None, timeout=None, resume=False,
-               progress=None, log=None):
+def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None, *,
+               limit: int = 2, max_nodes: int | None = None,
+               box: tuple[int, int] | None = None, format: str | None = None,
+               csv: bool | None = None, chunk_size: int = 16384, threads: int | None = None,
+               timeout: float | None = None, resume: bool = False,
+               progress: Callable[[int, int], None] | None = None,
+               log: Callable[[str], None] | None = None) -> FileSummary:
     """Solve a puzzle file chunk by chunk in this process and write one result line per
     puzzle (:func:`result_lines`), in input order, with checkpoints.
 
