@@ -6,13 +6,11 @@ import time
 
 import numpy as np
 import pytest
+from test_sudoku import grid_errors
 
 from numbadlx import sudoku
 from numbadlx.cli import main
-from numbadlx.sudoku import random_grid, random_puzzles
-from numbadlx.sudoku import Status
-
-from test_sudoku import grid_errors
+from numbadlx.sudoku import Status, random_grid, random_puzzles
 
 NEVER_ENDS = 10**12  # a count limit the empty 9x9 grid takes hours to reach
 

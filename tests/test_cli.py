@@ -4,12 +4,11 @@ import sys
 
 import numpy as np
 import pytest
+from test_sudoku import grid_errors
 
 from numbadlx import sudoku
 from numbadlx.cli import main
 from numbadlx.sudoku import random_puzzles
-
-from test_sudoku import grid_errors
 
 
 def _write_puzzles(path, puzzles, extra=()):

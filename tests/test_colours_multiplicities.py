@@ -6,12 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import naive_solutions_xcc
 
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
 from numbadlx.core.dlx_text import parse_dlx
 from numbadlx.core.search import Search
-
-from naive import naive_solutions_xcc
 
 # The coloured example of the xcover README (it is Knuth's toy XCC problem, TAOCP
 # 7.2.2.1 (49)): primary p q r, secondary x y. The README states the single solution

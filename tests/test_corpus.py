@@ -11,8 +11,7 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.cli import main
-from numbadlx.sudoku import random_puzzles
-from numbadlx.sudoku import parse
+from numbadlx.sudoku import parse, random_puzzles
 
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))

@@ -10,8 +10,7 @@ import pytest
 from numbadlx import ExactCover, problems, sudoku
 from numbadlx.core.trace import MAX_OPTIONS, trace
 from numbadlx.display import CoverMatrix, exact_cover_html, search_tree, sudoku_result_html
-from numbadlx.sudoku import Grid
-from numbadlx.sudoku import random_puzzles
+from numbadlx.sudoku import Grid, random_puzzles
 
 TUTORIAL = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
 VOID = {"br", "hr", "img", "meta", "input", "col", "wbr", "link"}
@@ -133,7 +132,7 @@ def test_sudoku_result_html_shows_status_counts_and_rows():
     result = sudoku.solve(puzzles)
     checker = parse_html(result._repr_html_())
     table = {}
-    for tag, attrs, text in checker.cells:
+    for tag, _attrs, text in checker.cells:
         table.setdefault(tag, []).append(text)
     tds = table["td"]
     for name, count in (("UNIQUE", 7), ("MULTIPLE", 2), ("INVALID", 1)):

@@ -2,12 +2,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import naive_count_dense
 
 import numbadlx
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
 from numbadlx.core.dlx_text import parse_dlx
-
-from naive import naive_count_dense, naive_solutions
 
 # The tutorial example: A={1,4,7}, B={1,4}, C={4,5,7}, D={3,5,6}, E={2,3,6,7}, F={2,7}
 TUTORIAL = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]

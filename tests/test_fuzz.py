@@ -18,12 +18,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_sudoku import grid_errors
 
 from numbadlx import ExactCover, sudoku
 from numbadlx.cli import main
 from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
-
-from test_sudoku import grid_errors
 
 # More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
 EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))

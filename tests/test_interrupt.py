@@ -77,7 +77,7 @@ def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
     for attempt in range(2):
         run = _start(args + (["--resume"] if attempt else []))
 
-        def moved_on():
+        def moved_on(done_before=done_before):  # this attempt's starting point
             try:
                 return progress.exists() and _checkpoint(out)["puzzles"] > done_before
             except (ValueError, OSError):  # replaced while read

@@ -23,7 +23,6 @@ from numbadlx.sudoku import random_grid
 pysat_solvers = pytest.importorskip("pysat.solvers", reason="needs python-sat")
 from pysat.card import CardEnc, EncType  # noqa: E402
 from pysat.formula import IDPool  # noqa: E402
-
 from test_sudoku import grid_errors  # noqa: E402
 
 

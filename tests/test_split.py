@@ -1,8 +1,8 @@
 """Splitting an exact-cover search tree into prefixes (numbadlx.core.split, no Dask)."""
 
 import pickle
-import sys
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,8 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbadlx import ExactCover, problems
-from numbadlx.core.split import (count_prefix, count_prefixes, count_split, split_prefixes,
-                            subproblem)
+from numbadlx.core.split import (
+    count_prefix,
+    count_prefixes,
+    count_split,
+    split_prefixes,
+    subproblem,
+)
 
 
 def _total(problem, depth):

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from numbadlx import BudgetExceeded, sudoku
-from numbadlx.sudoku import random_grid, random_puzzles
-from numbadlx.sudoku import Status
+from numbadlx.sudoku import Status, random_grid, random_puzzles
 
 EXAMPLE = ("530070000600195000098000060800060003400803001"
            "700020006060000280000419005000080079")

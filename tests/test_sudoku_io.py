@@ -2,7 +2,6 @@
 
 import csv
 import os
-import re
 from pathlib import Path
 
 import numpy as np

@@ -6,8 +6,15 @@ This layer sits above :mod:`numbadlx.core` and :mod:`numbadlx.sudoku`; their obj
 ``_repr_html_`` hooks call into :mod:`.html` when Jupyter asks for them.
 """
 
-from .html import (MATRIX_MAX_ITEMS, MATRIX_MAX_OPTIONS, CoverMatrix, exact_cover_html,
-                   grid_html, grid_table, sudoku_result_html)
+from .html import (
+                   MATRIX_MAX_ITEMS,
+                   MATRIX_MAX_OPTIONS,
+                   CoverMatrix,
+                   exact_cover_html,
+                   grid_html,
+                   grid_table,
+                   sudoku_result_html,
+)
 from .tree import SearchTree, search_tree
 
 __all__ = ["CoverMatrix", "exact_cover_html", "grid_html", "grid_table",

@@ -22,15 +22,33 @@ Examples
 ({'UNIQUE': 1}, '4213134234212134')
 """
 
-from .formats import (FORMATS, PuzzleChunk, file_format, format_grid, format_line,
-                      format_lines, iter_chunks, parse, read_csv)
+from . import stream
+from .formats import (
+                      FORMATS,
+                      PuzzleChunk,
+                      file_format,
+                      format_grid,
+                      format_line,
+                      format_lines,
+                      iter_chunks,
+                      parse,
+                      read_csv,
+)
 from .generate import random_grid, random_puzzles
 from .grid import Grid
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
-from .solve import (DEFAULT_CHUNK, Status, SudokuResult, check_grid, count_solutions,
-                    default_sample_path, solve, solve_one, to_exact_cover, warm_up)
-
-from . import stream  # noqa: E402  (it uses the names above)
+from .solve import (
+                      DEFAULT_CHUNK,
+                      Status,
+                      SudokuResult,
+                      check_grid,
+                      count_solutions,
+                      default_sample_path,
+                      solve,
+                      solve_one,
+                      to_exact_cover,
+                      warm_up,
+)
 
 __all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
            "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK",

@@ -90,8 +90,8 @@ givens are *not* parse errors.
 #   detect   FORMATS, format detection, file_format
 #   _api     parse, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, read_csv
-from ._reader import PuzzleChunk, line_ranges
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
+from ._reader import PuzzleChunk, line_ranges
 from .detect import FORMATS, file_format
 from .write import format_grid, format_line, format_lines
 

@@ -14,11 +14,11 @@ import numpy as np
 
 from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
+from ._csv import _csv_chunks
 from ._grid import _grid_chunks
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
 from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
-from ._csv import _csv_chunks
 from .detect import _check_format, _detect_format, _path_format
 
 __all__ = ["iter_chunks", "parse", "read_csv"]

@@ -8,10 +8,10 @@ import math
 import os
 
 from ._cells import _LOOKUP, _ROW_COUNTS, _SQUARES, _split_cells
+from ._csv import PUZZLE_COLUMNS, _pick_column
 from ._grid import _SEPARATOR_LINE_RE
 from ._npy import _NPY_MAGIC
 from ._reader import _BOM, _strip_comment
-from ._csv import PUZZLE_COLUMNS, _pick_column
 
 __all__ = ["FORMATS", "file_format"]
 
