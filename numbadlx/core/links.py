@@ -1,25 +1,29 @@
 """Build Knuth's DLX1 link tables from validated sparse options (njit only).
 
-Layout (see ``DESIGN.md`` and Knuth, *The Art of Computer Programming* 7.2.2.1):
+Layout (after Knuth, *The Art of Computer Programming* 7.2.2.1, program DLX1):
 
-``nodes`` is one ``(n_nodes, 4)`` table of unsigned 32-bit integers, one row per node:
+``nodes`` is one ``(4, n_nodes)`` table of unsigned 32-bit integers (:data:`LINK_DTYPE`),
+one contiguous row per field and one column per node (stored this way, "transposed",
+because a kernel walking the links reads one field of many nodes; Numba indexes it
+faster than ``(n_nodes, 4)``):
 
-* column ``UP`` / ``DOWN``: the vertical links of the item's circular list;
-* column ``ITEM``: for an option node, the item it belongs to (``1..n_items``); for an
-  item's header node (rows ``1..n_items``) the item's current *length* (how many
+* row ``UP`` / ``DOWN``: the vertical links of the item's circular list;
+* row ``ITEM``: for an option node, the item it belongs to (``1..n_items``); for an
+  item's header node (columns ``1..n_items``) the item's current *length* (how many
   active options still contain it); ``0`` for a spacer;
-* column ``AUX``: a node's colour (Algorithm C, ``0`` = none); for a spacer, the index
+* row ``AUX``: a node's colour (Algorithm C, ``0`` = none); for a spacer, the index
   of the option that *follows* it, so any node decodes to its option by walking left
   to the nearest spacer.
 
-Row 0 is unused. Options are stored one after another with a spacer before each and
+Node 0 is unused. Options are stored one after another with a spacer before each and
 one after the last, so the next node of an option is ``p + 1``; a spacer's ``UP`` is
 the first node of the option before it and its ``DOWN`` the last node of the option
 after it, which is how a walk wraps around inside one option.
 
-``items`` is an ``(n_items + 2, 2)`` table of ``(PREV, NEXT)`` links: root ``0`` heads the
-circular list of primary items ``1..n_primary``; secondary items ``n_primary+1..n_items``
-form their own circular list headed by ``n_items + 1``.
+``items`` is a ``(2, n_items + 2)`` table: row ``0`` the ``PREV`` and row ``1`` the
+``NEXT`` links. Root ``0`` heads the circular list of primary items ``1..n_primary``;
+secondary items ``n_primary+1..n_items`` form their own circular list headed by
+``n_items + 1``.
 
 Everything here assumes its input was validated by :mod:`numbadlx.core.validate`: item
 indices in range, no empty option, no item twice in one option.
@@ -33,12 +37,13 @@ DOWN = 1
 ITEM = 2
 AUX = 3
 
+#: dtype of every link table (the kernels' ``nodes``, ``items`` and ``choice``).
 LINK_DTYPE = np.uint32
 
 
-@njit(cache=True)
-def build_links(indptr, indices, colours, n_items, n_primary, link_dtype_sample):
-    """Return ``(nodes, items)`` DLX1 tables for CSR options.
+@njit(cache=True, nogil=True)
+def build_links(indptr, indices, colours, n_items, n_primary):
+    """Return ``(nodes, items)`` DLX1 tables for CSR options, of dtype :data:`LINK_DTYPE`.
 
     Parameters
     ----------
@@ -46,14 +51,17 @@ def build_links(indptr, indices, colours, n_items, n_primary, link_dtype_sample)
     indices : int32 array (nnz,), 0-based item indices.
     colours : int32 array (nnz,) parallel to ``indices`` (0 = no colour), or empty.
     n_items, n_primary : int
-    link_dtype_sample : 0-d or 1-element array whose dtype the tables take.
+
+    Returns
+    -------
+    nodes : (4, n_nodes) array, rows ``UP, DOWN, ITEM, AUX`` (see the module).
+    items : (2, n_items + 2) array, rows ``PREV, NEXT``.
     """
     n_options = indptr.shape[0] - 1
     nnz = indices.shape[0]
     n_nodes = n_items + 1 + nnz + n_options + 1
-    dt = link_dtype_sample.dtype
-    nodes = np.zeros((4, n_nodes), dtype=dt)
-    items = np.zeros((2, n_items + 2), dtype=dt)
+    nodes = np.zeros((4, n_nodes), dtype=LINK_DTYPE)
+    items = np.zeros((2, n_items + 2), dtype=LINK_DTYPE)
 
     # Item lists: root 0 for primaries, n_items + 1 for secondaries.
     for i in range(n_items + 2):

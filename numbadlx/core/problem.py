@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .links import LINK_DTYPE, build_links
+from .links import build_links
 from .search import (RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats,
                      decode_solution)
 from .validate import (check_bounds, check_colours, check_csr, colours_from_lists,
@@ -222,7 +222,7 @@ class ExactCover:
         self._nodes, self._items = build_links(
             indptr, internal_indices.astype(np.int32),
             self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
-            self.n_items, self.n_primary, np.zeros(1, dtype=LINK_DTYPE))
+            self.n_items, self.n_primary)
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------ views

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import c as _kernel_c
+from .kernels import common as _kernel
 from .kernels import m as _kernel_m
-from .kernels import x as _kernel
-from .kernels.x import RET_BUDGET, RET_DONE, RET_LIMIT
+from .kernels.common import RET_BUDGET, RET_DONE, RET_LIMIT
+from .kernels.xc import search_c, search_x
 from .links import LINK_DTYPE
 
 __all__ = ["Search", "SearchStats", "BudgetExceeded", "decode_solution", "RET_DONE",
@@ -63,16 +63,18 @@ class Search:
         bounds = getattr(problem, "bounds", None)
         if bounds is None:
             # Algorithm X, or C when there are colours: the same arguments
-            self.kernel = _kernel_c.search if getattr(problem, "colours", None) is not None \
-                else _kernel.search
+            self.kernel = search_c if getattr(problem, "colours", None) is not None \
+                else search_x
             self.items = problem._items.copy()
             self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
             self.width = max(problem.n_primary, 1)
             self.extra = ()
         else:
             # Algorithm M: item table widened with (BOUND, SLACK); FT per level and the
-            # stack of items M3 takes out (with its height per level)
-            self.kernel = _kernel_m.search
+            # stack of items M3 takes out (with its height per level); without colours
+            # the same kernel compiled without the colour tests
+            coloured = getattr(problem, "colours", None) is not None
+            self.kernel = _kernel_m.search_m if coloured else _kernel_m.search_m_plain
             self.items = np.zeros((4, problem.n_items + 2), dtype=LINK_DTYPE)
             self.items[:2] = problem._items
             rows = slice(1, problem.n_primary + 1)  # internal primary items, caller order

@@ -37,7 +37,7 @@ import warnings
 
 import numpy as np
 
-from .kernels import x as _kernel
+from .kernels import common as _kernel
 from .search import Search
 
 __all__ = ["trace", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS", "DEFAULT_MAX_EVENTS"]

@@ -52,7 +52,7 @@ def random_puzzles(count, n=9, box=None, seed=None, keep=0):
     """
     rows, cols = box_shape(n, box)
     rng = np.random.default_rng(seed)
-    nodes, size, choice, used = _kernel.allocate_work(n, np.zeros(1, np.uint32))
+    nodes, size, choice, used = _kernel.allocate_work(n)
     solution = np.zeros(n * n, dtype=np.uint8)
     out = np.zeros((count, n * n), dtype=np.uint8)
     for k in range(count):

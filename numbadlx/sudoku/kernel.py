@@ -29,7 +29,7 @@ makes covering an item cheaper (one add instead of two link updates).
 import numpy as np
 from numba import njit, prange
 
-from ..core.links import AUX, DOWN, ITEM, UP
+from ..core.links import AUX, DOWN, ITEM, LINK_DTYPE, UP
 
 # status codes (mirrored by numbadlx.sudoku.Status)
 NOT_RUN = 0
@@ -46,19 +46,20 @@ _THREE = np.uint32(3)
 _BIG = np.uint32(1 << 20)
 
 
-@njit(cache=True)
-def allocate_work(n, dtype_sample):
-    """Work tables for n x n puzzles: ``(nodes, size, choice, used)``, with the link
-    dtype of ``dtype_sample``."""
+@njit(cache=True, nogil=True)
+def allocate_work(n):
+    """Work tables for n x n puzzles: ``(nodes, size, choice, used)``; ``nodes`` is
+    ``(4, 4 n^2 + 4 n^3)`` (one row per field, as in :mod:`numbadlx.core.links`) and
+    the links have the dtype :data:`~numbadlx.core.links.LINK_DTYPE`."""
     m = 4 * n * n
-    nodes = np.zeros((4, m + 4 * n * n * n), dtype=dtype_sample.dtype)
+    nodes = np.zeros((4, m + 4 * n * n * n), dtype=LINK_DTYPE)
     size = np.zeros(m, dtype=np.uint32)
-    choice = np.zeros(n * n + 1, dtype=dtype_sample.dtype)
+    choice = np.zeros(n * n + 1, dtype=LINK_DTYPE)
     used = np.zeros((3, n), dtype=np.uint64)
     return nodes, size, choice, used
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build(grid, n, box_rows, box_cols, nodes, size, used):
     """Link the pruned exact-cover problem of one puzzle into the work tables.
 
@@ -143,7 +144,7 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
     return (p - m) // 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _cover(nodes, size, i):
     p = nodes[DOWN, i]
     while p != i:
@@ -160,7 +161,7 @@ def _cover(nodes, size, i):
     size[i] += _BIG
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _uncover(nodes, size, i):
     size[i] -= _BIG
     p = nodes[UP, i]
@@ -177,7 +178,7 @@ def _uncover(nodes, size, i):
         p = nodes[UP, p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
     """Algorithm X over the tables :func:`build` made; count solutions up to ``limit``.
 
@@ -249,7 +250,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used,
               solution):
     """Build and search one puzzle. Returns ``(status, count, nodes)``."""
@@ -272,9 +273,9 @@ def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice
     return status, count, visited
 
 
-@njit(cache=True, parallel=True)
-def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, dtype_sample,
-               solutions, status, counts, nodes_used):
+@njit(cache=True, parallel=True, nogil=True)
+def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, solutions, status,
+               counts, nodes_used):
     """Solve every row of ``puzzles`` into the preallocated result arrays.
 
     Rows whose ``status`` is already INVALID on entry are skipped (the Python side marks
@@ -288,7 +289,7 @@ def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, dtype_sa
     n_chunks = (n_puzzles + chunk - 1) // chunk
     nn = n * n
     for c in prange(n_chunks):
-        nodes, size, choice, used = allocate_work(n, dtype_sample)
+        nodes, size, choice, used = allocate_work(n)
         for k in range(c, n_puzzles, n_chunks):
             if status[k] == INVALID:
                 counts[k] = 0

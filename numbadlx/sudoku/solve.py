@@ -21,7 +21,7 @@ Examples
 import enum
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -34,7 +34,6 @@ from .shape import box_shape
 __all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
            "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK"]
 
-_LINK_DTYPE = np.uint32
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
 DEFAULT_CHUNK = 64
 
@@ -78,7 +77,6 @@ class SudokuResult:
     limit: int
     seconds: float = 0.0
     threads: int = 1
-    messages: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.status.shape[0]
@@ -246,8 +244,8 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
             end = min(n_puzzles, begin + block)
             _kernel.solve_bulk(grid[begin:end], n, box[0], box[1], int(limit),
                                0 if max_nodes is None else int(max_nodes), chunk,
-                               np.zeros(1, dtype=_LINK_DTYPE), solutions[begin:end],
-                               status[begin:end], counts[begin:end], nodes[begin:end])
+                               solutions[begin:end], status[begin:end], counts[begin:end],
+                               nodes[begin:end])
             if progress is not None:
                 progress(end, n_puzzles)
     finally:
@@ -308,7 +306,6 @@ def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, d
     budget = _FIRST_BUDGET if max_nodes is None else min(_FIRST_BUDGET, int(max_nodes))
     cost = _CallCost(n, threads)
     first = True
-    dtype_sample = np.zeros(1, dtype=_LINK_DTYPE)
     while pending.size:
         unfinished = []
         position = 0
@@ -327,8 +324,8 @@ def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, d
             unit = max(1, min(chunk, -(-rows.size // (4 * threads))))
             began = time.perf_counter()
             _kernel.solve_bulk(np.ascontiguousarray(grid[rows]), n, box[0], box[1], limit,
-                               budget, unit, dtype_sample, part_solutions, part_status,
-                               part_counts, part_nodes)
+                               budget, unit, part_solutions, part_status, part_counts,
+                               part_nodes)
             cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began,
                          first)
             first = False
@@ -365,9 +362,9 @@ def warm_up():
     >>> warm_up()
     """
     grid = np.zeros((1, 16), dtype=np.uint8)
-    _kernel.solve_bulk(grid, 4, 2, 2, 1, 0, 1, np.zeros(1, dtype=_LINK_DTYPE),
-                       np.zeros_like(grid), np.zeros(1, dtype=np.uint8),
-                       np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    _kernel.solve_bulk(grid, 4, 2, 2, 1, 0, 1, np.zeros_like(grid),
+                       np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int64),
+                       np.zeros(1, dtype=np.int64))
 
 
 def check_grid(grid, box=None):
