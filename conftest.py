@@ -10,8 +10,10 @@ import tempfile
 # a run compiling first would leave checked, slower kernels for normal use. So a run
 # with NUMBA_BOUNDSCHECK=1 gets a cache of its own (set here, before numba is imported;
 # the CLI subprocesses the tests start inherit it).
-if os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0") and \
-        "NUMBA_CACHE_DIR" not in os.environ:
+if (
+    os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0")
+    and "NUMBA_CACHE_DIR" not in os.environ
+):
     _boundscheck_cache = tempfile.mkdtemp(prefix="numbadlx-boundscheck-cache-")
     os.environ["NUMBA_CACHE_DIR"] = _boundscheck_cache
     atexit.register(shutil.rmtree, _boundscheck_cache, True)

@@ -40,8 +40,11 @@ from typing import NamedTuple
 # benchmarks/exact_cover.py shares its name with the exact-cover peer's package: take
 # this folder off sys.path and load peers.py and machine.py from their paths.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path
-               if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)]
+sys.path[:] = [
+    p
+    for p in sys.path
+    if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)
+]
 
 import importlib.util  # noqa: E402
 
@@ -68,6 +71,7 @@ PEERS = ("xcover", "miniexact")
 # ----------------------------------------------------------------------------------
 # Problems
 # ----------------------------------------------------------------------------------
+
 
 def random_words(lengths, per_length, seed, letters="abcde"):
     """``per_length`` distinct random words of each length (seeded, reproducible)."""
@@ -96,32 +100,62 @@ class Case(NamedTuple):
 
 
 CASES = [
-    Case("words3", "C", lambda: problems.word_square(3),
-         "3x3 double word squares, built-in WORDS3 (330 words), all 6 words distinct",
-         lambda: problems.word_square(3, problems.WORDS3[:150])),
-    Case("ws4", "C", lambda: problems.word_square(4, random_words([4], 160, 1)),
-         "4x4 double word squares, 160 random 4-letter words over a-e",
-         lambda: problems.word_square(4, random_words([4], 80, 1))),
-    Case("crossword5", "C", lambda: problems.crossword(CROSSWORD,
-                                                       random_words([3, 4, 5], 100, 7)),
-         f"fill {'/'.join(CROSSWORD)}, 100 random words of each length 3-5 over a-e",
-         lambda: problems.crossword(CROSSWORD, random_words([3, 4, 5], 60, 7))),
-    Case("2-per-line-7", "M", lambda: problems.k_per_row_and_column(7, 2),
-         "7x7 0/1 matrices, every row and column sum 2 (OEIS A001499)",
-         lambda: problems.k_per_row_and_column(5, 2)),
-    Case("2-per-line-8-diag2", "M", lambda: problems.k_per_row_and_column(8, 2, 2),
-         "8x8, 2 per row and column, at most 2 per diagonal",
-         lambda: problems.k_per_row_and_column(6, 2, 2)),
-    Case("queens13-M", "M", lambda: problems.k_per_row_and_column(13, 1, 1),
-         "13 queens as multiplicities: lines 1, diagonals 0..1 (OEIS A000170)",
-         lambda: problems.k_per_row_and_column(9, 1, 1)),
-    Case("dominoes8x8-h16", "M", lambda: problems.domino_tilings(8, 8, horizontal=16),
-         "domino tilings of 8x8 with exactly 16 horizontal dominoes",
-         lambda: problems.domino_tilings(6, 6, horizontal=8)),
-    Case("dominoes7x8-h10-14", "M",
-         lambda: problems.domino_tilings(7, 8, horizontal=(10, 14)),
-         "domino tilings of 7x8 with 10 to 14 horizontal dominoes",
-         lambda: problems.domino_tilings(4, 6, horizontal=(2, 4))),
+    Case(
+        "words3",
+        "C",
+        lambda: problems.word_square(3),
+        "3x3 double word squares, built-in WORDS3 (330 words), all 6 words distinct",
+        lambda: problems.word_square(3, problems.WORDS3[:150]),
+    ),
+    Case(
+        "ws4",
+        "C",
+        lambda: problems.word_square(4, random_words([4], 160, 1)),
+        "4x4 double word squares, 160 random 4-letter words over a-e",
+        lambda: problems.word_square(4, random_words([4], 80, 1)),
+    ),
+    Case(
+        "crossword5",
+        "C",
+        lambda: problems.crossword(CROSSWORD, random_words([3, 4, 5], 100, 7)),
+        f"fill {'/'.join(CROSSWORD)}, 100 random words of each length 3-5 over a-e",
+        lambda: problems.crossword(CROSSWORD, random_words([3, 4, 5], 60, 7)),
+    ),
+    Case(
+        "2-per-line-7",
+        "M",
+        lambda: problems.k_per_row_and_column(7, 2),
+        "7x7 0/1 matrices, every row and column sum 2 (OEIS A001499)",
+        lambda: problems.k_per_row_and_column(5, 2),
+    ),
+    Case(
+        "2-per-line-8-diag2",
+        "M",
+        lambda: problems.k_per_row_and_column(8, 2, 2),
+        "8x8, 2 per row and column, at most 2 per diagonal",
+        lambda: problems.k_per_row_and_column(6, 2, 2),
+    ),
+    Case(
+        "queens13-M",
+        "M",
+        lambda: problems.k_per_row_and_column(13, 1, 1),
+        "13 queens as multiplicities: lines 1, diagonals 0..1 (OEIS A000170)",
+        lambda: problems.k_per_row_and_column(9, 1, 1),
+    ),
+    Case(
+        "dominoes8x8-h16",
+        "M",
+        lambda: problems.domino_tilings(8, 8, horizontal=16),
+        "domino tilings of 8x8 with exactly 16 horizontal dominoes",
+        lambda: problems.domino_tilings(6, 6, horizontal=8),
+    ),
+    Case(
+        "dominoes7x8-h10-14",
+        "M",
+        lambda: problems.domino_tilings(7, 8, horizontal=(10, 14)),
+        "domino tilings of 7x8 with 10 to 14 horizontal dominoes",
+        lambda: problems.domino_tilings(4, 6, horizontal=(2, 4)),
+    ),
 ]
 
 
@@ -137,13 +171,19 @@ def peer_input(problem):
     bounds = None
     if problem.bounds is not None:
         bounds = [(int(u), int(v)) for u, v in problem.bounds]
-    return dict(options=options, n_primary=problem.n_primary, n_items=problem.n_items,
-                colours=colours, bounds=bounds)
+    return dict(
+        options=options,
+        n_primary=problem.n_primary,
+        n_items=problem.n_items,
+        colours=colours,
+        bounds=bounds,
+    )
 
 
 # ----------------------------------------------------------------------------------
 # Timing
 # ----------------------------------------------------------------------------------
+
 
 def _clock(name):
     return time.thread_time if name == "cpu" else time.perf_counter
@@ -163,8 +203,9 @@ def _timed(fn, clock):
 def bench(case, args):
     problem = (case.quick if args.quick and case.quick else case.build)()
     if problem.algorithm != case.kind:
-        raise AssertionError(f"{case.name}: numbadlx picked Algorithm {problem.algorithm}, "
-                             f"expected {case.kind}")
+        raise AssertionError(
+            f"{case.name}: numbadlx picked Algorithm {problem.algorithm}, expected {case.kind}"
+        )
     problem.count(limit=1)  # load the kernel outside the timer
     runs = {"numbadlx": (problem.count, lambda: None)}
     notes = {}
@@ -187,19 +228,30 @@ def bench(case, args):
             if counts.setdefault(name, count) != count:
                 raise AssertionError(f"{case.name}: {name} changed its count")
             if args.verbose:
-                print(f"  {case.name} {name} round {round_ + 1}: {seconds:.4f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {case.name} {name} round {round_ + 1}: {seconds:.4f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     if len(set(counts.values())) != 1:
         raise AssertionError(f"{case.name}: solvers disagree: {counts}")
     stats = problem.stats
     medians = {name: statistics.median(values) for name, values in times.items()}
-    return dict(case=case, problem=problem, count=counts["numbadlx"], medians=medians,
-                nodes=stats.nodes, updates=stats.updates, notes=notes)
+    return dict(
+        case=case,
+        problem=problem,
+        count=counts["numbadlx"],
+        medians=medians,
+        nodes=stats.nodes,
+        updates=stats.updates,
+        notes=notes,
+    )
 
 
 # ----------------------------------------------------------------------------------
 # Report
 # ----------------------------------------------------------------------------------
+
 
 def _rate(value):
     for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
@@ -211,11 +263,13 @@ def _rate(value):
 def header(args):
     """The machine description and this benchmark's own lines (peers, repeats, clock)."""
     versions = peers.peer_versions()
-    return "\n".join([
-        machine.describe("numbadlx colours/multiplicities benchmark: count all solutions"),
-        "# peers: " + (", ".join(f"{p} {versions[p]}" for p in args.peers) or "none"),
-        f"# median of {args.repeats} interleaved runs, {args.clock} time",
-    ])
+    return "\n".join(
+        [
+            machine.describe("numbadlx colours/multiplicities benchmark: count all solutions"),
+            "# peers: " + (", ".join(f"{p} {versions[p]}" for p in args.peers) or "none"),
+            f"# median of {args.repeats} interleaved runs, {args.clock} time",
+        ]
+    )
 
 
 def report(results, args):
@@ -225,8 +279,14 @@ def report(results, args):
     rows = []
     for r in results:
         ours = r["medians"]["numbadlx"]
-        row = [r["case"].name, r["case"].kind, f"{r['count']:,}", f"{ours:.3f}",
-               f"{r['nodes']:,}", _rate(r["updates"] / ours) if ours > 0 else "-"]
+        row = [
+            r["case"].name,
+            r["case"].kind,
+            f"{r['count']:,}",
+            f"{ours:.3f}",
+            f"{r['nodes']:,}",
+            _rate(r["updates"] / ours) if ours > 0 else "-",
+        ]
         for peer in args.peers:
             if peer in r["medians"]:
                 row += [f"{r['medians'][peer]:.3f}", f"{r['medians'][peer] / ours:.2f}"]
@@ -235,7 +295,8 @@ def report(results, args):
         rows.append(row)
     widths = [max(len(h), *(len(row[k]) for row in rows)) for k, h in enumerate(head)]
     line = lambda cells: "  ".join(  # noqa: E731
-        c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths)))
+        c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths))
+    )
     print(line(head))
     print(line(["-" * w for w in widths]))
     for row in rows:
@@ -250,15 +311,21 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--problems", default=",".join(c.name for c in CASES))
-    parser.add_argument("--peers", default=",".join(PEERS),
-                        help=f"comma-separated subset of {','.join(PEERS)}, or 'none'")
+    parser.add_argument(
+        "--peers",
+        default=",".join(PEERS),
+        help=f"comma-separated subset of {','.join(PEERS)}, or 'none'",
+    )
     parser.add_argument("--quick", action="store_true", help="small sizes, 1 repeat")
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
     if args.quick:
         args.repeats = 1
-    args.peers = [] if args.peers.strip().lower() == "none" else [
-        p.strip() for p in args.peers.split(",") if p.strip()]
+    args.peers = (
+        []
+        if args.peers.strip().lower() == "none"
+        else [p.strip() for p in args.peers.split(",") if p.strip()]
+    )
     missing = [p for p in args.peers if not peers.AVAILABLE.get(p)]
     if missing:
         parser.error(f"peers not importable here: {missing} (use the benchmark venv)")

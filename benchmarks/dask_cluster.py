@@ -39,8 +39,9 @@ from numbadlx.sudoku.stream import fsync_file, write_checkpoint
 
 
 def _data_file(name):
-    folder = os.environ.get("NUMBADLX_DATA") or Path(__file__).resolve().parents[2] / \
-        "shared" / "data"
+    folder = (
+        os.environ.get("NUMBADLX_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
     return Path(folder) / name
 
 
@@ -97,8 +98,19 @@ def main(argv=None):
         # the CLI prints a summary on stderr each time: keep the table readable
         stderr, sys.stderr = sys.stderr, open(os.devnull, "w")
         try:
-            cli.main(["solve", str(source), "-o", str(tmp / "local.txt"), "--no-progress",
-                      "--threads", str(workers), "--limit", str(args.limit)])
+            cli.main(
+                [
+                    "solve",
+                    str(source),
+                    "-o",
+                    str(tmp / "local.txt"),
+                    "--no-progress",
+                    "--threads",
+                    str(workers),
+                    "--limit",
+                    str(args.limit),
+                ]
+            )
         finally:
             sys.stderr.close()
             sys.stderr = stderr
@@ -108,41 +120,61 @@ def main(argv=None):
     # task sizes: a few tasks per worker, and many small ones
     few, many = 8 * workers, 64 * workers
     start = time.perf_counter()
-    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=":0")
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
     client = distributed.Client(cluster)
     t_start = time.perf_counter() - start
     start = time.perf_counter()
     client.run(_warm)
     t_warm = time.perf_counter() - start
     # (mode, tasks, kind, callable); kind picks the baseline
-    runs = [("local threads (array)", 1, None, local_threads),
-            ("local CLI (file)", 1, None, local_cli)]
+    runs = [
+        ("local threads (array)", 1, None, local_threads),
+        ("local CLI (file)", 1, None, local_cli),
+    ]
     try:
         for tasks in (few, many):
             block = -(-count // tasks)
             lazy = ndask.solve(da.from_array(grid, chunks=(block, 81)), limit=args.limit)
-            runs.append(("dask threads (array)", lazy.status.numblocks[0], "array",
-                         lambda lazy=lazy: lazy.compute(scheduler="threads",
-                                                        num_workers=workers)))
+            runs.append(
+                (
+                    "dask threads (array)",
+                    lazy.status.numblocks[0],
+                    "array",
+                    lambda lazy=lazy: lazy.compute(scheduler="threads", num_workers=workers),
+                )
+            )
         for tasks in (few, many):
             block = -(-count // tasks)
             lazy = ndask.solve(da.from_array(grid, chunks=(block, 81)), limit=args.limit)
             got = lazy.compute(scheduler=client)
             assert np.array_equal(got.solutions, reference.solutions)
-            runs.append((f"cluster {workers} procs (array)", lazy.status.numblocks[0],
-                         "array", lambda lazy=lazy: lazy.compute(scheduler=client)))
+            runs.append(
+                (
+                    f"cluster {workers} procs (array)",
+                    lazy.status.numblocks[0],
+                    "array",
+                    lambda lazy=lazy: lazy.compute(scheduler=client),
+                )
+            )
         for tasks in (few, many):
             chunk_bytes = -(-size // tasks)
             out = tmp / f"dask-{tasks}.txt"
-            ndask.solve_file(source, out, scheduler=client, chunk_bytes=chunk_bytes,
-                             limit=args.limit)
+            ndask.solve_file(
+                source, out, scheduler=client, chunk_bytes=chunk_bytes, limit=args.limit
+            )
             assert out.read_bytes() == expected
-            runs.append((f"cluster {workers} procs (file)",
-                         len(ndask.line_ranges(source, chunk_bytes)), "file",
-                         lambda out=out, chunk_bytes=chunk_bytes: ndask.solve_file(
-                             source, out, scheduler=client, chunk_bytes=chunk_bytes,
-                             limit=args.limit)))
+            runs.append(
+                (
+                    f"cluster {workers} procs (file)",
+                    len(ndask.line_ranges(source, chunk_bytes)),
+                    "file",
+                    lambda out=out, chunk_bytes=chunk_bytes: ndask.solve_file(
+                        source, out, scheduler=client, chunk_bytes=chunk_bytes, limit=args.limit
+                    ),
+                )
+            )
         # interleaved repeats: a busy machine slows every mode alike
         times = [[] for _ in runs]
         for _ in range(args.repeat):
@@ -153,19 +185,25 @@ def main(argv=None):
     finally:
         client.close()
         cluster.close()
-    rows = [(mode, tasks, statistics.median(t), kind)
-            for (mode, tasks, kind, _), t in zip(runs, times)]
+    rows = [
+        (mode, tasks, statistics.median(t), kind) for (mode, tasks, kind, _), t in zip(runs, times)
+    ]
     t_threads, t_cli = rows[0][2], rows[1][2]
 
-    print(describe("numbadlx on a Dask LocalCluster vs in-process "
-                   "(benchmarks/dask_cluster.py)"))
-    print(f"{source.name}: {count} puzzles ({size / 1e6:.1f} MB), limit {args.limit}, "
-          f"{workers} workers, median of {args.repeat}")
-    print(f"cluster start {t_start:.2f} s, first kernel load on the workers "
-          f"{t_warm:.2f} s (once per cluster)")
+    print(describe("numbadlx on a Dask LocalCluster vs in-process (benchmarks/dask_cluster.py)"))
+    print(
+        f"{source.name}: {count} puzzles ({size / 1e6:.1f} MB), limit {args.limit}, "
+        f"{workers} workers, median of {args.repeat}"
+    )
+    print(
+        f"cluster start {t_start:.2f} s, first kernel load on the workers "
+        f"{t_warm:.2f} s (once per cluster)"
+    )
     print()
-    header = (f"{'mode':28} {'tasks':>6} {'seconds':>8} {'puzzles/s':>10} "
-              f"{'overhead/puzzle':>16} {'overhead/task':>14}")
+    header = (
+        f"{'mode':28} {'tasks':>6} {'seconds':>8} {'puzzles/s':>10} "
+        f"{'overhead/puzzle':>16} {'overhead/task':>14}"
+    )
     print(header)
     print("-" * len(header))
     slopes = {}
@@ -184,16 +222,24 @@ def main(argv=None):
             extra = seconds - base
             extra_puzzle = f"{1e6 * extra / count:+.1f} us"
             extra_task = f"{1e3 * extra / tasks:+.2f} ms"
-        print(f"{mode:28} {tasks:>6} {seconds:>8.3f} {count / seconds:>10,.0f} "
-              f"{extra_puzzle:>16} {extra_task:>14}")
+        print(
+            f"{mode:28} {tasks:>6} {seconds:>8.3f} {count / seconds:>10,.0f} "
+            f"{extra_puzzle:>16} {extra_task:>14}"
+        )
     print()
-    print(f"durable commit per written range (fsync output + checkpoint) on this disk: "
-          f"{1e3 * _commit_cost(tmp):.1f} ms; the file modes pay it once per range")
-    print("overhead/puzzle and overhead/task: (seconds - baseline) / puzzles or / tasks; "
-          "baseline = local threads for array modes, local CLI for file modes.")
+    print(
+        f"durable commit per written range (fsync output + checkpoint) on this disk: "
+        f"{1e3 * _commit_cost(tmp):.1f} ms; the file modes pay it once per range"
+    )
+    print(
+        "overhead/puzzle and overhead/task: (seconds - baseline) / puzzles or / tasks; "
+        "baseline = local threads for array modes, local CLI for file modes."
+    )
     for mode, slope in slopes.items():
-        print(f"marginal cost of one more task, {mode}: {1e3 * slope:+.2f} ms "
-              f"(slope between the two task counts)")
+        print(
+            f"marginal cost of one more task, {mode}: {1e3 * slope:+.2f} ms "
+            f"(slope between the two task counts)"
+        )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,11 @@ from typing import NamedTuple, Optional
 # sys.path before anything imports by name; peers.py imports the peers with the same
 # precaution, and we load peers.py from its path.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path
-               if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)]
+sys.path[:] = [
+    p
+    for p in sys.path
+    if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)
+]
 
 import importlib.util  # noqa: E402
 
@@ -78,6 +81,7 @@ LONG_RUN_SECONDS = 2.0  # runs longer than this get --long-repeats repetitions
 # Conversions and solver hooks
 # ----------------------------------------------------------------------------------
 
+
 def exact_peer_input(problem):
     """``peers.prepare`` keyword arguments for a plain exact-cover problem.
 
@@ -95,8 +99,11 @@ def exact_peer_input(problem):
     indptr = np.asarray(problem.indptr, dtype=np.int64)
     renumbered = new_index[np.asarray(problem.indices, dtype=np.int64)]
     options = [part.tolist() for part in np.split(renumbered, indptr[1:-1])]
-    return {"options": options, "n_primary": int((~secondary).sum()),
-            "n_items": int(problem.n_items)}
+    return {
+        "options": options,
+        "n_primary": int((~secondary).sum()),
+        "n_items": int(problem.n_items),
+    }
 
 
 def count_ours(problem):
@@ -119,18 +126,31 @@ class Case(NamedTuple):
 #: The problem registry. Append coloured / multiplicity cases here (with their own
 #: ``to_peer`` and ``run_ours``).
 CASES = [
-    Case("queens12", lambda: problems.n_queens(12), 14200,
-         quick=Case("queens8", lambda: problems.n_queens(8), 92)),
-    Case("langford11", lambda: problems.langford(11), 35584,
-         quick=Case("langford7", lambda: problems.langford(7), 52)),
-    Case("pentominoes6x10", lambda: problems.pentominoes(6, 10), 9356,
-         quick=Case("pentominoes3x20", lambda: problems.pentominoes(3, 20), 8)),
+    Case(
+        "queens12",
+        lambda: problems.n_queens(12),
+        14200,
+        quick=Case("queens8", lambda: problems.n_queens(8), 92),
+    ),
+    Case(
+        "langford11",
+        lambda: problems.langford(11),
+        35584,
+        quick=Case("langford7", lambda: problems.langford(7), 52),
+    ),
+    Case(
+        "pentominoes6x10",
+        lambda: problems.pentominoes(6, 10),
+        9356,
+        quick=Case("pentominoes3x20", lambda: problems.pentominoes(3, 20), 8),
+    ),
 ]
 
 
 # ----------------------------------------------------------------------------------
 # Environment
 # ----------------------------------------------------------------------------------
+
 
 def header_lines(args, peer_list):
     """The benchmark's own header lines (after :func:`machine.describe`'s)."""
@@ -146,6 +166,7 @@ def header_lines(args, peer_list):
 # ----------------------------------------------------------------------------------
 # Timing
 # ----------------------------------------------------------------------------------
+
 
 def _timed(fn):
     gc.collect()
@@ -188,8 +209,7 @@ def bench_case(case, peer_list, args):
             runner.error = f"n/a ({exc})"
             runners.append(runner)
             continue
-        runners.append(_Runner(peer, lambda prep=prep: (prep(), None, None),
-                               prep.reset, prep.note))
+        runners.append(_Runner(peer, lambda prep=prep: (prep(), None, None), prep.reset, prep.note))
     active = [r for r in runners if r.error is None]
     while True:
         pending = [r for r in active if r.target is None or len(r.times) < r.target]
@@ -199,16 +219,23 @@ def bench_case(case, peer_list, args):
             r.reset()
             (found, nodes, updates), seconds = _timed(r.run)
             if found != case.expected:
-                raise AssertionError(f"{case.name}: {r.solver} counted {found} solutions, "
-                                     f"expected {case.expected}")
+                raise AssertionError(
+                    f"{case.name}: {r.solver} counted {found} solutions, expected {case.expected}"
+                )
             r.count, r.nodes, r.updates = found, nodes, updates
             r.times.append(seconds)
             if r.target is None:
-                r.target = args.repeats if seconds <= LONG_RUN_SECONDS else min(
-                    args.repeats, args.long_repeats)
+                r.target = (
+                    args.repeats
+                    if seconds <= LONG_RUN_SECONDS
+                    else min(args.repeats, args.long_repeats)
+                )
             if args.verbose:
-                print(f"  {case.name:18s} {r.solver:12s} run {len(r.times)}: {seconds:.4f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {case.name:18s} {r.solver:12s} run {len(r.times)}: {seconds:.4f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     counts = {r.solver: r.count for r in active}
     if len(set(counts.values())) > 1:
         raise AssertionError(f"{case.name}: solvers disagree: {counts}")
@@ -218,6 +245,7 @@ def bench_case(case, peer_list, args):
 # ----------------------------------------------------------------------------------
 # Report
 # ----------------------------------------------------------------------------------
+
 
 def _fmt_int(v):
     return "-" if v is None else f"{v:,}"
@@ -247,18 +275,35 @@ def table_rows(case_name, problem, runners):
         mark = ""
         if r.solver == "exact-cover" and problem.n_secondary:
             mark = "*"
-        rows.append([
-            case_name, r.solver + mark, str(len(r.times)), _fmt_s(med),
-            f"{_fmt_s(min(r.times))}-{_fmt_s(max(r.times))}", _fmt_int(r.count),
-            _fmt_int(r.nodes), _fmt_int(r.updates),
-            _fmt_rate(None if r.updates is None else r.updates / med),
-            f"{med / ours:.2f}",
-        ])
+        rows.append(
+            [
+                case_name,
+                r.solver + mark,
+                str(len(r.times)),
+                _fmt_s(med),
+                f"{_fmt_s(min(r.times))}-{_fmt_s(max(r.times))}",
+                _fmt_int(r.count),
+                _fmt_int(r.nodes),
+                _fmt_int(r.updates),
+                _fmt_rate(None if r.updates is None else r.updates / med),
+                f"{med / ours:.2f}",
+            ]
+        )
     return rows
 
 
-COLUMNS = ["problem", "solver", "reps", "median s", "min-max s", "solutions", "nodes",
-           "updates", "updates/s", "ratio"]
+COLUMNS = [
+    "problem",
+    "solver",
+    "reps",
+    "median s",
+    "min-max s",
+    "solutions",
+    "nodes",
+    "updates",
+    "updates/s",
+    "ratio",
+]
 RIGHT = {2, 3, 4, 5, 6, 7, 8, 9}
 
 
@@ -266,8 +311,9 @@ def print_table(rows):
     widths = [max(len(COLUMNS[k]), *(len(row[k]) for row in rows)) for k in range(len(COLUMNS))]
 
     def line(cells):
-        return "  ".join(c.rjust(w) if k in RIGHT else c.ljust(w)
-                         for k, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            c.rjust(w) if k in RIGHT else c.ljust(w) for k, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
 
     print(line(COLUMNS))
     print(line(["-" * w for w in widths]))
@@ -282,20 +328,32 @@ def print_table(rows):
 def main(argv=None):
     names = [c.name for c in CASES]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=5,
-                        help="timed runs per solver and problem (default 5)")
-    parser.add_argument("--long-repeats", type=int, default=3,
-                        help=f"timed runs when the first took > {LONG_RUN_SECONDS:g} s "
-                             f"(default 3)")
-    parser.add_argument("--problems", default=",".join(names),
-                        help=f"comma-separated subset of {','.join(names)} (default all)")
-    parser.add_argument("--peers", default=",".join(peers.PEERS),
-                        help=f"comma-separated subset of {','.join(peers.PEERS)}, or "
-                             f"'none' (default all available)")
-    parser.add_argument("--quick", action="store_true",
-                        help="smaller instances of each problem, for a smoke run")
-    parser.add_argument("--verbose", "-v", action="store_true",
-                        help="print every timed run to stderr")
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="timed runs per solver and problem (default 5)"
+    )
+    parser.add_argument(
+        "--long-repeats",
+        type=int,
+        default=3,
+        help=f"timed runs when the first took > {LONG_RUN_SECONDS:g} s (default 3)",
+    )
+    parser.add_argument(
+        "--problems",
+        default=",".join(names),
+        help=f"comma-separated subset of {','.join(names)} (default all)",
+    )
+    parser.add_argument(
+        "--peers",
+        default=",".join(peers.PEERS),
+        help=f"comma-separated subset of {','.join(peers.PEERS)}, or "
+        f"'none' (default all available)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smaller instances of each problem, for a smoke run"
+    )
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="print every timed run to stderr"
+    )
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.long_repeats < 1:
         parser.error("--repeats and --long-repeats must be positive")
@@ -320,8 +378,7 @@ def main(argv=None):
             else:
                 skipped.append(f"{canon} ({peers.IMPORT_ERRORS.get(canon, 'not installed')})")
 
-    print(machine.describe("numbadlx exact-cover benchmark: count ALL solutions, "
-                           "search time only"))
+    print(machine.describe("numbadlx exact-cover benchmark: count ALL solutions, search time only"))
     for line in header_lines(args, peer_list):
         print("# " + line)
     for s in skipped:
@@ -343,20 +400,31 @@ def main(argv=None):
     print()
     print_table(rows)
     print()
-    print("ratio = solver's median / numbadlx's median on the same problem "
-          "(> 1: numbadlx is faster).")
-    print("nodes = search-tree nodes entered (solutions included); updates = items covered "
-          "+ option nodes unlinked from item lists")
+    print(
+        "ratio = solver's median / numbadlx's median on the same problem (> 1: numbadlx is faster)."
+    )
+    print(
+        "nodes = search-tree nodes entered (solutions included); updates = items covered "
+        "+ option nodes unlinked from item lists"
+    )
     print("  (Knuth's count); the peers do not report theirs through their Python APIs: '-'.")
-    print("xcover (a Numba generator) and miniexact (one solve() call per solution) are "
-          "counted by a Python loop over")
-    print("  the solutions, so their times include one Python step per solution; "
-          "numbadlx and exact-cover count inside compiled code.")
+    print(
+        "xcover (a Numba generator) and miniexact (one solve() call per solution) are "
+        "counted by a Python loop over"
+    )
+    print(
+        "  the solutions, so their times include one Python step per solution; "
+        "numbadlx and exact-cover count inside compiled code."
+    )
     if any(r[1] == "exact-cover*" for r in rows):
-        print("* exact-cover has no secondary items: each becomes a primary column plus a "
-              "slack row covering only it")
-        print("  (benchmarks/peers.py), which keeps the count but changes the search tree, so "
-              "that row is not like-for-like.")
+        print(
+            "* exact-cover has no secondary items: each becomes a primary column plus a "
+            "slack row covering only it"
+        )
+        print(
+            "  (benchmarks/peers.py), which keeps the count but changes the search tree, so "
+            "that row is not like-for-like."
+        )
         for n in notes:
             print("  " + n)
     print(f"# load avg at end: {machine.load_average()}")

@@ -30,11 +30,18 @@ def cpu_model():
 def git_revision():
     """Short commit of this checkout, marked when it has uncommitted changes."""
     try:
-        rev = subprocess.run(["git", "-C", _ROOT, "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", _ROOT, "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        rev = subprocess.run(
+            ["git", "-C", _ROOT, "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", _ROOT, "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     if not rev:

@@ -39,11 +39,12 @@ def puzzle_lines(folder):
     for name in DATASETS:
         path = folder / name
         if not path.is_file():
-            sys.exit(f"memory.py: {path} not found (set NUMBADLX_DATA to the folder of the "
-                     f"public datasets)")
+            sys.exit(
+                f"memory.py: {path} not found (set NUMBADLX_DATA to the folder of the "
+                f"public datasets)"
+            )
         with open(path, "rb") as handle:
-            lines += [line.strip() for line in handle
-                      if line.strip() and not line.startswith(b"#")]
+            lines += [line.strip() for line in handle if line.strip() and not line.startswith(b"#")]
     return lines
 
 
@@ -83,10 +84,10 @@ def main(argv=None):
 
     lines = puzzle_lines(data_dir())
     work = Path(tempfile.mkdtemp(prefix="numbadlx-memory-"))
-    print(machine.describe("numbadlx memory benchmark: peak RSS of `numbadlx solve` on big "
-                           "inputs"))
-    print(f"# input: {', '.join(DATASETS)} ({len(lines)} puzzles) repeated; temporary "
-          f"folder {work}")
+    print(machine.describe("numbadlx memory benchmark: peak RSS of `numbadlx solve` on big inputs"))
+    print(
+        f"# input: {', '.join(DATASETS)} ({len(lines)} puzzles) repeated; temporary folder {work}"
+    )
     base = [sys.executable, "-m", "numbadlx", "solve"]
     options = ["--no-progress", "--limit", str(args.limit)]
     if args.threads:
@@ -97,13 +98,14 @@ def main(argv=None):
     # what a process costs before it reads any input: Python, NumPy, Numba, the kernels
     tiny = work / "tiny.txt"
     write_input(tiny, lines, 10)
-    code, seconds, baseline, err = run(base + [str(tiny), "-o", str(work / "tiny.out")]
-                                       + options)
+    code, seconds, baseline, err = run(base + [str(tiny), "-o", str(work / "tiny.out")] + options)
     if code:
         sys.exit(err)
     print(f"\nbaseline (10 puzzles): peak RSS {baseline:7.1f} MB, {seconds:.2f} s")
-    header = (f"{'puzzles':>10} {'input MB':>9} {'peak RSS MB':>12} {'over baseline':>14} "
-              f"{'wall s':>8} {'puzzles/s':>10} {'solver/s':>10}")
+    header = (
+        f"{'puzzles':>10} {'input MB':>9} {'peak RSS MB':>12} {'over baseline':>14} "
+        f"{'wall s':>8} {'puzzles/s':>10} {'solver/s':>10}"
+    )
     print(header)
     print("-" * len(header))
     failures = []
@@ -116,14 +118,17 @@ def main(argv=None):
             if code:
                 sys.exit(f"numbadlx solve failed ({code}):\n{err}")
             with open(out, "rb") as handle:
-                written = sum(block.count(b"\n") for block in iter(
-                    lambda: handle.read(1 << 24), b""))
+                written = sum(
+                    block.count(b"\n") for block in iter(lambda: handle.read(1 << 24), b"")
+                )
             if written != count:
                 failures.append(f"{count}: wrote {written} lines")
             solver = re.search(r"solver ([\d,]+) puzzles/s", err)
-            print(f"{count:>10,} {source.stat().st_size / 1e6:>9.1f} {peak:>12.1f} "
-                  f"{peak - baseline:>14.1f} {seconds:>8.1f} {count / seconds:>10,.0f} "
-                  f"{solver.group(1) if solver else '-':>10}")
+            print(
+                f"{count:>10,} {source.stat().st_size / 1e6:>9.1f} {peak:>12.1f} "
+                f"{peak - baseline:>14.1f} {seconds:>8.1f} {count / seconds:>10,.0f} "
+                f"{solver.group(1) if solver else '-':>10}"
+            )
             if peak >= TARGET_MB:
                 failures.append(f"{count}: peak {peak:.0f} MB >= {TARGET_MB} MB")
             summary = [line for line in err.splitlines() if " puzzles from " in line]
@@ -133,8 +138,10 @@ def main(argv=None):
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"\ntarget: peak RSS under {TARGET_MB} MB whatever the number of puzzles: "
-          f"{'FAILED: ' + '; '.join(failures) if failures else 'met'}")
+    print(
+        f"\ntarget: peak RSS under {TARGET_MB} MB whatever the number of puzzles: "
+        f"{'FAILED: ' + '; '.join(failures) if failures else 'met'}"
+    )
     print(f"# load avg at end: {machine.load_average()}")
     return 1 if failures else 0
 

@@ -123,13 +123,14 @@ def _import_peer(name):
     """
     here = os.path.normcase(_HERE)
     saved = sys.path[:]
-    sys.path[:] = [p for p in sys.path
-                   if os.path.normcase(os.path.abspath(p or os.curdir)) != here]
+    sys.path[:] = [p for p in sys.path if os.path.normcase(os.path.abspath(p or os.curdir)) != here]
     try:
         cached = sys.modules.get(name)
         cached_file = getattr(cached, "__file__", None) or ""
-        if cached is not None and os.path.normcase(
-                os.path.dirname(os.path.abspath(cached_file))) == here:
+        if (
+            cached is not None
+            and os.path.normcase(os.path.dirname(os.path.abspath(cached_file))) == here
+        ):
             del sys.modules[name]  # a benchmark script got in under the peer's name
         return importlib.import_module(name)
     finally:
@@ -153,12 +154,27 @@ for _peer, (_imp, _dist) in _MODULES.items():
 # Which problem kinds each peer can run; "emulated" means it works by
 # changing the problem (see the module docstring).
 SUPPORTS = {
-    "xcover": {"exact": True, "secondary": True, "colours": True,
-               "multiplicity": False, "sudoku_helper": False},
-    "exact-cover": {"exact": True, "secondary": "emulated", "colours": False,
-                    "multiplicity": False, "sudoku_helper": False},
-    "miniexact": {"exact": True, "secondary": True, "colours": True,
-                  "multiplicity": True, "sudoku_helper": False},
+    "xcover": {
+        "exact": True,
+        "secondary": True,
+        "colours": True,
+        "multiplicity": False,
+        "sudoku_helper": False,
+    },
+    "exact-cover": {
+        "exact": True,
+        "secondary": "emulated",
+        "colours": False,
+        "multiplicity": False,
+        "sudoku_helper": False,
+    },
+    "miniexact": {
+        "exact": True,
+        "secondary": True,
+        "colours": True,
+        "multiplicity": True,
+        "sudoku_helper": False,
+    },
 }
 
 
@@ -203,6 +219,7 @@ def peer_versions() -> dict:
 # --------------------------------------------------------------------------
 # Input checking
 # --------------------------------------------------------------------------
+
 
 def _check_problem(options, n_primary, n_items, colours=None, bounds=None):
     n_primary = int(n_primary)
@@ -250,6 +267,7 @@ def _check_problem(options, n_primary, n_items, colours=None, bounds=None):
 # Prepared problems
 # --------------------------------------------------------------------------
 
+
 @dataclass
 class Prepared:
     """A problem converted into one peer's native input.
@@ -284,6 +302,7 @@ class Prepared:
 
 # ---- xcover --------------------------------------------------------------
 
+
 def _prep_xcover(opts, n_primary, n_items, cols, bnds):
     if bnds is not None:
         raise NotImplementedError(
@@ -294,13 +313,13 @@ def _prep_xcover(opts, n_primary, n_items, cols, bnds):
     lens = np.fromiter((len(o) for o in opts), dtype=np.int64, count=len(opts))
     ptr = np.zeros(len(opts) + 1, dtype=np.uint32)
     ptr[1:] = np.cumsum(lens)
-    flat = np.fromiter(itertools.chain.from_iterable(opts), dtype=np.uint32,
-                       count=int(ptr[-1]))
+    flat = np.fromiter(itertools.chain.from_iterable(opts), dtype=np.uint32, count=int(ptr[-1]))
     if cols is None:
         colarr = np.zeros(len(flat), dtype=np.uint32)
     else:
-        colarr = np.fromiter(itertools.chain.from_iterable(cols), dtype=np.uint32,
-                             count=int(ptr[-1]))
+        colarr = np.fromiter(
+            itertools.chain.from_iterable(cols), dtype=np.uint32, count=int(ptr[-1])
+        )
     n_sec = n_items - n_primary
     algo = xc.algorithm_c  # xcover's documented direct entry point
 
@@ -355,8 +374,10 @@ def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
         # Options with no primary item are never chosen under XCC semantics,
         # but would become choosable once secondary items turn primary.
         keep = [k for k, o in enumerate(opts) if any(i < n_primary for i in o)]
-        note = (f"secondary items emulated: {n_sec} slack rows added, "
-                f"{len(opts) - len(keep)} primary-less options dropped")
+        note = (
+            f"secondary items emulated: {n_sec} slack rows added, "
+            f"{len(opts) - len(keep)} primary-less options dropped"
+        )
     else:
         keep = list(range(len(opts)))
     n_rows = len(keep) + n_sec
@@ -396,6 +417,7 @@ def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
 
 
 # ---- miniexact -------------------------------------------------------------
+
 
 def _prep_miniexact(opts, n_primary, n_items, cols, bnds):
     mx = _module("miniexact")
@@ -491,8 +513,9 @@ _PREP = {
 }
 
 
-def prepare(peer: str, options, n_primary: int, n_items: int, *,
-            colours=None, bounds=None) -> Prepared:
+def prepare(
+    peer: str, options, n_primary: int, n_items: int, *, colours=None, bounds=None
+) -> Prepared:
     """Convert a problem into ``peer``'s own input, ready to time.
 
     With ``colours``, solves exact cover with colours (Algorithm C).  With
@@ -501,10 +524,10 @@ def prepare(peer: str, options, n_primary: int, n_items: int, *,
     """
     peer = _canon(peer)
     opts, n_primary, n_items, cols, bnds = _check_problem(
-        options, n_primary, n_items, colours, bounds)
+        options, n_primary, n_items, colours, bounds
+    )
     count, first, reset, note = _PREP[peer](opts, n_primary, n_items, cols, bnds)
-    kind = "multiplicity" if bnds is not None else (
-        "coloured" if cols is not None else "exact")
+    kind = "multiplicity" if bnds is not None else ("coloured" if cols is not None else "exact")
     return Prepared(peer, kind, len(opts), count, first, reset, note)
 
 
@@ -512,8 +535,10 @@ def prepare(peer: str, options, n_primary: int, n_items: int, *,
 # One-shot conveniences
 # --------------------------------------------------------------------------
 
-def count_solutions(peer: str, options, n_primary: int, n_items: int,
-                    limit: int | None = None) -> int:
+
+def count_solutions(
+    peer: str, options, n_primary: int, n_items: int, limit: int | None = None
+) -> int:
     """Number of solutions (all if ``limit`` is None, else min(count, limit))."""
     return prepare(peer, options, n_primary, n_items)(limit)
 
@@ -523,8 +548,9 @@ def first_solution(peer: str, options, n_primary: int, n_items: int):
     return prepare(peer, options, n_primary, n_items).first()
 
 
-def count_solutions_coloured(peer: str, options, colours, n_primary: int,
-                             n_items: int, limit: int | None = None) -> int:
+def count_solutions_coloured(
+    peer: str, options, colours, n_primary: int, n_items: int, limit: int | None = None
+) -> int:
     """Count solutions of an exact cover problem with colours (Algorithm C).
 
     Supported by xcover and miniexact.  exact-cover raises NotImplementedError,
@@ -533,8 +559,9 @@ def count_solutions_coloured(peer: str, options, colours, n_primary: int,
     return prepare(peer, options, n_primary, n_items, colours=colours)(limit)
 
 
-def count_solutions_multiplicity(peer: str, options, bounds, n_items: int,
-                                 limit: int | None = None) -> int:
+def count_solutions_multiplicity(
+    peer: str, options, bounds, n_items: int, limit: int | None = None
+) -> int:
     """Count solutions with multiplicities (Algorithm M); miniexact only.
 
     ``bounds[i] = (u, v)`` for each primary item ``i``, so
@@ -547,6 +574,7 @@ def count_solutions_multiplicity(peer: str, options, bounds, n_items: int,
 # --------------------------------------------------------------------------
 # Sudoku
 # --------------------------------------------------------------------------
+
 
 def sudoku_options(grid81):
     """Standard 324-item exact cover for a 9x9 Sudoku.
@@ -566,7 +594,7 @@ def sudoku_options(grid81):
         v = int(g[cell])
         if not 0 <= v <= 9:
             raise ValueError(f"bad sudoku value {v} at cell {cell}")
-        for d in ([v - 1] if v else range(9)):
+        for d in [v - 1] if v else range(9):
             options.append([cell, 81 + 9 * r + d, 162 + 9 * c + d, 243 + 9 * b + d])
             meta.append((cell, d + 1))
     return options, meta
@@ -623,6 +651,7 @@ def warmup(peers: Sequence[str] | None = None) -> None:
 # Self-test
 # --------------------------------------------------------------------------
 
+
 def _queens(n):
     """N queens: rows and columns primary, diagonals secondary."""
     opts = []
@@ -675,8 +704,7 @@ def _random_problem(rng, coloured=False, multiplicity=False):
         size = int(rng.integers(1, min(3, n_items) + 1))
         o = sorted(int(i) for i in rng.choice(n_items, size=size, replace=False))
         opts.append(o)
-        cols.append([int(rng.integers(0, 3)) if (coloured and i >= n_primary) else 0
-                     for i in o])
+        cols.append([int(rng.integers(0, 3)) if (coloured and i >= n_primary) else 0 for i in o])
     bnds = None
     if multiplicity:
         bnds = []
@@ -687,12 +715,10 @@ def _random_problem(rng, coloured=False, multiplicity=False):
     return opts, n_primary, n_items, (cols if coloured else None), bnds
 
 
-SUDOKU_PUZZLE = ("004300209005009001070060043"
-                 "006002087190007400050083000"
-                 "600000105003508690042910300")
-SUDOKU_SOLUTION = ("864371259325849761971265843"
-                   "436192587198657432257483916"
-                   "689734125713528694542916378")
+SUDOKU_PUZZLE = "004300209005009001070060043006002087190007400050083000600000105003508690042910300"
+SUDOKU_SOLUTION = (
+    "864371259325849761971265843436192587198657432257483916689734125713528694542916378"
+)
 
 
 def _time(prep, repeats=3):
@@ -747,14 +773,18 @@ def selftest(verbose: bool = True) -> int:
             prep = prepare(p, opts, npri, nitems)
             n, dt = _time(prep)
             timings[(p, nq)] = dt
-            check(n == expect, f"{p}: {nq}-queens count = {n} (expect {expect}); "
-                               f"best {dt * 1e3:.2f} ms")
+            check(
+                n == expect,
+                f"{p}: {nq}-queens count = {n} (expect {expect}); best {dt * 1e3:.2f} ms",
+            )
             prep.reset()
             lim = prep(limit=10)
             check(lim == 10, f"{p}: {nq}-queens count(limit=10) = {lim}")
             s = prep.first()
-            check(s is not None and len(s) == nq and _valid_solution(s, opts, npri, nitems),
-                  f"{p}: {nq}-queens first solution valid {s}")
+            check(
+                s is not None and len(s) == nq and _valid_solution(s, opts, npri, nitems),
+                f"{p}: {nq}-queens first solution valid {s}",
+            )
 
     # Sudoku
     grid = np.frombuffer(SUDOKU_PUZZLE.encode(), dtype=np.uint8) - ord("0")
@@ -763,8 +793,10 @@ def selftest(verbose: bool = True) -> int:
         t = time.perf_counter()
         sol = sudoku_solve(p, grid)
         dt = time.perf_counter() - t
-        check(sol is not None and np.array_equal(sol, want),
-              f"{p}: sudoku solved correctly ({dt * 1e3:.1f} ms incl. conversion)")
+        check(
+            sol is not None and np.array_equal(sol, want),
+            f"{p}: sudoku solved correctly ({dt * 1e3:.1f} ms incl. conversion)",
+        )
         opts, _ = sudoku_options(grid)
         n = count_solutions(p, opts, 324, 324)
         check(n == 1, f"{p}: sudoku has {n} solution(s) (expect 1)")
@@ -776,8 +808,8 @@ def selftest(verbose: bool = True) -> int:
         ran = {p: 0 for p in peers}
         for _ in range(150):
             opts, npri, nitems, cols, bnds = _random_problem(
-                rng, coloured=trial_kind == "coloured",
-                multiplicity=trial_kind == "multiplicity")
+                rng, coloured=trial_kind == "coloured", multiplicity=trial_kind == "multiplicity"
+            )
             want_n = _brute(opts, npri, nitems, cols, bnds)
             for p in peers:
                 try:
@@ -789,19 +821,26 @@ def selftest(verbose: bool = True) -> int:
                 if got != want_n:
                     bad[p] += 1
                     if bad[p] <= 3:
-                        print(f"      mismatch {p} {trial_kind}: got {got} want {want_n}: "
-                              f"{opts} npri={npri} nitems={nitems} cols={cols} bnds={bnds}")
+                        print(
+                            f"      mismatch {p} {trial_kind}: got {got} want {want_n}: "
+                            f"{opts} npri={npri} nitems={nitems} cols={cols} bnds={bnds}"
+                        )
                 if trial_kind == "exact":
                     s = prep.first()
                     if (s is None) != (want_n == 0) or (
-                            s is not None and not _valid_solution(s, opts, npri, nitems)):
+                        s is not None and not _valid_solution(s, opts, npri, nitems)
+                    ):
                         bad[p] += 1
         for p in peers:
             if ran[p]:
-                extra = " (only those with no colour used)" if (
-                    trial_kind == "coloured" and SUPPORTS[p]["colours"] is False) else ""
-                check(bad[p] == 0,
-                      f"{p}: {ran[p]} random {trial_kind} problems vs brute force{extra}")
+                extra = (
+                    " (only those with no colour used)"
+                    if (trial_kind == "coloured" and SUPPORTS[p]["colours"] is False)
+                    else ""
+                )
+                check(
+                    bad[p] == 0, f"{p}: {ran[p]} random {trial_kind} problems vs brute force{extra}"
+                )
             else:
                 print(f"skip  {p}: {trial_kind} not supported (NotImplementedError)")
 

@@ -115,8 +115,7 @@ def bench_peer(peer, puzzles, limit, repeats):
 
 
 def cold_start(repeats):
-    code = ("import numbadlx.sudoku as s; "
-            "s.solve(['0' * 81], limit=1)")
+    code = "import numbadlx.sudoku as s; s.solve(['0' * 81], limit=1)"
     subprocess.run([sys.executable, "-c", code], check=True)  # make sure cache is warm
     times = []
     for _ in range(repeats):
@@ -132,13 +131,16 @@ def main(argv=None):
     parser.add_argument("--limits", default="1,2")
     parser.add_argument("--threads", default=f"1,{numba.config.NUMBA_NUM_THREADS}")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--peers", default="xcover,exact-cover,miniexact",
-                        help="comma list, or 'none'")
+    parser.add_argument(
+        "--peers", default="xcover,exact-cover,miniexact", help="comma list, or 'none'"
+    )
     parser.add_argument("--peer-sample", type=int, default=200)
     parser.add_argument("--peer-repeats", type=int, default=3)
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: top1465 only, limit 1, 1 thread, 1 repeat, "
-                             "20 puzzles per peer")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: top1465 only, limit 1, 1 thread, 1 repeat, 20 puzzles per peer",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.sets, args.limits, args.threads = "top1465", "1", "1"
@@ -163,11 +165,21 @@ def main(argv=None):
     for p in skipped:
         print(f"# skipped peer, not importable here: {p}")
     print(f"# command: python benchmarks/sudoku.py {' '.join(argv or sys.argv[1:])}")
-    print(f"# medians of {args.repeats} runs (peers: {args.peer_repeats} runs on "
-          f"{args.peer_sample} evenly spaced puzzles of each set)")
+    print(
+        f"# medians of {args.repeats} runs (peers: {args.peer_repeats} runs on "
+        f"{args.peer_sample} evenly spaced puzzles of each set)"
+    )
     print()
-    header = ["dataset", "puzzles", "limit", "threads", "puzzles/s", "µs/puzzle",
-              "nodes/puzzle", "vs 1 thread"]
+    header = [
+        "dataset",
+        "puzzles",
+        "limit",
+        "threads",
+        "puzzles/s",
+        "µs/puzzle",
+        "nodes/puzzle",
+        "vs 1 thread",
+    ]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     single_rates = {}
@@ -175,7 +187,7 @@ def main(argv=None):
     for name in names:
         puzzles = load(name)
         step = max(1, len(puzzles) // args.peer_sample)
-        samples[name] = puzzles[::step][:args.peer_sample]
+        samples[name] = puzzles[::step][: args.peer_sample]
         for limit in limits:
             for threads in thread_counts:
                 rate, micros, nodes = bench_numbadlx(puzzles, limit, threads, args.repeats)
@@ -183,30 +195,56 @@ def main(argv=None):
                     single_rates[name, limit] = rate
                 single = single_rates.get((name, limit))
                 scaling = f"{rate / single:.2f}×" if single else ""
-                row = [name, str(len(puzzles)), str(limit), str(threads), f"{rate:,.0f}",
-                       f"{micros:,.1f}", f"{nodes:,.1f}", scaling]
+                row = [
+                    name,
+                    str(len(puzzles)),
+                    str(limit),
+                    str(threads),
+                    f"{rate:,.0f}",
+                    f"{micros:,.1f}",
+                    f"{nodes:,.1f}",
+                    scaling,
+                ]
                 print("| " + " | ".join(row) + " |", flush=True)
     if peer_names:
         print()
-        header = ["dataset", "limit", "peer", "puzzles/s (search only)",
-                  "puzzles/s (end to end)", "numbadlx 1 thread ÷ peer (search only)",
-                  "÷ peer (end to end)"]
+        header = [
+            "dataset",
+            "limit",
+            "peer",
+            "puzzles/s (search only)",
+            "puzzles/s (end to end)",
+            "numbadlx 1 thread ÷ peer (search only)",
+            "÷ peer (end to end)",
+        ]
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         for name in names:
             for limit in limits:
                 ours = single_rates.get((name, limit))
                 for peer in peer_names:
-                    search_rate, total_rate = bench_peer(peer, samples[name], limit,
-                                                         args.peer_repeats)
-                    ratio = (f"{ours / search_rate:,.1f}", f"{ours / total_rate:,.1f}") \
-                        if ours else ("", "")
-                    row = [name, str(limit), peer, f"{search_rate:,.0f}",
-                           f"{total_rate:,.0f}", *ratio]
+                    search_rate, total_rate = bench_peer(
+                        peer, samples[name], limit, args.peer_repeats
+                    )
+                    ratio = (
+                        (f"{ours / search_rate:,.1f}", f"{ours / total_rate:,.1f}")
+                        if ours
+                        else ("", "")
+                    )
+                    row = [
+                        name,
+                        str(limit),
+                        peer,
+                        f"{search_rate:,.0f}",
+                        f"{total_rate:,.0f}",
+                        *ratio,
+                    ]
                     print("| " + " | ".join(row) + " |", flush=True)
     print()
-    print(f"new process, warm cache, import + first solve: {cold_start(cold_repeats):.2f} s "
-          f"(median of {cold_repeats})")
+    print(
+        f"new process, warm cache, import + first solve: {cold_start(cold_repeats):.2f} s "
+        f"(median of {cold_repeats})"
+    )
     print(f"# load avg at end: {machine.load_average()}")
 
 

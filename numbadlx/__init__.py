@@ -18,5 +18,15 @@ from .core import BudgetExceeded, ExactCover, SearchStats, count, explain, solve
 
 __version__ = "0.1.0"
 
-__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify",
-           "explain", "problems", "sudoku", "__version__"]
+__all__ = [
+    "ExactCover",
+    "SearchStats",
+    "BudgetExceeded",
+    "solve",
+    "count",
+    "verify",
+    "explain",
+    "problems",
+    "sudoku",
+    "__version__",
+]

@@ -60,11 +60,14 @@ class _ProgressBar:
         try:
             from tqdm import tqdm
         except ImportError:  # tqdm comes with numbadlx[cli]
-            print("numbadlx: (no progress bar without tqdm: pip install 'numbadlx[cli]')",
-                  file=sys.stderr)
+            print(
+                "numbadlx: (no progress bar without tqdm: pip install 'numbadlx[cli]')",
+                file=sys.stderr,
+            )
             return
-        self.bar = tqdm(total=total, unit="B", unit_scale=True, file=sys.stderr,
-                        desc=desc, dynamic_ncols=True)
+        self.bar = tqdm(
+            total=total, unit="B", unit_scale=True, file=sys.stderr, desc=desc, dynamic_ncols=True
+        )
 
     def __call__(self, done, puzzles):
         if self.bar is not None:
@@ -100,37 +103,55 @@ def _solve_command(args):
         try:
             rows, cols = (int(v) for v in args.box.lower().split("x"))
         except ValueError:
-            print(f"numbadlx: error: --box must look like 2x3, got {args.box!r}",
-                  file=sys.stderr)
+            print(f"numbadlx: error: --box must look like 2x3, got {args.box!r}", file=sys.stderr)
             return 2
         box = (rows, cols)
     if args.timeout is not None and not args.timeout >= 0:
-        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}",
-              file=sys.stderr)
+        print(
+            f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}", file=sys.stderr
+        )
         return 2
     if args.dask:
         try:
             from . import dask as ndask  # optional: needs numbadlx[dask]
         except ImportError as error:
-            print(f"numbadlx: error: --dask needs Dask ({error}); pip install "
-                  f"'numbadlx[dask]'", file=sys.stderr)
+            print(
+                f"numbadlx: error: --dask needs Dask ({error}); pip install 'numbadlx[dask]'",
+                file=sys.stderr,
+            )
             return 2
     output = args.output
     show_solutions = output is not None or args.input is not None
     if not show_solutions:
         output = os.devnull  # the built-in sample: solve it, print only the summary
     csv = bool(args.output) and (args.csv or args.output.lower().endswith(".csv"))
-    progress = _ProgressBar(os.path.getsize(source),
-                            not args.no_progress and sys.stderr.isatty() or args.progress,
-                            "solving on Dask" if args.dask else "solving")
-    common = dict(limit=args.limit, max_nodes=args.max_nodes, box=box, format=args.format,
-                  csv=csv, chunk_size=args.chunk_size, timeout=args.timeout,
-                  resume=args.resume, progress=progress, log=progress.note)
+    progress = _ProgressBar(
+        os.path.getsize(source),
+        not args.no_progress and sys.stderr.isatty() or args.progress,
+        "solving on Dask" if args.dask else "solving",
+    )
+    common = dict(
+        limit=args.limit,
+        max_nodes=args.max_nodes,
+        box=box,
+        format=args.format,
+        csv=csv,
+        chunk_size=args.chunk_size,
+        timeout=args.timeout,
+        resume=args.resume,
+        progress=progress,
+        log=progress.note,
+    )
     try:
         if args.dask:
-            summary = ndask.solve_file(source, output, scheduler=args.dask,
-                                       chunk_bytes=args.dask_chunk_bytes,
-                                       threads=args.threads or 1, **common)
+            summary = ndask.solve_file(
+                source,
+                output,
+                scheduler=args.dask,
+                chunk_bytes=args.dask_chunk_bytes,
+                threads=args.threads or 1,
+                **common,
+            )
         else:
             from .sudoku.stream import solve_file
 
@@ -140,15 +161,22 @@ def _solve_command(args):
     tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
     _note(f"{summary.puzzles} puzzles from {source}: {tally or 'none'}")
     if args.dask:
-        _note(f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
-              f"limit {args.limit}")
+        _note(
+            f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
+            f"limit {args.limit}"
+        )
     else:
         solved_now = summary.puzzles - summary.resumed_puzzles
-        rate = (f"{solved_now / summary.solve_seconds:,.0f}"
-                if summary.solve_seconds > 0 and solved_now else "-")
-        _note(f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
-              f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
-              f"{args.threads or 'all'})")
+        rate = (
+            f"{solved_now / summary.solve_seconds:,.0f}"
+            if summary.solve_seconds > 0 and solved_now
+            else "-"
+        )
+        _note(
+            f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
+            f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
+            f"{args.threads or 'all'})"
+        )
     if args.output:
         _note(f"wrote {args.output}")
     elif not show_solutions:
@@ -157,13 +185,17 @@ def _solve_command(args):
         if not args.output:
             _note(f"interrupted after {summary.puzzles} puzzles")
         elif args.dask:
-            _note(f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
-                  f"complete. Run the same command with --resume to carry on.")
+            _note(
+                f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+                f"complete. Run the same command with --resume to carry on."
+            )
         else:
-            _note(f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
-                  f"complete (input read to byte {summary.end_byte} of "
-                  f"{summary.input_size}). Run the same command with --resume to carry "
-                  f"on.")
+            _note(
+                f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+                f"complete (input read to byte {summary.end_byte} of "
+                f"{summary.input_size}). Run the same command with --resume to carry "
+                f"on."
+            )
         return 130
     return 0
 
@@ -176,13 +208,17 @@ def _count_command(args):
     except (OSError, ValueError) as error:
         print(f"numbadlx: error: {error}", file=sys.stderr)
         return 2
-    print(f"{args.file}: {problem.n_options} options, {problem.n_primary} primary and "
-          f"{problem.n_secondary} secondary items", file=sys.stderr)
+    print(
+        f"{args.file}: {problem.n_options} options, {problem.n_primary} primary and "
+        f"{problem.n_secondary} secondary items",
+        file=sys.stderr,
+    )
     try:
         shown = 0
         if args.show:
-            for solution in problem.solutions(limit=args.show, max_nodes=args.max_nodes,
-                                              timeout=args.timeout):
+            for solution in problem.solutions(
+                limit=args.show, max_nodes=args.max_nodes, timeout=args.timeout
+            ):
                 shown += 1
                 print(f"solution {shown}:")
                 for k in solution:
@@ -190,14 +226,15 @@ def _count_command(args):
                     print("  " + " ".join(names[i] for i in problem.option(k)))
         total = problem.count(args.limit, max_nodes=args.max_nodes, timeout=args.timeout)
     except BudgetExceeded as stop:
-        print(f"at least {stop.found} solutions (stopped at the budget: "
-              f"{stop.stats.nodes} nodes, {stop.stats.seconds:.2f} s)")
+        print(
+            f"at least {stop.found} solutions (stopped at the budget: "
+            f"{stop.stats.nodes} nodes, {stop.stats.seconds:.2f} s)"
+        )
         return 3
     stats = problem.stats
     more = "+" if args.limit is not None and total >= args.limit else ""
     print(f"{total}{more} solutions")
-    print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s",
-          file=sys.stderr)
+    print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s", file=sys.stderr)
     return 0
 
 
@@ -205,50 +242,86 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="numbadlx",
         description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
-                    "and exact-cover counting.")
+        "and exact-cover counting.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    solve = sub.add_parser("solve", help="solve a file of Sudoku puzzles",
-                           description="Solve every puzzle of INPUT (one per line, grid "
-                                       "format, CSV or .npy); without INPUT, the built-in "
-                                       "sample of 1000 puzzles.")
+    solve = sub.add_parser(
+        "solve",
+        help="solve a file of Sudoku puzzles",
+        description="Solve every puzzle of INPUT (one per line, grid "
+        "format, CSV or .npy); without INPUT, the built-in "
+        "sample of 1000 puzzles.",
+    )
     solve.add_argument("input", nargs="?", help="puzzle file (default: built-in sample)")
-    solve.add_argument("-o", "--output", help="write results here (.csv for CSV); "
-                                              "default: standard output")
-    solve.add_argument("--limit", type=_positive, default=2,
-                       help="count solutions up to this (1: just solve; 2: also prove "
-                            "uniqueness; default 2)")
-    solve.add_argument("--threads", type=_positive, default=None,
-                       help="threads (default: all cores)")
-    solve.add_argument("--max-nodes", type=_positive, default=None,
-                       help="search-node budget per puzzle (status BUDGET past it)")
-    solve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="wall-clock limit for each chunk of --chunk-size puzzles: "
-                            "those not finished by then get BUDGET (easy ones first)")
+    solve.add_argument(
+        "-o", "--output", help="write results here (.csv for CSV); default: standard output"
+    )
+    solve.add_argument(
+        "--limit",
+        type=_positive,
+        default=2,
+        help="count solutions up to this (1: just solve; 2: also prove uniqueness; default 2)",
+    )
+    solve.add_argument(
+        "--threads", type=_positive, default=None, help="threads (default: all cores)"
+    )
+    solve.add_argument(
+        "--max-nodes",
+        type=_positive,
+        default=None,
+        help="search-node budget per puzzle (status BUDGET past it)",
+    )
+    solve.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock limit for each chunk of --chunk-size puzzles: "
+        "those not finished by then get BUDGET (easy ones first)",
+    )
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
-    solve.add_argument("--format", choices=["lines", "grid", "csv", "npy"],
-                       help="input format (default: from the extension and content)")
+    solve.add_argument(
+        "--format",
+        choices=["lines", "grid", "csv", "npy"],
+        help="input format (default: from the extension and content)",
+    )
     solve.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
-    solve.add_argument("--chunk-size", type=_positive, default=16384,
-                       help="puzzles read, solved and written at a time (default 16384)")
-    solve.add_argument("--resume", action="store_true",
-                       help="carry on an interrupted run into the same -o file")
-    solve.add_argument("--dask", metavar="SCHEDULER",
-                       help="solve on Dask: a scheduler address (tcp://host:8786), "
-                            "local[:N] for a LocalCluster of N worker processes, or "
-                            "threads[:N] (needs numbadlx[dask])")
-    solve.add_argument("--dask-chunk-bytes", type=_positive, default=8 << 20,
-                       metavar="BYTES", help="input bytes per Dask task (default 8 MiB)")
+    solve.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=16384,
+        help="puzzles read, solved and written at a time (default 16384)",
+    )
+    solve.add_argument(
+        "--resume", action="store_true", help="carry on an interrupted run into the same -o file"
+    )
+    solve.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="solve on Dask: a scheduler address (tcp://host:8786), "
+        "local[:N] for a LocalCluster of N worker processes, or "
+        "threads[:N] (needs numbadlx[dask])",
+    )
+    solve.add_argument(
+        "--dask-chunk-bytes",
+        type=_positive,
+        default=8 << 20,
+        metavar="BYTES",
+        help="input bytes per Dask task (default 8 MiB)",
+    )
     solve.add_argument("--no-progress", action="store_true", help="no progress bar")
-    solve.add_argument("--progress", action="store_true",
-                       help="progress bar even when stderr is not a terminal")
+    solve.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
     solve.set_defaults(run=_solve_command)
     count = sub.add_parser("count", help="count the solutions of a DLX-format problem")
     count.add_argument("file", help="problem in Knuth's DLX text format")
     count.add_argument("--limit", type=_positive, default=None, help="stop at this many")
     count.add_argument("--max-nodes", type=_positive, default=None, help="node budget")
     count.add_argument("--timeout", type=float, default=None, help="seconds budget")
-    count.add_argument("--show", type=_positive, default=0, metavar="K",
-                       help="also print the first K solutions")
+    count.add_argument(
+        "--show", type=_positive, default=0, metavar="K", help="also print the first K solutions"
+    )
     count.set_defaults(run=_count_command)
     return parser
 

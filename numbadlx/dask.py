@@ -58,8 +58,16 @@ from .sudoku.stream import (
     result_text,
 )
 
-__all__ = ["solve", "DaskSudokuResult", "count", "count_prefixes", "solve_file",
-           "line_ranges", "FileSummary", "DEFAULT_RANGE_BYTES"]
+__all__ = [
+    "solve",
+    "DaskSudokuResult",
+    "count",
+    "count_prefixes",
+    "solve_file",
+    "line_ranges",
+    "FileSummary",
+    "DEFAULT_RANGE_BYTES",
+]
 
 #: Bytes of input per task in :func:`solve_file` (about 100 000 9x9 puzzles).
 DEFAULT_RANGE_BYTES = 8 << 20
@@ -80,11 +88,11 @@ def _threads_safe():
         return False
 
 
-def _solve_array(grid, limit, max_nodes, box, threads, chunk, invalid=None,
-                 timeout=None):
+def _solve_array(grid, limit, max_nodes, box, threads, chunk, invalid=None, timeout=None):
     """``sudoku.solve`` made safe to call from several threads at once."""
-    kwargs = dict(limit=limit, threads=threads, max_nodes=max_nodes, box=box, chunk=chunk,
-                  invalid=invalid)
+    kwargs = dict(
+        limit=limit, threads=threads, max_nodes=max_nodes, box=box, chunk=chunk, invalid=invalid
+    )
     if timeout is not None:
         kwargs["timeout"] = timeout
     if _threads_safe():
@@ -114,8 +122,7 @@ class _Parts:
 
 def _solve_block(block, limit, max_nodes, box, threads, chunk):
     result = _solve_array(block, limit, max_nodes, box, threads, chunk)
-    return _Parts((result.puzzles, result.solutions, result.status, result.counts,
-                   result.nodes))
+    return _Parts((result.puzzles, result.solutions, result.status, result.counts, result.nodes))
 
 
 def _part(parts, index):
@@ -158,17 +165,29 @@ class DaskSudokuResult:
         if self.packed is not None:
             # one task per block: fetch the blocks' results whole, join them here
             blocks = _dask.compute(*self.packed.to_delayed().ravel().tolist(), **kwargs)
-            joined = [np.concatenate([b.arrays[k] for b in blocks]) if blocks else
-                      np.zeros((0, self.n * self.n) if k < 2 else 0,
-                               dtype=np.uint8 if k < 3 else np.int64) for k in range(5)]
+            joined = [
+                np.concatenate([b.arrays[k] for b in blocks])
+                if blocks
+                else np.zeros(
+                    (0, self.n * self.n) if k < 2 else 0, dtype=np.uint8 if k < 3 else np.int64
+                )
+                for k in range(5)
+            ]
             puzzles, solutions, status, counts, nodes = joined
         else:
-            puzzles, solutions, status, counts, nodes = _dask.compute(*self.arrays(),
-                                                                       **kwargs)
-        return _sudoku.SudokuResult(puzzles=puzzles, solutions=solutions, status=status,
-                                    counts=counts, nodes=nodes, n=self.n, box=self.box,
-                                    limit=self.limit,
-                                    seconds=time.perf_counter() - start, threads=0)
+            puzzles, solutions, status, counts, nodes = _dask.compute(*self.arrays(), **kwargs)
+        return _sudoku.SudokuResult(
+            puzzles=puzzles,
+            solutions=solutions,
+            status=status,
+            counts=counts,
+            nodes=nodes,
+            n=self.n,
+            box=self.box,
+            limit=self.limit,
+            seconds=time.perf_counter() - start,
+            threads=0,
+        )
 
     def persist(self, **kwargs):
         """Solve now, keep the blocks in memory (on the cluster) and return a new
@@ -182,13 +201,21 @@ class DaskSudokuResult:
         return {_STATUS_NAMES[k]: int(v) for k, v in enumerate(tally) if v}
 
     def __repr__(self):
-        return (f"DaskSudokuResult({self.puzzles.shape[0]} puzzles of {self.n}x{self.n} in "
-                f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})")
+        return (
+            f"DaskSudokuResult({self.puzzles.shape[0]} puzzles of {self.n}x{self.n} in "
+            f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})"
+        )
 
 
-def solve(puzzles: Any, *, limit: int = 2, max_nodes: int | None = None,
-          box: tuple[int, int] | None = None, threads: int = 1,
-          chunk: int | None = None) -> DaskSudokuResult:
+def solve(
+    puzzles: Any,
+    *,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    threads: int = 1,
+    chunk: int | None = None,
+) -> DaskSudokuResult:
     """Solve a ``dask.array`` of Sudokus lazily, block by block, with the bulk kernel.
 
     Parameters
@@ -209,20 +236,23 @@ def solve(puzzles: Any, *, limit: int = 2, max_nodes: int | None = None,
     """
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(
-            max_nodes, (int, np.integer)) or max_nodes < 1):
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1
+    ):
         raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     if not isinstance(puzzles, _da.Array):
         puzzles = _da.from_array(np.asarray(puzzles), chunks=(-1, -1))
     if puzzles.ndim != 2:
         raise ValueError(f"puzzles must be an (N, n*n) array, got shape {puzzles.shape}")
     cells = puzzles.shape[1]
-    n = int(round(cells ** 0.5)) if cells == cells else 0  # NaN width: unknown
+    n = int(round(cells**0.5)) if cells == cells else 0  # NaN width: unknown
     if n * n != cells:
         raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
     box = _sudoku.box_shape(n, box)
-    if not (np.issubdtype(puzzles.dtype, np.integer) or
-            np.issubdtype(puzzles.dtype, np.floating)) or puzzles.dtype == np.bool_:
+    if (
+        not (np.issubdtype(puzzles.dtype, np.integer) or np.issubdtype(puzzles.dtype, np.floating))
+        or puzzles.dtype == np.bool_
+    ):
         raise ValueError(f"puzzles must be integers, got dtype {puzzles.dtype}")
     if puzzles.numblocks[1] != 1:
         puzzles = puzzles.rechunk({1: -1})
@@ -231,26 +261,51 @@ def solve(puzzles: Any, *, limit: int = 2, max_nodes: int | None = None,
     rows = puzzles.chunks[0]
     # one task per block solves it into a _Parts object (a 1-D object "array" with one
     # element per block); light tasks pick the five fields out of it
-    packed = puzzles.map_blocks(_solve_block, int(limit), max_nodes, box, threads, chunk,
-                                drop_axis=1, chunks=(rows,), dtype=object,
-                                meta=np.empty((0,), dtype=object), token="numbadlx-solve")
+    packed = puzzles.map_blocks(
+        _solve_block,
+        int(limit),
+        max_nodes,
+        box,
+        threads,
+        chunk,
+        drop_axis=1,
+        chunks=(rows,),
+        dtype=object,
+        meta=np.empty((0,), dtype=object),
+        token="numbadlx-solve",
+    )
 
     def field_(index, dtype, wide):
         if wide:
-            return packed.map_blocks(_part, index, dtype=dtype, new_axis=1,
-                                     chunks=(rows, (cells,)),
-                                     meta=np.empty((0, 0), dtype=dtype),
-                                     token=f"numbadlx-part{index}")
-        return packed.map_blocks(_part, index, dtype=dtype, chunks=(rows,),
-                                 meta=np.empty((0,), dtype=dtype),
-                                 token=f"numbadlx-part{index}")
+            return packed.map_blocks(
+                _part,
+                index,
+                dtype=dtype,
+                new_axis=1,
+                chunks=(rows, (cells,)),
+                meta=np.empty((0, 0), dtype=dtype),
+                token=f"numbadlx-part{index}",
+            )
+        return packed.map_blocks(
+            _part,
+            index,
+            dtype=dtype,
+            chunks=(rows,),
+            meta=np.empty((0,), dtype=dtype),
+            token=f"numbadlx-part{index}",
+        )
 
-    return DaskSudokuResult(puzzles=field_(0, np.uint8, True),
-                            solutions=field_(1, np.uint8, True),
-                            status=field_(2, np.uint8, False),
-                            counts=field_(3, np.int64, False),
-                            nodes=field_(4, np.int64, False),
-                            n=n, box=box, limit=int(limit), packed=packed)
+    return DaskSudokuResult(
+        puzzles=field_(0, np.uint8, True),
+        solutions=field_(1, np.uint8, True),
+        status=field_(2, np.uint8, False),
+        counts=field_(3, np.int64, False),
+        nodes=field_(4, np.int64, False),
+        n=n,
+        box=box,
+        limit=int(limit),
+        packed=packed,
+    )
 
 
 # --------------------------------------------------------------------------- counting
@@ -260,9 +315,16 @@ def _count_batch(problem, prefixes, max_nodes, timeout):
     return _count_prefixes_local(problem, prefixes, max_nodes=max_nodes, timeout=timeout)
 
 
-def count_prefixes(problem: Any, prefixes: Sequence[tuple[int, ...]], *, client: Any = None,
-                   scheduler: Any = None, tasks: int | None = None,
-                   max_nodes: int | None = None, timeout: float | None = None) -> np.ndarray:
+def count_prefixes(
+    problem: Any,
+    prefixes: Sequence[tuple[int, ...]],
+    *,
+    client: Any = None,
+    scheduler: Any = None,
+    tasks: int | None = None,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+) -> np.ndarray:
     """Count each prefix of ``prefixes`` (see :func:`numbadlx.core.split.count_prefix`) as
     Dask tasks; return an int64 array parallel to ``prefixes``.
 
@@ -275,8 +337,7 @@ def count_prefixes(problem: Any, prefixes: Sequence[tuple[int, ...]], *, client:
     prefixes = [tuple(int(k) for k in prefix) for prefix in prefixes]
     if not prefixes:
         return np.zeros(0, dtype=np.int64)
-    tasks = min(len(prefixes), 1024) if tasks is None else max(1, min(int(tasks),
-                                                                      len(prefixes)))
+    tasks = min(len(prefixes), 1024) if tasks is None else max(1, min(int(tasks), len(prefixes)))
     batches = [prefixes[j::tasks] for j in range(tasks)]
     shared = _dask.delayed(problem, pure=True)
     count_batch = _dask.delayed(_count_batch, pure=True)
@@ -290,9 +351,16 @@ def count_prefixes(problem: Any, prefixes: Sequence[tuple[int, ...]], *, client:
     return counts
 
 
-def count(problem: Any, depth: int = 2, *, client: Any = None, scheduler: Any = None,
-          tasks: int | None = None, max_nodes: int | None = None,
-          timeout: float | None = None) -> int:
+def count(
+    problem: Any,
+    depth: int = 2,
+    *,
+    client: Any = None,
+    scheduler: Any = None,
+    tasks: int | None = None,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+) -> int:
     """Count the solutions of an exact-cover problem on Dask.
 
     The search tree is split at ``depth`` levels into independent prefixes
@@ -307,29 +375,57 @@ def count(problem: Any, depth: int = 2, *, client: Any = None, scheduler: Any = 
     92
     """
     prefixes = split_prefixes(problem, depth)
-    counts = count_prefixes(problem, prefixes, client=client, scheduler=scheduler,
-                            tasks=tasks, max_nodes=max_nodes, timeout=timeout)
+    counts = count_prefixes(
+        problem,
+        prefixes,
+        client=client,
+        scheduler=scheduler,
+        tasks=tasks,
+        max_nodes=max_nodes,
+        timeout=timeout,
+    )
     return int(counts.sum())
 
 
 # --------------------------------------------------------------------------- files
 
 
-def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, csv,
-                 threads, chunk_size, timeout=None):
+def _solve_range(
+    path,
+    fmt,
+    n,
+    box,
+    start,
+    stop,
+    first_line,
+    limit,
+    max_nodes,
+    csv,
+    threads,
+    chunk_size,
+    timeout=None,
+):
     """Task: solve the puzzles of one byte range; return (output bytes, puzzles, tally)."""
     pieces = []
     tally = count_statuses([])
     puzzles = 0
     if start >= stop:
         return b"", 0, tally
-    for chunk in _sudoku.iter_chunks(path, chunk_size=chunk_size, n=n, box=box,
-                                     format=fmt, start_byte=start, start_line=first_line,
-                                     stop_byte=stop):
+    for chunk in _sudoku.iter_chunks(
+        path,
+        chunk_size=chunk_size,
+        n=n,
+        box=box,
+        format=fmt,
+        start_byte=start,
+        start_line=first_line,
+        stop_byte=stop,
+    ):
         if len(chunk) == 0:
             continue
-        result = _solve_array(chunk.puzzles, limit, max_nodes, box, threads, None,
-                              invalid=chunk.bad, timeout=timeout)
+        result = _solve_array(
+            chunk.puzzles, limit, max_nodes, box, threads, None, invalid=chunk.bad, timeout=timeout
+        )
         pieces.append(result_text(chunk, result, csv))
         puzzles += len(chunk)
         tally += count_statuses(result.status)
@@ -339,8 +435,10 @@ def _solve_range(path, fmt, n, box, start, stop, first_line, limit, max_nodes, c
 def _file_format(path, fmt, n):
     fmt = _sudoku.file_format(path, fmt, n)
     if fmt not in ("lines", "csv"):
-        raise ValueError(f"{path}: solving on Dask reads line and CSV files (one puzzle "
-                         f"per line), not {fmt!r}; use the local solver for it")
+        raise ValueError(
+            f"{path}: solving on Dask reads line and CSV files (one puzzle "
+            f"per line), not {fmt!r}; use the local solver for it"
+        )
     return fmt
 
 
@@ -371,8 +469,9 @@ class _Executor:
                 return
             from distributed import Client, LocalCluster
 
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0")
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
             self.owned.append(cluster.close)
             scheduler = Client(cluster)
             self.owned.append(scheduler.close)
@@ -403,15 +502,27 @@ class _Executor:
         self.owned = []
 
 
-def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None, *,
-               scheduler: Any = None, limit: int = 2, max_nodes: int | None = None,
-               box: tuple[int, int] | None = None, n: int | None = None,
-               format: str | None = None, csv: bool | None = None,
-               chunk_bytes: int = DEFAULT_RANGE_BYTES, resume: bool = False,
-               threads: int = 1, chunk_size: int = 16384, window: int | None = None,
-               progress: Callable[[int, int], None] | None = None, header: bool = True,
-               timeout: float | None = None,
-               log: Callable[[str], None] | None = None) -> FileSummary:
+def solve_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    scheduler: Any = None,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    n: int | None = None,
+    format: str | None = None,
+    csv: bool | None = None,
+    chunk_bytes: int = DEFAULT_RANGE_BYTES,
+    resume: bool = False,
+    threads: int = 1,
+    chunk_size: int = 16384,
+    window: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    header: bool = True,
+    timeout: float | None = None,
+    log: Callable[[str], None] | None = None,
+) -> FileSummary:
     """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
 
     The file is cut into byte ranges of about ``chunk_bytes`` on line boundaries
@@ -475,11 +586,15 @@ def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None
     output = None if output is None else os.fspath(output)
     if csv is None:
         csv = bool(output) and output.lower().endswith(".csv")
-    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box,
-                             format=format)
-    sink = CheckpointedOutput(output, path, options, resume=resume,
-                              header=(CSV_HEADER + "\n").encode() if csv and header else None,
-                              log=log)
+    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
+    sink = CheckpointedOutput(
+        output,
+        path,
+        options,
+        resume=resume,
+        header=(CSV_HEADER + "\n").encode() if csv and header else None,
+        log=log,
+    )
     executor = None
     pending = {}
     interrupted = ok = False
@@ -497,8 +612,21 @@ def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None
             while submitted < len(ranges) and submitted < index + window:
                 start, stop, first_line = ranges[submitted]
                 pending[submitted] = executor.submit(
-                    _solve_range, path, fmt, n, box, start, stop, first_line, int(limit),
-                    max_nodes, csv, int(threads), int(chunk_size), timeout)
+                    _solve_range,
+                    path,
+                    fmt,
+                    n,
+                    box,
+                    start,
+                    stop,
+                    first_line,
+                    int(limit),
+                    max_nodes,
+                    csv,
+                    int(threads),
+                    int(chunk_size),
+                    timeout,
+                )
                 submitted += 1
             text, count_, part_tally = pending.pop(index).result()
             sink.commit(text, ranges[index][1], count_, part_tally, n=n)

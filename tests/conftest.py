@@ -18,6 +18,8 @@ def data_dir():
 def datasets():
     folder = data_dir()
     if not folder.is_dir():
-        pytest.skip(f"public datasets not found at {folder} (set {DATA_ENV} to the folder "
-                    f"holding sudoku17.txt etc.)")
+        pytest.skip(
+            f"public datasets not found at {folder} (set {DATA_ENV} to the folder "
+            f"holding sudoku17.txt etc.)"
+        )
     return folder

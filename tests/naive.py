@@ -12,7 +12,7 @@ def naive_solutions(indptr, indices, n_items, secondary_mask):
     chosen (Algorithm X only picks options through their primary items).
     """
     n_options = len(indptr) - 1
-    options = [set(int(v) for v in indices[indptr[k]:indptr[k + 1]]) for k in range(n_options)]
+    options = [set(int(v) for v in indices[indptr[k] : indptr[k + 1]]) for k in range(n_options)]
     primary = {i for i in range(n_items) if not secondary_mask[i]}
     usable = [k for k in range(n_options) if options[k] & primary]
     found = []
@@ -43,8 +43,7 @@ def naive_count_dense(matrix, n_secondary=0):
     return naive_solutions(indptr, cols, matrix.shape[1], mask)
 
 
-def naive_solutions_xcc(indptr, indices, n_items, secondary_mask, colours=None,
-                        bounds=None):
+def naive_solutions_xcc(indptr, indices, n_items, secondary_mask, colours=None, bounds=None):
     """Every solution of an exact cover with colours and multiplicities, by trying
     every subset of the options that hold a primary item.
 
@@ -57,8 +56,12 @@ def naive_solutions_xcc(indptr, indices, n_items, secondary_mask, colours=None,
     entries = []
     for k in range(n_options):
         start, stop = int(indptr[k]), int(indptr[k + 1])
-        entries.append([(int(indices[t]), int(colours[t]) if colours is not None else 0)
-                        for t in range(start, stop)])
+        entries.append(
+            [
+                (int(indices[t]), int(colours[t]) if colours is not None else 0)
+                for t in range(start, stop)
+            ]
+        )
     primary = [i for i in range(n_items) if not secondary_mask[i]]
     limits = {i: (1, 1) for i in primary}
     if bounds is not None:

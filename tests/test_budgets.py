@@ -35,8 +35,7 @@ def _compiled():
 
 
 def test_finished_puzzles_match_a_run_without_timeout():
-    puzzles = np.concatenate([random_puzzles(150, seed=21),
-                              random_puzzles(30, seed=22, keep=40)])
+    puzzles = np.concatenate([random_puzzles(150, seed=21), random_puzzles(30, seed=22, keep=40)])
     puzzles[::9, :5] = 0  # some with several solutions
     puzzles[3, :2] = [1, 1]  # and one clash
     for max_nodes in (None, 50):
@@ -73,10 +72,10 @@ def test_timeout_keeps_invalid_rows_and_reports_progress():
     batch = random_puzzles(5, seed=24)
     batch[1, :2] = [7, 7]
     seen = []
-    result = sudoku.solve(batch, timeout=30, progress=lambda done, total: seen.append(
-        (done, total)))
-    assert result.status_names().tolist() == ["UNIQUE", "INVALID", "UNIQUE", "UNIQUE",
-                                              "UNIQUE"]
+    result = sudoku.solve(
+        batch, timeout=30, progress=lambda done, total: seen.append((done, total))
+    )
+    assert result.status_names().tolist() == ["UNIQUE", "INVALID", "UNIQUE", "UNIQUE", "UNIQUE"]
     assert seen and seen[-1] == (5, 5)
 
 
@@ -110,8 +109,7 @@ PATHOLOGICAL = [
 @pytest.mark.parametrize("n, givens, seed, limit", PATHOLOGICAL)
 def test_pathological_grids_return_promptly_under_max_nodes(n, givens, seed, limit):
     puzzle = _few_givens(n, givens, seed)
-    result, seconds = _timed(sudoku.solve, puzzle[None, :], limit=limit,
-                             max_nodes=100_000)
+    result, seconds = _timed(sudoku.solve, puzzle[None, :], limit=limit, max_nodes=100_000)
     assert seconds < 5.0
     assert result.status[0] == Status.BUDGET and result.nodes[0] == 100_000
 
@@ -135,8 +133,7 @@ def test_the_36x36_with_few_givens_is_really_hard():
 
 def test_empty_grids_under_limit_two_finish():
     for n in (16, 25):
-        result = sudoku.solve(np.zeros((1, n * n), dtype=np.uint8), limit=2,
-                              max_nodes=1_000_000)
+        result = sudoku.solve(np.zeros((1, n * n), dtype=np.uint8), limit=2, max_nodes=1_000_000)
         assert result.status[0] == Status.MULTIPLE
         assert grid_errors(result.puzzles, result.solutions, sudoku.box_shape(n)) == []
 
@@ -148,8 +145,10 @@ def test_cli_timeout_marks_the_endless_puzzle_budget(tmp_path, capsys):
     source.write_text("\n".join(easy[:10] + ["0" * 81] + easy[10:]) + "\n")
     out = tmp_path / "out.txt"
     start = time.perf_counter()
-    assert main(["solve", str(source), "-o", str(out), "--limit", str(NEVER_ENDS),
-                 "--timeout", "1"]) == 0
+    assert (
+        main(["solve", str(source), "-o", str(out), "--limit", str(NEVER_ENDS), "--timeout", "1"])
+        == 0
+    )
     assert time.perf_counter() - start < 4.0
     lines = out.read_text().splitlines()
     assert len(lines) == 21

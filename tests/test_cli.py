@@ -76,12 +76,19 @@ def test_resume_after_an_interruption_gives_identical_output(tmp_path):
     part.write_text(committed + lines[30][:20])
     raw = source.read_bytes()
     end_byte = len(b"".join(raw.splitlines(keepends=True)[:30]))
-    (tmp_path / "part.txt.progress").write_text(json.dumps({
-        "input": str(source.resolve()), "input_size": len(raw), "end_byte": end_byte,
-        "puzzles": 30, "output_bytes": len(committed.encode()),
-        "tally": [0, 30, 0, 0, 0, 0, 0]}))
-    assert main(["solve", str(source), "-o", str(part), "--resume", "--chunk-size",
-                 "10"]) == 0
+    (tmp_path / "part.txt.progress").write_text(
+        json.dumps(
+            {
+                "input": str(source.resolve()),
+                "input_size": len(raw),
+                "end_byte": end_byte,
+                "puzzles": 30,
+                "output_bytes": len(committed.encode()),
+                "tally": [0, 30, 0, 0, 0, 0, 0],
+            }
+        )
+    )
+    assert main(["solve", str(source), "-o", str(part), "--resume", "--chunk-size", "10"]) == 0
     assert part.read_bytes() == full.read_bytes()
 
 
@@ -89,9 +96,18 @@ def test_resume_refuses_a_checkpoint_of_another_input(tmp_path):
     source = tmp_path / "in.txt"
     _write_puzzles(source, random_puzzles(2, seed=1))
     (tmp_path / "o.txt").write_text("")
-    (tmp_path / "o.txt.progress").write_text(json.dumps({
-        "input": "/elsewhere.txt", "input_size": 1, "end_byte": 0, "puzzles": 0,
-        "output_bytes": 0, "tally": [0] * 7}))
+    (tmp_path / "o.txt.progress").write_text(
+        json.dumps(
+            {
+                "input": "/elsewhere.txt",
+                "input_size": 1,
+                "end_byte": 0,
+                "puzzles": 0,
+                "output_bytes": 0,
+                "tally": [0] * 7,
+            }
+        )
+    )
     assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--resume"]) == 2
 
 
@@ -126,8 +142,12 @@ def test_count_dlx(tmp_path, capsys):
 def test_python_m_entry_point(tmp_path):
     source = tmp_path / "in.txt"
     _write_puzzles(source, random_puzzles(2, seed=2))
-    done = subprocess.run([sys.executable, "-m", "numbadlx", "solve", str(source)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "numbadlx", "solve", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     solutions = sudoku.parse(done.stdout.splitlines())
     assert solutions.shape == (2, 81) and np.all(solutions > 0)
@@ -142,12 +162,28 @@ def test_stream_solve_file_writes_what_the_cli_writes(tmp_path, capsys):
     source = tmp_path / "in.txt"
     _write_puzzles(source, puzzles, extra=["12x4"])
     for name in ("cli.txt", "cli.csv"):
-        assert main(["solve", str(source), "-o", str(tmp_path / name), "--chunk-size",
-                     "7", "--no-progress"]) == 0
+        assert (
+            main(
+                [
+                    "solve",
+                    str(source),
+                    "-o",
+                    str(tmp_path / name),
+                    "--chunk-size",
+                    "7",
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     calls = []
-    summary = stream.solve_file(source, tmp_path / "lib.txt", chunk_size=7,
-                                progress=lambda end, done: calls.append((end, done)))
+    summary = stream.solve_file(
+        source,
+        tmp_path / "lib.txt",
+        chunk_size=7,
+        progress=lambda end, done: calls.append((end, done)),
+    )
     assert (tmp_path / "lib.txt").read_bytes() == (tmp_path / "cli.txt").read_bytes()
     assert isinstance(summary, stream.FileSummary) and not summary.interrupted
     assert summary.puzzles == 31 and summary.ranges == 5 and summary.resumed_puzzles == 0
@@ -166,8 +202,7 @@ def test_result_lines_name_every_status(tmp_path):
     from numbadlx.sudoku import Status, iter_chunks, stream
 
     source = tmp_path / "in.txt"
-    source.write_text("\n".join(["0200004034000000", "1100000000000000", "0" * 16,
-                                 "12x4"]) + "\n")
+    source.write_text("\n".join(["0200004034000000", "1100000000000000", "0" * 16, "12x4"]) + "\n")
     chunk = next(iter_chunks(source, chunk_size=10))
     result = sudoku.solve(chunk.puzzles, limit=2, invalid=chunk.bad)
     lines = stream.result_lines(chunk, result, csv=False)
@@ -177,7 +212,11 @@ def test_result_lines_name_every_status(tmp_path):
     assert lines[3].startswith("12x4  # INVALID: ") and "in.txt:4" in lines[3]
     rows = stream.result_lines(chunk, result, csv=True)
     assert [row.split(",")[2] for row in rows] == [
-        Status.UNIQUE.name, Status.INVALID.name, Status.MULTIPLE.name, Status.INVALID.name]
+        Status.UNIQUE.name,
+        Status.INVALID.name,
+        Status.MULTIPLE.name,
+        Status.INVALID.name,
+    ]
     assert stream.CSV_HEADER == "puzzle,solution,status,count,nodes"
     assert stream.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
     assert stream.count_statuses(result.status).tolist() == [0, 1, 0, 1, 0, 2, 0]
@@ -187,8 +226,12 @@ def test_progress_bar_is_tqdm(tmp_path, capsys):
     pytest.importorskip("tqdm")
     source = tmp_path / "in.txt"
     _write_puzzles(source, random_puzzles(20, seed=3))
-    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--progress",
-                 "--chunk-size", "5"]) == 0
+    assert (
+        main(
+            ["solve", str(source), "-o", str(tmp_path / "o.txt"), "--progress", "--chunk-size", "5"]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "solving: 100%" in err and "puzzles=20" in err
     assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--no-progress"]) == 0

@@ -45,8 +45,14 @@ def _as_lists(options, names):
 def test_xcover_readme_coloured_example_from_lists():
     names = XCOVER_PRIMARY + XCOVER_SECONDARY
     options, colours, colour_names = _as_lists(XCOVER_OPTIONS, names)
-    problem = ExactCover(options, n_items=5, secondary=2, colours=colours,
-                         item_names=names, colour_names=colour_names)
+    problem = ExactCover(
+        options,
+        n_items=5,
+        secondary=2,
+        colours=colours,
+        item_names=names,
+        colour_names=colour_names,
+    )
     assert problem.algorithm == "C"
     found = [s.tolist() for s in problem.solutions()]
     assert found == XCOVER_SOLUTIONS
@@ -55,17 +61,28 @@ def test_xcover_readme_coloured_example_from_lists():
     assert verify(problem, [1, 3])
     # x is covered by options 1 and 3 with colour A; y by 1 only
     assert explain(problem, [2, 3]) == "item r is covered 0 times"
-    two = ExactCover(options + [[2]], n_items=5, secondary=2,
-                     colours=colours + [[0]], item_names=names, colour_names=colour_names)
+    two = ExactCover(
+        options + [[2]],
+        n_items=5,
+        secondary=2,
+        colours=colours + [[0]],
+        item_names=names,
+        colour_names=colour_names,
+    )
     assert explain(two, [0, 5]) is None  # p q x y:A and r
-    assert explain(two, [2, 3, 5]) == ("secondary item x is covered 2 times, with colours "
-                                       "A and B")
+    assert explain(two, [2, 3, 5]) == ("secondary item x is covered 2 times, with colours A and B")
 
 
 def test_xcover_readme_coloured_example_from_dlx():
-    text = ("| the xcover README's coloured example\n"
-            + " ".join(XCOVER_PRIMARY) + " | " + " ".join(XCOVER_SECONDARY) + "\n"
-            + "\n".join(" ".join(option) for option in XCOVER_OPTIONS) + "\n")
+    text = (
+        "| the xcover README's coloured example\n"
+        + " ".join(XCOVER_PRIMARY)
+        + " | "
+        + " ".join(XCOVER_SECONDARY)
+        + "\n"
+        + "\n".join(" ".join(option) for option in XCOVER_OPTIONS)
+        + "\n"
+    )
     problem = ExactCover.from_dlx(text)
     assert problem.colour_names == ["A", "B"]
     assert [s.tolist() for s in problem.solutions()] == XCOVER_SOLUTIONS
@@ -76,6 +93,7 @@ def test_xcover_readme_coloured_example_from_dlx():
 
 # ------------------------------------------------------------------ property tests
 
+
 @st.composite
 def xcc_problems(draw, with_colours=True, with_bounds=True):
     n_items = draw(st.integers(1, 7))
@@ -83,8 +101,7 @@ def xcc_problems(draw, with_colours=True, with_bounds=True):
     n_options = draw(st.integers(0, 12))
     options, colours = [], []
     for _ in range(n_options):
-        row = draw(st.lists(st.integers(0, n_items - 1), min_size=1, max_size=4,
-                            unique=True))
+        row = draw(st.lists(st.integers(0, n_items - 1), min_size=1, max_size=4, unique=True))
         options.append(row)
         colours.append([draw(st.integers(0, 2)) if secondary[i] else 0 for i in row])
     n_primary = int((~secondary).sum())
@@ -99,10 +116,12 @@ def xcc_problems(draw, with_colours=True, with_bounds=True):
 
 def _check_against_brute_force(case):
     options, n_items, secondary, colours, bounds = case
-    problem = ExactCover(options, n_items=n_items, secondary=secondary, colours=colours,
-                         bounds=bounds)
-    expected = naive_solutions_xcc(problem.indptr, problem.indices, n_items, secondary,
-                                   problem.colours, problem.bounds)
+    problem = ExactCover(
+        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds
+    )
+    expected = naive_solutions_xcc(
+        problem.indptr, problem.indices, n_items, secondary, problem.colours, problem.bounds
+    )
     assert problem.count() == len(expected)
     enumerated = [tuple(s.tolist()) for s in problem.solutions(batch=3)]
     assert len(enumerated) == len(set(enumerated)), "a solution was repeated"
@@ -141,8 +160,9 @@ def test_colours_and_multiplicities_match_brute_force(case):
 @given(xcc_problems())
 def test_dlx_round_trip_keeps_colours_and_bounds(case):
     options, n_items, secondary, colours, bounds = case
-    problem = ExactCover(options, n_items=n_items, secondary=secondary, colours=colours,
-                         bounds=bounds)
+    problem = ExactCover(
+        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds
+    )
     again = ExactCover.from_dlx(problem.to_dlx())
     # from_dlx lists the items primary first; map them back by name ("i<k>")
     order = [int(name[1:]) for name in again.item_names]
@@ -157,16 +177,20 @@ def test_dlx_round_trip_keeps_colours_and_bounds(case):
         assert again.colours is None
     else:  # numbered by first appearance, named by the original number
         names = np.array([""] + again.colour_names)
-        assert np.array_equal(names[again.colours],
-                              np.where(problem.colours > 0, problem.colours.astype(str), ""))
+        assert np.array_equal(
+            names[again.colours], np.where(problem.colours > 0, problem.colours.astype(str), "")
+        )
     assert again.count() == problem.count()
 
 
 # ------------------------------------------------------------------ modes and budgets
 
-@pytest.mark.parametrize("build", [lambda: problems.word_square(3),
-                                   lambda: problems.k_per_row_and_column(5, 2)],
-                         ids=["C", "M"])
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda: problems.word_square(3), lambda: problems.k_per_row_and_column(5, 2)],
+    ids=["C", "M"],
+)
 def test_solutions_resume_and_budgets(build):
     problem = build()
     total = problem.count()
@@ -191,8 +215,10 @@ def test_solutions_resume_and_budgets(build):
 def test_timeout_for_colours_and_multiplicities():
     import time
 
-    for problem in (problems.word_square(4, _random_words(4, 400, seed=1)),
-                    problems.k_per_row_and_column(9, 2)):
+    for problem in (
+        problems.word_square(4, _random_words(4, 400, seed=1)),
+        problems.k_per_row_and_column(9, 2),
+    ):
         start = time.perf_counter()
         with pytest.raises(BudgetExceeded):
             problem.count(timeout=0.05)
@@ -200,11 +226,10 @@ def test_timeout_for_colours_and_multiplicities():
 
 
 def test_trace_rows_for_c_and_m_kernels():
-    for problem in (problems.crossword(["c..", ".#.", "..t"]),
-                    problems.k_per_row_and_column(3, 2)):
+    for problem in (problems.crossword(["c..", ".#.", "..t"]), problems.k_per_row_and_column(3, 2)):
         search = Search(problem, trace_rows=200)
         search.run(1, 1)
-        events = search.trace[:search.state[2]]
+        events = search.trace[: search.state[2]]
         assert len(events) > 0
         assert events[-1, 0] == 3  # EV_SOLUTION
 
@@ -219,38 +244,43 @@ def test_dispatch_and_trivial_extensions():
     # u = 0 everywhere: the empty set is a solution too
     assert ExactCover([[0], [1]], bounds=[(0, 1), (0, 1)]).count() == 4
     # options without primary items are never chosen (Knuth's convention)
-    assert ExactCover([[0], [1]], secondary=np.array([False, True]),
-                      bounds=[(0, 2)]).count() == 2
+    assert ExactCover([[0], [1]], secondary=np.array([False, True]), bounds=[(0, 2)]).count() == 2
 
 
 def test_dense_and_csr_colours():
     dense = np.array([[1, 1], [1, 1], [1, 0]])
     tints = np.array([[0, 5], [0, 5], [0, 0]])
     a = ExactCover(dense, secondary=1, colours=tints, bounds=[(2, 2)])
-    b = ExactCover.from_csr([0, 2, 4, 5], [0, 1, 0, 1, 0], secondary=1,
-                            colours=[0, 5, 0, 5, 0], bounds=[(2, 2)])
-    assert sorted(map(tuple, a.solutions())) == sorted(map(tuple, b.solutions())) == [
-        (0, 1), (0, 2), (1, 2)]
+    b = ExactCover.from_csr(
+        [0, 2, 4, 5], [0, 1, 0, 1, 0], secondary=1, colours=[0, 5, 0, 5, 0], bounds=[(2, 2)]
+    )
+    assert (
+        sorted(map(tuple, a.solutions()))
+        == sorted(map(tuple, b.solutions()))
+        == [(0, 1), (0, 2), (1, 2)]
+    )
     assert a.option_colours(1).tolist() == [0, 5]
 
 
 # ------------------------------------------------------------------ verify / explain
+
 
 def test_verify_and_explain_colours_and_bounds():
     problem = ExactCover.from_dlx("1:2|a b | x\na x:r\na b x:r\nb x:g\nb x\n")
     assert problem.bounds.tolist() == [[1, 2], [1, 1]]
     assert verify(problem, [0, 1])
     assert explain(problem, [1, 2]) == ("item b is covered 2 times (needs 1..1)")
-    assert explain(problem, [0, 2]) == ("secondary item x is covered 2 times, with colours "
-                                        "r and g")
-    assert explain(problem, [0, 3]) == ("secondary item x is covered 2 times, with colours "
-                                        "none and r")
+    assert explain(problem, [0, 2]) == ("secondary item x is covered 2 times, with colours r and g")
+    assert explain(problem, [0, 3]) == (
+        "secondary item x is covered 2 times, with colours none and r"
+    )
     assert explain(problem, [2]) == "item a is covered 0 times (needs 1..2)"
     plain = ExactCover([[0, 1], [1]], secondary=1)
     assert explain(plain, [0, 1]) == "secondary item 1 is covered 2 times"
 
 
 # ------------------------------------------------------------------ DLX syntax
+
 
 def test_dlx_multiplicity_syntax():
     parsed = parse_dlx("2|a 0:3|b c | x y\na b x:1\nc\n")
@@ -262,21 +292,24 @@ def test_dlx_multiplicity_syntax():
     assert parse_dlx("a b\na b\n").colours is None
 
 
-@pytest.mark.parametrize("text, message", [
-    ("a | x\na x:\n", "<string>:2:5: bad colour ''"),
-    ("a | x\na:red x\n", "<string>:2:3: primary item 'a' has a colour"),
-    ("a | x\na x:r:g\n", "<string>:2:5: bad colour 'r:g'"),
-    ("a | x\na zz:r\n", "<string>:2:3: unknown item 'zz'"),
-    ("3:2|a\na\n", "<string>:1:1: bad multiplicity in '3:2|a': need u <= v"),
-    ("0|a\na\n", "<string>:1:1: bad multiplicity in '0|a'"),
-    ("x|a\na\n", "<string>:1:1: bad multiplicity in 'x|a'"),
-    ("1:2:3|a\na\n", "<string>:1:1: bad multiplicity in '1:2:3|a'"),
-    ("b |a\na\n", "<string>:1:3: bad multiplicity in '|a'"),
-    ("2|\na\n", "<string>:1:1: no item name in '2|'"),
-    ("a | 2|x\na\n", "<string>:1:5: multiplicity on secondary item '2|x'"),
-    ("a b:c\na\n", "<string>:1:3: item name 'b:c' contains ':'"),
-    ("2|a 1|a\na\n", "<string>:1:7: item 'a' is named twice"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a | x\na x:\n", "<string>:2:5: bad colour ''"),
+        ("a | x\na:red x\n", "<string>:2:3: primary item 'a' has a colour"),
+        ("a | x\na x:r:g\n", "<string>:2:5: bad colour 'r:g'"),
+        ("a | x\na zz:r\n", "<string>:2:3: unknown item 'zz'"),
+        ("3:2|a\na\n", "<string>:1:1: bad multiplicity in '3:2|a': need u <= v"),
+        ("0|a\na\n", "<string>:1:1: bad multiplicity in '0|a'"),
+        ("x|a\na\n", "<string>:1:1: bad multiplicity in 'x|a'"),
+        ("1:2:3|a\na\n", "<string>:1:1: bad multiplicity in '1:2:3|a'"),
+        ("b |a\na\n", "<string>:1:3: bad multiplicity in '|a'"),
+        ("2|\na\n", "<string>:1:1: no item name in '2|'"),
+        ("a | 2|x\na\n", "<string>:1:5: multiplicity on secondary item '2|x'"),
+        ("a b:c\na\n", "<string>:1:3: item name 'b:c' contains ':'"),
+        ("2|a 1|a\na\n", "<string>:1:7: item 'a' is named twice"),
+    ],
+)
 def test_bad_dlx_colour_and_multiplicity_syntax(text, message):
     with pytest.raises(ValueError) as info:
         ExactCover.from_dlx(text)
@@ -285,29 +318,39 @@ def test_bad_dlx_colour_and_multiplicity_syntax(text, message):
 
 # ------------------------------------------------------------------ API validation
 
-@pytest.mark.parametrize("build, message", [
-    (lambda: ExactCover([[0, 1]], colours=[[0, 1]]), "primary item 1 has colour 1"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, -1]]), "colour -1"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1.5]]), "is not an integer"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0]]), "colours[0] has 1 entries"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1], [1]]), "2 entries for 1"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 2**31]]), "larger than"),
-    (lambda: ExactCover.from_csr([0, 2], [0, 1], secondary=1, colours=[1]), "parallel"),
-    (lambda: ExactCover(np.ones((1, 2)), secondary=1, colours=np.ones((1, 3), int)),
-     "colour matrix has shape"),
-    (lambda: ExactCover(np.eye(2), secondary=1, colours=np.array([[0, 1], [0, 0]])),
-     "where the option has no item"),
-    (lambda: ExactCover([[0]], bounds=[(2, 1)]), "need 0 <= u <= v"),
-    (lambda: ExactCover([[0]], bounds=[(0, 0)]), "v >= 1"),
-    (lambda: ExactCover([[0]], bounds=[(1, 2), (1, 1)]), "2 rows but there are 1"),
-    (lambda: ExactCover([[0]], bounds=[3]), "must be a pair"),
-    (lambda: ExactCover([[0]], bounds=[(1, "b")]), "is not an integer"),
-    (lambda: ExactCover([[0, 1]], secondary=1, bounds={1: (1, 2)}), "is secondary"),
-    (lambda: ExactCover([[0]], bounds={5: (1, 2)}), "out of range"),
-    (lambda: ExactCover([[0]], bounds={"zz": (1, 2)}), "unknown item 'zz'"),
-    (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 2]], colour_names=["a"]),
-     "1 colour names but colours go up to 2"),
-])
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: ExactCover([[0, 1]], colours=[[0, 1]]), "primary item 1 has colour 1"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, -1]]), "colour -1"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1.5]]), "is not an integer"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0]]), "colours[0] has 1 entries"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1], [1]]), "2 entries for 1"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 2**31]]), "larger than"),
+        (lambda: ExactCover.from_csr([0, 2], [0, 1], secondary=1, colours=[1]), "parallel"),
+        (
+            lambda: ExactCover(np.ones((1, 2)), secondary=1, colours=np.ones((1, 3), int)),
+            "colour matrix has shape",
+        ),
+        (
+            lambda: ExactCover(np.eye(2), secondary=1, colours=np.array([[0, 1], [0, 0]])),
+            "where the option has no item",
+        ),
+        (lambda: ExactCover([[0]], bounds=[(2, 1)]), "need 0 <= u <= v"),
+        (lambda: ExactCover([[0]], bounds=[(0, 0)]), "v >= 1"),
+        (lambda: ExactCover([[0]], bounds=[(1, 2), (1, 1)]), "2 rows but there are 1"),
+        (lambda: ExactCover([[0]], bounds=[3]), "must be a pair"),
+        (lambda: ExactCover([[0]], bounds=[(1, "b")]), "is not an integer"),
+        (lambda: ExactCover([[0, 1]], secondary=1, bounds={1: (1, 2)}), "is secondary"),
+        (lambda: ExactCover([[0]], bounds={5: (1, 2)}), "out of range"),
+        (lambda: ExactCover([[0]], bounds={"zz": (1, 2)}), "unknown item 'zz'"),
+        (
+            lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 2]], colour_names=["a"]),
+            "1 colour names but colours go up to 2",
+        ),
+    ],
+)
 def test_bad_colours_and_bounds(build, message):
     with pytest.raises(ValueError) as info:
         build()
@@ -322,6 +365,7 @@ def test_bounds_by_item_name():
 
 # ------------------------------------------------------------------ problems: colours
 
+
 def _brute_force_grids(pattern, words, distinct):
     """Count crossword fills by filling the slots one by one in plain Python: an
     independent check of :func:`problems.crossword` (no exact cover involved)."""
@@ -331,8 +375,9 @@ def _brute_force_grids(pattern, words, distinct):
     for r in range(height):
         for c in range(width):
             for dr, dc in ((0, 1), (1, 0)):
-                if rows[r][c] == "#" or (0 <= r - dr and 0 <= c - dc
-                                         and rows[r - dr][c - dc] != "#"):
+                if rows[r][c] == "#" or (
+                    0 <= r - dr and 0 <= c - dc and rows[r - dr][c - dc] != "#"
+                ):
                     continue
                 cells = []
                 rr, cc = r, c
@@ -355,8 +400,10 @@ def _brute_force_grids(pattern, words, distinct):
         by_length.setdefault(len(word), []).append(word)
         for mask in itertools.product((False, True), repeat=len(word)):
             partial.add("".join("." if m else ch for m, ch in zip(mask, word)))
-    crossing = [[j for j, other in enumerate(slots) if j != k and set(other) & set(cells)]
-                for k, cells in enumerate(slots)]
+    crossing = [
+        [j for j, other in enumerate(slots) if j != k and set(other) & set(cells)]
+        for k, cells in enumerate(slots)
+    ]
 
     def fill(k, used):
         if k == len(slots):
@@ -371,8 +418,7 @@ def _brute_force_grids(pattern, words, distinct):
                 for (r, c), ch in zip(cells, word):
                     rows[r][c] = ch
                 # forward check: each crossing slot must still fit some word
-                if all("".join(rows[r][c] for r, c in slots[j]) in partial
-                       for j in crossing[k]):
+                if all("".join(rows[r][c] for r, c in slots[j]) in partial for j in crossing[k]):
                     total += fill(k + 1, used | {word})
                 for (r, c), ch in zip(cells, saved):
                     rows[r][c] = ch
@@ -415,8 +461,9 @@ def test_word_squares_on_builtin_words_match_brute_force(distinct):
             assert len(set(words)) == 6
 
 
-@pytest.mark.parametrize("pattern", [["c..", ".#.", "..t"], ["...#", ".#..", "...."],
-                                     ["s..", "...", "..."]])
+@pytest.mark.parametrize(
+    "pattern", [["c..", ".#.", "..t"], ["...#", ".#..", "...."], ["s..", "...", "..."]]
+)
 def test_crossword_fills_match_brute_force(pattern):
     words = problems.WORDS3 + ("oxen", "tame", "ease", "aloe", "opal", "area", "idea")
     expected = _brute_force_grids(pattern, words, True)
@@ -424,11 +471,11 @@ def test_crossword_fills_match_brute_force(pattern):
     assert problem.count() == expected
     for solution in problem.solutions(limit=5):
         grid = problems.crossword_grid(problem, solution)
-        assert all(g == p or p == "." for gr, pr in zip(grid, pattern)
-                   for g, p in zip(gr, pr))
+        assert all(g == p or p == "." for gr, pr in zip(grid, pattern) for g, p in zip(gr, pr))
 
 
 # ------------------------------------------------------------------ problems: multiplicities
+
 
 def _matrices_with_line_sums(n, k):
     """0/1 n x n matrices with every row and column sum k, row by row over the
@@ -481,8 +528,7 @@ def _two_per_line_with_diagonals(n, d):
             count += all(v == 2 for v in cols)
             return
         for pair in pairs:
-            if any(cols[c] == 2 or diag[r + c] == d or anti[r - c + n - 1] == d
-                   for c in pair):
+            if any(cols[c] == 2 or diag[r + c] == d or anti[r - c + n - 1] == d for c in pair):
                 continue
             for c in pair:
                 cols[c] += 1

@@ -77,8 +77,7 @@ def test_the_library_agrees_with_the_cli(name):
 
 def test_box_shape_decides_the_clash(tmp_path, capsys):
     # the same givens clash in a 2x3 box but not in a 3x2 one
-    _, statuses, _, _ = _solve(tmp_path, capsys, CORPUS / "box_2x3_clash.txt",
-                               ["--box", "3x2"])
+    _, statuses, _, _ = _solve(tmp_path, capsys, CORPUS / "box_2x3_clash.txt", ["--box", "3x2"])
     assert statuses[0] == "MULTIPLE"
 
 

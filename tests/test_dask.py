@@ -35,8 +35,9 @@ def _warm():
 @pytest.fixture(scope="module")
 def client():
     _warm()  # compile here first, so the workers only load the cache
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
     client = distributed.Client(cluster)
     client.run(_warm)
     yield client
@@ -65,8 +66,7 @@ def _local_cli(source, output, *extra):
     """Output of the local CLI (``numbadlx solve``), computed once per input."""
     key = (str(source), os.path.splitext(str(output))[1], extra)
     if key not in _REFERENCE:
-        assert cli.main(["solve", str(source), "-o", str(output), "--no-progress",
-                         *extra]) == 0
+        assert cli.main(["solve", str(source), "-o", str(output), "--no-progress", *extra]) == 0
         _REFERENCE[key] = output.read_bytes()
     return _REFERENCE[key]
 
@@ -77,19 +77,20 @@ def _local_cli(source, output, *extra):
 def test_real_dask_is_imported_and_the_core_never_imports_it():
     assert ndask._dask.__name__ == "dask"
     assert "numbadlx" not in ndask._dask.__file__
-    code = ("import sys, numbadlx, numbadlx.sudoku, numbadlx.cli, numbadlx.core.split, "
-            "numbadlx.problems; print(sorted(m for m in sys.modules if m == 'dask' "
-            "or m.startswith(('dask.', 'distributed'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, numbadlx, numbadlx.sudoku, numbadlx.cli, numbadlx.core.split, "
+        "numbadlx.problems; print(sorted(m for m in sys.modules if m == 'dask' "
+        "or m.startswith(('dask.', 'distributed'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_array_solve_threads_equals_local():
     grid = np.zeros((40, 16), dtype=np.int64)
     grid[:, 0] = np.arange(40) % 4 + 1
-    grid[5, :2] = [1, 1]       # clashing givens: INVALID
-    grid[7, 3] = 9             # out of range: INVALID
+    grid[5, :2] = [1, 1]  # clashing givens: INVALID
+    grid[7, 3] = 9  # out of range: INVALID
     lazy = ndask.solve(da.from_array(grid, chunks=(7, 8)), limit=5)
     assert lazy.status.chunks == ((7, 7, 7, 7, 7, 5),)
     got = lazy.compute(scheduler="threads")
@@ -150,8 +151,16 @@ def test_solve_file_on_cluster_equals_local_cli(client, sudoku17, tmp_path):
 
 
 def test_messy_file_and_csv_equal_local_cli(client, tmp_path):
-    lines = ["# comment line", "1" + "0" * 15, "", "x" * 16, "0" * 16 + "  # tail",
-             "12" + "0" * 14, "11" + "0" * 14, "1234" * 3 + "0" * 5] * 40
+    lines = [
+        "# comment line",
+        "1" + "0" * 15,
+        "",
+        "x" * 16,
+        "0" * 16 + "  # tail",
+        "12" + "0" * 14,
+        "11" + "0" * 14,
+        "1234" * 3 + "0" * 5,
+    ] * 40
     source = tmp_path / "messy.txt"
     source.write_text("\r\n".join(lines))  # CR LF line ends, no final newline
     for name in ("out.txt", "out.csv"):
@@ -177,8 +186,9 @@ def test_interrupt_and_resume(client, part17, tmp_path):
         if done >= 3 * 700:
             raise KeyboardInterrupt
 
-    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=60_000,
-                               progress=stop_after_three)
+    summary = ndask.solve_file(
+        part17, out, scheduler=client, chunk_bytes=60_000, progress=stop_after_three
+    )
     assert summary.interrupted
     saved = json.load(open(checkpoint))
     assert saved["output_bytes"] == out.stat().st_size
@@ -186,16 +196,13 @@ def test_interrupt_and_resume(client, part17, tmp_path):
     with pytest.raises(ValueError, match="other options"):
         ndask.solve_file(part17, out, scheduler=client, limit=1, resume=True)
     # carry on on the cluster
-    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=45_000,
-                               resume=True)
+    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=45_000, resume=True)
     assert summary.start_byte == saved["end_byte"] and summary.puzzles == 12000
     assert out.read_bytes() == want
     assert not os.path.exists(checkpoint)
     # the checkpoint is the local CLI's: a Dask run resumes locally too
-    ndask.solve_file(part17, out, scheduler=client, chunk_bytes=60_000,
-                     progress=stop_after_three)
-    assert cli.main(["solve", str(part17), "-o", str(out), "--resume",
-                     "--no-progress"]) == 0
+    ndask.solve_file(part17, out, scheduler=client, chunk_bytes=60_000, progress=stop_after_three)
+    assert cli.main(["solve", str(part17), "-o", str(out), "--resume", "--no-progress"]) == 0
     assert out.read_bytes() == want
 
 
@@ -203,8 +210,22 @@ def test_cli_dask_option(client, part17, tmp_path):
     want = _local_cli(part17, tmp_path / "local.csv")
     out = tmp_path / "dask.csv"
     address = client.scheduler.address
-    assert cli.main(["solve", str(part17), "-o", str(out), "--dask", address,
-                     "--dask-chunk-bytes", "500000", "--no-progress"]) == 0
+    assert (
+        cli.main(
+            [
+                "solve",
+                str(part17),
+                "-o",
+                str(out),
+                "--dask",
+                address,
+                "--dask-chunk-bytes",
+                "500000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert out.read_bytes() == want
 
 
@@ -212,8 +233,22 @@ def test_cli_dask_local_cluster(tmp_path, datasets):
     source = datasets / "top95.txt"
     want = _local_cli(source, tmp_path / "local.txt")
     out = tmp_path / "dask.txt"
-    assert cli.main(["solve", str(source), "-o", str(out), "--dask", "local:1",
-                     "--dask-chunk-bytes", "2000", "--no-progress"]) == 0
+    assert (
+        cli.main(
+            [
+                "solve",
+                str(source),
+                "-o",
+                str(out),
+                "--dask",
+                "local:1",
+                "--dask-chunk-bytes",
+                "2000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert out.read_bytes() == want
 
 
@@ -232,8 +267,7 @@ def test_worker_killed_mid_run(client, part17, tmp_path):
             killed.append(busy)
 
     out = tmp_path / "dask.txt"
-    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=25_000,
-                               progress=kill_one)
+    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=25_000, progress=kill_one)
     assert killed[0] > 0 and summary.ranges > 30  # it held tasks when it died
     assert out.read_bytes() == want
     client.wait_for_workers(2, timeout=60)
@@ -245,11 +279,21 @@ def test_ctrl_c_on_the_cli_then_resume(client, part17, tmp_path):
     want = _local_cli(part17, tmp_path / "local.txt")
     out = tmp_path / "dask.txt"
     checkpoint = tmp_path / "dask.txt.progress"
-    command = [sys.executable, "-m", "numbadlx", "solve", str(part17), "-o", str(out),
-               "--dask", client.scheduler.address, "--dask-chunk-bytes", "8000",
-               "--no-progress"]
-    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "numbadlx",
+        "solve",
+        str(part17),
+        "-o",
+        str(out),
+        "--dask",
+        client.scheduler.address,
+        "--dask-chunk-bytes",
+        "8000",
+        "--no-progress",
+    ]
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
     while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -284,9 +328,15 @@ def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
     assert summary.interrupted and summary.puzzles == 20
     saved = json.loads((tmp_path / "out.csv.progress").read_text())
     calls, notes = [], []
-    summary = ndask.solve_file(source, out, scheduler="threads:2", chunk_bytes=900,
-                               resume=True, progress=lambda *a: calls.append(a),
-                               log=notes.append)
+    summary = ndask.solve_file(
+        source,
+        out,
+        scheduler="threads:2",
+        chunk_bytes=900,
+        resume=True,
+        progress=lambda *a: calls.append(a),
+        log=notes.append,
+    )
     assert isinstance(summary, stream.FileSummary) and not summary.interrupted
     assert calls[0] == (saved["end_byte"], 20) and calls[-1] == (source.stat().st_size, 50)
     assert notes == summary.messages and "already written" in notes[0]

@@ -62,8 +62,11 @@ def parse_html(text):
 
 
 def _tds(checker):
-    return [(attrs.get("class"), text, attrs.get("style", ""))
-            for tag, attrs, text in checker.cells if tag == "td"]
+    return [
+        (attrs.get("class"), text, attrs.get("style", ""))
+        for tag, attrs, text in checker.cells
+        if tag == "td"
+    ]
 
 
 # ---------------------------------------------------------------- grids
@@ -156,8 +159,11 @@ def test_exact_cover_html_draws_the_matrix_and_marks_the_solution():
     assert problem.stats is before  # showing does not count as a search
     rows = [attrs.get("class") for attrs in checker.rows]
     assert rows[1:] == ["option", "chosen", "option", "chosen", "option", "chosen"]
-    headers = [text for tag, attrs, text in checker.cells
-               if tag == "th" and attrs.get("class") == "primary"]
+    headers = [
+        text
+        for tag, attrs, text in checker.cells
+        if tag == "th" and attrs.get("class") == "primary"
+    ]
     assert headers == list("1234567")
     ones = [text for tag, _, text in checker.cells if tag == "td" and text]
     assert ones == ["1"] * 17
@@ -169,14 +175,18 @@ def test_exact_cover_html_draws_the_matrix_and_marks_the_solution():
 
 
 def test_exact_cover_html_escapes_names_and_marks_secondary_colours_bounds():
-    problem = ExactCover([[0, 2], [1, 2], [1]], secondary=1, colours=[[0, 1], [0, 1], [0]],
-                         item_names=["<a>", "b&c", "x"], option_names=['"o"', "p", "q"],
-                         colour_names=["red"])
+    problem = ExactCover(
+        [[0, 2], [1, 2], [1]],
+        secondary=1,
+        colours=[[0, 1], [0, 1], [0]],
+        item_names=["<a>", "b&c", "x"],
+        option_names=['"o"', "p", "q"],
+        colour_names=["red"],
+    )
     text = exact_cover_html(problem)
     checker = parse_html(text)
     assert "<a>" not in text and "&lt;a&gt;" in text and "b&amp;c" in text
-    secondary = [text for tag, attrs, text in checker.cells
-                 if attrs.get("class") == "secondary"]
+    secondary = [text for tag, attrs, text in checker.cells if attrs.get("class") == "secondary"]
     assert secondary == ["x"]
     assert [text for tag, _, text in checker.cells if tag == "td"].count("red") == 2
     bounded = ExactCover([[0], [0, 1], [0]], bounds=[(2, 2), (0, 1)])
@@ -221,10 +231,8 @@ HAND_RUN = [
 
 
 def _rows(table):
-    columns = ("event", "level", "item_name", "option_name", "covered", "branches",
-               "solution")
-    return [tuple(_plain(np.asarray(table[c])[k]) for c in columns)
-            for k in range(len(table))]
+    columns = ("event", "level", "item_name", "option_name", "covered", "branches", "solution")
+    return [tuple(_plain(np.asarray(table[c])[k]) for c in columns) for k in range(len(table))]
 
 
 def _plain(value):
@@ -254,14 +262,17 @@ def test_trace_as_dataframe():
     assert frame.index.name == "step"
 
 
-@pytest.mark.parametrize("make", [
-    lambda: ExactCover(TUTORIAL),
-    lambda: problems.n_queens(6),
-    lambda: problems.langford(4),
-    lambda: problems.langford(7),
-    lambda: ExactCover.from_dlx("a b | x\na x:1\nb x:1\na x:2\nb\n"),  # colours (C)
-    lambda: ExactCover([[0], [0, 1], [0], [1]], bounds=[(1, 2), (0, 1)]),  # (M)
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ExactCover(TUTORIAL),
+        lambda: problems.n_queens(6),
+        lambda: problems.langford(4),
+        lambda: problems.langford(7),
+        lambda: ExactCover.from_dlx("a b | x\na x:1\nb x:1\na x:2\nb\n"),  # colours (C)
+        lambda: ExactCover([[0], [0, 1], [0], [1]], bounds=[(1, 2), (0, 1)]),  # (M)
+    ],
+)
 def test_traced_run_has_the_stats_of_the_untraced_count(make):
     """The trace is the production kernel with its table on: same search, same effort;
     with the table empty (every ordinary call) nothing is recorded."""
@@ -270,8 +281,7 @@ def test_traced_run_has_the_stats_of_the_untraced_count(make):
     plain = problem.stats
     table = problem.trace(max_events=10**6, as_frame=False)
     traced = problem.stats
-    assert (traced.nodes, traced.updates, traced.solutions) == \
-        (plain.nodes, plain.updates, total)
+    assert (traced.nodes, traced.updates, traced.solutions) == (plain.nodes, plain.updates, total)
     events = table["event"]
     assert (events == "solution").sum() == total
     if problem.algorithm != "M":
@@ -306,8 +316,9 @@ def test_trace_refuses_big_problems_and_warns_when_cut_short():
 
 
 def test_search_tree_of_the_classic_example():
-    tree = search_tree(ExactCover(TUTORIAL, item_names="1234567",
-                                  option_names="ABCDEF").trace(as_frame=False))
+    tree = search_tree(
+        ExactCover(TUTORIAL, item_names="1234567", option_names="ABCDEF").trace(as_frame=False)
+    )
     assert tree.parent.tolist() == [-1, 0, 0, 2, 3]
     assert tree.option == ["", "A", "B", "D", "F"]
     assert tree.item == ["1", "2", "5", "2", ""]
@@ -333,8 +344,7 @@ def test_plots_return_figures(agg):
     from numbadlx import plotting
 
     puzzle = random_puzzles(1, n=16, seed=2, keep=140)[0]
-    figures = [plotting.plot_grid(puzzle, sudoku.solve_one(puzzle)),
-               plotting.plot_grid("0" * 36)]
+    figures = [plotting.plot_grid(puzzle, sudoku.solve_one(puzzle)), plotting.plot_grid("0" * 36)]
     queens = problems.n_queens(8)
     figures.append(plotting.plot_queens(queens, queens.solve()))
     figures.append(plotting.plot_queens(5, [0, 7, 14, 16, 23]))

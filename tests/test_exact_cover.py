@@ -25,9 +25,13 @@ def test_tutorial_example_dense_lists_and_csr():
     dense = np.zeros((6, 7), dtype=np.int8)
     for k, option in enumerate(TUTORIAL):
         dense[k, option] = 1
-    for problem in (ExactCover(dense), ExactCover(TUTORIAL),
-                    ExactCover(dense.astype(bool)), ExactCover(dense.astype(float)),
-                    ExactCover.from_csr(*_csr(TUTORIAL), n_items=7)):
+    for problem in (
+        ExactCover(dense),
+        ExactCover(TUTORIAL),
+        ExactCover(dense.astype(bool)),
+        ExactCover(dense.astype(float)),
+        ExactCover.from_csr(*_csr(TUTORIAL), n_items=7),
+    ):
         solution = problem.solve()
         assert solution.tolist() == [1, 3, 5]  # B, D, F
         assert problem.count() == 1
@@ -109,8 +113,9 @@ def test_matches_brute_force(case):
         assert problem.count(limit=limit) == min(limit, len(expected))
 
 
-@pytest.mark.parametrize("n, expected", list(enumerate(
-    [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200], start=1)))
+@pytest.mark.parametrize(
+    "n, expected", list(enumerate([1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200], start=1))
+)
 def test_n_queens_counts_oeis_a000170(n, expected):
     problem = problems.n_queens(n)
     assert problem.count() == expected
@@ -118,8 +123,9 @@ def test_n_queens_counts_oeis_a000170(n, expected):
         assert verify(problem, problem.solve())
 
 
-@pytest.mark.parametrize("n, expected", [(1, 0), (2, 0), (3, 2), (4, 2), (5, 0), (6, 0),
-                                         (7, 52), (8, 300), (11, 35584)])
+@pytest.mark.parametrize(
+    "n, expected", [(1, 0), (2, 0), (3, 2), (4, 2), (5, 0), (6, 0), (7, 52), (8, 300), (11, 35584)]
+)
 def test_langford_counts_twice_oeis_a014552(n, expected):
     problem = problems.langford(n)
     assert problem.count() == expected
@@ -135,10 +141,23 @@ def test_langford_counts_twice_oeis_a014552(n, expected):
 
 
 def test_pentomino_orientations():
-    counts = {name: len(problems.orientations(cells))
-              for name, cells in problems.PENTOMINOES.items()}
-    assert counts == {"F": 8, "I": 2, "L": 8, "N": 8, "P": 8, "T": 4, "U": 4, "V": 4,
-                      "W": 4, "X": 1, "Y": 8, "Z": 4}
+    counts = {
+        name: len(problems.orientations(cells)) for name, cells in problems.PENTOMINOES.items()
+    }
+    assert counts == {
+        "F": 8,
+        "I": 2,
+        "L": 8,
+        "N": 8,
+        "P": 8,
+        "T": 4,
+        "U": 4,
+        "V": 4,
+        "W": 4,
+        "X": 1,
+        "Y": 8,
+        "Z": 4,
+    }
 
 
 @pytest.mark.parametrize("rows, cols, expected", [(3, 20, 8), (6, 10, 9356)])
@@ -227,28 +246,31 @@ def test_dlx_round_trip():
     assert ExactCover.from_dlx(only_secondary.to_dlx()).n_secondary == 1
 
 
-@pytest.mark.parametrize("build, message", [
-    (lambda: ExactCover(np.zeros(5)), "must be 2-D"),
-    (lambda: ExactCover(np.array([[0, 2], [1, 0]])), "row 0, item 1 is not 0 or 1"),
-    (lambda: ExactCover(np.array([[0.0, np.nan]])), "NaN at row 0, item 1"),
-    (lambda: ExactCover(np.array([[1, 0], [0, 0]])), "option (row) 1 is empty"),
-    (lambda: ExactCover([[0, 1], []]), "option 1 is empty"),
-    (lambda: ExactCover([[0, 5]], n_items=3), "option 0: item index 5 is out of range"),
-    (lambda: ExactCover([[0, -1]]), "option 0: item index -1 is negative"),
-    (lambda: ExactCover([[0], [1, 2, 1]]), "option 1 contains item 1 more than once"),
-    (lambda: ExactCover([[0, "a"]]), "option 0, entry 1"),
-    (lambda: ExactCover([[0.5]]), "option 0, entry 0"),
-    (lambda: ExactCover([[0]], secondary=3), "outside 0..1"),
-    (lambda: ExactCover([[0]], secondary=np.array([1])), "must be boolean"),
-    (lambda: ExactCover.from_csr([0, 2, 1], [0, 1]), "indptr[-1] = 1"),
-    (lambda: ExactCover.from_csr([0, 2, 1, 3], [0, 1, 2]), "indptr decreases at position 1"),
-    (lambda: ExactCover.from_csr([1, 2], [0, 1]), "indptr[0] must be 0"),
-    (lambda: ExactCover.from_dlx("a b\na c\n"), "<string>:2:3: unknown item 'c'"),
-    (lambda: ExactCover.from_dlx("a b\nb a b\n"), "<string>:2:5: item 'b' appears twice"),
-    (lambda: ExactCover.from_dlx("a a\n"), "<string>:1:3: item 'a' is named twice"),
-    (lambda: ExactCover.from_dlx("| only a comment\n"), "no item line"),
-    (lambda: ExactCover.from_dlx("a | b | c\n"), "a second '|'"),
-])
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: ExactCover(np.zeros(5)), "must be 2-D"),
+        (lambda: ExactCover(np.array([[0, 2], [1, 0]])), "row 0, item 1 is not 0 or 1"),
+        (lambda: ExactCover(np.array([[0.0, np.nan]])), "NaN at row 0, item 1"),
+        (lambda: ExactCover(np.array([[1, 0], [0, 0]])), "option (row) 1 is empty"),
+        (lambda: ExactCover([[0, 1], []]), "option 1 is empty"),
+        (lambda: ExactCover([[0, 5]], n_items=3), "option 0: item index 5 is out of range"),
+        (lambda: ExactCover([[0, -1]]), "option 0: item index -1 is negative"),
+        (lambda: ExactCover([[0], [1, 2, 1]]), "option 1 contains item 1 more than once"),
+        (lambda: ExactCover([[0, "a"]]), "option 0, entry 1"),
+        (lambda: ExactCover([[0.5]]), "option 0, entry 0"),
+        (lambda: ExactCover([[0]], secondary=3), "outside 0..1"),
+        (lambda: ExactCover([[0]], secondary=np.array([1])), "must be boolean"),
+        (lambda: ExactCover.from_csr([0, 2, 1], [0, 1]), "indptr[-1] = 1"),
+        (lambda: ExactCover.from_csr([0, 2, 1, 3], [0, 1, 2]), "indptr decreases at position 1"),
+        (lambda: ExactCover.from_csr([1, 2], [0, 1]), "indptr[0] must be 0"),
+        (lambda: ExactCover.from_dlx("a b\na c\n"), "<string>:2:3: unknown item 'c'"),
+        (lambda: ExactCover.from_dlx("a b\nb a b\n"), "<string>:2:5: item 'b' appears twice"),
+        (lambda: ExactCover.from_dlx("a a\n"), "<string>:1:3: item 'a' is named twice"),
+        (lambda: ExactCover.from_dlx("| only a comment\n"), "no item line"),
+        (lambda: ExactCover.from_dlx("a | b | c\n"), "a second '|'"),
+    ],
+)
 def test_bad_input_messages(build, message):
     with pytest.raises(ValueError) as info:
         build()
@@ -275,9 +297,9 @@ def test_link_tables_follow_dlx1_layout():
     nodes, items = problem.links()
     n = problem.n_items
     # header lengths
-    assert nodes[1:n + 1, 2].tolist() == [2, 2, 2, 3, 2, 2, 4]
+    assert nodes[1 : n + 1, 2].tolist() == [2, 2, 2, 3, 2, 2, 4]
     # a spacer (item 0) before every option and after the last
-    spacers = np.flatnonzero(nodes[n + 1:, 2] == 0) + n + 1
+    spacers = np.flatnonzero(nodes[n + 1 :, 2] == 0) + n + 1
     assert len(spacers) == problem.n_options + 1
     # walking right from any node with p + 1 (wrapping at spacers) gives its option
     for k in range(problem.n_options):

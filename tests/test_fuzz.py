@@ -26,14 +26,20 @@ from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
 
 # More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
 EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 FEW = settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
 
 # --------------------------------------------------------------------- inputs
 # Text that looks a little like puzzles, so the fuzzing reaches past the first check.
-PUZZLE_CHARS = "0123456789.ABCDEFGZabz \t,|+-#\"\r\n"
+PUZZLE_CHARS = '0123456789.ABCDEFGZabz \t,|+-#"\r\n'
 EXTRA_CHARS = "\x00\x0b\x0c\x1c\x85\u2028\ufeff\udc80é😀xQ:;'"
 
 
@@ -50,11 +56,15 @@ def _shaped_lines(draw):
             line = draw(st.sampled_from([" ", ",", ""])).join(cells)
         if draw(st.integers(0, 4)) == 0:
             position = draw(st.integers(0, len(line)))
-            line = line[:position] + draw(st.text(PUZZLE_CHARS + EXTRA_CHARS, max_size=3)) \
+            line = (
+                line[:position]
+                + draw(st.text(PUZZLE_CHARS + EXTRA_CHARS, max_size=3))
                 + line[position:]
+            )
         lines.append(line)
-    head = draw(st.sampled_from(["", "", "\ufeff", "# comment\n", "quizzes,solutions\n",
-                                 "puzzle\n", "|\n"]))
+    head = draw(
+        st.sampled_from(["", "", "\ufeff", "# comment\n", "quizzes,solutions\n", "puzzle\n", "|\n"])
+    )
     ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     return head + ending.join(lines) + draw(st.sampled_from(["", ending]))
 
@@ -75,29 +85,63 @@ def _to_bytes(text):
     return text.encode("utf-8", "surrogateescape")
 
 
-NUMBER_DTYPES = st.sampled_from([np.uint8, np.int8, np.int16, np.uint16, np.int32,
-                                 np.int64, np.uint64, np.float16, np.float32, np.float64,
-                                 np.bool_, np.complex64])
+NUMBER_DTYPES = st.sampled_from(
+    [
+        np.uint8,
+        np.int8,
+        np.int16,
+        np.uint16,
+        np.int32,
+        np.int64,
+        np.uint64,
+        np.float16,
+        np.float32,
+        np.float64,
+        np.bool_,
+        np.complex64,
+    ]
+)
 
 
 @st.composite
 def arrays(draw, dtypes=NUMBER_DTYPES):
     dtype = np.dtype(draw(dtypes))
-    shape = draw(st.sampled_from([(16,), (81,), (4, 4), (1, 16), (2, 16), (3, 81),
-                                  (9, 9), (2, 4, 4), (16, 16), (0, 16), (0, 81), (5,),
-                                  (2, 15), (1, 36), (6, 6), (2, 2, 2, 2), (1, 1, 16), ()]))
+    shape = draw(
+        st.sampled_from(
+            [
+                (16,),
+                (81,),
+                (4, 4),
+                (1, 16),
+                (2, 16),
+                (3, 81),
+                (9, 9),
+                (2, 4, 4),
+                (16, 16),
+                (0, 16),
+                (0, 81),
+                (5,),
+                (2, 15),
+                (1, 36),
+                (6, 6),
+                (2, 2, 2, 2),
+                (1, 1, 16),
+                (),
+            ]
+        )
+    )
     if dtype.kind == "f":
-        elements = st.one_of(st.sampled_from([0.0, 1.0, 2.0, 4.0, 9.0, 0.5, -1.0]),
-                             st.floats(allow_nan=True, allow_infinity=True,
-                                       width=16 if dtype == np.float16 else 32))
+        elements = st.one_of(
+            st.sampled_from([0.0, 1.0, 2.0, 4.0, 9.0, 0.5, -1.0]),
+            st.floats(allow_nan=True, allow_infinity=True, width=16 if dtype == np.float16 else 32),
+        )
     elif dtype.kind == "c":
         elements = st.complex_numbers(max_magnitude=10, width=64)
     elif dtype.kind == "b":
         elements = st.booleans()
     else:
         info = np.iinfo(dtype)
-        elements = st.one_of(st.integers(0, 9),
-                             st.integers(int(info.min), int(info.max)))
+        elements = st.one_of(st.integers(0, 9), st.integers(int(info.min), int(info.max)))
     return draw(hnp.arrays(dtype, shape, elements=elements))
 
 
@@ -127,8 +171,11 @@ def test_parse_text_gives_puzzles_or_value_error(text):
 
 
 @FUZZ
-@given(puzzle_texts(), st.sampled_from([None, "lines", "grid", "csv"]),
-       st.sampled_from([None, 4, 9, 16]))
+@given(
+    puzzle_texts(),
+    st.sampled_from([None, "lines", "grid", "csv"]),
+    st.sampled_from([None, 4, 9, 16]),
+)
 def test_parse_bytes_with_format_and_size(text, fmt, n):
     try:
         array = parse(_to_bytes(text), format=fmt, n=n)
@@ -172,8 +219,7 @@ def test_parse_random_bytes(data):
 
 
 @FEW
-@given(puzzle_texts(), st.sampled_from(["p.txt", "p.csv", "p.npy", "p.sdk"]),
-       st.integers(1, 5))
+@given(puzzle_texts(), st.sampled_from(["p.txt", "p.csv", "p.npy", "p.sdk"]), st.integers(1, 5))
 def test_files_iter_chunks_and_read_csv(tmp_path, text, name, chunk_size):
     path = tmp_path / name
     path.write_bytes(_to_bytes(text))
@@ -201,9 +247,16 @@ def test_files_iter_chunks_and_read_csv(tmp_path, text, name, chunk_size):
 
 
 # ------------------------------------------------------------------ builders
-JUNK = st.one_of(st.none(), st.text(max_size=3), st.floats(), st.booleans(),
-                 st.integers(-10**30, 10**30), st.lists(st.integers(0, 3), max_size=2),
-                 st.just(np.int64(2)), st.just(np.float64(1.0)))
+JUNK = st.one_of(
+    st.none(),
+    st.text(max_size=3),
+    st.floats(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.lists(st.integers(0, 3), max_size=2),
+    st.just(np.int64(2)),
+    st.just(np.float64(1.0)),
+)
 
 
 @st.composite
@@ -216,12 +269,14 @@ def option_lists(draw):
         if draw(st.integers(0, 5)) == 0:
             items = items + [draw(JUNK)]
             kinds = [list, tuple]
-        option = draw(st.sampled_from(kinds))(items) if draw(st.integers(0, 6)) \
-            else draw(JUNK)
+        option = draw(st.sampled_from(kinds))(items) if draw(st.integers(0, 6)) else draw(JUNK)
         options.append(option)
     n_given = draw(st.one_of(st.none(), st.integers(-1, 10), JUNK))
-    secondary = draw(st.one_of(st.none(), st.integers(-1, 4), JUNK,
-                               st.lists(st.booleans(), max_size=9).map(np.array)))
+    secondary = draw(
+        st.one_of(
+            st.none(), st.integers(-1, 4), JUNK, st.lists(st.booleans(), max_size=9).map(np.array)
+        )
+    )
     return options, n_given, secondary
 
 
@@ -253,9 +308,14 @@ def test_exact_cover_from_option_lists(case):
 
 
 @FUZZ
-@given(arrays(st.sampled_from([np.uint8, np.int8, np.int64, np.float32, np.float64,
-                               np.bool_, np.complex64, np.uint64])),
-       st.one_of(st.none(), st.integers(-1, 20)))
+@given(
+    arrays(
+        st.sampled_from(
+            [np.uint8, np.int8, np.int64, np.float32, np.float64, np.bool_, np.complex64, np.uint64]
+        )
+    ),
+    st.one_of(st.none(), st.integers(-1, 20)),
+)
 def test_exact_cover_from_dense_arrays(matrix, secondary):
     try:
         problem = ExactCover(matrix, secondary=secondary)
@@ -266,9 +326,11 @@ def test_exact_cover_from_dense_arrays(matrix, secondary):
 
 
 @FUZZ
-@given(st.lists(st.integers(-2, 12), max_size=12), st.lists(st.integers(-2, 12),
-                                                             max_size=12),
-       st.one_of(st.none(), st.integers(-1, 12)))
+@given(
+    st.lists(st.integers(-2, 12), max_size=12),
+    st.lists(st.integers(-2, 12), max_size=12),
+    st.one_of(st.none(), st.integers(-1, 12)),
+)
 def test_exact_cover_from_csr(indptr, indices, n_items):
     try:
         problem = ExactCover.from_csr(indptr, indices, n_items=n_items)
@@ -284,13 +346,26 @@ DLX_CHARS = "abcxyz|: \t\n\r:012"
 def dlx_texts(draw):
     if draw(st.booleans()):
         return draw(st.text(DLX_CHARS, max_size=200))
-    names = draw(st.lists(st.sampled_from(["a", "b", "c", "x", "y", "2|a", "1:3|b",
-                                           "0:2|c", "|", "q:r", "a"]), max_size=7))
+    names = draw(
+        st.lists(
+            st.sampled_from(["a", "b", "c", "x", "y", "2|a", "1:3|b", "0:2|c", "|", "q:r", "a"]),
+            max_size=7,
+        )
+    )
     lines = [" ".join(names)]
     for _ in range(draw(st.integers(0, 8))):
-        lines.append(" ".join(draw(st.lists(st.sampled_from(
-            ["a", "b", "c", "x", "y", "x:red", "y:blue", "x:", "a:red", "zz", "|"]),
-            max_size=4))))
+        lines.append(
+            " ".join(
+                draw(
+                    st.lists(
+                        st.sampled_from(
+                            ["a", "b", "c", "x", "y", "x:red", "y:blue", "x:", "a:red", "zz", "|"]
+                        ),
+                        max_size=4,
+                    )
+                )
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -375,14 +450,29 @@ _ALL_4X4 = _all_4x4()
 
 # ------------------------------------------------------------------------- CLI
 @FEW
-@given(puzzle_texts(), st.sampled_from(["in.txt", "in.csv"]),
-       st.sampled_from(["out.txt", "out.csv"]), st.integers(1, 4))
+@given(
+    puzzle_texts(),
+    st.sampled_from(["in.txt", "in.csv"]),
+    st.sampled_from(["out.txt", "out.csv"]),
+    st.integers(1, 4),
+)
 def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size):
     source = tmp_path / name
     source.write_bytes(_to_bytes(text))
     out = tmp_path / out_name
-    code = main(["solve", str(source), "-o", str(out), "--chunk-size", str(chunk_size),
-                 "--max-nodes", "5000", "--no-progress"])
+    code = main(
+        [
+            "solve",
+            str(source),
+            "-o",
+            str(out),
+            "--chunk-size",
+            str(chunk_size),
+            "--max-nodes",
+            "5000",
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code in (0, 2), err
     if code == 2:
@@ -423,11 +513,12 @@ def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size)
     assert len(got) == len(statuses)
     for k, solution in enumerate(got):
         if statuses[k] in ("UNIQUE", "SOLVED", "MULTIPLE") or (
-                statuses[k] == "BUDGET" and expected.counts[k]):
+            statuses[k] == "BUDGET" and expected.counts[k]
+        ):
             assert solution == solutions[k]
             n = math.isqrt(puzzles.shape[1])
             grid = parse([solution], n=n)
-            assert grid_errors(puzzles[k:k + 1], grid, sudoku.box_shape(n)) == []
+            assert grid_errors(puzzles[k : k + 1], grid, sudoku.box_shape(n)) == []
 
 
 @FEW
@@ -435,8 +526,7 @@ def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size)
 def test_cli_count_on_random_dlx(tmp_path, capsys, text):
     path = tmp_path / "p.dlx"
     path.write_bytes(_to_bytes(text))
-    code = main(["count", str(path), "--limit", "50", "--max-nodes", "100000",
-                 "--show", "2"])
+    code = main(["count", str(path), "--limit", "50", "--max-nodes", "100000", "--show", "2"])
     captured = capsys.readouterr()
     assert code in (0, 2, 3), captured.err
     if code == 2:
@@ -446,8 +536,10 @@ def test_cli_count_on_random_dlx(tmp_path, capsys, text):
 
 
 # ------------------------------------------------------- bounds checking is real
-@pytest.mark.skipif(os.environ.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"),
-                    reason="only in the NUMBA_BOUNDSCHECK=1 run")
+@pytest.mark.skipif(
+    os.environ.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"),
+    reason="only in the NUMBA_BOUNDSCHECK=1 run",
+)
 def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     """Numba's cache ignores NUMBA_BOUNDSCHECK, so kernels loaded from it may have no
     checks: in the bounds-checked run every kernel used must have been compiled fresh
@@ -479,15 +571,21 @@ def _kernel_modules():
     import numbadlx.core.kernels as kernels
 
     names = ["numbadlx.core.links", "numbadlx.sudoku.kernel"]
-    names += [info.name for info in pkgutil.iter_modules(kernels.__path__,
-                                                          kernels.__name__ + ".")]
+    names += [info.name for info in pkgutil.iter_modules(kernels.__path__, kernels.__name__ + ".")]
     return [(name, importlib.import_module(name)) for name in names]
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "--limit", "-3"], ["solve", "--chunk-size", "0"], ["solve", "--box", "3"],
-    ["solve", "--timeout", "soon"], ["count"], ["frobnicate"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--limit", "-3"],
+        ["solve", "--chunk-size", "0"],
+        ["solve", "--box", "3"],
+        ["solve", "--timeout", "soon"],
+        ["count"],
+        ["frobnicate"],
+    ],
+)
 def test_cli_bad_arguments_exit_2(argv, capsys):
     try:
         code = main(argv)

@@ -31,18 +31,24 @@ def _big_input(path, copies):
 def _start(args, **kwargs):
     # SIGINT back to its default in the child, so Python installs its Ctrl-C handler even
     # when this test runs in a background job (where SIGINT is inherited as ignored).
-    return subprocess.Popen([sys.executable, "-m", "numbadlx", "solve", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                            **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "numbadlx", "solve", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        **kwargs,
+    )
 
 
 def _wait_for(predicate, process, seconds=120.0):
     deadline = time.monotonic() + seconds
     while not predicate():
         if process.poll() is not None:
-            pytest.fail(f"the run ended (code {process.returncode}) before it could be "
-                        f"interrupted: {process.stderr.read()}")
+            pytest.fail(
+                f"the run ended (code {process.returncode}) before it could be "
+                f"interrupted: {process.stderr.read()}"
+            )
         if time.monotonic() > deadline:
             process.kill()
             pytest.fail("timed out waiting for the run")
@@ -66,13 +72,24 @@ def _assert_complete_prefix(data, reference, puzzles):
 def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
     source = _big_input(tmp_path / "in.txt", 30)
     reference_path = tmp_path / "reference.txt"
-    assert main(["solve", str(source), "-o", str(reference_path), "--chunk-size", "1000",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                str(source),
+                "-o",
+                str(reference_path),
+                "--chunk-size",
+                "1000",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     reference = reference_path.read_bytes()
     out = tmp_path / "out.txt"
     progress = tmp_path / "out.txt.progress"
-    args = [str(source), "-o", str(out), "--chunk-size", "1000", "--threads", "1",
-            "--no-progress"]
+    args = [str(source), "-o", str(out), "--chunk-size", "1000", "--threads", "1", "--no-progress"]
     done_before = 0
     for attempt in range(2):
         run = _start(args + (["--resume"] if attempt else []))
@@ -91,10 +108,10 @@ def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
         assert saved["puzzles"] > done_before and saved["puzzles"] < 30000
         data = out.read_bytes()
         # the committed prefix is whole lines and agrees with the uninterrupted run
-        _assert_complete_prefix(data[:saved["output_bytes"]], reference, saved["puzzles"])
+        _assert_complete_prefix(data[: saved["output_bytes"]], reference, saved["puzzles"])
         # past it, at most part of the chunk being written when the kill came
-        tail = data[saved["output_bytes"]:]
-        assert reference[saved["output_bytes"]:].startswith(tail)
+        tail = data[saved["output_bytes"] :]
+        assert reference[saved["output_bytes"] :].startswith(tail)
         assert len(tail.splitlines()) <= 1000
         done_before = saved["puzzles"]
     finished = _start(args + ["--resume"])
@@ -109,12 +126,23 @@ def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
 def test_ctrl_c_mid_run_leaves_whole_lines_and_resume_completes(tmp_path):
     source = _big_input(tmp_path / "in.txt", 20)
     reference_path = tmp_path / "reference.txt"
-    assert main(["solve", str(source), "-o", str(reference_path), "--chunk-size", "500",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                str(source),
+                "-o",
+                str(reference_path),
+                "--chunk-size",
+                "500",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     reference = reference_path.read_bytes()
     out = tmp_path / "out.txt"
-    args = [str(source), "-o", str(out), "--chunk-size", "500", "--threads", "1",
-            "--no-progress"]
+    args = [str(source), "-o", str(out), "--chunk-size", "500", "--threads", "1", "--no-progress"]
     run = _start(args)
     _wait_for((tmp_path / "out.txt.progress").exists, run)
     sent = time.monotonic()
@@ -141,8 +169,20 @@ def test_ctrl_c_stops_within_seconds_during_one_long_search(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("\n".join(easy + ["0" * 81]) + "\n")
     out = tmp_path / "out.txt"
-    run = _start([str(source), "-o", str(out), "--chunk-size", "3", "--limit",
-                  "1000000000", "--threads", "1", "--no-progress"])
+    run = _start(
+        [
+            str(source),
+            "-o",
+            str(out),
+            "--chunk-size",
+            "3",
+            "--limit",
+            "1000000000",
+            "--threads",
+            "1",
+            "--no-progress",
+        ]
+    )
     _wait_for((tmp_path / "out.txt.progress").exists, run)
     time.sleep(0.5)  # well inside the long search now
     sent = time.monotonic()
@@ -198,8 +238,7 @@ def test_interrupt_in_process_then_resume(tmp_path, monkeypatch, capsys, name):
     err = capsys.readouterr().err
     assert "holds the first 30 puzzles complete" in err
     assert reference.startswith(out.read_bytes())
-    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
-                 "--resume"]) == 0
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
     err = capsys.readouterr().err
     assert out.read_bytes() == reference  # one CSV header, nothing lost or repeated
     assert f"60 puzzles from {source}: {summary}\n" in err  # the tally survived
@@ -215,8 +254,7 @@ def test_an_error_mid_run_also_cuts_back_to_the_checkpoint(tmp_path, monkeypatch
         with pytest.raises(MemoryError):
             main(["solve", str(source), "-o", str(out), "--chunk-size", "10"])
     assert out.read_bytes() == b"".join(full.read_bytes().splitlines(keepends=True)[:20])
-    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
-                 "--resume"]) == 0
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
     assert out.read_bytes() == full.read_bytes()
 
 
@@ -241,8 +279,7 @@ def test_ctrl_c_during_a_commit_is_held_until_the_checkpoint_agrees(tmp_path, mo
         assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
     saved = _checkpoint(out)
     assert saved["puzzles"] == 20 and os.path.getsize(out) == saved["output_bytes"]
-    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
-                 "--resume"]) == 0
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
     assert out.read_bytes() == full.read_bytes()
 
 
@@ -298,8 +335,7 @@ def test_resume_keeps_the_puzzle_size_of_the_whole_file(tmp_path, monkeypatch):
     with monkeypatch.context() as patch:
         _failing_solve(patch, after=1)
         assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
-    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10",
-                 "--resume"]) == 0
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
     resumed = out.read_text().splitlines()
     assert resumed[:10] == lines[:10]
     # Same statuses and messages; only the note on where the size came from differs
@@ -314,8 +350,18 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
     good = sudoku.format_line(random_puzzles(1, seed=4)[0])
     source = tmp_path / "odd.txt"
     # a form feed and a lone CR inside lines, a comma-separated line, a quote
-    source.write_bytes(b"\n".join([good.encode(), b"12\x0c34\r56", b'"' + b"0" * 80,
-                                   b",".join([b"0"] * 81), b"\xff\xfe" + b"0" * 79, b""]))
+    source.write_bytes(
+        b"\n".join(
+            [
+                good.encode(),
+                b"12\x0c34\r56",
+                b'"' + b"0" * 80,
+                b",".join([b"0"] * 81),
+                b"\xff\xfe" + b"0" * 79,
+                b"",
+            ]
+        )
+    )
     for name in ("out.txt", "out.csv"):
         out = tmp_path / name
         assert main(["solve", str(source), "-o", str(out)]) == 0
@@ -326,8 +372,13 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
 
             rows = list(csv.reader(rows))[1:]
             assert all(len(row) == 5 for row in rows)
-            assert [row[2] for row in rows] == ["UNIQUE", "INVALID", "INVALID", "MULTIPLE",
-                                                "INVALID"]
+            assert [row[2] for row in rows] == [
+                "UNIQUE",
+                "INVALID",
+                "INVALID",
+                "MULTIPLE",
+                "INVALID",
+            ]
         assert len(rows) == 5
 
 
@@ -350,8 +401,9 @@ def test_checkpointed_output_commits_and_cuts_back(tmp_path):
     sink.close(ok=False)
     assert out.read_bytes() == header + b"a\nb\n"  # back to the commit
     notes = []
-    with stream.CheckpointedOutput(out, source, options, resume=True, header=header,
-                                   log=notes.append) as sink:
+    with stream.CheckpointedOutput(
+        out, source, options, resume=True, header=header, log=notes.append
+    ) as sink:
         assert (sink.start_byte, sink.puzzles, sink.n) == (40, 2, 9)
         assert notes == sink.messages and "at byte 40 (2 puzzles already" in notes[0]
         sink.commit(b"c\n", 80, 1, [0, 0, 0, 1, 0, 0, 0])
@@ -387,11 +439,16 @@ def test_stream_solve_file_interrupted_and_resumed(tmp_path):
     summary = stream.solve_file(source, out, chunk_size=10, progress=stop_after_two)
     assert summary.interrupted and summary.puzzles == 20 and summary.ranges == 2
     saved = _checkpoint(out)
-    assert saved["end_byte"] == summary.end_byte and os.path.getsize(out) == \
-        saved["output_bytes"]
+    assert saved["end_byte"] == summary.end_byte and os.path.getsize(out) == saved["output_bytes"]
     calls, notes = [], []
-    summary = stream.solve_file(source, out, chunk_size=10, resume=True,
-                                progress=lambda *a: calls.append(a), log=notes.append)
+    summary = stream.solve_file(
+        source,
+        out,
+        chunk_size=10,
+        resume=True,
+        progress=lambda *a: calls.append(a),
+        log=notes.append,
+    )
     assert not summary.interrupted and summary.puzzles == 60
     assert summary.resumed_puzzles == 20 and summary.start_byte == saved["end_byte"]
     assert calls[0] == (saved["end_byte"], 20) and calls[-1][1] == 60  # starts there
@@ -406,13 +463,14 @@ def test_a_box_checkpoint_of_the_cli_resumes_in_the_library(tmp_path, monkeypatc
     source = tmp_path / "six.txt"
     source.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
     full = tmp_path / "full.txt"
-    assert main(["solve", str(source), "-o", str(full), "--box", "2X3", "--chunk-size",
-                 "10"]) == 0
+    assert main(["solve", str(source), "-o", str(full), "--box", "2X3", "--chunk-size", "10"]) == 0
     out = tmp_path / "out.txt"
     with monkeypatch.context() as patch:
         _failing_solve(patch, after=1)
-        assert main(["solve", str(source), "-o", str(out), "--box", "2x3", "--chunk-size",
-                     "10"]) == 130
+        assert (
+            main(["solve", str(source), "-o", str(out), "--box", "2x3", "--chunk-size", "10"])
+            == 130
+        )
     assert _checkpoint(out)["options"]["box"] == "2x3"
     summary = stream.solve_file(source, out, box=(2, 3), chunk_size=10, resume=True)
     assert summary.puzzles == 30 and out.read_bytes() == full.read_bytes()

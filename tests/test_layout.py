@@ -77,7 +77,7 @@ def crossings(module, is_package, text):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = home.split(".")
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -92,12 +92,15 @@ def crossings(module, is_package, text):
                 elif _is_private(alias.name) and not inside(_unit(target)):
                     found.append(f"line {node.lineno}: imports {alias.name} from {target}")
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in modules and _is_private(node.attr)):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and _is_private(node.attr)
+        ):
             target = modules[node.value.id]
             if not inside(_unit(target)):
-                found.append(f"line {node.lineno}: uses {node.value.id}.{node.attr} "
-                             f"of {target}")
+                found.append(f"line {node.lineno}: uses {node.value.id}.{node.attr} of {target}")
     return found
 
 
@@ -120,16 +123,17 @@ def test_no_private_name_crosses_a_package_boundary(path):
 
 def test_the_check_catches_each_kind_of_crossing():
     """The checker itself, on a made-up display module reaching into lower layers."""
-    text = ("from ..core import search as engine\n"
-            "from ..core.search import _hidden\n"
-            "from ..sudoku.formats import _reader\n"
-            "import numbadlx.sudoku.formats._reader\n"
-            "from . import _own_helper\n"
-            "from ..sudoku import solve\n"
-            "x = engine._private_table\n")
+    text = (
+        "from ..core import search as engine\n"
+        "from ..core.search import _hidden\n"
+        "from ..sudoku.formats import _reader\n"
+        "import numbadlx.sudoku.formats._reader\n"
+        "from . import _own_helper\n"
+        "from ..sudoku import solve\n"
+        "x = engine._private_table\n"
+    )
     found = crossings("numbadlx.display.html", False, text)
-    assert [line.split(":")[0] for line in found] == [
-        "line 2", "line 3", "line 4", "line 7"], found
+    assert [line.split(":")[0] for line in found] == ["line 2", "line 3", "line 4", "line 7"], found
     # the same lines inside the packages that own those names are fine
     assert crossings("numbadlx.core.problem", False, "from .search import _hidden\n") == []
     assert crossings("numbadlx.sudoku.formats.csv", False, "from . import _reader\n") == []

@@ -27,17 +27,23 @@ def _notebooks():
 def test_notebooks_are_numbered_and_committed_without_outputs():
     nbformat = pytest.importorskip("nbformat")
     names = [path.name for path in _notebooks()]
-    assert names[:4] == ["01_exact_cover.ipynb", "02_sudoku.ipynb",
-                         "03_bulk_datasets.ipynb", "04_beyond_sudoku.ipynb"]
+    assert names[:4] == [
+        "01_exact_cover.ipynb",
+        "02_sudoku.ipynb",
+        "03_bulk_datasets.ipynb",
+        "04_beyond_sudoku.ipynb",
+    ]
     for path in _notebooks():
         notebook = nbformat.read(path, as_version=4)
         nbformat.validate(notebook)
         code = [cell for cell in notebook.cells if cell.cell_type == "code"]
         assert code, path.name
-        assert all(not cell.outputs and cell.execution_count is None for cell in code), \
+        assert all(not cell.outputs and cell.execution_count is None for cell in code), (
             f"{path.name} holds outputs: strip them before committing"
-        assert any("assert " in cell.source for cell in code), \
+        )
+        assert any("assert " in cell.source for cell in code), (
             f"{path.name} checks none of its results"
+        )
 
 
 @pytest.mark.parametrize("path", _notebooks(), ids=lambda path: path.stem)
@@ -50,15 +56,20 @@ def test_notebook_runs(path, monkeypatch):
     if path.name in NEEDS_DATA:
         folder = data_dir()
         if not folder.is_dir():
-            pytest.skip(f"{path.name} needs the public datasets, not found at {folder} "
-                        f"(set {DATA_ENV})")
+            pytest.skip(
+                f"{path.name} needs the public datasets, not found at {folder} (set {DATA_ENV})"
+            )
         monkeypatch.setenv(DATA_ENV, str(folder.resolve()))
     # a headless backend, and no warning about Jupyter's old config paths
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
     notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
     start = time.perf_counter()
     try:
         client.execute()
@@ -66,6 +77,11 @@ def test_notebook_runs(path, monkeypatch):
         pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)
     seconds = time.perf_counter() - start
     print(f"{path.name}: {seconds:.1f} s")
-    errors = [output for cell in notebook.cells if cell.cell_type == "code"
-              for output in cell.outputs if output.get("output_type") == "error"]
+    errors = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.get("output_type") == "error"
+    ]
     assert not errors

@@ -70,11 +70,17 @@ def exact_cover_cnf(options, n_items, secondary, colours=None, bounds=None):
             clauses.append([])  # cannot be covered often enough
             continue
         if low > 0:
-            clauses.extend(CardEnc.atleast(literals, bound=low, vpool=pool,
-                                           encoding=EncType.seqcounter).clauses)
+            clauses.extend(
+                CardEnc.atleast(
+                    literals, bound=low, vpool=pool, encoding=EncType.seqcounter
+                ).clauses
+            )
         if high < len(literals):
-            clauses.extend(CardEnc.atmost(literals, bound=high, vpool=pool,
-                                          encoding=EncType.seqcounter).clauses)
+            clauses.extend(
+                CardEnc.atmost(
+                    literals, bound=high, vpool=pool, encoding=EncType.seqcounter
+                ).clauses
+            )
     return clauses, list(range(1, len(options) + 1)), pool.top
 
 
@@ -82,8 +88,9 @@ def sat_solutions(options, n_items, secondary, limit, colours=None, bounds=None)
     clauses, variables, top = exact_cover_cnf(options, n_items, secondary, colours, bounds)
     if any(len(clause) == 0 for clause in clauses):
         return []
-    return [tuple(sorted(v - 1 for v in found))
-            for found in _enumerate(clauses, variables, limit, top)]
+    return [
+        tuple(sorted(v - 1 for v in found)) for found in _enumerate(clauses, variables, limit, top)
+    ]
 
 
 # ------------------------------------------------------------------ exact cover
@@ -96,12 +103,18 @@ def problems(draw, colours=False, bounds=False):
     options = []
     for _ in range(n_options):
         size = draw(st.integers(1, min(4, n_items)))
-        options.append(sorted(draw(st.lists(st.integers(0, n_items - 1), min_size=size,
-                                            max_size=size, unique=True))))
+        options.append(
+            sorted(
+                draw(
+                    st.lists(st.integers(0, n_items - 1), min_size=size, max_size=size, unique=True)
+                )
+            )
+        )
     colour_lists = None
     if colours:
-        colour_lists = [[draw(st.integers(0, 2)) if secondary[i] else 0 for i in option]
-                        for option in options]
+        colour_lists = [
+            [draw(st.integers(0, 2)) if secondary[i] else 0 for i in option] for option in options
+        ]
     bound_rows = None
     if bounds:
         bound_rows = []
@@ -122,8 +135,7 @@ def _satisfies(chosen, options, n_items, secondary, colour_lists, bound_rows):
     row = 0
     for item in range(n_items):
         if secondary[item]:
-            if len(covered[item]) > 1 and (0 in covered[item]
-                                           or len(set(covered[item])) > 1):
+            if len(covered[item]) > 1 and (0 in covered[item] or len(set(covered[item])) > 1):
                 return False
             continue
         low, high = (1, 1) if bound_rows is None else bound_rows[row]
@@ -135,15 +147,20 @@ def _satisfies(chosen, options, n_items, secondary, colour_lists, bound_rows):
 
 LIMIT = 60
 EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "120"))  # more for a bug hunt
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _compare(options, n_items, secondary, colour_lists=None, bound_rows=None):
-    expected = sat_solutions(options, n_items, secondary, LIMIT + 1, colour_lists,
-                             bound_rows)
-    problem = ExactCover(options, n_items=n_items, secondary=np.array(secondary),
-                         colours=colour_lists, bounds=bound_rows)
+    expected = sat_solutions(options, n_items, secondary, LIMIT + 1, colour_lists, bound_rows)
+    problem = ExactCover(
+        options,
+        n_items=n_items,
+        secondary=np.array(secondary),
+        colours=colour_lists,
+        bounds=bound_rows,
+    )
     assert problem.count(LIMIT) == min(len(expected), LIMIT)
     listed = [tuple(s.tolist()) for s in problem.solutions(limit=LIMIT + 1, batch=7)]
     assert len(listed) == len(set(listed)), "a solution was listed twice"
@@ -187,10 +204,13 @@ def test_the_oracle_itself_on_known_counts():
     knuth = [[2, 4], [0, 3, 6], [1, 2, 5], [0, 3, 5], [1, 6], [3, 4, 6]]
     assert sat_solutions(knuth, 7, [False] * 7, 10) == [(0, 3, 4)]
     # a secondary item shared with one colour is allowed, with two colours it is not
-    assert len(sat_solutions([[0, 2], [1, 2]], 3, [False, False, True], 5,
-                             colours=[[0, 1], [0, 1]])) == 1
-    assert sat_solutions([[0, 2], [1, 2]], 3, [False, False, True], 5,
-                         colours=[[0, 1], [0, 2]]) == []
+    assert (
+        len(sat_solutions([[0, 2], [1, 2]], 3, [False, False, True], 5, colours=[[0, 1], [0, 1]]))
+        == 1
+    )
+    assert (
+        sat_solutions([[0, 2], [1, 2]], 3, [False, False, True], 5, colours=[[0, 1], [0, 2]]) == []
+    )
 
 
 # ----------------------------------------------------------------------- Sudoku
@@ -203,8 +223,11 @@ def sudoku_cnf(puzzle, n, box):
     clauses = []
     units = [[r * n + c for c in range(n)] for r in range(n)]
     units += [[r * n + c for r in range(n)] for c in range(n)]
-    units += [[(r0 + i) * n + c0 + j for i in range(rows) for j in range(cols)]
-              for r0 in range(0, n, rows) for c0 in range(0, n, cols)]
+    units += [
+        [(r0 + i) * n + c0 + j for i in range(rows) for j in range(cols)]
+        for r0 in range(0, n, rows)
+        for c0 in range(0, n, cols)
+    ]
     for cell in range(n * n):
         literals = [var(cell, d) for d in range(n)]
         clauses.append(literals)
@@ -221,8 +244,7 @@ def sudoku_cnf(puzzle, n, box):
 
 def sat_sudoku(puzzle, n, box, limit):
     clauses, var = sudoku_cnf(puzzle, n, box)
-    variables = [var(cell, d) for cell in range(n * n) if not puzzle[cell]
-                 for d in range(n)]
+    variables = [var(cell, d) for cell in range(n * n) if not puzzle[cell] for d in range(n)]
     grids = []
     for true in _enumerate(clauses, variables, limit, n * n * n):
         grid = np.array(puzzle, dtype=np.uint8)
@@ -245,8 +267,7 @@ def test_random_sudokus_match_sat(n, box):
         grid = random_grid(n, box=box, seed=int(rng.integers(1 << 31)))
         puzzle = grid.copy()
         # from a few blanks (unique) to most blanks (many solutions)
-        share = [0.3, 0.5, 0.6, 0.7, 0.8, 0.9][k % 6] if n < 9 else \
-            [0.45, 0.55, 0.62, 0.7][k % 4]
+        share = [0.3, 0.5, 0.6, 0.7, 0.8, 0.9][k % 6] if n < 9 else [0.45, 0.55, 0.62, 0.7][k % 4]
         puzzle[rng.random(n * n) < share] = 0
         puzzles.append(puzzle)
     # and some that are not completions of a grid: random givens that do not clash

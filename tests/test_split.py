@@ -93,8 +93,7 @@ def test_subproblem_keeps_names_and_kinds():
     reduced, option_map = subproblem(problem, [0])
     assert reduced.n_primary == 8  # r1..r4, c1..c4
     assert "r0" not in reduced.item_names and "a0" not in reduced.item_names
-    assert all(reduced.option_names[j] == problem.option_names[k]
-               for j, k in enumerate(option_map))
+    assert all(reduced.option_names[j] == problem.option_names[k] for j, k in enumerate(option_map))
     assert reduced.count() == count_prefix(problem, [0])
 
 
@@ -116,14 +115,16 @@ def test_problems_pickle_without_numba_state():
     copy = pickle.loads(pickle.dumps(problem))
     assert copy.n_options == problem.n_options
     assert count_prefix(copy, split_prefixes(copy, 1)[0]) == count_prefix(
-        problem, split_prefixes(problem, 1)[0])
+        problem, split_prefixes(problem, 1)[0]
+    )
 
 
 def test_split_module_does_not_import_dask():
-    code = "import sys, numbadlx.core.split, numbadlx.cli, numbadlx.sudoku; " \
-           "print(any(m == 'dask' or m.startswith('dask.') for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, numbadlx.core.split, numbadlx.cli, numbadlx.sudoku; "
+        "print(any(m == 'dask' or m.startswith('dask.') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
@@ -132,17 +133,18 @@ def _problems(draw):
     n_items = draw(st.integers(1, 7))
     n_secondary = draw(st.integers(0, n_items))
     secondary = np.zeros(n_items, dtype=bool)
-    secondary[n_items - n_secondary:] = True
+    secondary[n_items - n_secondary :] = True
     coloured = draw(st.booleans()) and n_secondary > 0
     options, colours = [], []
     for _ in range(draw(st.integers(1, 14))):
-        items = draw(st.lists(st.integers(0, n_items - 1), min_size=1, max_size=n_items,
-                              unique=True))
+        items = draw(
+            st.lists(st.integers(0, n_items - 1), min_size=1, max_size=n_items, unique=True)
+        )
         options.append(items)
-        colours.append([draw(st.integers(0, 2)) if secondary[i] and coloured else 0
-                        for i in items])
-    return ExactCover(options, n_items=n_items, secondary=secondary,
-                      colours=colours if coloured else None)
+        colours.append([draw(st.integers(0, 2)) if secondary[i] and coloured else 0 for i in items])
+    return ExactCover(
+        options, n_items=n_items, secondary=secondary, colours=colours if coloured else None
+    )
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,10 +8,10 @@ import pytest
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.sudoku import Status, random_grid, random_puzzles
 
-EXAMPLE = ("530070000600195000098000060800060003400803001"
-           "700020006060000280000419005000080079")
-EXAMPLE_SOLUTION = ("534678912672195348198342567859761423426853791"
-                    "713924856961537284287419635345286179")
+EXAMPLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+EXAMPLE_SOLUTION = (
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+)
 
 
 def grid_errors(puzzles, solutions, box):
@@ -22,7 +22,7 @@ def grid_errors(puzzles, solutions, box):
     puzzles = np.asarray(puzzles, dtype=np.int64)
     solutions = np.asarray(solutions, dtype=np.int64)
     count, cells = solutions.shape
-    n = int(round(cells ** 0.5))
+    n = int(round(cells**0.5))
     rows, cols = box
     grids = solutions.reshape(count, n, n)
     boxes = grids.reshape(count, n // rows, rows, n // cols, cols).transpose(0, 1, 3, 2, 4)
@@ -34,8 +34,18 @@ def grid_errors(puzzles, solutions, box):
     ok_boxes = np.all(np.sort(boxes, axis=2) == want, axis=(1, 2))
     kept = np.all((puzzles == 0) | (puzzles == solutions), axis=1)
     for k in np.flatnonzero(~(ok_rows & ok_cols & ok_boxes & kept)):
-        failures.append((int(k), "rows" if not ok_rows[k] else "columns" if not ok_cols[k]
-                         else "boxes" if not ok_boxes[k] else "givens changed"))
+        failures.append(
+            (
+                int(k),
+                "rows"
+                if not ok_rows[k]
+                else "columns"
+                if not ok_cols[k]
+                else "boxes"
+                if not ok_boxes[k]
+                else "givens changed",
+            )
+        )
     return failures
 
 
@@ -64,7 +74,8 @@ def _all_4x4_grids():
     for cells in itertools.product(itertools.permutations(range(1, 5)), repeat=4):
         grid = np.array(cells).reshape(4, 4)
         if all(len(set(grid[:, c])) == 4 for c in range(4)) and all(
-                len(set(grid[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
+            len(set(grid[r : r + 2, c : c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)
+        ):
             grids.append(grid.ravel())
     return np.array(grids)
 
@@ -89,8 +100,10 @@ def test_4x4_counts_match_brute_force():
         assert result.status[k] == expected
 
 
-@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)),
-                                    (10, (2, 5)), (12, (3, 4)), (16, (4, 4))])
+@pytest.mark.parametrize(
+    "n, box",
+    [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (10, (2, 5)), (12, (3, 4)), (16, (4, 4))],
+)
 def test_generated_puzzles_of_every_shape(n, box):
     puzzles = random_puzzles(3, n=n, box=box, seed=n)
     result = sudoku.solve(puzzles, box=box, limit=2)
@@ -149,8 +162,12 @@ def test_clashes_and_bad_values_get_invalid_without_stopping_the_batch():
     assert np.all(result.solutions[1:] == 0)
     floats = batch.astype(float)
     floats[0, 3] = np.nan
-    assert sudoku.solve(floats).status_names().tolist() == ["INVALID", "INVALID",
-                                                            "INVALID", "UNIQUE"]
+    assert sudoku.solve(floats).status_names().tolist() == [
+        "INVALID",
+        "INVALID",
+        "INVALID",
+        "UNIQUE",
+    ]
     assert sudoku.check_grid(clash) == "digit 5 appears twice in row 1 (columns 1 and 2)"
     with pytest.raises(ValueError, match="appears twice in row 1"):
         sudoku.solve_one(clash)
@@ -169,8 +186,7 @@ def test_bad_arguments_raise():
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
 def test_results_do_not_depend_on_threads_or_chunks():
-    puzzles = np.concatenate([random_puzzles(150, seed=3),
-                              random_puzzles(50, seed=4, keep=60)])
+    puzzles = np.concatenate([random_puzzles(150, seed=3), random_puzzles(50, seed=4, keep=60)])
     puzzles[::7, :3] = 0  # some with several solutions
     one = sudoku.solve(puzzles, threads=1, chunk=64, limit=3)
     two = sudoku.solve(puzzles, threads=2, chunk=5, limit=3)
@@ -182,15 +198,21 @@ def test_results_do_not_depend_on_threads_or_chunks():
 def test_solve_one_and_count_solutions():
     solution = sudoku.solve_one(EXAMPLE)
     assert sudoku.format_line(solution) == EXAMPLE_SOLUTION
-    unsolvable = "1200" "0000" "0030" "0040"  # cell (1, 3) has no digit left
+    unsolvable = "1200000000300040"  # cell (1, 3) has no digit left
     assert sudoku.solve_one(unsolvable) is None
     assert sudoku.count_solutions(unsolvable) == 0
     assert sudoku.count_solutions("0" * 16, limit=10) == 10
 
 
 # ----------------------------------------------------------------- public datasets
-UNIQUE_SETS = ["sudoku17.txt", "top1465.txt", "top95.txt", "hardest.txt",
-               "forum_hardest_1106.txt", "easy50_projecteuler96.txt"]
+UNIQUE_SETS = [
+    "sudoku17.txt",
+    "top1465.txt",
+    "top95.txt",
+    "hardest.txt",
+    "forum_hardest_1106.txt",
+    "easy50_projecteuler96.txt",
+]
 
 
 @pytest.mark.parametrize("name", UNIQUE_SETS)
@@ -265,6 +287,6 @@ def test_special_cases(datasets):
         assert result.counts[k] == expected, row["name"]
         assert status == {0: "NO_SOLUTION", 1: "UNIQUE"}.get(expected, "MULTIPLE"), row["name"]
         if expected:
-            assert grid_errors(puzzles[k:k + 1], result.solutions[k:k + 1], (3, 3)) == []
+            assert grid_errors(puzzles[k : k + 1], result.solutions[k : k + 1], (3, 3)) == []
     names = {Status(s).name for s in result.status}
     assert names == {"INVALID", "NO_SOLUTION", "UNIQUE", "MULTIPLE"}

@@ -74,8 +74,18 @@ def error_of(func, *args, **kwargs) -> str:
 
 @pytest.mark.parametrize(
     "n, shape",
-    [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (12, (3, 4)), (16, (4, 4)),
-     (25, (5, 5)), (32, (4, 8)), (35, (5, 7)), (36, (6, 6))],
+    [
+        (4, (2, 2)),
+        (6, (2, 3)),
+        (8, (2, 4)),
+        (9, (3, 3)),
+        (12, (3, 4)),
+        (16, (4, 4)),
+        (25, (5, 5)),
+        (32, (4, 8)),
+        (35, (5, 7)),
+        (36, (6, 6)),
+    ],
 )
 def test_box_shape_default(n, shape):
     assert box_shape(n) == shape
@@ -147,11 +157,14 @@ def test_crlf_bom_comments_blank_lines(tmp_path):
     lines = format_lines(puzzles)
     text = (
         "# a comment\r\n\r\n"
-        + lines[0] + "   \r\n"
+        + lines[0]
+        + "   \r\n"
         + "   # indented comment\r\n"
-        + lines[1] + "\t# trailing comment\r\n"
+        + lines[1]
+        + "\t# trailing comment\r\n"
         + "\r\n"
-        + lines[2] + "\r\n"
+        + lines[2]
+        + "\r\n"
         + lines[3]  # no final newline
     )
     path = tmp_path / "crlf.txt"
@@ -200,7 +213,7 @@ def test_grid_9x9_with_separators(tmp_path):
 
 
 def test_grid_4x4_consecutive_and_forced():
-    text = "1.3.\n....\n..1.\n4...\n" "2...\n....\n....\n...3\n"
+    text = "1.3.\n....\n..1.\n4...\n2...\n....\n....\n...3\n"
     p = parse(text, format="grid")
     assert p.shape == (2, 16)
     assert p[0].tolist() == line_values("1.3.......1.4...")
@@ -229,7 +242,11 @@ def test_format_grid_layout():
     grid[0, 0] = 6
     assert format_grid(grid).splitlines()[:3] == ["6 . . | . . .", ". . . | . . .", "------+------"]
     assert format_grid(grid, box=(3, 2)).splitlines()[:4] == [
-        "6 . | . . | . .", ". . | . . | . .", ". . | . . | . .", "----+-----+----"]
+        "6 . | . . | . .",
+        ". . | . . | . .",
+        ". . | . . | . .",
+        "----+-----+----",
+    ]
 
 
 def test_ambiguous_16_cell_lines():
@@ -259,9 +276,11 @@ def write_csv(path, header, rows):
 
 @pytest.mark.parametrize(
     "header, pcol, scol",
-    [(["quizzes", "solutions"], 0, 1),
-     (["puzzle", "solution", "clues", "difficulty", "difficulty_range"], 0, 1),
-     (["id", "Quiz", "Solution"], 1, 2)],
+    [
+        (["quizzes", "solutions"], 0, 1),
+        (["puzzle", "solution", "clues", "difficulty", "difficulty_range"], 0, 1),
+        (["id", "Quiz", "Solution"], 1, 2),
+    ],
 )
 def test_csv_header_styles(tmp_path, header, pcol, scol):
     puzzles = random_puzzles(9, 6)
@@ -342,10 +361,14 @@ def test_array_shapes():
     "arr, expected",
     [
         (np.array([[np.nan] + [0.0] * 80]), "<array>[0]: row 1, column 1: NaN is not a cell value"),
-        (np.array([[0.0] * 12 + [2.5] + [0.0] * 68]),
-         "<array>[0]: row 2, column 4: value 2.5 is not a whole number"),
-        (np.array([[0] * 81, [0] * 80 + [10]]),
-         "<array>[1]: row 9, column 9: value 10 is out of range 0..9"),
+        (
+            np.array([[0.0] * 12 + [2.5] + [0.0] * 68]),
+            "<array>[0]: row 2, column 4: value 2.5 is not a whole number",
+        ),
+        (
+            np.array([[0] * 81, [0] * 80 + [10]]),
+            "<array>[1]: row 9, column 9: value 10 is out of range 0..9",
+        ),
         (np.array([-1] + [0] * 15), "<array>[0]: row 1, column 1: value -1 is out of range 0..4"),
         (np.zeros(80, np.int64), "<array>: array of shape (80,) is not one puzzle"),
         (np.zeros((3, 50), np.int64), "<array>: array of shape (3, 50) is neither"),
@@ -380,21 +403,26 @@ def test_error_messages_name_line_column(tmp_path):
     assert fails([good[0], good[1][:80]]) == f"{path}:2:81: line has 80 cells, expected 81"
     assert fails([good[0], good[1] + "1"]) == f"{path}:2:82: line has 82 cells, expected 81"
     assert fails([good[0], "0" * 256]) == (
-        f"{path}:2:82: line has 256 cells, expected 81 (the size 9x9 was set by line 1)")
+        f"{path}:2:82: line has 256 cells, expected 81 (the size 9x9 was set by line 1)"
+    )
     assert fails([good[0], good[1][:5] + "A" + good[1][6:]]).startswith(
-        f"{path}:2:6: invalid character 'A'")
+        f"{path}:2:6: invalid character 'A'"
+    )
     assert fails(["1234" + "0" * 11 + "9"]) == (
-        f"{path}:1:16: value '9' (9) is too large for a 4x4 puzzle (max 4)")
-    assert fails(["G" + "0" * 80, ""]) .startswith(f"{path}:1:1: invalid character 'G'")
+        f"{path}:1:16: value '9' (9) is too large for a 4x4 puzzle (max 4)"
+    )
+    assert fails(["G" + "0" * 80, ""]).startswith(f"{path}:1:1: invalid character 'G'")
     assert fails(["0" * 40]).startswith(f"{path}:1:41: line has 40 cells; a puzzle line needs")
     assert "7x7" in fails(["0" * 49])
     numbers = " ".join(["0"] * 1295 + ["37"])
     assert fails([numbers]) == (
-        f"{path}:1:{len(numbers) - 1}: value 37 is too large for a 36x36 puzzle (max 36)")
+        f"{path}:1:{len(numbers) - 1}: value 37 is too large for a 36x36 puzzle (max 36)"
+    )
     # undecodable bytes
     path.write_bytes(good[0].encode()[:10] + b"\xff" + good[0].encode()[11:] + b"\n")
     assert error_of(parse, path) == (
-        f"{path}:1:11: undecodable byte 0xFF (the text is not valid UTF-8)")
+        f"{path}:1:11: undecodable byte 0xFF (the text is not valid UTF-8)"
+    )
     # explicit n that does not match
     path.write_text(good[0] + "\n")
     assert error_of(parse, path, n=16).startswith(f"{path}:1:82: line has 81 cells, expected 256")
@@ -402,15 +430,19 @@ def test_error_messages_name_line_column(tmp_path):
 
 def test_strings_and_lists_report_their_origin():
     assert error_of(parse, LINE9[:80]).startswith(
-        "<string>:1:81: line has 80 cells; a puzzle line needs n*n")
+        "<string>:1:81: line has 80 cells; a puzzle line needs n*n"
+    )
     assert error_of(parse, [LINE9, LINE9[:80]]) == "<list>:2:81: line has 80 cells, expected 81"
     assert error_of(parse, [LINE9, LINE9[:3] + "?" + LINE9[4:]]).startswith(
-        "<list>:2:4: invalid character '?'")
+        "<list>:2:4: invalid character '?'"
+    )
     assert error_of(parse, GRID9.replace("3 . 5", "3 . x")).startswith(
-        "<string>:6:5: invalid character 'x'")
+        "<string>:6:5: invalid character 'x'"
+    )
     short = "\n".join(GRID9.splitlines()[:-1])
     assert error_of(parse, short) == (
-        "<string>:1:1: puzzle has only 8 rows, expected 9 (the file ends after line 10)")
+        "<string>:1:1: puzzle has only 8 rows, expected 9 (the file ends after line 10)"
+    )
     assert error_of(parse, "\n\n# nothing\n") == "<string>: no puzzles found"
     assert parse("", n=9).shape == (0, 81)
     with pytest.raises(ValueError, match="unknown format"):
@@ -422,7 +454,8 @@ def test_box_argument():
     np.testing.assert_array_equal(parse(format_lines(puzzles), box=(3, 2)), puzzles)
     np.testing.assert_array_equal(parse(format_lines(puzzles), n=6, box=(2, 3)), puzzles)
     assert error_of(parse, format_lines(puzzles), box=(2, 2)) == (
-        "<list>:1:17: line has 36 cells, expected 16 (box 2x2 was given)")
+        "<list>:1:17: line has 36 cells, expected 16 (box 2x2 was given)"
+    )
     assert "does not hold 9x9 puzzles" in error_of(parse, puzzles, box=(3, 3))
     assert "does not fit" in error_of(parse, puzzles, n=6, box=(3, 3))
 
@@ -451,10 +484,10 @@ def make_mixed_file(path):
     """12 puzzle lines (4 bad) plus a comment; return the good rows."""
     puzzles = random_puzzles(9, 12, seed=11)
     lines = format_lines(puzzles)
-    lines[2] = lines[2][:20] + "?" + lines[2][21:]         # bad character
-    lines[5] = lines[5][:70]                                # too short
-    lines[6] = "0" * 256                                    # wrong size
-    lines[9] = lines[9][:80] + "\xe9"                       # non-ASCII character
+    lines[2] = lines[2][:20] + "?" + lines[2][21:]  # bad character
+    lines[5] = lines[5][:70]  # too short
+    lines[6] = "0" * 256  # wrong size
+    lines[9] = lines[9][:80] + "\xe9"  # non-ASCII character
     text = "# header comment\n" + "\n".join(lines) + "\n"
     path.write_bytes(text.encode("utf-8"))
     return puzzles, lines, [2, 5, 6, 9]
@@ -567,7 +600,8 @@ def test_iter_chunks_grid_bad_puzzle(tmp_path):
     c = chunks[0]
     assert c.bad.tolist() == [False, True, False]
     assert c.errors == [
-        (1, f"{path}:19:20: row has 8 cells, expected 9 (the size 9x9 was set by line 1)")]
+        (1, f"{path}:19:20: row has 8 cells, expected 9 (the size 9x9 was set by line 1)")
+    ]
     np.testing.assert_array_equal(c.puzzles[[0, 2]], parse(LINE9).repeat(2, axis=0))
     assert c.line_numbers.tolist() == [1, 13, 25]
 

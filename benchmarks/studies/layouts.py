@@ -101,13 +101,13 @@ from numbadlx import problems  # noqa: E402
 
 LONG_RUN_SECONDS = 2.0
 
-DTYPES = {"u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "i32": np.int32,
-          "i64": np.int64}
+DTYPES = {"u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "i32": np.int32, "i64": np.int64}
 
 
 # ----------------------------------------------------------------------------------
 # Problems in internal numbering (primary items first, then secondary)
 # ----------------------------------------------------------------------------------
+
 
 class Csr:
     """A problem's options renumbered primary items first, plus the same problem rebuilt
@@ -126,8 +126,8 @@ class Csr:
         self.nnz = self.indices.size
         self.max_node = self.n_items + 1 + self.nnz + self.n_options + 1  # DLX1 table rows
         self.problem = numbadlx.ExactCover.from_csr(
-            self.indptr, self.indices, n_items=self.n_items,
-            secondary=self.n_items - self.n_primary)
+            self.indptr, self.indices, n_items=self.n_items, secondary=self.n_items - self.n_primary
+        )
 
 
 PROBLEMS = {
@@ -149,6 +149,7 @@ QUICK_PROBLEMS = "queens8,langford7,pentominoes3x20"
 # Variant: the production kernel
 # ----------------------------------------------------------------------------------
 
+
 def production_dtype(csr):
     """The dtype of numbadlx's own link tables (uint32 when this study was made)."""
     return csr.problem.links()[0].dtype
@@ -158,8 +159,10 @@ def prod_variant(csr, dt):
     """numbadlx's search through its public driver; only at its own link dtype."""
     problem = csr.problem
     if np.dtype(dt) != production_dtype(csr):
-        raise ValueError(f"prod runs numbadlx's own {production_dtype(csr)} links, not "
-                         f"{np.dtype(dt)}; use tr-<dtype> for that layout at other dtypes")
+        raise ValueError(
+            f"prod runs numbadlx's own {production_dtype(csr)} links, not "
+            f"{np.dtype(dt)}; use tr-<dtype> for that layout at other dtypes"
+        )
 
     def setup():
         return problem
@@ -810,8 +813,10 @@ def _dlx1_tables(csr, dt):
     the public ``ExactCover.links()``, cast to ``dt`` (``_fits`` checks it is wide
     enough; every entry is a non-negative node, item, length or option index)."""
     nodes, items = csr.problem.links()
-    return (np.ascontiguousarray(nodes.astype(dt, copy=False)),
-            np.ascontiguousarray(items.astype(dt, copy=False)))
+    return (
+        np.ascontiguousarray(nodes.astype(dt, copy=False)),
+        np.ascontiguousarray(items.astype(dt, copy=False)),
+    )
 
 
 def aos_variant(csr, dt):
@@ -854,8 +859,11 @@ def flat_variant(csr, dt, width=4):
         table[:, 3] = nodes[:, 3]
 
     def setup():
-        return (table.copy().reshape(-1), items.copy().reshape(-1),
-                np.zeros(csr.n_primary + 1, dtype=dt))
+        return (
+            table.copy().reshape(-1),
+            items.copy().reshape(-1),
+            np.zeros(csr.n_primary + 1, dtype=dt),
+        )
 
     def run(args):
         return kernel(args[0], args[1], n_items, args[2])
@@ -871,8 +879,11 @@ def soa_variant(csr, dt):
     links = [np.ascontiguousarray(items[:, k]) for k in range(2)]
 
     def setup():
-        return ([c.copy() for c in columns] + [c.copy() for c in links]
-                + [np.zeros(csr.n_primary + 1, dtype=dt)])
+        return (
+            [c.copy() for c in columns]
+            + [c.copy() for c in links]
+            + [np.zeros(csr.n_primary + 1, dtype=dt)]
+        )
 
     def run(args):
         up, down, item, prev, nxt, choice = args
@@ -890,8 +901,11 @@ def ud_variant(csr, dt):
     links = [np.ascontiguousarray(items[:, k]) for k in range(2)]
 
     def setup():
-        return [ud.copy(), item.copy()] + [c.copy() for c in links] + [
-            np.zeros(csr.n_primary + 1, dtype=dt)]
+        return (
+            [ud.copy(), item.copy()]
+            + [c.copy() for c in links]
+            + [np.zeros(csr.n_primary + 1, dtype=dt)]
+        )
 
     def run(args):
         ud_, item_, prev, nxt, choice = args
@@ -903,6 +917,7 @@ def ud_variant(csr, dt):
 # ----------------------------------------------------------------------------------
 # Variant: classic Dancing Links (Knuth 2000) with separate L, R, U, D, C, S arrays
 # ----------------------------------------------------------------------------------
+
 
 def plain_kernels(dt):
     """(build, count) for classic DLX with link dtype ``dt``."""
@@ -1057,13 +1072,21 @@ def plain_variant(csr, dt):
     return setup, run
 
 
-KINDS = {"prod": prod_variant, "aos": aos_variant, "flat": flat_variant,
-         "flat3": lambda csr, dt: flat_variant(csr, dt, 3), "ud": ud_variant, "tr": tr_variant,
-         "soa": soa_variant,
-         "plain": plain_variant}
-DEFAULT_VARIANTS = ("prod-u32,tr-u32,tr-i32,tr-u16,tr-u64,tr-i64,"
-                    "aos-u32,flat-u32,flat3-u32,ud-u32,soa-u32,soa-i32,soa-u16,"
-                    "plain-u32,plain-i32,plain-u16,plain-i64")
+KINDS = {
+    "prod": prod_variant,
+    "aos": aos_variant,
+    "flat": flat_variant,
+    "flat3": lambda csr, dt: flat_variant(csr, dt, 3),
+    "ud": ud_variant,
+    "tr": tr_variant,
+    "soa": soa_variant,
+    "plain": plain_variant,
+}
+DEFAULT_VARIANTS = (
+    "prod-u32,tr-u32,tr-i32,tr-u16,tr-u64,tr-i64,"
+    "aos-u32,flat-u32,flat3-u32,ud-u32,soa-u32,soa-i32,soa-u16,"
+    "plain-u32,plain-i32,plain-u16,plain-i64"
+)
 
 
 def _fits(kind, dtname, csr):
@@ -1075,6 +1098,7 @@ def _fits(kind, dtname, csr):
 # ----------------------------------------------------------------------------------
 # Driver
 # ----------------------------------------------------------------------------------
+
 
 def _timed(run, args):
     gc.collect()
@@ -1090,18 +1114,30 @@ def _timed(run, args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--problems", default=DEFAULT_PROBLEMS,
-                        help=f"comma-separated, from {','.join(PROBLEMS)} "
-                             f"(default {DEFAULT_PROBLEMS})")
-    parser.add_argument("--variants", default=DEFAULT_VARIANTS,
-                        help=f"comma-separated <kernel>-<dtype>, kernel in {list(KINDS)}, "
-                             f"dtype in {list(DTYPES)} (default {DEFAULT_VARIANTS})")
+    parser.add_argument(
+        "--problems",
+        default=DEFAULT_PROBLEMS,
+        help=f"comma-separated, from {','.join(PROBLEMS)} (default {DEFAULT_PROBLEMS})",
+    )
+    parser.add_argument(
+        "--variants",
+        default=DEFAULT_VARIANTS,
+        help=f"comma-separated <kernel>-<dtype>, kernel in {list(KINDS)}, "
+        f"dtype in {list(DTYPES)} (default {DEFAULT_VARIANTS})",
+    )
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--long-repeats", type=int, default=3,
-                        help=f"repeats when the first run took > {LONG_RUN_SECONDS:g} s")
+    parser.add_argument(
+        "--long-repeats",
+        type=int,
+        default=3,
+        help=f"repeats when the first run took > {LONG_RUN_SECONDS:g} s",
+    )
     parser.add_argument("--quick", action="store_true", help=f"problems {QUICK_PROBLEMS}")
-    parser.add_argument("--baseline", default="prod-u32",
-                        help="variant the ratios are taken against (default prod-u32)")
+    parser.add_argument(
+        "--baseline",
+        default="prod-u32",
+        help="variant the ratios are taken against (default prod-u32)",
+    )
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
 
@@ -1122,14 +1158,21 @@ def main(argv=None):
     for v in variants:
         kind, _, dtname = v.partition("-")
         if kind == "prod" and np.dtype(DTYPES[dtname]) != prod_dt:
-            parser.error(f"{v}: the production driver has {prod_dt} links only; "
-                         f"tr-{dtname} is the same layout at {dtname}")
+            parser.error(
+                f"{v}: the production driver has {prod_dt} links only; "
+                f"tr-{dtname} is the same layout at {dtname}"
+            )
 
-    print(machine.describe("numbadlx layout / dtype study: count ALL solutions, same "
-                           "search tree for every variant"))
-    print(f"# median of {args.repeats} runs ({args.long_repeats} when the first run took "
-          f"> {LONG_RUN_SECONDS:g} s), rounds interleaved; ratio = variant / "
-          f"{args.baseline} (> 1: slower than it)")
+    print(
+        machine.describe(
+            "numbadlx layout / dtype study: count ALL solutions, same search tree for every variant"
+        )
+    )
+    print(
+        f"# median of {args.repeats} runs ({args.long_repeats} when the first run took "
+        f"> {LONG_RUN_SECONDS:g} s), rounds interleaved; ratio = variant / "
+        f"{args.baseline} (> 1: slower than it)"
+    )
 
     # Compile everything on a tiny problem first (not timed).
     for v in variants:
@@ -1173,8 +1216,11 @@ def main(argv=None):
                 result[v] = (found, n_nodes, updates)
                 times[v].append(seconds)
                 if v not in target:
-                    target[v] = args.repeats if seconds <= LONG_RUN_SECONDS else min(
-                        args.repeats, args.long_repeats)
+                    target[v] = (
+                        args.repeats
+                        if seconds <= LONG_RUN_SECONDS
+                        else min(args.repeats, args.long_repeats)
+                    )
                 if args.verbose:
                     print(f"  {name} {v} {seconds:.4f}", file=sys.stderr, flush=True)
             round_no += 1
@@ -1186,16 +1232,31 @@ def main(argv=None):
         for v in runners:
             med = statistics.median(times[v])
             found, n_nodes, updates = result[v]
-            rows.append((name, v, len(times[v]), med, min(times[v]), max(times[v]), found,
-                         n_nodes, updates, updates / med / 1e6, med / base,
-                         min(times[v]) / base_min))
+            rows.append(
+                (
+                    name,
+                    v,
+                    len(times[v]),
+                    med,
+                    min(times[v]),
+                    max(times[v]),
+                    found,
+                    n_nodes,
+                    updates,
+                    updates / med / 1e6,
+                    med / base,
+                    min(times[v]) / base_min,
+                )
+            )
         for v in skipped:
             rows.append((name, v, 0) + (None,) * 9)
 
     print()
-    head = (f"{'problem':16s} {'variant':10s} {'reps':>4s} {'median s':>9s} "
-            f"{'min-max s':>19s} {'solutions':>9s} {'nodes':>10s} {'updates':>13s} "
-            f"{'Mupd/s':>7s} {'ratio':>6s} {'min ratio':>9s}")
+    head = (
+        f"{'problem':16s} {'variant':10s} {'reps':>4s} {'median s':>9s} "
+        f"{'min-max s':>19s} {'solutions':>9s} {'nodes':>10s} {'updates':>13s} "
+        f"{'Mupd/s':>7s} {'ratio':>6s} {'min ratio':>9s}"
+    )
     print(head)
     print("-" * len(head))
     previous = None
@@ -1207,12 +1268,16 @@ def main(argv=None):
         if med is None:
             print(f"{name:16s} {v:10s} {'-':>4s} {'(dtype too narrow for this problem)':>40s}")
             continue
-        print(f"{name:16s} {v:10s} {reps:4d} {med:#9.4g} {lo:#9.4g}-{hi:#9.4g} {found:9d} "
-              f"{n_nodes:10d} {updates:13d} {rate:7.1f} {ratio:6.2f} {min_ratio:9.2f}")
+        print(
+            f"{name:16s} {v:10s} {reps:4d} {med:#9.4g} {lo:#9.4g}-{hi:#9.4g} {found:9d} "
+            f"{n_nodes:10d} {updates:13d} {rate:7.1f} {ratio:6.2f} {min_ratio:9.2f}"
+        )
     print()
     print("All variants of a problem agree on solutions, nodes and updates (checked).")
-    print(f"ratio = median / median of {args.baseline}; min ratio = fastest run / fastest "
-          f"run of {args.baseline} (less sensitive to load from other processes).")
+    print(
+        f"ratio = median / median of {args.baseline}; min ratio = fastest run / fastest "
+        f"run of {args.baseline} (less sensitive to load from other processes)."
+    )
     print(f"# load avg at end: {machine.load_average()}")
     return 0
 

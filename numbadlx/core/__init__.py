@@ -21,5 +21,4 @@ from .problem import ExactCover, count, solve
 from .search import BudgetExceeded, SearchStats
 from .verify import explain, verify
 
-__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify",
-           "explain"]
+__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify", "explain"]

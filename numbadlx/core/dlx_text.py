@@ -80,12 +80,15 @@ def _parse_bound(mult, token, where):
     """``'u:v'`` or ``'v'`` (the part of ``token`` before its ``|``) -> ``(u, v)``."""
     parts = mult.split(":")
     if len(parts) > 2 or not all(part.isdigit() and part.isascii() for part in parts):
-        raise ValueError(f"{where}: bad multiplicity in {token!r} (expected 'u:v|item' or "
-                         f"'v|item' with decimal u <= v)")
+        raise ValueError(
+            f"{where}: bad multiplicity in {token!r} (expected 'u:v|item' or "
+            f"'v|item' with decimal u <= v)"
+        )
     u, v = (int(parts[0]), int(parts[-1]))
     if u > v or v < 1:
-        raise ValueError(f"{where}: bad multiplicity in {token!r}: need u <= v and v >= 1, "
-                         f"got u = {u}, v = {v}")
+        raise ValueError(
+            f"{where}: bad multiplicity in {token!r}: need u <= v and v >= 1, got u = {u}, v = {v}"
+        )
     if v > 2**31 - 1:
         raise ValueError(f"{where}: multiplicity {v} in {token!r} is too large")
     return u, v
@@ -132,8 +135,7 @@ def parse_dlx(source):
                 search_from = col - 1 + len(token)
                 if token == "|":
                     if in_secondary:
-                        raise ValueError(f"{label}:{number}:{col}: a second '|' in the item "
-                                         f"line")
+                        raise ValueError(f"{label}:{number}:{col}: a second '|' in the item line")
                     in_secondary = True
                     continue
                 where = f"{label}:{number}:{col}"
@@ -141,8 +143,10 @@ def parse_dlx(source):
                 bound = (1, 1)
                 if "|" in token:
                     if in_secondary:
-                        raise ValueError(f"{where}: multiplicity on secondary item "
-                                         f"{token!r} (only primary items may have one)")
+                        raise ValueError(
+                            f"{where}: multiplicity on secondary item "
+                            f"{token!r} (only primary items may have one)"
+                        )
                     mult, name = token.split("|", 1)
                     bound = _parse_bound(mult, token, where)
                     col += len(mult) + 1
@@ -150,9 +154,11 @@ def parse_dlx(source):
                     raise ValueError(f"{where}: no item name in {token!r}")
                 bad = _FORBIDDEN.intersection(name)
                 if bad:
-                    raise ValueError(f"{label}:{number}:{col}: item name {name!r} contains "
-                                     f"{sorted(bad)[0]!r} (multiplicities are written "
-                                     f"'u:v|item', colours only in options)")
+                    raise ValueError(
+                        f"{label}:{number}:{col}: item name {name!r} contains "
+                        f"{sorted(bad)[0]!r} (multiplicities are written "
+                        f"'u:v|item', colours only in options)"
+                    )
                 if name in index:
                     raise ValueError(f"{label}:{number}:{col}: item {name!r} is named twice")
                 index[name] = len(item_names)
@@ -172,17 +178,21 @@ def parse_dlx(source):
             if item is None:
                 raise ValueError(f"{label}:{number}:{col}: unknown item {name!r}")
             if item in seen:
-                raise ValueError(f"{label}:{number}:{col}: item {name!r} appears twice in "
-                                 f"this option")
+                raise ValueError(
+                    f"{label}:{number}:{col}: item {name!r} appears twice in this option"
+                )
             colour_code = 0
             if colon:
                 where = f"{label}:{number}:{col + len(name) + 1}"
                 if not secondary[item]:
-                    raise ValueError(f"{where}: primary item {name!r} has a colour (only "
-                                     f"secondary items may have one)")
+                    raise ValueError(
+                        f"{where}: primary item {name!r} has a colour (only "
+                        f"secondary items may have one)"
+                    )
                 if not colour or _FORBIDDEN.intersection(colour):
-                    raise ValueError(f"{where}: bad colour {colour!r} in {token!r} "
-                                     f"(expected 'item:colour')")
+                    raise ValueError(
+                        f"{where}: bad colour {colour!r} in {token!r} (expected 'item:colour')"
+                    )
                 colour_code = colour_index.setdefault(colour, len(colour_index) + 1)
             seen.add(item)
             option.append(item)
@@ -191,8 +201,9 @@ def parse_dlx(source):
         flat.extend(option)
         line_numbers.append(number)
     if item_names is None:
-        raise ValueError(f"{label}: no item line found (the first non-comment line must "
-                         f"name the items)")
+        raise ValueError(
+            f"{label}: no item line found (the first non-comment line must name the items)"
+        )
     indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
     if lengths:
         np.cumsum(lengths, out=indptr[1:])
@@ -201,11 +212,17 @@ def parse_dlx(source):
     bounds = None
     if any(bound != (1, 1) for bound in bound_rows):
         bounds = np.asarray(bound_rows, dtype=np.int64).reshape(-1, 2)
-    return DLXText(item_names=item_names, secondary=np.array(secondary, dtype=bool),
-                   indptr=indptr, indices=np.asarray(flat, dtype=np.int32),
-                   line_numbers=np.asarray(line_numbers, dtype=np.int64), source=label,
-                   colours=colours, colour_names=list(colour_index) if colour_index else None,
-                   bounds=bounds)
+    return DLXText(
+        item_names=item_names,
+        secondary=np.array(secondary, dtype=bool),
+        indptr=indptr,
+        indices=np.asarray(flat, dtype=np.int32),
+        line_numbers=np.asarray(line_numbers, dtype=np.int64),
+        source=label,
+        colours=colours,
+        colour_names=list(colour_index) if colour_index else None,
+        bounds=bounds,
+    )
 
 
 def _names(problem):
@@ -217,8 +234,10 @@ def _names(problem):
 
 
 def _valid_names(names):
-    return all(name and not _FORBIDDEN.intersection(name) and not any(
-        ch.isspace() for ch in name) for name in names) and len(set(names)) == len(names)
+    return all(
+        name and not _FORBIDDEN.intersection(name) and not any(ch.isspace() for ch in name)
+        for name in names
+    ) and len(set(names)) == len(names)
 
 
 def _colour_labels(problem):
@@ -262,8 +281,9 @@ def to_dlx(problem):
             u, v = (int(b) for b in bounds[row])
             if (u, v) != (1, 1):
                 prefixes[item] = f"{v}|" if u == v else f"{u}:{v}|"
-    primary = [prefixes.get(k, "") + names[k] for k in range(problem.n_items)
-               if not problem.secondary[k]]
+    primary = [
+        prefixes.get(k, "") + names[k] for k in range(problem.n_items) if not problem.secondary[k]
+    ]
     secondary = [names[k] for k in range(problem.n_items) if problem.secondary[k]]
     head = " ".join(primary)
     if secondary:
@@ -275,7 +295,10 @@ def to_dlx(problem):
         if labels is None:
             lines.append(" ".join(names[i] for i in problem.indices[start:stop]))
         else:
-            lines.append(" ".join(
-                names[i] + (":" + labels[c] if c else "")
-                for i, c in zip(problem.indices[start:stop], problem.colours[start:stop])))
+            lines.append(
+                " ".join(
+                    names[i] + (":" + labels[c] if c else "")
+                    for i, c in zip(problem.indices[start:stop], problem.colours[start:stop])
+                )
+            )
     return "\n".join(lines) + "\n"

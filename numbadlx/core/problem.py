@@ -15,10 +15,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .links import build_links
-from .search import (RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats,
-                     decode_solution)
-from .validate import (check_bounds, check_colours, check_csr, colours_from_lists,
-                        dense_to_csr, options_to_csr, secondary_mask)
+from .search import RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats, decode_solution
+from .validate import (
+    check_bounds,
+    check_colours,
+    check_csr,
+    colours_from_lists,
+    dense_to_csr,
+    options_to_csr,
+    secondary_mask,
+)
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
 
@@ -78,11 +84,18 @@ class ExactCover:
     3
     """
 
-    def __init__(self, options: ArrayLike | Sequence[Sequence[int]], *,
-                 n_items: int | None = None, secondary: int | ArrayLike | None = None,
-                 item_names: Sequence[str] | None = None,
-                 option_names: Sequence[str] | None = None, colours: Any = None,
-                 bounds: Any = None, colour_names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        options: ArrayLike | Sequence[Sequence[int]],
+        *,
+        n_items: int | None = None,
+        secondary: int | ArrayLike | None = None,
+        item_names: Sequence[str] | None = None,
+        option_names: Sequence[str] | None = None,
+        colours: Any = None,
+        bounds: Any = None,
+        colour_names: Sequence[str] | None = None,
+    ) -> None:
         if isinstance(options, np.ndarray) or _looks_dense(options):
             indptr, indices, width = dense_to_csr(options)
             if n_items is not None and n_items != width:
@@ -93,47 +106,92 @@ class ExactCover:
             indptr, indices, width = options_to_csr(options, n_items)
             if colours is not None:
                 colours = colours_from_lists(colours, indptr)
-        self._setup(indptr, indices, width, secondary, item_names, option_names,
-                    colours=colours, bounds=bounds, colour_names=colour_names)
+        self._setup(
+            indptr,
+            indices,
+            width,
+            secondary,
+            item_names,
+            option_names,
+            colours=colours,
+            bounds=bounds,
+            colour_names=colour_names,
+        )
 
     # ----------------------------------------------------------- constructors
     @classmethod
-    def from_dense(cls, matrix: ArrayLike, *, secondary: int | ArrayLike | None = None,
-                   item_names: Sequence[str] | None = None,
-                   option_names: Sequence[str] | None = None,
-                   colours: ArrayLike | None = None, bounds: Any = None,
-                   colour_names: Sequence[str] | None = None) -> ExactCover:
+    def from_dense(
+        cls,
+        matrix: ArrayLike,
+        *,
+        secondary: int | ArrayLike | None = None,
+        item_names: Sequence[str] | None = None,
+        option_names: Sequence[str] | None = None,
+        colours: ArrayLike | None = None,
+        bounds: Any = None,
+        colour_names: Sequence[str] | None = None,
+    ) -> ExactCover:
         """Build from a dense options x items 0/1 matrix (``colours``: an integer
         matrix of the same shape)."""
         indptr, indices, width = dense_to_csr(matrix)
         if colours is not None:
             colours = _dense_colours(colours, matrix)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
-                                 colours=colours, bounds=bounds, colour_names=colour_names)
+        return cls._from_checked(
+            indptr,
+            indices,
+            width,
+            secondary,
+            item_names,
+            option_names,
+            colours=colours,
+            bounds=bounds,
+            colour_names=colour_names,
+        )
 
     @classmethod
-    def from_options(cls, options: Sequence[Sequence[int]], *, n_items: int | None = None,
-                     secondary: int | ArrayLike | None = None,
-                     item_names: Sequence[str] | None = None,
-                     option_names: Sequence[str] | None = None,
-                     colours: Sequence[Sequence[int] | None] | None = None,
-                     bounds: Any = None,
-                     colour_names: Sequence[str] | None = None) -> ExactCover:
+    def from_options(
+        cls,
+        options: Sequence[Sequence[int]],
+        *,
+        n_items: int | None = None,
+        secondary: int | ArrayLike | None = None,
+        item_names: Sequence[str] | None = None,
+        option_names: Sequence[str] | None = None,
+        colours: Sequence[Sequence[int] | None] | None = None,
+        bounds: Any = None,
+        colour_names: Sequence[str] | None = None,
+    ) -> ExactCover:
         """Build from a sequence of options, each a sequence of 0-based item indices
         (``colours``: lists parallel to the options)."""
         indptr, indices, width = options_to_csr(options, n_items)
         if colours is not None:
             colours = colours_from_lists(colours, indptr)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
-                                 colours=colours, bounds=bounds, colour_names=colour_names)
+        return cls._from_checked(
+            indptr,
+            indices,
+            width,
+            secondary,
+            item_names,
+            option_names,
+            colours=colours,
+            bounds=bounds,
+            colour_names=colour_names,
+        )
 
     @classmethod
-    def from_csr(cls, indptr: ArrayLike, indices: ArrayLike, *, n_items: int | None = None,
-                 secondary: int | ArrayLike | None = None,
-                 item_names: Sequence[str] | None = None,
-                 option_names: Sequence[str] | None = None,
-                 colours: ArrayLike | None = None, bounds: Any = None,
-                 colour_names: Sequence[str] | None = None) -> ExactCover:
+    def from_csr(
+        cls,
+        indptr: ArrayLike,
+        indices: ArrayLike,
+        *,
+        n_items: int | None = None,
+        secondary: int | ArrayLike | None = None,
+        item_names: Sequence[str] | None = None,
+        option_names: Sequence[str] | None = None,
+        colours: ArrayLike | None = None,
+        bounds: Any = None,
+        colour_names: Sequence[str] | None = None,
+    ) -> ExactCover:
         """Build from CSR arrays: option ``k`` holds ``indices[indptr[k]:indptr[k+1]]``.
 
         ``colours``, if given, is an integer array parallel to ``indices`` (0 = none).
@@ -148,8 +206,17 @@ class ExactCover:
         2
         """
         indptr, indices, width = check_csr(indptr, indices, n_items)
-        return cls._from_checked(indptr, indices, width, secondary, item_names, option_names,
-                                 colours=colours, bounds=bounds, colour_names=colour_names)
+        return cls._from_checked(
+            indptr,
+            indices,
+            width,
+            secondary,
+            item_names,
+            option_names,
+            colours=colours,
+            bounds=bounds,
+            colour_names=colour_names,
+        )
 
     @classmethod
     def from_dlx(cls, source: str | Any) -> ExactCover:
@@ -173,22 +240,60 @@ class ExactCover:
         from .dlx_text import parse_dlx
 
         parsed = parse_dlx(source)
-        return cls._from_checked(parsed.indptr, parsed.indices, len(parsed.item_names),
-                                 parsed.secondary, parsed.item_names, None,
-                                 line_numbers=parsed.line_numbers, colours=parsed.colours,
-                                 bounds=parsed.bounds, colour_names=parsed.colour_names)
+        return cls._from_checked(
+            parsed.indptr,
+            parsed.indices,
+            len(parsed.item_names),
+            parsed.secondary,
+            parsed.item_names,
+            None,
+            line_numbers=parsed.line_numbers,
+            colours=parsed.colours,
+            bounds=parsed.bounds,
+            colour_names=parsed.colour_names,
+        )
 
     @classmethod
-    def _from_checked(cls, indptr, indices, n_items, secondary, item_names, option_names,
-                      line_numbers=None, colours=None, bounds=None, colour_names=None):
+    def _from_checked(
+        cls,
+        indptr,
+        indices,
+        n_items,
+        secondary,
+        item_names,
+        option_names,
+        line_numbers=None,
+        colours=None,
+        bounds=None,
+        colour_names=None,
+    ):
         problem = cls.__new__(cls)
-        problem._setup(indptr, indices, n_items, secondary, item_names, option_names,
-                       colours=colours, bounds=bounds, colour_names=colour_names)
+        problem._setup(
+            indptr,
+            indices,
+            n_items,
+            secondary,
+            item_names,
+            option_names,
+            colours=colours,
+            bounds=bounds,
+            colour_names=colour_names,
+        )
         problem.line_numbers = line_numbers
         return problem
 
-    def _setup(self, indptr, indices, n_items, secondary, item_names, option_names,
-               colours=None, bounds=None, colour_names=None):
+    def _setup(
+        self,
+        indptr,
+        indices,
+        n_items,
+        secondary,
+        item_names,
+        option_names,
+        colours=None,
+        bounds=None,
+        colour_names=None,
+    ):
         self.indptr = indptr
         self.indices = indices
         self.n_items = int(n_items)
@@ -204,8 +309,7 @@ class ExactCover:
         if option_names is not None:
             option_names = [str(name) for name in option_names]
             if len(option_names) != self.n_options:
-                raise ValueError(f"{len(option_names)} option names for {self.n_options} "
-                                 f"options")
+                raise ValueError(f"{len(option_names)} option names for {self.n_options} options")
         self.item_names = item_names
         self.option_names = option_names
         #: colours parallel to ``indices`` (int32, 0 = none), or None without colours
@@ -214,15 +318,19 @@ class ExactCover:
         self.bounds = check_bounds(bounds, self.n_items, self.secondary, item_names)
         self.colour_names = _colour_names(colour_names, self.colours)
         # Internal item numbering: primary items first, then secondary, each in order.
-        self._order = np.concatenate([np.flatnonzero(~self.secondary),
-                                      np.flatnonzero(self.secondary)]).astype(np.int32)
+        self._order = np.concatenate(
+            [np.flatnonzero(~self.secondary), np.flatnonzero(self.secondary)]
+        ).astype(np.int32)
         self._internal = np.empty(self.n_items, dtype=np.int32)
         self._internal[self._order] = np.arange(self.n_items, dtype=np.int32)
         internal_indices = self._internal[indices] if indices.size else indices
         self._nodes, self._items = build_links(
-            indptr, internal_indices.astype(np.int32),
+            indptr,
+            internal_indices.astype(np.int32),
             self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
-            self.n_items, self.n_primary)
+            self.n_items,
+            self.n_primary,
+        )
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------ views
@@ -231,7 +339,7 @@ class ExactCover:
         if not -self.n_options <= k < self.n_options:
             raise IndexError(f"option {k} out of range ({self.n_options} options)")
         k %= self.n_options
-        return self.indices[self.indptr[k]:self.indptr[k + 1]].copy()
+        return self.indices[self.indptr[k] : self.indptr[k + 1]].copy()
 
     def to_dense(self) -> NDArray[np.bool_]:
         """The options x items 0/1 matrix as a bool array."""
@@ -264,7 +372,7 @@ class ExactCover:
         if self.colours is None:
             return np.zeros(items.size, dtype=np.int32)
         k %= self.n_options
-        return self.colours[self.indptr[k]:self.indptr[k + 1]].copy()
+        return self.colours[self.indptr[k] : self.indptr[k + 1]].copy()
 
     @property
     def item_order(self) -> NDArray[np.int32]:
@@ -272,8 +380,10 @@ class ExactCover:
         return self._order.copy()
 
     def __repr__(self):
-        return (f"ExactCover({self.n_options} options, {self.n_primary} primary + "
-                f"{self.n_secondary} secondary items, {self.indices.size} entries)")
+        return (
+            f"ExactCover({self.n_options} options, {self.n_primary} primary + "
+            f"{self.n_secondary} secondary items, {self.indices.size} entries)"
+        )
 
     def _repr_html_(self):
         """Jupyter view: sizes, item names, and for small problems the 0/1 matrix with
@@ -286,11 +396,16 @@ class ExactCover:
     def _finish(self, search, code, found, what):
         self.stats = search.summary()
         if code == RET_BUDGET:
-            raise BudgetExceeded(f"{what} stopped at its budget after {self.stats.nodes} "
-                                 f"nodes, {found} solution(s) seen", found, self.stats)
+            raise BudgetExceeded(
+                f"{what} stopped at its budget after {self.stats.nodes} "
+                f"nodes, {found} solution(s) seen",
+                found,
+                self.stats,
+            )
 
-    def solve(self, *, max_nodes: int | None = None,
-              timeout: float | None = None) -> NDArray[np.int64] | None:
+    def solve(
+        self, *, max_nodes: int | None = None, timeout: float | None = None
+    ) -> NDArray[np.int64] | None:
         """First solution as sorted option indices, or None when there is none.
 
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
@@ -301,8 +416,13 @@ class ExactCover:
         self._finish(search, code, found, "solve")
         return decode_solution(record[0]) if found else None
 
-    def count(self, limit: int | None = None, *, max_nodes: int | None = None,
-              timeout: float | None = None) -> int:
+    def count(
+        self,
+        limit: int | None = None,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+    ) -> int:
         """Number of solutions, stopping early at ``limit`` if given.
 
         Raises :class:`BudgetExceeded` (with ``.found``) if the budget runs out first.
@@ -310,14 +430,18 @@ class ExactCover:
         if limit is not None and limit <= 0:
             raise ValueError(f"limit must be positive, got {limit}")
         search = Search(self)
-        code, found, _ = search.run(0 if limit is None else int(limit), 0, max_nodes,
-                                    timeout)
+        code, found, _ = search.run(0 if limit is None else int(limit), 0, max_nodes, timeout)
         self._finish(search, code, found, "count")
         return found
 
-    def solutions(self, limit: int | None = None, *, max_nodes: int | None = None,
-                  timeout: float | None = None,
-                  batch: int = 64) -> Iterator[NDArray[np.int64]]:
+    def solutions(
+        self,
+        limit: int | None = None,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        batch: int = 64,
+    ) -> Iterator[NDArray[np.int64]]:
         """Yield solutions one by one (sorted option indices), resuming the same search.
 
         The kernel stops after each batch of ``batch`` solutions and carries on from
@@ -343,8 +467,13 @@ class ExactCover:
 
         return verify(self, solution)
 
-    def trace(self, *, max_events: int | None = None, limit: int | None = None,
-              as_frame: bool | None = None) -> Any:
+    def trace(
+        self,
+        *,
+        max_events: int | None = None,
+        limit: int | None = None,
+        as_frame: bool | None = None,
+    ) -> Any:
         """Record the search step by step: chosen items, options tried, backtracks and
         solutions, as a table (a pandas DataFrame, or a structured array without
         pandas). The same kernel runs with its trace table switched on; see
@@ -377,8 +506,11 @@ def _looks_dense(options):
         return False
     if isinstance(first, np.ndarray) and first.dtype == np.bool_:
         return True
-    return isinstance(first, (list, tuple)) and len(first) > 0 and all(
-        isinstance(v, (bool, np.bool_)) for v in first)
+    return (
+        isinstance(first, (list, tuple))
+        and len(first) > 0
+        and all(isinstance(v, (bool, np.bool_)) for v in first)
+    )
 
 
 def _dense_colours(colours, matrix):
@@ -387,15 +519,18 @@ def _dense_colours(colours, matrix):
     present = np.asarray(matrix) != 0
     array = np.asarray(colours)
     if array.shape != present.shape:
-        raise ValueError(f"colour matrix has shape {array.shape}, expected {present.shape} "
-                         f"(the shape of the options matrix)")
+        raise ValueError(
+            f"colour matrix has shape {array.shape}, expected {present.shape} "
+            f"(the shape of the options matrix)"
+        )
     if not (np.issubdtype(array.dtype, np.integer) and array.dtype != np.bool_):
         raise ValueError(f"colour matrix must hold integers, got dtype {array.dtype}")
     stray = (array != 0) & ~present
     if stray.any():
         row, col = np.argwhere(stray)[0]
-        raise ValueError(f"colour {array[row, col]} at row {row}, item {col}, where the "
-                         f"option has no item")
+        raise ValueError(
+            f"colour {array[row, col]} at row {row}, item {col}, where the option has no item"
+        )
     return array[present].astype(np.int64)
 
 
@@ -417,9 +552,11 @@ def _problem(matrix, secondary):
     return ExactCover(matrix, secondary=secondary)
 
 
-def solve(matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
-          secondary: int | ArrayLike | None = None,
-          **budget: Any) -> NDArray[np.int64] | None:
+def solve(
+    matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
+    secondary: int | ArrayLike | None = None,
+    **budget: Any,
+) -> NDArray[np.int64] | None:
     """Solve an exact-cover problem given as a dense 0/1 matrix or option lists.
 
     Examples
@@ -431,9 +568,12 @@ def solve(matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
     return _problem(matrix, secondary).solve(**budget)
 
 
-def count(matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
-          secondary: int | ArrayLike | None = None, limit: int | None = None,
-          **budget: Any) -> int:
+def count(
+    matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
+    secondary: int | ArrayLike | None = None,
+    limit: int | None = None,
+    **budget: Any,
+) -> int:
     """Count the solutions of an exact-cover problem (up to ``limit``).
 
     Examples

@@ -18,8 +18,15 @@ from .kernels.common import RET_BUDGET, RET_DONE, RET_LIMIT
 from .kernels.xc import search_c, search_x
 from .links import LINK_DTYPE
 
-__all__ = ["Search", "SearchStats", "BudgetExceeded", "decode_solution", "RET_DONE",
-           "RET_LIMIT", "RET_BUDGET"]
+__all__ = [
+    "Search",
+    "SearchStats",
+    "BudgetExceeded",
+    "decode_solution",
+    "RET_DONE",
+    "RET_LIMIT",
+    "RET_BUDGET",
+]
 
 # Nodes the kernel runs, at first, between two looks at the clock (and at Ctrl-C).
 _SLICE_NODES = 10_000
@@ -63,8 +70,7 @@ class Search:
         bounds = getattr(problem, "bounds", None)
         if bounds is None:
             # Algorithm X, or C when there are colours: the same arguments
-            self.kernel = search_c if getattr(problem, "colours", None) is not None \
-                else search_x
+            self.kernel = search_c if getattr(problem, "colours", None) is not None else search_x
             self.items = problem._items.copy()
             self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
             self.width = max(problem.n_primary, 1)
@@ -83,9 +89,12 @@ class Search:
             self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
             depth = self.width + problem.n_primary + 1
             self.choice = np.zeros(depth, dtype=LINK_DTYPE)
-            self.extra = (problem.n_primary, np.zeros(depth, dtype=LINK_DTYPE),
-                          np.zeros(max(problem.n_primary, 1), dtype=LINK_DTYPE),
-                          np.zeros(depth + 1, dtype=np.int64))
+            self.extra = (
+                problem.n_primary,
+                np.zeros(depth, dtype=LINK_DTYPE),
+                np.zeros(max(problem.n_primary, 1), dtype=LINK_DTYPE),
+                np.zeros(depth + 1, dtype=np.int64),
+            )
         self.state = np.zeros(3, dtype=np.int64)
         self.stats = np.zeros(_kernel.N_STATS, dtype=np.int64)
         self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
@@ -106,10 +115,20 @@ class Search:
             slice_end = int(self.stats[_kernel.ST_NODES]) + step
             slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
             want = 0 if max_solutions <= 0 else max_solutions - found_total
-            view = record[min(found_total, n_record):]
-            code, found = self.kernel(self.nodes, self.items, self.n_items, self.choice,
-                                      self.state, want, slice_nodes, view, self.stats,
-                                      self.trace, *self.extra)
+            view = record[min(found_total, n_record) :]
+            code, found = self.kernel(
+                self.nodes,
+                self.items,
+                self.n_items,
+                self.choice,
+                self.state,
+                want,
+                slice_nodes,
+                view,
+                self.stats,
+                self.trace,
+                *self.extra,
+            )
             found_total += found
             if code != _kernel.RET_BUDGET or slice_nodes == limit_nodes:
                 break
@@ -121,15 +140,21 @@ class Search:
             if timeout is not None and time.perf_counter() - start >= timeout:
                 break
         self.seconds += time.perf_counter() - start
-        self.status = {_kernel.RET_DONE: "done", _kernel.RET_LIMIT: "limit",
-                       _kernel.RET_BUDGET: "budget"}[code]
+        self.status = {
+            _kernel.RET_DONE: "done",
+            _kernel.RET_LIMIT: "limit",
+            _kernel.RET_BUDGET: "budget",
+        }[code]
         return code, found_total, record
 
     def summary(self):
-        return SearchStats(nodes=int(self.stats[_kernel.ST_NODES]),
-                           updates=int(self.stats[_kernel.ST_UPDATES]),
-                           solutions=int(self.stats[_kernel.ST_SOLUTIONS]),
-                           status=self.status, seconds=self.seconds)
+        return SearchStats(
+            nodes=int(self.stats[_kernel.ST_NODES]),
+            updates=int(self.stats[_kernel.ST_UPDATES]),
+            solutions=int(self.stats[_kernel.ST_SOLUTIONS]),
+            status=self.status,
+            seconds=self.seconds,
+        )
 
 
 def decode_solution(row):

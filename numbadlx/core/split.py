@@ -48,8 +48,10 @@ class _Tables:
 
     def __init__(self, problem: ExactCover):
         if getattr(problem, "bounds", None) is not None:
-            raise ValueError("splitting supports Algorithms X and C (no multiplicities); "
-                             "this problem has bounds (Algorithm M)")
+            raise ValueError(
+                "splitting supports Algorithms X and C (no multiplicities); "
+                "this problem has bounds (Algorithm M)"
+            )
         self.problem = problem
         self.indptr = np.asarray(problem.indptr, dtype=np.int64)
         self.indices = np.asarray(problem.indices, dtype=np.int64)
@@ -59,22 +61,21 @@ class _Tables:
         colours = getattr(problem, "colours", None)
         self.colours = None if colours is None else np.asarray(colours, dtype=np.int64)
         # option of each entry, and the entries of each item (stable: option order)
-        self.entry_option = np.repeat(np.arange(self.n_options, dtype=np.int64),
-                                      np.diff(self.indptr))
+        self.entry_option = np.repeat(
+            np.arange(self.n_options, dtype=np.int64), np.diff(self.indptr)
+        )
         order = np.argsort(self.indices, kind="stable")
         self.item_ptr = np.zeros(self.n_items + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.indices, minlength=self.n_items),
-                  out=self.item_ptr[1:])
+        np.cumsum(np.bincount(self.indices, minlength=self.n_items), out=self.item_ptr[1:])
         self.item_entries = order
         self.is_primary_entry = self.primary[self.indices]
 
     def entries_of_item(self, item):
-        return self.item_entries[self.item_ptr[item]:self.item_ptr[item + 1]]
+        return self.item_entries[self.item_ptr[item] : self.item_ptr[item + 1]]
 
     def initial_state(self):
         """``(active options, covered primary items)`` before any choice."""
-        return (np.ones(self.n_options, dtype=bool),
-                np.zeros(self.n_items, dtype=bool))
+        return (np.ones(self.n_options, dtype=bool), np.zeros(self.n_items, dtype=bool))
 
     def choose(self, state, k):
         """The state after choosing option ``k`` (a new pair of arrays)."""
@@ -173,8 +174,9 @@ def _replay(tables: _Tables, prefix):
         if not 0 <= k < tables.n_options:
             raise ValueError(f"option {k} out of range ({tables.n_options} options)")
         if not state[0][k]:
-            raise ValueError(f"option {k} of the prefix {tuple(prefix)} clashes with an "
-                             f"earlier option of it")
+            raise ValueError(
+                f"option {k} of the prefix {tuple(prefix)} clashes with an earlier option of it"
+            )
         state = tables.choose(state, k)
     return state
 
@@ -232,12 +234,17 @@ def _reduce(tables: _Tables, prefix):
     names = problem.item_names
     option_names = problem.option_names
     reduced = ExactCover.from_csr(
-        indptr, indices, n_items=int(keep_item.sum()),
+        indptr,
+        indices,
+        n_items=int(keep_item.sum()),
         secondary=~tables.primary[keep_item],
         item_names=None if names is None else [names[i] for i in np.flatnonzero(keep_item)],
-        option_names=None if option_names is None else [option_names[k]
-                                                        for k in option_map.tolist()],
-        colours=colours, colour_names=getattr(problem, "colour_names", None))
+        option_names=None
+        if option_names is None
+        else [option_names[k] for k in option_map.tolist()],
+        colours=colours,
+        colour_names=getattr(problem, "colour_names", None),
+    )
     return reduced, option_map, None
 
 
@@ -261,16 +268,16 @@ def count_prefix(problem: ExactCover, prefix, *, max_nodes=None, timeout=None) -
     return int(reduced.count(max_nodes=max_nodes, timeout=timeout))
 
 
-def count_prefixes(problem: ExactCover, prefixes, *, max_nodes=None,
-                   timeout=None) -> np.ndarray:
+def count_prefixes(problem: ExactCover, prefixes, *, max_nodes=None, timeout=None) -> np.ndarray:
     """:func:`count_prefix` for each of ``prefixes`` (the problem's tables are built
     once); an int64 array. ``max_nodes`` and ``timeout`` apply to each prefix."""
     tables = _Tables(problem)
     counts = np.zeros(len(prefixes), dtype=np.int64)
     for j, prefix in enumerate(prefixes):
         reduced, _, known = _reduce(tables, prefix)
-        counts[j] = known if reduced is None else reduced.count(max_nodes=max_nodes,
-                                                                timeout=timeout)
+        counts[j] = (
+            known if reduced is None else reduced.count(max_nodes=max_nodes, timeout=timeout)
+        )
     return counts
 
 

@@ -45,8 +45,12 @@ __all__ = ["trace", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS", "DEFAULT_MAX_EVENTS"]
 #: Event names by kernel code (``EV_CHOOSE``, ``EV_TRY``, ``EV_BACKTRACK``,
 #: ``EV_SOLUTION``).
 EVENTS = ("choose", "try", "backtrack", "solution")
-assert (_kernel.EV_CHOOSE, _kernel.EV_TRY, _kernel.EV_BACKTRACK,
-        _kernel.EV_SOLUTION) == (0, 1, 2, 3)
+assert (_kernel.EV_CHOOSE, _kernel.EV_TRY, _kernel.EV_BACKTRACK, _kernel.EV_SOLUTION) == (
+    0,
+    1,
+    2,
+    3,
+)
 
 #: A problem with more options or items than this is refused unless ``max_events``
 #: says how many events to keep.
@@ -55,8 +59,17 @@ MAX_ITEMS = 400
 #: Events kept by default for a small problem.
 DEFAULT_MAX_EVENTS = 20_000
 
-COLUMNS = ("event", "level", "item", "item_name", "option", "option_name", "covered",
-           "branches", "solution")
+COLUMNS = (
+    "event",
+    "level",
+    "item",
+    "item_name",
+    "option",
+    "option_name",
+    "covered",
+    "branches",
+    "solution",
+)
 
 
 def trace(problem, *, max_events=None, limit=None, as_frame=None):
@@ -115,7 +128,8 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
             raise ValueError(
                 f"the problem has {problem.n_options:,} options and {problem.n_items:,} "
                 f"items, too big to trace by default (at most {MAX_OPTIONS} options and "
-                f"{MAX_ITEMS} items); pass max_events=... to record the first events")
+                f"{MAX_ITEMS} items); pass max_events=... to record the first events"
+            )
         max_events = DEFAULT_MAX_EVENTS
     max_events = int(max_events)
     if max_events < 1:
@@ -129,14 +143,18 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     written = int(search.state[2])
     truncated = written > max_events or search.status == "budget"
     if truncated:
-        warnings.warn(f"the trace was cut short after {min(written, max_events):,} "
-                      f"events ({problem.stats.nodes:,} nodes); pass a larger max_events "
-                      f"to see more", stacklevel=2)
-    rows = search.trace[:min(written, max_events)]
+        warnings.warn(
+            f"the trace was cut short after {min(written, max_events):,} "
+            f"events ({problem.stats.nodes:,} nodes); pass a larger max_events "
+            f"to see more",
+            stacklevel=2,
+        )
+    rows = search.trace[: min(written, max_events)]
     table = _decode(problem, rows)
     if as_frame is None:
         try:
             import pandas  # noqa: F401
+
             as_frame = True
         except ImportError:
             as_frame = False
@@ -154,8 +172,11 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
 def _decode(problem, rows):
     """Kernel rows -> a structured array in the caller's numbering."""
     order = problem.item_order  # internal item i is caller item order[i - 1]
-    item_labels = (list(problem.item_names) if problem.item_names is not None
-                   else [str(i) for i in range(problem.n_items)])
+    item_labels = (
+        list(problem.item_names)
+        if problem.item_names is not None
+        else [str(i) for i in range(problem.n_items)]
+    )
     option_labels = {}
 
     def option_label(k):
@@ -169,8 +190,11 @@ def _decode(problem, rows):
     count = rows.shape[0]
     event = rows[:, 0]
     internal = rows[:, 2]
-    item = np.where(internal > 0, order[np.clip(internal - 1, 0, None)], -1) \
-        if problem.n_items else np.full(count, -1)
+    item = (
+        np.where(internal > 0, order[np.clip(internal - 1, 0, None)], -1)
+        if problem.n_items
+        else np.full(count, -1)
+    )
     option = rows[:, 3]
     item_name, option_name, covered = [], [], []
     for e, i, k in zip(event.tolist(), item.tolist(), option.tolist()):
@@ -186,10 +210,17 @@ def _decode(problem, rows):
     def text_dtype(values):
         return f"U{max((len(v) for v in values), default=1) or 1}"
 
-    dtype = [("event", "U9"), ("level", np.int64), ("item", np.int64),
-             ("item_name", text_dtype(item_name)), ("option", np.int64),
-             ("option_name", text_dtype(option_name)), ("covered", text_dtype(covered)),
-             ("branches", np.int64), ("solution", np.int64)]
+    dtype = [
+        ("event", "U9"),
+        ("level", np.int64),
+        ("item", np.int64),
+        ("item_name", text_dtype(item_name)),
+        ("option", np.int64),
+        ("option_name", text_dtype(option_name)),
+        ("covered", text_dtype(covered)),
+        ("branches", np.int64),
+        ("solution", np.int64),
+    ]
     table = np.zeros(count, dtype=dtype)
     table["event"] = np.array(EVENTS)[event] if count else []
     table["level"] = rows[:, 1]

@@ -34,8 +34,9 @@ def dense_to_csr(matrix):
     if array.dtype == object:
         raise ValueError("matrix has dtype object; expected a numeric or boolean 0/1 array")
     if array.ndim != 2:
-        raise ValueError(f"matrix must be 2-D (options x items), got {array.ndim}-D with "
-                         f"shape {array.shape}")
+        raise ValueError(
+            f"matrix must be 2-D (options x items), got {array.ndim}-D with shape {array.shape}"
+        )
     if array.dtype != np.bool_:
         if not (np.issubdtype(array.dtype, np.number)):
             raise ValueError(f"matrix has dtype {array.dtype}; expected bool or numbers 0/1")
@@ -49,14 +50,17 @@ def dense_to_csr(matrix):
         bad = (array != 0) & (array != 1)
         if bad.any():
             row, col = np.argwhere(bad)[0]
-            raise ValueError(f"matrix value {array[row, col]!r} at row {row}, item {col} "
-                             f"is not 0 or 1")
+            raise ValueError(
+                f"matrix value {array[row, col]!r} at row {row}, item {col} is not 0 or 1"
+            )
     present = array != 0
     n_options, n_items = present.shape
     row_len = present.sum(axis=1)
     if n_options and (row_len == 0).any():
-        raise ValueError(f"option (row) {_first_true(row_len == 0)} is empty: "
-                         f"every option must contain at least one item")
+        raise ValueError(
+            f"option (row) {_first_true(row_len == 0)} is empty: "
+            f"every option must contain at least one item"
+        )
     check_link_size(n_items, n_options, int(row_len.sum()))
     indptr = np.zeros(n_options + 1, dtype=np.int64)
     np.cumsum(row_len, out=indptr[1:])
@@ -69,8 +73,11 @@ def _as_index_array(values, what):
     if array.size == 0:
         return np.zeros(0, dtype=np.int64)
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
-        if np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)) \
-                and np.all(array == np.round(array)):
+        if (
+            np.issubdtype(array.dtype, np.floating)
+            and np.all(np.isfinite(array))
+            and np.all(array == np.round(array))
+        ):
             return array.astype(np.int64)
         raise ValueError(f"{what} must hold integers, got dtype {array.dtype}")
     return array.astype(np.int64)
@@ -82,15 +89,14 @@ def options_to_csr(options, n_items=None):
     flat = []
     for k, option in enumerate(options):
         if isinstance(option, (str, bytes)) or not hasattr(option, "__len__"):
-            raise ValueError(f"option {k} must be a list of item indices, got "
-                             f"{type(option).__name__}")
+            raise ValueError(
+                f"option {k} must be a list of item indices, got {type(option).__name__}"
+            )
         for t, value in enumerate(option):
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"option {k}, entry {t}: item index {value!r} is not an "
-                                 f"integer")
+                raise ValueError(f"option {k}, entry {t}: item index {value!r} is not an integer")
             if not -MAX_LINK_INDEX <= value <= MAX_LINK_INDEX:  # would not fit int64
-                raise ValueError(f"option {k}, entry {t}: item index {value} is out of "
-                                 f"range")
+                raise ValueError(f"option {k}, entry {t}: item index {value} is out of range")
         lengths.append(len(option))
         flat.extend(int(v) for v in option)
     indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
@@ -111,15 +117,16 @@ def check_csr(indptr, indices, n_items=None):
     if indptr[0] != 0:
         raise ValueError(f"indptr[0] must be 0, got {indptr[0]}")
     if indptr[-1] != indices.size:
-        raise ValueError(f"indptr[-1] = {indptr[-1]} does not match len(indices) = "
-                         f"{indices.size}")
+        raise ValueError(f"indptr[-1] = {indptr[-1]} does not match len(indices) = {indices.size}")
     lengths = np.diff(indptr)
     if (lengths < 0).any():
         raise ValueError(f"indptr decreases at position {_first_true(lengths < 0)}")
     n_options = lengths.size
     if n_options and (lengths == 0).any():
-        raise ValueError(f"option {_first_true(lengths == 0)} is empty: every option must "
-                         f"contain at least one item")
+        raise ValueError(
+            f"option {_first_true(lengths == 0)} is empty: every option must "
+            f"contain at least one item"
+        )
     rows = np.repeat(np.arange(n_options), lengths)
     if indices.size and indices.min() < 0:
         t = _first_true(indices < 0)
@@ -127,14 +134,18 @@ def check_csr(indptr, indices, n_items=None):
     if n_items is None:
         n_items = int(indices.max()) + 1 if indices.size else 0
     else:
-        if isinstance(n_items, (bool, np.bool_)) or not isinstance(n_items, numbers.Integral) \
-                or n_items < 0:
+        if (
+            isinstance(n_items, (bool, np.bool_))
+            or not isinstance(n_items, numbers.Integral)
+            or n_items < 0
+        ):
             raise ValueError(f"n_items must be a non-negative integer, got {n_items!r}")
         n_items = int(n_items)
         if indices.size and indices.max() >= n_items:
             t = _first_true(indices >= n_items)
-            raise ValueError(f"option {rows[t]}: item index {indices[t]} is out of range "
-                             f"(n_items = {n_items})")
+            raise ValueError(
+                f"option {rows[t]}: item index {indices[t]} is out of range (n_items = {n_items})"
+            )
     check_link_size(n_items, n_options, indices.size)
     if indices.size:
         order = np.lexsort((indices, rows))
@@ -143,8 +154,9 @@ def check_csr(indptr, indices, n_items=None):
         dup = (sorted_rows[1:] == sorted_rows[:-1]) & (sorted_items[1:] == sorted_items[:-1])
         if dup.any():
             t = _first_true(dup)
-            raise ValueError(f"option {sorted_rows[t]} contains item {sorted_items[t]} more "
-                             f"than once")
+            raise ValueError(
+                f"option {sorted_rows[t]} contains item {sorted_items[t]} more than once"
+            )
     return indptr, indices.astype(np.int32), n_items
 
 
@@ -154,19 +166,23 @@ def secondary_mask(secondary, n_items):
     if secondary is None:
         return mask
     if isinstance(secondary, (bool, np.bool_)):
-        raise ValueError("secondary must be a count of trailing items or a boolean mask, "
-                         "not a bool")
+        raise ValueError(
+            "secondary must be a count of trailing items or a boolean mask, not a bool"
+        )
     if isinstance(secondary, numbers.Integral):
         if not 0 <= secondary <= n_items:
-            raise ValueError(f"secondary = {secondary} is outside 0..{n_items} (the number "
-                             f"of items)")
+            raise ValueError(
+                f"secondary = {secondary} is outside 0..{n_items} (the number of items)"
+            )
         if secondary:
-            mask[n_items - int(secondary):] = True
+            mask[n_items - int(secondary) :] = True
         return mask
     array = np.asarray(secondary)
     if array.dtype != np.bool_:
-        raise ValueError(f"secondary mask must be boolean, got dtype {array.dtype} (give a "
-                         f"count of trailing items as an int)")
+        raise ValueError(
+            f"secondary mask must be boolean, got dtype {array.dtype} (give a "
+            f"count of trailing items as an int)"
+        )
     if array.shape != (n_items,):
         raise ValueError(f"secondary mask has shape {array.shape}, expected ({n_items},)")
     return array.copy()
@@ -185,13 +201,14 @@ def _colour_values(values, where):
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         if array.dtype == object:
             for t, value in enumerate(array.ravel()):
-                if isinstance(value, (bool, np.bool_)) or not isinstance(
-                        value, numbers.Integral):
-                    raise ValueError(f"{where}, entry {t}: colour {value!r} is not an "
-                                     f"integer")
+                if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+                    raise ValueError(f"{where}, entry {t}: colour {value!r} is not an integer")
             array = array.astype(np.int64)
-        elif np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)) \
-                and np.all(array == np.round(array)):
+        elif (
+            np.issubdtype(array.dtype, np.floating)
+            and np.all(np.isfinite(array))
+            and np.all(array == np.round(array))
+        ):
             array = array.astype(np.int64)
         else:
             raise ValueError(f"{where}: colours must be integers, got dtype {array.dtype}")
@@ -203,8 +220,9 @@ def colours_from_lists(colours, indptr):
     in that option) into an array parallel to the CSR ``indices``."""
     n_options = indptr.size - 1
     if isinstance(colours, (str, bytes)) or not hasattr(colours, "__len__"):
-        raise ValueError(f"colours must be a list of lists parallel to the options, got "
-                         f"{type(colours).__name__}")
+        raise ValueError(
+            f"colours must be a list of lists parallel to the options, got {type(colours).__name__}"
+        )
     if len(colours) != n_options:
         raise ValueError(f"colours has {len(colours)} entries for {n_options} options")
     flat = np.zeros(int(indptr[-1]), dtype=np.int64)
@@ -213,16 +231,15 @@ def colours_from_lists(colours, indptr):
         if row is None:
             continue
         if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-            raise ValueError(f"colours[{k}] must be a list of colours, got "
-                             f"{type(row).__name__}")
+            raise ValueError(f"colours[{k}] must be a list of colours, got {type(row).__name__}")
         if len(row) != length:
-            raise ValueError(f"colours[{k}] has {len(row)} entries but option {k} has "
-                             f"{length} items")
+            raise ValueError(
+                f"colours[{k}] has {len(row)} entries but option {k} has {length} items"
+            )
         for t, value in enumerate(row):
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"option {k}, entry {t}: colour {value!r} is not an "
-                                 f"integer")
-        flat[indptr[k]:indptr[k + 1]] = row
+                raise ValueError(f"option {k}, entry {t}: colour {value!r} is not an integer")
+        flat[indptr[k] : indptr[k + 1]] = row
     return flat
 
 
@@ -236,24 +253,28 @@ def check_colours(colours, indptr, indices, secondary):
         return None
     array = _colour_values(colours, "colours")
     if array.ndim != 1 or array.size != indices.size:
-        raise ValueError(f"colours must be parallel to the option entries: expected "
-                         f"{indices.size} values, got shape {array.shape}")
+        raise ValueError(
+            f"colours must be parallel to the option entries: expected "
+            f"{indices.size} values, got shape {array.shape}"
+        )
     if not array.size or not array.any():
         return None
     rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
     if array.min() < 0:
         t = _first_true(array < 0)
-        raise ValueError(f"option {rows[t]}: colour {array[t]} of item {indices[t]} is "
-                         f"negative")
+        raise ValueError(f"option {rows[t]}: colour {array[t]} of item {indices[t]} is negative")
     if array.max() > MAX_COLOUR:
         t = _first_true(array > MAX_COLOUR)
-        raise ValueError(f"option {rows[t]}: colour {array[t]} of item {indices[t]} is "
-                         f"larger than {MAX_COLOUR}")
+        raise ValueError(
+            f"option {rows[t]}: colour {array[t]} of item {indices[t]} is larger than {MAX_COLOUR}"
+        )
     on_primary = (array != 0) & ~secondary[indices]
     if on_primary.any():
         t = _first_true(on_primary)
-        raise ValueError(f"option {rows[t]}: primary item {indices[t]} has colour "
-                         f"{array[t]} (only secondary items may have a colour)")
+        raise ValueError(
+            f"option {rows[t]}: primary item {indices[t]} has colour "
+            f"{array[t]} (only secondary items may have a colour)"
+        )
     return array.astype(np.int32)
 
 
@@ -281,22 +302,24 @@ def check_bounds(bounds, n_items, secondary, item_names=None):
             elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):
                 item = int(key)
                 if not 0 <= item < n_items:
-                    raise ValueError(f"bounds: item {item} is out of range (n_items = "
-                                     f"{n_items})")
+                    raise ValueError(f"bounds: item {item} is out of range (n_items = {n_items})")
             else:
                 raise ValueError(f"bounds: unknown item {key!r}")
             if secondary[item]:
-                raise ValueError(f"bounds: item {key!r} is secondary; multiplicities are "
-                                 f"only for primary items")
+                raise ValueError(
+                    f"bounds: item {key!r} is secondary; multiplicities are only for primary items"
+                )
             result[position[item]] = _bound_pair(pair, f"bounds[{key!r}]")
     else:
         if isinstance(bounds, (str, bytes)):
             raise ValueError("bounds must be an array of (u, v) pairs or a dict")
         rows = list(bounds)
         if len(rows) != n_primary:
-            raise ValueError(f"bounds has {len(rows)} rows but there are {n_primary} "
-                             f"primary items (give one (u, v) per primary item, or a "
-                             f"dict)")
+            raise ValueError(
+                f"bounds has {len(rows)} rows but there are {n_primary} "
+                f"primary items (give one (u, v) per primary item, or a "
+                f"dict)"
+            )
         for k, pair in enumerate(rows):
             result[k] = _bound_pair(pair, f"bounds[{k}] (item {primary[k]})")
     if (result == 1).all():

@@ -80,10 +80,13 @@ def explain(problem: ExactCover, solution: ArrayLike) -> str | None:
                 distinct = sorted(set(seen))
                 labels = [_colour_label(problem, c) for c in distinct]
                 if len(labels) == 1:
-                    return (f"secondary item {name} is covered {covered[item]} times, "
-                            f"without a colour")
-                return (f"secondary item {name} is covered {covered[item]} times, with "
-                        f"colours {', '.join(labels[:-1])} and {labels[-1]}")
+                    return (
+                        f"secondary item {name} is covered {covered[item]} times, without a colour"
+                    )
+                return (
+                    f"secondary item {name} is covered {covered[item]} times, with "
+                    f"colours {', '.join(labels[:-1])} and {labels[-1]}"
+                )
         elif item in need:
             u, v = need[item]
             if not u <= covered[item] <= v:

@@ -7,16 +7,24 @@ This layer sits above :mod:`numbadlx.core` and :mod:`numbadlx.sudoku`; their obj
 """
 
 from .html import (
-                   MATRIX_MAX_ITEMS,
-                   MATRIX_MAX_OPTIONS,
-                   CoverMatrix,
-                   exact_cover_html,
-                   grid_html,
-                   grid_table,
-                   sudoku_result_html,
+    MATRIX_MAX_ITEMS,
+    MATRIX_MAX_OPTIONS,
+    CoverMatrix,
+    exact_cover_html,
+    grid_html,
+    grid_table,
+    sudoku_result_html,
 )
 from .tree import SearchTree, search_tree
 
-__all__ = ["CoverMatrix", "exact_cover_html", "grid_html", "grid_table",
-           "sudoku_result_html", "MATRIX_MAX_OPTIONS", "MATRIX_MAX_ITEMS", "SearchTree",
-           "search_tree"]
+__all__ = [
+    "CoverMatrix",
+    "exact_cover_html",
+    "grid_html",
+    "grid_table",
+    "sudoku_result_html",
+    "MATRIX_MAX_OPTIONS",
+    "MATRIX_MAX_ITEMS",
+    "SearchTree",
+    "search_tree",
+]

@@ -30,8 +30,15 @@ import numpy as np
 from ..core.search import Search, decode_solution
 from ..sudoku import Grid, Status, format_line
 
-__all__ = ["CoverMatrix", "grid_html", "grid_table", "sudoku_result_html",
-           "exact_cover_html", "MATRIX_MAX_OPTIONS", "MATRIX_MAX_ITEMS"]
+__all__ = [
+    "CoverMatrix",
+    "grid_html",
+    "grid_table",
+    "sudoku_result_html",
+    "exact_cover_html",
+    "MATRIX_MAX_OPTIONS",
+    "MATRIX_MAX_ITEMS",
+]
 
 #: Problems up to this many options and items are drawn as a 0/1 matrix.
 MATRIX_MAX_OPTIONS = 60
@@ -86,28 +93,33 @@ def grid_table(grid):
     rows, cols = grid.box
     size = 1.9 if n <= 9 else 1.6 if n <= 16 else 1.3
     font = 1.0 if n <= 16 else 0.8
-    style = {"given": f"color:{_GIVEN_COLOUR};font-weight:bold",
-             "filled": f"color:{_FILLED_COLOUR}",
-             "clash": f"color:{_CLASH_COLOUR};font-weight:bold;"
-                      f"text-decoration:line-through",
-             "blank": ""}
+    style = {
+        "given": f"color:{_GIVEN_COLOUR};font-weight:bold",
+        "filled": f"color:{_FILLED_COLOUR}",
+        "clash": f"color:{_CLASH_COLOUR};font-weight:bold;text-decoration:line-through",
+        "blank": "",
+    }
     thin, thick = "1px solid #bbb", "2px solid #333"
     cells = grid.cells()
-    out = [f'<table class="numbadlx-grid" style="border-collapse:collapse;'
-           f'border:{thick};font-family:monospace;font-size:{font}em;'
-           f'margin:0.3em 0">',
-           f'<caption style="white-space:nowrap;font-size:0.8em;'
-           f'font-family:sans-serif">{_esc(grid.summary())}</caption>']
+    out = [
+        f'<table class="numbadlx-grid" style="border-collapse:collapse;'
+        f"border:{thick};font-family:monospace;font-size:{font}em;"
+        f'margin:0.3em 0">',
+        f'<caption style="white-space:nowrap;font-size:0.8em;'
+        f'font-family:sans-serif">{_esc(grid.summary())}</caption>',
+    ]
     for r in range(n):
         out.append("<tr>")
         for c in range(n):
             text, kind = cells[r * n + c]
             right = thick if (c + 1) % cols == 0 and c + 1 < n else thin
             bottom = thick if (r + 1) % rows == 0 and r + 1 < n else thin
-            out.append(f'<td class="{kind}" style="width:{size}em;height:{size}em;'
-                       f'padding:0;text-align:center;border:{thin};'
-                       f'border-right:{right};border-bottom:{bottom};'
-                       f'{style[kind]}">{_esc(text)}</td>')
+            out.append(
+                f'<td class="{kind}" style="width:{size}em;height:{size}em;'
+                f"padding:0;text-align:center;border:{thin};"
+                f"border-right:{right};border-bottom:{bottom};"
+                f'{style[kind]}">{_esc(text)}</td>'
+            )
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)
@@ -115,7 +127,7 @@ def grid_table(grid):
 
 # ------------------------------------------------------------------- results
 def _cut(text, limit=_LINE_CHARS):
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def sudoku_result_html(result, rows=5):
@@ -137,37 +149,47 @@ def sudoku_result_html(result, rows=5):
     box = f"{result.box[0]}x{result.box[1]}"
     rate = result.puzzles_per_second
     rate_text = f"{rate:,.0f} puzzles/s" if np.isfinite(rate) else "-"
-    out = ['<div class="numbadlx-result">',
-           f"<p><b>SudokuResult</b>: {total:,} puzzles of {result.n}x{result.n} "
-           f"({box} boxes), limit {result.limit}, {result.threads} thread(s), "
-           f"{result.seconds:.3f} s, {rate_text}</p>",
-           '<table class="status"><tr><th>status</th><th>puzzles</th><th>share</th></tr>']
+    out = [
+        '<div class="numbadlx-result">',
+        f"<p><b>SudokuResult</b>: {total:,} puzzles of {result.n}x{result.n} "
+        f"({box} boxes), limit {result.limit}, {result.threads} thread(s), "
+        f"{result.seconds:.3f} s, {rate_text}</p>",
+        '<table class="status"><tr><th>status</th><th>puzzles</th><th>share</th></tr>',
+    ]
     for name, count in result.status_counts().items():
         share = count / total if total else 0.0
-        out.append(f'<tr class="{_esc(name.lower())}"><td>{_esc(name)}</td>'
-                   f'<td style="text-align:right">{count:,}</td>'
-                   f'<td style="text-align:right">{share:.1%}</td></tr>')
+        out.append(
+            f'<tr class="{_esc(name.lower())}"><td>{_esc(name)}</td>'
+            f'<td style="text-align:right">{count:,}</td>'
+            f'<td style="text-align:right">{share:.1%}</td></tr>'
+        )
     out.append("</table>")
     searched = result.status != Status.INVALID
     if total and searched.any():
         nodes = result.nodes[searched]
-        out.append('<table class="effort"><tr><th>nodes per puzzle</th><th>min</th>'
-                   '<th>median</th><th>mean</th><th>max</th></tr>'
-                   f'<tr><td>{nodes.size:,} searched</td><td>{int(nodes.min()):,}</td>'
-                   f'<td>{float(np.median(nodes)):,.0f}</td><td>{nodes.mean():,.1f}</td>'
-                   f'<td>{int(nodes.max()):,}</td></tr></table>')
+        out.append(
+            '<table class="effort"><tr><th>nodes per puzzle</th><th>min</th>'
+            "<th>median</th><th>mean</th><th>max</th></tr>"
+            f"<tr><td>{nodes.size:,} searched</td><td>{int(nodes.min()):,}</td>"
+            f"<td>{float(np.median(nodes)):,.0f}</td><td>{nodes.mean():,.1f}</td>"
+            f"<td>{int(nodes.max()):,}</td></tr></table>"
+        )
     shown = min(rows, total)
     if shown:
         names = result.status_names()
-        out.append('<table class="rows"><tr><th>#</th><th>status</th><th>solutions</th>'
-                   '<th>nodes</th><th>puzzle</th><th>solution</th></tr>')
+        out.append(
+            '<table class="rows"><tr><th>#</th><th>status</th><th>solutions</th>'
+            "<th>nodes</th><th>puzzle</th><th>solution</th></tr>"
+        )
         for k in range(shown):
             puzzle = _cut(format_line(result.puzzles[k], blank="."))
             solution = _cut(format_line(result.solutions[k])) if result.counts[k] else ""
-            out.append(f"<tr><td>{k}</td><td>{_esc(names[k])}</td>"
-                       f"<td>{int(result.counts[k])}</td><td>{int(result.nodes[k]):,}</td>"
-                       f'<td style="font-family:monospace">{_esc(puzzle)}</td>'
-                       f'<td style="font-family:monospace">{_esc(solution)}</td></tr>')
+            out.append(
+                f"<tr><td>{k}</td><td>{_esc(names[k])}</td>"
+                f"<td>{int(result.counts[k])}</td><td>{int(result.nodes[k]):,}</td>"
+                f'<td style="font-family:monospace">{_esc(puzzle)}</td>'
+                f'<td style="font-family:monospace">{_esc(solution)}</td></tr>'
+            )
         out.append("</table>")
         if total > shown:
             out.append(f"<p>... {total - shown:,} more</p>")
@@ -204,8 +226,7 @@ def _chosen(problem, solution):
 
 
 def _is_small(problem):
-    return (problem.n_options <= MATRIX_MAX_OPTIONS
-            and problem.n_items <= MATRIX_MAX_ITEMS)
+    return problem.n_options <= MATRIX_MAX_OPTIONS and problem.n_items <= MATRIX_MAX_ITEMS
 
 
 def _cell_texts(problem):
@@ -258,10 +279,12 @@ def exact_cover_html(problem, solution=None, *, find_solution=True):
     items = _item_labels(problem)
     primary = [name for name, sec in zip(items, problem.secondary) if not sec]
     secondary = [name for name, sec in zip(items, problem.secondary) if sec]
-    out = ['<div class="numbadlx-exact-cover">',
-           f"<p><b>ExactCover</b> (Algorithm {problem.algorithm}): {problem.n_options:,} "
-           f"options, {problem.n_primary:,} primary + {problem.n_secondary:,} secondary "
-           f"items, {problem.indices.size:,} entries</p>"]
+    out = [
+        '<div class="numbadlx-exact-cover">',
+        f"<p><b>ExactCover</b> (Algorithm {problem.algorithm}): {problem.n_options:,} "
+        f"options, {problem.n_primary:,} primary + {problem.n_secondary:,} secondary "
+        f"items, {problem.indices.size:,} entries</p>",
+    ]
     for title, names in (("primary items", primary), ("secondary items", secondary)):
         if names:
             listed = ", ".join(_esc(name) for name in names[:40])
@@ -270,8 +293,9 @@ def exact_cover_html(problem, solution=None, *, find_solution=True):
     if solution is not None:
         labels = _option_labels(problem)
         picked = [int(k) for k in solution]
-        listed = ", ".join(f"{k} ({_esc(labels[k])})" if problem.option_names else str(k)
-                           for k in picked[:40])
+        listed = ", ".join(
+            f"{k} ({_esc(labels[k])})" if problem.option_names else str(k) for k in picked[:40]
+        )
         more = ", ..." if len(picked) > 40 else ""
         out.append(f"<p>solution: options {listed}{more}</p>")
     if small:
@@ -284,8 +308,10 @@ def _matrix_html(problem, chosen, items):
     labels = _option_labels(problem)
     cells = _cell_texts(problem)
     border = "border:1px solid #ddd;padding:1px 4px;text-align:center"
-    out = ['<table class="numbadlx-matrix" style="border-collapse:collapse;'
-           'font-family:monospace">', "<tr><th></th>"]
+    out = [
+        '<table class="numbadlx-matrix" style="border-collapse:collapse;font-family:monospace">',
+        "<tr><th></th>",
+    ]
     for item, name in enumerate(items):
         kind = "secondary" if problem.secondary[item] else "primary"
         extra = ";color:#777;font-style:italic" if kind == "secondary" else ""
@@ -305,8 +331,9 @@ def _matrix_html(problem, chosen, items):
     for k in range(problem.n_options):
         kind = "chosen" if chosen[k] else "option"
         shade = ";background:#ffe9a8;font-weight:bold" if chosen[k] else ""
-        out.append(f'<tr class="{kind}"><th style="{border};text-align:left{shade}">'
-                   f"{_esc(labels[k])}</th>")
+        out.append(
+            f'<tr class="{kind}"><th style="{border};text-align:left{shade}">{_esc(labels[k])}</th>'
+        )
         for item in range(problem.n_items):
             text = cells[k][item]
             on = ";background:#ffe9a8" if chosen[k] and text else ""
@@ -319,11 +346,12 @@ def _matrix_html(problem, chosen, items):
 def _matrix_text(problem, chosen, items):
     labels = _option_labels(problem)
     cells = _cell_texts(problem)
-    widths = [max(len(name), max((len(cells[k][i]) for k in range(problem.n_options)),
-                                 default=1)) for i, name in enumerate(items)]
+    widths = [
+        max(len(name), max((len(cells[k][i]) for k in range(problem.n_options)), default=1))
+        for i, name in enumerate(items)
+    ]
     left = max((len(label) for label in labels), default=0)
-    lines = ["  " + " " * left + " " + " ".join(name.rjust(w)
-                                                 for name, w in zip(items, widths))]
+    lines = ["  " + " " * left + " " + " ".join(name.rjust(w) for name, w in zip(items, widths))]
     for k in range(problem.n_options):
         mark = "* " if chosen[k] else "  "
         row = " ".join((cells[k][i] or ".").rjust(w) for i, w in enumerate(widths))

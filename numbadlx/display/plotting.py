@@ -27,8 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["plot_grid", "plot_queens", "plot_pentominoes", "plot_effort",
-           "plot_search_tree"]
+__all__ = ["plot_grid", "plot_queens", "plot_pentominoes", "plot_effort", "plot_search_tree"]
 
 
 def _axes(ax, size):
@@ -39,8 +38,12 @@ def _axes(ax, size):
     return plt.subplots(figsize=size)
 
 
-def plot_grid(puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
-              box: tuple[int, int] | None = None, ax: Any = None) -> Any:
+def plot_grid(
+    puzzle: ArrayLike | str,
+    solution: ArrayLike | str | None = None,
+    box: tuple[int, int] | None = None,
+    ax: Any = None,
+) -> Any:
     """Draw a Sudoku grid: givens in black, filled digits in blue, box borders thick.
 
     Parameters
@@ -73,8 +76,14 @@ def plot_grid(puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
     # background: boxes shaded in a chequer so the boxes read at a glance
     r, c = np.divmod(np.arange(n * n), n)
     shade = ((r // rows) + (c // cols)) % 2
-    ax.imshow(shade.reshape(n, n), cmap="Greys", vmin=0, vmax=6,
-              extent=(0, n, n, 0), interpolation="nearest")
+    ax.imshow(
+        shade.reshape(n, n),
+        cmap="Greys",
+        vmin=0,
+        vmax=6,
+        extent=(0, n, n, 0),
+        interpolation="nearest",
+    )
     for k in range(n + 1):
         width = 2.0 if k % cols == 0 else 0.5
         ax.plot([k, k], [0, n], color="#333", lw=width)
@@ -86,8 +95,16 @@ def plot_grid(puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
         if kind == "blank":
             continue
         row, col = divmod(cell, n)
-        ax.text(col + 0.5, row + 0.5, text, ha="center", va="center", fontsize=size,
-                color=colours[kind], fontweight="bold" if kind != "filled" else "normal")
+        ax.text(
+            col + 0.5,
+            row + 0.5,
+            text,
+            ha="center",
+            va="center",
+            fontsize=size,
+            color=colours[kind],
+            fontweight="bold" if kind != "filled" else "normal",
+        )
     ax.set_xlim(0, n)
     ax.set_ylim(n, 0)
     ax.set_aspect("equal")
@@ -112,23 +129,33 @@ def plot_queens(problem: Any, solution: Sequence[int], ax: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
-    n = problem if isinstance(problem, (int, np.integer)) else \
-        int(round(problem.n_options ** 0.5))
+    n = problem if isinstance(problem, (int, np.integer)) else int(round(problem.n_options**0.5))
     fig, ax = _axes(ax, (0.5 * n + 1, 0.5 * n + 1))
     board = np.add.outer(np.arange(n), np.arange(n)) % 2
     from matplotlib.colors import ListedColormap
 
-    ax.imshow(board, cmap=ListedColormap(["#f0d9b5", "#b58863"]),
-              extent=(0, n, n, 0), interpolation="nearest")
+    ax.imshow(
+        board,
+        cmap=ListedColormap(["#f0d9b5", "#b58863"]),
+        extent=(0, n, n, 0),
+        interpolation="nearest",
+    )
     rows, cols = np.divmod(np.asarray(solution, dtype=np.int64), n)
     # the glyph's size follows the size of one square on the page
     inches = ax.get_window_extent().transformed(fig.dpi_scale_trans.inverted()).width
     points = 0.7 * 72.0 * inches / n
     for r, c in zip(rows, cols):
-        ax.text(c + 0.5, r + 0.55, "\u265b", ha="center", va="center", fontsize=points,
-                color="#8e1b1b", zorder=3)
-    ax.set_xticks(np.arange(n) + 0.5, [chr(ord("a") + k) if n <= 26 else str(k)
-                                       for k in range(n)])
+        ax.text(
+            c + 0.5,
+            r + 0.55,
+            "\u265b",
+            ha="center",
+            va="center",
+            fontsize=points,
+            color="#8e1b1b",
+            zorder=3,
+        )
+    ax.set_xticks(np.arange(n) + 0.5, [chr(ord("a") + k) if n <= 26 else str(k) for k in range(n)])
     ax.set_yticks(np.arange(n) + 0.5, [str(k + 1) for k in range(n)])
     ax.tick_params(length=0)
     ax.set_xlim(0, n)
@@ -169,8 +196,7 @@ def plot_pentominoes(problem: Any, solution: Sequence[int], ax: Any = None) -> A
     image = np.ones((rows * cols, 4))
     placed = board >= 0
     image[placed] = palette(board[placed])
-    ax.imshow(image.reshape(rows, cols, 4), extent=(0, cols, rows, 0),
-              interpolation="nearest")
+    ax.imshow(image.reshape(rows, cols, 4), extent=(0, cols, rows, 0), interpolation="nearest")
     grid = board.reshape(rows, cols)
     # outline each piece: a thick line wherever two neighbouring cells differ
     for r in range(rows):
@@ -184,8 +210,16 @@ def plot_pentominoes(problem: Any, solution: Sequence[int], ax: Any = None) -> A
         r, c = np.divmod(cells, cols)
         # the letter goes in the piece's cell nearest its centre of mass
         near = np.argmin((r - r.mean()) ** 2 + (c - c.mean()) ** 2)
-        ax.text(c[near] + 0.5, r[near] + 0.5, names[piece], ha="center",
-                va="center", fontsize=11, fontweight="bold", color="#222")
+        ax.text(
+            c[near] + 0.5,
+            r[near] + 0.5,
+            names[piece],
+            ha="center",
+            va="center",
+            fontsize=11,
+            fontweight="bold",
+            color="#222",
+        )
     ax.plot([0, cols, cols, 0, 0], [0, 0, rows, rows, 0], color="#222", lw=3)
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
@@ -226,8 +260,7 @@ def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None
     if ax is None:
         from matplotlib import pyplot as plt
 
-        fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.2),
-                                 squeeze=False)
+        fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.2), squeeze=False)
         axes = axes[0]
     else:
         fig, axes = ax.figure, [ax]
@@ -258,8 +291,7 @@ def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None
             median = float(np.median(nodes))
             axis.axvline(median, color="#c44e52", lw=1.5, ls="--")
             title = f"{name}: " if name else ""
-            axis.set_title(f"{title}{nodes.size:,} puzzles, median {median:,.0f}",
-                           fontsize=9)
+            axis.set_title(f"{title}{nodes.size:,} puzzles, median {median:,.0f}", fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -303,39 +335,75 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
     fig, ax = _axes(ax, (min(3.5 + 0.9 * width, 18), 1.0 + 0.9 * depth))
     for node in range(1, k):
         up = tree.parent[node]
-        ax.plot([tree.x[up], tree.x[node]], [tree.y[up], tree.y[node]], color="#999",
-                lw=1, zorder=1)
+        ax.plot(
+            [tree.x[up], tree.x[node]], [tree.y[up], tree.y[node]], color="#999", lw=1, zorder=1
+        )
         if labels and tree.option[node]:
-            ax.text(0.5 * (tree.x[up] + tree.x[node]), 0.5 * (tree.y[up] + tree.y[node]),
-                    tree.option[node], fontsize=8, ha="center", va="center",
-                    color="#1d5fbf", bbox=dict(boxstyle="round,pad=0.15", fc="white",
-                                               ec="none", alpha=0.85), zorder=2)
-    style = {"inner": ("#dddddd", "#333"), "solution": ("#55a868", "#2d6a3e"),
-             "dead end": ("#c44e52", "#7a2326"), "open": ("white", "#999")}
+            ax.text(
+                0.5 * (tree.x[up] + tree.x[node]),
+                0.5 * (tree.y[up] + tree.y[node]),
+                tree.option[node],
+                fontsize=8,
+                ha="center",
+                va="center",
+                color="#1d5fbf",
+                bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85),
+                zorder=2,
+            )
+    style = {
+        "inner": ("#dddddd", "#333"),
+        "solution": ("#55a868", "#2d6a3e"),
+        "dead end": ("#c44e52", "#7a2326"),
+        "open": ("white", "#999"),
+    }
     from matplotlib.lines import Line2D
 
     handles = []
     for kind, (face, edge) in style.items():
         chosen = [node for node in range(k) if tree.kind[node] == kind]
         if chosen:
-            ax.scatter(tree.x[chosen], tree.y[chosen], s=380 if labels else 40, c=face,
-                       edgecolors=edge, linewidths=1.2, zorder=3)
-            handles.append(Line2D([], [], ls="none", marker="o", markersize=8,
-                                  markerfacecolor=face, markeredgecolor=edge,
-                                  label=f"{kind} ({len(chosen)})"))
+            ax.scatter(
+                tree.x[chosen],
+                tree.y[chosen],
+                s=380 if labels else 40,
+                c=face,
+                edgecolors=edge,
+                linewidths=1.2,
+                zorder=3,
+            )
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    ls="none",
+                    marker="o",
+                    markersize=8,
+                    markerfacecolor=face,
+                    markeredgecolor=edge,
+                    label=f"{kind} ({len(chosen)})",
+                )
+            )
     if labels:
         for node in range(k):
             if tree.item[node]:
-                ax.text(tree.x[node], tree.y[node], tree.item[node], fontsize=8,
-                        ha="center", va="center", zorder=4)
+                ax.text(
+                    tree.x[node],
+                    tree.y[node],
+                    tree.item[node],
+                    fontsize=8,
+                    ha="center",
+                    va="center",
+                    zorder=4,
+                )
     ax.set_yticks(-np.arange(depth), [f"level {d}" for d in range(depth)])
     ax.set_xticks([])
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
     ax.set_xlim(-0.7, width - 0.3)
     ax.set_ylim(-depth + 0.5, 0.6)
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8,
-              frameon=False)
+    ax.legend(
+        handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False
+    )
     ax.set_title(f"search tree: {k} nodes", fontsize=10)
     if made:
         fig.tight_layout()

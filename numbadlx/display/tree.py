@@ -55,8 +55,11 @@ class SearchTree:
         return x, -self.level.astype(float)
 
     def __repr__(self):
-        kinds = {name: self.kind.count(name) for name in
-                 ("inner", "solution", "dead end", "open") if name in self.kind}
+        kinds = {
+            name: self.kind.count(name)
+            for name in ("inner", "solution", "dead end", "open")
+            if name in self.kind
+        }
         text = ", ".join(f"{v} {k}" for k, v in kinds.items())
         return f"SearchTree({len(self)} nodes: {text})"
 
@@ -86,9 +89,10 @@ def search_tree(table):
     branches = np.asarray(table["branches"]).tolist()
     parent, level, item, option, kind = [-1], [0], [""], [""], ["open"]
     path = [0]  # path[L] is the current node at level L
-    for e, lev, name, opt_name, opt, width in zip(events, levels, item_names,
-                                                 option_names, options, branches):
-        del path[lev + 1:]
+    for e, lev, name, opt_name, opt, width in zip(
+        events, levels, item_names, option_names, options, branches
+    ):
+        del path[lev + 1 :]
         node = path[lev]
         if e == "choose":
             item[node] = name

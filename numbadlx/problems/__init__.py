@@ -21,6 +21,16 @@ from ._bounds import domino_tilings, k_per_row_and_column
 from ._placement import PENTOMINOES, langford, n_queens, orientations, pentominoes
 from ._words import WORDS3, crossword, crossword_grid, word_square
 
-__all__ = ["n_queens", "langford", "pentominoes", "PENTOMINOES", "orientations",
-           "WORDS3", "crossword", "word_square", "crossword_grid", "k_per_row_and_column",
-           "domino_tilings"]
+__all__ = [
+    "n_queens",
+    "langford",
+    "pentominoes",
+    "PENTOMINOES",
+    "orientations",
+    "WORDS3",
+    "crossword",
+    "word_square",
+    "crossword_grid",
+    "k_per_row_and_column",
+    "domino_tilings",
+]

@@ -9,8 +9,7 @@ from ..core import ExactCover
 __all__ = ["k_per_row_and_column", "domino_tilings"]
 
 
-def k_per_row_and_column(n: int, k: int = 2,
-                         max_per_diagonal: int | None = None) -> ExactCover:
+def k_per_row_and_column(n: int, k: int = 2, max_per_diagonal: int | None = None) -> ExactCover:
     """Mark ``k`` squares in every row and every column of an ``n x n`` board.
 
     Items: rows ``r0..`` and columns ``c0..``, primary with multiplicity ``k``; with
@@ -48,13 +47,19 @@ def k_per_row_and_column(n: int, k: int = 2,
         bounds += [(0, int(d))] * (2 * (2 * n - 1))
     options = np.stack(parts, axis=1)
     indptr = np.arange(0, options.size + 1, options.shape[1])
-    return ExactCover.from_csr(indptr, options.ravel(), n_items=len(names),
-                               item_names=names, bounds=bounds,
-                               option_names=[f"r{r} c{c}" for r, c in zip(rows, cols)])
+    return ExactCover.from_csr(
+        indptr,
+        options.ravel(),
+        n_items=len(names),
+        item_names=names,
+        bounds=bounds,
+        option_names=[f"r{r} c{c}" for r, c in zip(rows, cols)],
+    )
 
 
-def domino_tilings(rows: int, cols: int,
-                   horizontal: int | tuple[int, int] | None = None) -> ExactCover:
+def domino_tilings(
+    rows: int, cols: int, horizontal: int | tuple[int, int] | None = None
+) -> ExactCover:
     """Tile a ``rows x cols`` rectangle with dominoes, optionally with a given number of
     horizontal ones.
 
@@ -84,8 +89,9 @@ def domino_tilings(rows: int, cols: int,
         else:
             lo, hi = (int(v) for v in horizontal)
         if not 0 <= lo <= hi:
-            raise ValueError(f"horizontal must be h >= 0 or (lo, hi) with 0 <= lo <= hi, "
-                             f"got {horizontal!r}")
+            raise ValueError(
+                f"horizontal must be h >= 0 or (lo, hi) with 0 <= lo <= hi, got {horizontal!r}"
+            )
     n_squares = rows * cols
     with_h = horizontal is not None and hi > 0
     options, option_names = [], []
@@ -101,5 +107,6 @@ def domino_tilings(rows: int, cols: int,
     names = [f"r{r}c{c}" for r in range(rows) for c in range(cols)] + (["H"] if with_h else [])
     if with_h:  # (horizontal = 0 simply leaves the horizontal dominoes out)
         bounds = {"H": (lo, hi)}
-    return ExactCover.from_options(options, n_items=len(names), item_names=names,
-                                   option_names=option_names, bounds=bounds)
+    return ExactCover.from_options(
+        options, n_items=len(names), item_names=names, option_names=option_names, bounds=bounds
+    )

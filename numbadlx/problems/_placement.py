@@ -28,15 +28,25 @@ def n_queens(n: int) -> ExactCover:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     n = int(n)
     rows, cols = np.divmod(np.arange(n * n), n)
-    options = np.stack([rows, n + cols, 2 * n + rows + cols,
-                        2 * n + (2 * n - 1) + rows - cols + n - 1], axis=1)
-    names = ([f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)]
-             + [f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)])
+    options = np.stack(
+        [rows, n + cols, 2 * n + rows + cols, 2 * n + (2 * n - 1) + rows - cols + n - 1], axis=1
+    )
+    names = (
+        [f"r{k}" for k in range(n)]
+        + [f"c{k}" for k in range(n)]
+        + [f"a{k}" for k in range(2 * n - 1)]
+        + [f"b{k}" for k in range(2 * n - 1)]
+    )
     option_names = [f"r{r} c{c}" for r, c in zip(rows, cols)]
     indptr = np.arange(0, 4 * n * n + 1, 4)
-    return ExactCover.from_csr(indptr, options.ravel(), n_items=len(names),
-                               secondary=2 * (2 * n - 1), item_names=names,
-                               option_names=option_names)
+    return ExactCover.from_csr(
+        indptr,
+        options.ravel(),
+        n_items=len(names),
+        secondary=2 * (2 * n - 1),
+        item_names=names,
+        option_names=option_names,
+    )
 
 
 def langford(n: int) -> ExactCover:
@@ -61,8 +71,9 @@ def langford(n: int) -> ExactCover:
             options.append([k - 1, n + i - 1, n + i + k])
             option_names.append(f"{k} s{i} s{i + k + 1}")
     names = [str(k) for k in range(1, n + 1)] + [f"s{i}" for i in range(1, 2 * n + 1)]
-    return ExactCover.from_options(options, n_items=3 * n, item_names=names,
-                                   option_names=option_names)
+    return ExactCover.from_options(
+        options, n_items=3 * n, item_names=names, option_names=option_names
+    )
 
 
 #: The 12 pentominoes as (row, column) cells, one fixed orientation each.
@@ -118,8 +129,9 @@ def pentominoes(rows: int = 6, cols: int = 10) -> ExactCover:
     8
     """
     if rows * cols != 60 or rows < 1 or cols < 1:
-        raise ValueError(f"a {rows} x {cols} board has {rows * cols} cells; the 12 "
-                         f"pentominoes need exactly 60")
+        raise ValueError(
+            f"a {rows} x {cols} board has {rows * cols} cells; the 12 pentominoes need exactly 60"
+        )
     names = list(PENTOMINOES)
     options, option_names = [], []
     for piece_index, name in enumerate(names):
@@ -129,11 +141,13 @@ def pentominoes(rows: int = 6, cols: int = 10) -> ExactCover:
                 for left in range(cols - width + 1):
                     cells = (shape[:, 0] + top) * cols + shape[:, 1] + left
                     options.append([piece_index] + (12 + cells).tolist())
-                    option_names.append(name + " " + " ".join(
-                        f"r{c // cols}c{c % cols}" for c in cells))
+                    option_names.append(
+                        name + " " + " ".join(f"r{c // cols}c{c % cols}" for c in cells)
+                    )
     item_names = names + [f"r{r}c{c}" for r in range(rows) for c in range(cols)]
-    problem = ExactCover.from_options(options, n_items=12 + rows * cols,
-                                      item_names=item_names, option_names=option_names)
+    problem = ExactCover.from_options(
+        options, n_items=12 + rows * cols, item_names=item_names, option_names=option_names
+    )
     problem.board_shape = (rows, cols)
     return problem
 

@@ -10,7 +10,8 @@ from ..core import ExactCover
 
 __all__ = ["WORDS3", "crossword", "word_square", "crossword_grid"]
 
-WORDS3 = tuple("""
+WORDS3 = tuple(
+    """
 ace act add ado aft age ago aid ail aim air ale all and ant any ape apt arc are ark arm
 art ash ask ate awe axe bad bag ban bar bat bay bed bee beg bet bid big bin bit boa bog
 boo bow box boy bud bug bun bus but buy bye cab can cap car cat cod cog cot cow coy cry
@@ -30,7 +31,8 @@ sob sod son sow soy spa spy sty sub sue sum sun tab tag tan tap tar tax tea tee 
 tie tin tip toe ton too top tow toy try tub tug two urn use van vat vet via vie vow wad
 wag war was wax way web wed wee wet who why wig win wit woe wok won woo wow yak yam yap
 yaw yes yet yew you zap zed zen zip zoo
-""".split())
+""".split()
+)
 
 
 def _word_list(words):
@@ -46,8 +48,9 @@ def _word_list(words):
     return cleaned
 
 
-def crossword(pattern: Sequence[str], words: Iterable[str] | None = None, *,
-              distinct: bool = True) -> ExactCover:
+def crossword(
+    pattern: Sequence[str], words: Iterable[str] | None = None, *, distinct: bool = True
+) -> ExactCover:
     """Fill a crossword grid from a word list (exact cover with colours).
 
     ``pattern`` is a list of equal-length rows: ``'#'`` a black square, ``'.'`` an
@@ -76,8 +79,7 @@ def crossword(pattern: Sequence[str], words: Iterable[str] | None = None, *,
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch not in "#." and not ch.isalpha():
-                raise ValueError(f"pattern row {r}, column {c}: {ch!r} is not '#', '.' or a "
-                                 f"letter")
+                raise ValueError(f"pattern row {r}, column {c}: {ch!r} is not '#', '.' or a letter")
     rows = [row.lower() for row in rows]
     words = _word_list(WORDS3 if words is None else words)
     slots = []  # (name, [(r, c), ...])
@@ -126,19 +128,28 @@ def crossword(pattern: Sequence[str], words: Iterable[str] | None = None, *,
             options.append(option)
             colours.append(colour)
             option_names.append(f"{name} {word}")
-    names = ([name for name, _ in slots] + [f"r{r}c{c}" for r, c in squares]
-             + [f"w.{word}" for word in word_item])
+    names = (
+        [name for name, _ in slots]
+        + [f"r{r}c{c}" for r, c in squares]
+        + [f"w.{word}" for word in word_item]
+    )
     n_items = len(names)
-    problem = ExactCover.from_options(options, n_items=n_items,
-                                      secondary=n_items - len(slots), item_names=names,
-                                      option_names=option_names, colours=colours,
-                                      colour_names=alphabet)
+    problem = ExactCover.from_options(
+        options,
+        n_items=n_items,
+        secondary=n_items - len(slots),
+        item_names=names,
+        option_names=option_names,
+        colours=colours,
+        colour_names=alphabet,
+    )
     problem.pattern = rows
     return problem
 
 
-def word_square(size: int = 3, words: Iterable[str] | None = None, *,
-                distinct: bool = True) -> ExactCover:
+def word_square(
+    size: int = 3, words: Iterable[str] | None = None, *, distinct: bool = True
+) -> ExactCover:
     """Double word squares: ``size`` words across and ``size`` down in a full
     ``size x size`` grid (:func:`crossword` on an all-empty pattern).
 
@@ -154,8 +165,9 @@ def word_square(size: int = 3, words: Iterable[str] | None = None, *,
     if not isinstance(size, (int, np.integer)) or size < 2:
         raise ValueError(f"size must be an integer >= 2, got {size!r}")
     words = _word_list(WORDS3 if words is None else words)
-    return crossword(["." * int(size)] * int(size), [w for w in words if len(w) == size],
-                     distinct=distinct)
+    return crossword(
+        ["." * int(size)] * int(size), [w for w in words if len(w) == size], distinct=distinct
+    )
 
 
 def crossword_grid(problem: ExactCover, solution: Sequence[int]) -> list[str]:

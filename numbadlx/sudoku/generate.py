@@ -63,8 +63,9 @@ def random_puzzles(count, n=9, box=None, seed=None, keep=0):
                 break
             digit = puzzle[cell]
             puzzle[cell] = 0
-            status, _, _ = _kernel.solve_one(puzzle, n, rows, cols, 2, 0, nodes, size,
-                                             choice, used, solution)
+            status, _, _ = _kernel.solve_one(
+                puzzle, n, rows, cols, 2, 0, nodes, size, choice, used, solution
+            )
             if status != _kernel.UNIQUE:
                 puzzle[cell] = digit
             else:

@@ -76,8 +76,12 @@ class Grid:
     (2, 14)
     """
 
-    def __init__(self, puzzle: ArrayLike | str, solution: ArrayLike | str | None = None,
-                 box: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        puzzle: ArrayLike | str,
+        solution: ArrayLike | str | None = None,
+        box: tuple[int, int] | None = None,
+    ) -> None:
         self.puzzle, self.n, self.box = _one_grid(puzzle, box)
         if solution is not None:
             solution, n, _ = _one_grid(solution, self.box)
@@ -90,15 +94,15 @@ class Grid:
         """Grid of puzzle ``index`` of a :class:`~numbadlx.sudoku.SudokuResult`, with its
         solution when one was found."""
         solved = result.counts[index] > 0
-        return cls(result.puzzles[index], result.solutions[index] if solved else None,
-                   box=result.box)
+        return cls(
+            result.puzzles[index], result.solutions[index] if solved else None, box=result.box
+        )
 
     def cells(self) -> list[tuple[str, str]]:
         """Per cell, row by row: ``(text, kind)`` with kind ``'given'``, ``'filled'``,
         ``'blank'`` or ``'clash'``."""
         given = self.puzzle
-        shown = given if self.solution is None else np.where(given > 0, given,
-                                                             self.solution)
+        shown = given if self.solution is None else np.where(given > 0, given, self.solution)
         kinds = np.where(given > 0, "given", np.where(shown > 0, "filled", "blank"))
         if self.solution is not None:
             clash = (given > 0) & (self.solution > 0) & (self.solution != given)

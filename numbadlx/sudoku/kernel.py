@@ -251,15 +251,13 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used,
-              solution):
+def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used, solution):
     """Build and search one puzzle. Returns ``(status, count, nodes)``."""
     for cell in range(n * n):
         solution[cell] = 0
     if build(grid, n, box_rows, box_cols, nodes, size, used) < 0:
         return INVALID, 0, 0
-    count, visited, complete = search(nodes, size, choice, n, limit, max_nodes, grid,
-                                      solution)
+    count, visited, complete = search(nodes, size, choice, n, limit, max_nodes, grid, solution)
     if not complete:
         status = BUDGET
     elif count == 0:
@@ -274,8 +272,9 @@ def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, solutions, status,
-               counts, nodes_used):
+def solve_bulk(
+    puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, solutions, status, counts, nodes_used
+):
     """Solve every row of ``puzzles`` into the preallocated result arrays.
 
     Rows whose ``status`` is already INVALID on entry are skipped (the Python side marks
@@ -297,9 +296,19 @@ def solve_bulk(puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, solution
                 for cell in range(nn):
                     solutions[k, cell] = 0
                 continue
-            s, cnt, visited = solve_one(puzzles[k], n, box_rows, box_cols, limit,
-                                        max_nodes, nodes, size, choice, used,
-                                        solutions[k])
+            s, cnt, visited = solve_one(
+                puzzles[k],
+                n,
+                box_rows,
+                box_cols,
+                limit,
+                max_nodes,
+                nodes,
+                size,
+                choice,
+                used,
+                solutions[k],
+            )
             status[k] = s
             counts[k] = cnt
             nodes_used[k] = visited

@@ -71,15 +71,9 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
     try:
         r, c = (operator.index(v) for v in box)
     except (TypeError, ValueError):
-        raise ValueError(
-            f"box must be a pair of integers (rows, columns), got {box!r}"
-        ) from None
+        raise ValueError(f"box must be a pair of integers (rows, columns), got {box!r}") from None
     if r * c != n:
-        raise ValueError(
-            f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})"
-        )
+        raise ValueError(f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})")
     if r < 2 or c < 2:
-        raise ValueError(
-            f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns"
-        )
+        raise ValueError(f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns")
     return r, c

@@ -28,11 +28,21 @@ import numpy as np
 
 from ..core import BudgetExceeded, ExactCover, SearchStats
 from . import kernel as _kernel
-from .formats import format_line, parse
+from .formats import parse
 from .shape import box_shape
 
-__all__ = ["Status", "SudokuResult", "solve", "solve_one", "count_solutions", "warm_up",
-           "to_exact_cover", "check_grid", "default_sample_path", "DEFAULT_CHUNK"]
+__all__ = [
+    "Status",
+    "SudokuResult",
+    "solve",
+    "solve_one",
+    "count_solutions",
+    "warm_up",
+    "to_exact_cover",
+    "check_grid",
+    "default_sample_path",
+    "DEFAULT_CHUNK",
+]
 
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
 DEFAULT_CHUNK = 64
@@ -89,8 +99,7 @@ class SudokuResult:
     def status_counts(self):
         """``{name: how many}`` for every status that occurs."""
         tally = np.bincount(self.status, minlength=len(Status))
-        return {Status(code).name: int(tally[code]) for code in range(len(Status))
-                if tally[code]}
+        return {Status(code).name: int(tally[code]) for code in range(len(Status)) if tally[code]}
 
     @property
     def puzzles_per_second(self):
@@ -98,8 +107,10 @@ class SudokuResult:
 
     def __repr__(self):
         tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
-        return (f"SudokuResult({len(self)} puzzles of {self.n}x{self.n}, {tally}; "
-                f"{self.seconds:.3f} s, {self.puzzles_per_second:,.0f} puzzles/s)")
+        return (
+            f"SudokuResult({len(self)} puzzles of {self.n}x{self.n}, {tally}; "
+            f"{self.seconds:.3f} s, {self.puzzles_per_second:,.0f} puzzles/s)"
+        )
 
     def _repr_html_(self):
         """Jupyter view: status counts, throughput, effort and the first rows."""
@@ -124,25 +135,29 @@ def _as_puzzles(puzzles, box):
         if array.ndim != 2:
             raise ValueError(f"puzzles must be an (N, n*n) array, got shape {puzzles.shape}")
         cells = array.shape[1]
-        n = int(round(cells ** 0.5))
+        n = int(round(cells**0.5))
         if n * n != cells:
             raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
         box_shape(n, box)
-        if array.dtype == np.bool_ or not (np.issubdtype(array.dtype, np.integer)
-                                           or np.issubdtype(array.dtype, np.floating)):
+        if array.dtype == np.bool_ or not (
+            np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+        ):
             raise ValueError(f"puzzles must be integers, got dtype {array.dtype}")
         if np.issubdtype(array.dtype, np.floating):
             finite = np.isfinite(array)
-            bad = ~finite.all(axis=1) | ~np.all(np.where(finite, array == np.round(array),
-                                                         True), axis=1)
+            bad = ~finite.all(axis=1) | ~np.all(
+                np.where(finite, array == np.round(array), True), axis=1
+            )
         else:
             bad = np.zeros(array.shape[0], dtype=bool)
         with np.errstate(invalid="ignore"):
             bad |= ((array < 0) | (array > n)).any(axis=1)
         clean = np.where(bad[:, None], 0, array)
-        grid = np.ascontiguousarray(np.nan_to_num(clean), dtype=np.uint8) \
-            if np.issubdtype(array.dtype, np.floating) else \
-            np.ascontiguousarray(clean, dtype=np.uint8)
+        grid = (
+            np.ascontiguousarray(np.nan_to_num(clean), dtype=np.uint8)
+            if np.issubdtype(array.dtype, np.floating)
+            else np.ascontiguousarray(clean, dtype=np.uint8)
+        )
     else:
         grid = parse(puzzles, box=box)
         bad = np.zeros(grid.shape[0], dtype=bool)
@@ -151,8 +166,18 @@ def _as_puzzles(puzzles, box):
     return grid, pre, n
 
 
-def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=None,
-          progress=None, invalid=None, timeout=None):
+def solve(
+    puzzles,
+    *,
+    limit=2,
+    threads=None,
+    max_nodes=None,
+    box=None,
+    chunk=None,
+    progress=None,
+    invalid=None,
+    timeout=None,
+):
     """Solve a batch of Sudokus.
 
     Parameters
@@ -202,13 +227,14 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     """
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
-    if max_nodes is not None and (isinstance(max_nodes, bool)
-                                  or not isinstance(max_nodes, (int, np.integer))
-                                  or max_nodes < 1):
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1
+    ):
         raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     if timeout is not None:
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer,
-                                                                 np.floating)):
+        if isinstance(timeout, bool) or not isinstance(
+            timeout, (int, float, np.integer, np.floating)
+        ):
             raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
         if not timeout >= 0:  # also refuses NaN
             raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
@@ -217,8 +243,7 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
-            raise ValueError(f"invalid mask has shape {invalid.shape}, expected "
-                             f"{status.shape}")
+            raise ValueError(f"invalid mask has shape {invalid.shape}, expected {status.shape}")
         status[invalid] = _kernel.INVALID
     chunk = DEFAULT_CHUNK if chunk is None else int(chunk)
     if chunk < 1:
@@ -230,29 +255,59 @@ def solve(puzzles, *, limit=2, threads=None, max_nodes=None, box=None, chunk=Non
     previous = numba.get_num_threads()
     threads = previous if threads is None else int(threads)
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got "
-                         f"{threads}")
+        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
     start = time.perf_counter()
     # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
     block = max(chunk * threads * 16, 4096)
     try:
         numba.set_num_threads(threads)
         if timeout is not None:
-            _solve_by_deadline(grid, status, n, box, int(limit), max_nodes, chunk, threads,
-                               start + float(timeout), solutions, counts, nodes, progress)
+            _solve_by_deadline(
+                grid,
+                status,
+                n,
+                box,
+                int(limit),
+                max_nodes,
+                chunk,
+                threads,
+                start + float(timeout),
+                solutions,
+                counts,
+                nodes,
+                progress,
+            )
         for begin in range(0, n_puzzles if timeout is None else 0, block):
             end = min(n_puzzles, begin + block)
-            _kernel.solve_bulk(grid[begin:end], n, box[0], box[1], int(limit),
-                               0 if max_nodes is None else int(max_nodes), chunk,
-                               solutions[begin:end], status[begin:end], counts[begin:end],
-                               nodes[begin:end])
+            _kernel.solve_bulk(
+                grid[begin:end],
+                n,
+                box[0],
+                box[1],
+                int(limit),
+                0 if max_nodes is None else int(max_nodes),
+                chunk,
+                solutions[begin:end],
+                status[begin:end],
+                counts[begin:end],
+                nodes[begin:end],
+            )
             if progress is not None:
                 progress(end, n_puzzles)
     finally:
         numba.set_num_threads(previous)
-    return SudokuResult(puzzles=grid, solutions=solutions, status=status, counts=counts,
-                        nodes=nodes, n=n, box=box, limit=int(limit),
-                        seconds=time.perf_counter() - start, threads=threads)
+    return SudokuResult(
+        puzzles=grid,
+        solutions=solutions,
+        status=status,
+        counts=counts,
+        nodes=nodes,
+        n=n,
+        box=box,
+        limit=int(limit),
+        seconds=time.perf_counter() - start,
+        threads=threads,
+    )
 
 
 # Under a timeout: target wall time of one kernel call, and the first round's budget.
@@ -269,7 +324,7 @@ class _CallCost:
     """
 
     def __init__(self, n, threads):
-        self.build = 2e-8 * n ** 3 + 2e-6
+        self.build = 2e-8 * n**3 + 2e-6
         self.per_node = 2e-8 * n
         self.threads = threads
         self.scale = 1.0
@@ -293,8 +348,21 @@ class _CallCost:
             self.scale = min(max(self.took / self.seen, 0.05), 20.0)
 
 
-def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, deadline,
-                       solutions, counts, nodes, progress):
+def _solve_by_deadline(
+    grid,
+    status,
+    n,
+    box,
+    limit,
+    max_nodes,
+    chunk,
+    threads,
+    deadline,
+    solutions,
+    counts,
+    nodes,
+    progress,
+):
     """Iterative deepening under a wall-clock deadline (see ``timeout`` in :func:`solve`).
 
     Every search restarts from scratch with a larger node budget, so the result of a
@@ -314,7 +382,7 @@ def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, d
             if left <= 0:
                 break
             take = cost.group(budget, min(_SLICE_SECONDS, left))
-            rows = pending[position:position + take]
+            rows = pending[position : position + take]
             position += rows.size
             part_status = np.zeros(rows.size, dtype=np.uint8)
             part_solutions = np.zeros((rows.size, grid.shape[1]), dtype=grid.dtype)
@@ -323,11 +391,20 @@ def _solve_by_deadline(grid, status, n, box, limit, max_nodes, chunk, threads, d
             # small work units so every thread gets some, even in a small group
             unit = max(1, min(chunk, -(-rows.size // (4 * threads))))
             began = time.perf_counter()
-            _kernel.solve_bulk(np.ascontiguousarray(grid[rows]), n, box[0], box[1], limit,
-                               budget, unit, part_solutions, part_status, part_counts,
-                               part_nodes)
-            cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began,
-                         first)
+            _kernel.solve_bulk(
+                np.ascontiguousarray(grid[rows]),
+                n,
+                box[0],
+                box[1],
+                limit,
+                budget,
+                unit,
+                part_solutions,
+                part_status,
+                part_counts,
+                part_nodes,
+            )
+            cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
             first = False
             status[rows] = part_status
             solutions[rows] = part_solutions
@@ -362,9 +439,19 @@ def warm_up():
     >>> warm_up()
     """
     grid = np.zeros((1, 16), dtype=np.uint8)
-    _kernel.solve_bulk(grid, 4, 2, 2, 1, 0, 1, np.zeros_like(grid),
-                       np.zeros(1, dtype=np.uint8), np.zeros(1, dtype=np.int64),
-                       np.zeros(1, dtype=np.int64))
+    _kernel.solve_bulk(
+        grid,
+        4,
+        2,
+        2,
+        1,
+        0,
+        1,
+        np.zeros_like(grid),
+        np.zeros(1, dtype=np.uint8),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 def check_grid(grid, box=None):
@@ -376,13 +463,16 @@ def check_grid(grid, box=None):
     'digit 1 appears twice in row 1 (columns 1 and 2)'
     """
     grid = _single(grid, box)
-    n = int(round(grid.size ** 0.5))
+    n = int(round(grid.size**0.5))
     rows, cols = box_shape(n, box)
     cells = grid.reshape(n, n)
     units = [("row", [(r, c) for c in range(n)]) for r in range(n)]
     units += [("column", [(r, c) for r in range(n)]) for c in range(n)]
-    units += [("box", [(r0 + i, c0 + j) for i in range(rows) for j in range(cols)])
-              for r0 in range(0, n, rows) for c0 in range(0, n, cols)]
+    units += [
+        ("box", [(r0 + i, c0 + j) for i in range(rows) for j in range(cols)])
+        for r0 in range(0, n, rows)
+        for c0 in range(0, n, cols)
+    ]
     for kind, members in units:
         seen = {}
         for r, c in members:
@@ -416,20 +506,29 @@ def _single(grid, box):
 
 def _solve_single(grid, limit, box, max_nodes, timeout=None):
     puzzle = _single(grid, box)
-    result = solve(puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes,
-                   timeout=timeout)
+    result = solve(
+        puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes, timeout=timeout
+    )
     status = Status(result.status[0])
     if status == Status.INVALID:
         raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
     if status == Status.BUDGET:
-        stats = SearchStats(nodes=int(result.nodes[0]), solutions=int(result.counts[0]),
-                            status="budget", seconds=result.seconds)
-        budgets = ", ".join(f"{name}={value}" for name, value in
-                            (("max_nodes", max_nodes), ("timeout", timeout))
-                            if value is not None)
-        raise BudgetExceeded(f"stopped at its budget ({budgets}) with "
-                             f"{result.counts[0]} solution(s) seen",
-                             int(result.counts[0]), stats)
+        stats = SearchStats(
+            nodes=int(result.nodes[0]),
+            solutions=int(result.counts[0]),
+            status="budget",
+            seconds=result.seconds,
+        )
+        budgets = ", ".join(
+            f"{name}={value}"
+            for name, value in (("max_nodes", max_nodes), ("timeout", timeout))
+            if value is not None
+        )
+        raise BudgetExceeded(
+            f"stopped at its budget ({budgets}) with {result.counts[0]} solution(s) seen",
+            int(result.counts[0]),
+            stats,
+        )
     return result
 
 
@@ -442,6 +541,7 @@ def solve_one(grid, *, box=None, max_nodes=None, timeout=None):
 
     Examples
     --------
+    >>> from numbadlx.sudoku import format_line
     >>> format_line(solve_one("0200" "0040" "3400" "0000"))
     '4213134234212134'
     """
@@ -479,7 +579,7 @@ def to_exact_cover(grid, box=None):
     (64, 64)
     """
     puzzle = _single(grid, box)
-    n = int(round(puzzle.size ** 0.5))
+    n = int(round(puzzle.size**0.5))
     rows, cols = box_shape(n, box)
     cells, digits = np.divmod(np.arange(n * n * n), n)
     row, col = np.divmod(cells, n)
@@ -494,8 +594,10 @@ def to_exact_cover(grid, box=None):
         placed[g_unit, puzzle[g_cells].astype(np.int64) - 1] = True
         keep &= ~placed[unit, digits] | (given == digits + 1)
     nn = n * n
-    items = np.stack([cells, nn + row * n + digits, 2 * nn + col * n + digits,
-                      3 * nn + boxes * n + digits], axis=1)[keep]
+    items = np.stack(
+        [cells, nn + row * n + digits, 2 * nn + col * n + digits, 3 * nn + boxes * n + digits],
+        axis=1,
+    )[keep]
     indptr = np.arange(0, 4 * items.shape[0] + 1, 4)
     problem = ExactCover.from_csr(indptr, items.ravel(), n_items=4 * nn)
     return problem, cells[keep], digits[keep] + 1

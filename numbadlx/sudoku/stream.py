@@ -61,9 +61,20 @@ from .. import sudoku as _sudoku  # the package: _sudoku.solve is looked up at e
 from .formats import PuzzleChunk, format_lines, iter_chunks
 from .solve import Status, SudokuResult, warm_up
 
-__all__ = ["CSV_HEADER", "result_lines", "result_text", "count_statuses", "Checkpoint",
-           "checkpoint_path", "write_checkpoint", "fsync_file", "output_options",
-           "CheckpointedOutput", "FileSummary", "solve_file"]
+__all__ = [
+    "CSV_HEADER",
+    "result_lines",
+    "result_text",
+    "count_statuses",
+    "Checkpoint",
+    "checkpoint_path",
+    "write_checkpoint",
+    "fsync_file",
+    "output_options",
+    "CheckpointedOutput",
+    "FileSummary",
+    "solve_file",
+]
 
 #: First line of a CSV output.
 CSV_HEADER = "puzzle,solution,status,count,nodes"
@@ -122,13 +133,14 @@ def result_lines(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) ->
         raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
         if csv:
             solution = _csv_field(solutions[k]) if result.counts[k] else ""
-            lines.append(f"{_csv_field(raw)},{solution},{_NAMES[status]},"
-                         f"{result.counts[k]},{result.nodes[k]}")
+            lines.append(
+                f"{_csv_field(raw)},{solution},{_NAMES[status]},"
+                f"{result.counts[k]},{result.nodes[k]}"
+            )
         elif status in (_UNIQUE, _SOLVED):
             lines.append(solutions[k])
         elif status == _MULTIPLE:
-            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least "
-                         f"{result.counts[k]})")
+            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least {result.counts[k]})")
         elif status == _INVALID:
             lines.append(f"{raw}  # INVALID: {messages.get(k, 'givens clash')}")
         elif status == _BUDGET and result.counts[k]:
@@ -150,8 +162,7 @@ def result_text(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) -> 
 def count_statuses(status):
     """How many puzzles have each :class:`~numbadlx.sudoku.Status`: an int64 array
     indexed by the status code (the ``tally`` of a checkpoint)."""
-    return np.bincount(np.asarray(status, dtype=np.intp), minlength=_TALLY_SIZE).astype(
-        np.int64)
+    return np.bincount(np.asarray(status, dtype=np.intp), minlength=_TALLY_SIZE).astype(np.int64)
 
 
 def _tally_dict(tally):
@@ -185,9 +196,13 @@ def write_checkpoint(path, record):
 def output_options(*, limit, max_nodes=None, csv=False, box=None, format=None):
     """What shapes the output lines, as a checkpoint records it: a resumed run must use
     the same (``box`` is ``(rows, cols)`` or None)."""
-    return {"limit": int(limit), "max_nodes": None if max_nodes is None else int(max_nodes),
-            "csv": bool(csv), "box": None if box is None else f"{box[0]}x{box[1]}",
-            "format": format}
+    return {
+        "limit": int(limit),
+        "max_nodes": None if max_nodes is None else int(max_nodes),
+        "csv": bool(csv),
+        "box": None if box is None else f"{box[0]}x{box[1]}",
+        "format": format,
+    }
 
 
 @dataclass(frozen=True)
@@ -220,21 +235,34 @@ class Checkpoint:
         try:
             with open(path) as handle:
                 saved = json.load(handle)
-            return cls(input=saved.get("input"), input_size=saved.get("input_size"),
-                       end_byte=int(saved["end_byte"]), puzzles=int(saved["puzzles"]),
-                       output_bytes=int(saved["output_bytes"]),
-                       tally=tuple(int(v) for v in saved["tally"]), n=saved.get("n"),
-                       options=saved.get("options"))
+            return cls(
+                input=saved.get("input"),
+                input_size=saved.get("input_size"),
+                end_byte=int(saved["end_byte"]),
+                puzzles=int(saved["puzzles"]),
+                output_bytes=int(saved["output_bytes"]),
+                tally=tuple(int(v) for v in saved["tally"]),
+                n=saved.get("n"),
+                options=saved.get("options"),
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"cannot read the checkpoint {path} ({error}); remove it and "
-                             f"run again without --resume") from None
+            raise ValueError(
+                f"cannot read the checkpoint {path} ({error}); remove it and "
+                f"run again without --resume"
+            ) from None
 
     def as_dict(self):
         """The JSON record."""
-        return {"input": self.input, "input_size": self.input_size,
-                "end_byte": self.end_byte, "puzzles": self.puzzles,
-                "output_bytes": self.output_bytes, "tally": list(self.tally), "n": self.n,
-                "options": self.options}
+        return {
+            "input": self.input,
+            "input_size": self.input_size,
+            "end_byte": self.end_byte,
+            "puzzles": self.puzzles,
+            "output_bytes": self.output_bytes,
+            "tally": list(self.tally),
+            "n": self.n,
+            "options": self.options,
+        }
 
 
 class _DeferInterrupt:
@@ -378,29 +406,36 @@ class CheckpointedOutput:
             self._log(message)
 
     def _resume_from(self, saved):
-        if saved.input != os.path.abspath(self.input) or \
-                saved.input_size != self.input_size:
-            raise ValueError(f"{self.checkpoint} belongs to another input ({saved.input}); "
-                             f"remove it or drop --resume")
+        if saved.input != os.path.abspath(self.input) or saved.input_size != self.input_size:
+            raise ValueError(
+                f"{self.checkpoint} belongs to another input ({saved.input}); "
+                f"remove it or drop --resume"
+            )
         if saved.options is not None and saved.options != self.options:
-            raise ValueError(f"{self.checkpoint} was written with other options "
-                             f"({saved.options}, now {self.options}); resume with the same "
-                             f"--limit, --max-nodes, --box, --format and output type, or "
-                             f"drop --resume")
+            raise ValueError(
+                f"{self.checkpoint} was written with other options "
+                f"({saved.options}, now {self.options}); resume with the same "
+                f"--limit, --max-nodes, --box, --format and output type, or "
+                f"drop --resume"
+            )
         have = os.path.getsize(self.output) if os.path.isfile(self.output) else -1
         if have < saved.output_bytes:
-            raise ValueError(f"{self.output} has {max(have, 0)} bytes but the checkpoint "
-                             f"{self.checkpoint} says {saved.output_bytes} were written; the "
-                             f"output was changed since, so the run cannot be resumed "
-                             f"(drop --resume)")
+            raise ValueError(
+                f"{self.output} has {max(have, 0)} bytes but the checkpoint "
+                f"{self.checkpoint} says {saved.output_bytes} were written; the "
+                f"output was changed since, so the run cannot be resumed "
+                f"(drop --resume)"
+            )
         with open(self.output, "r+b") as handle:
             handle.truncate(saved.output_bytes)  # drop a part-written chunk
         self.start_byte = saved.end_byte
         self.puzzles = saved.puzzles
-        self.tally[:len(saved.tally)] = saved.tally[:_TALLY_SIZE]
+        self.tally[: len(saved.tally)] = saved.tally[:_TALLY_SIZE]
         self.n = saved.n
-        self._note(f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
-                   f"puzzles already written)")
+        self._note(
+            f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
+            f"puzzles already written)"
+        )
 
     def commit(self, data, end_byte, puzzles, tally, n=None):
         """Append ``data`` (the lines of ``puzzles`` more puzzles, whose statuses are
@@ -417,11 +452,19 @@ class CheckpointedOutput:
             if self.checkpoint:
                 fsync_file(self._file)
                 length = self._file.tell()
-                write_checkpoint(self.checkpoint, Checkpoint(
-                    input=os.path.abspath(self.input), input_size=self.input_size,
-                    end_byte=int(end_byte), puzzles=total, output_bytes=length,
-                    tally=tuple(int(v) for v in tally), n=n,
-                    options=self.options).as_dict())
+                write_checkpoint(
+                    self.checkpoint,
+                    Checkpoint(
+                        input=os.path.abspath(self.input),
+                        input_size=self.input_size,
+                        end_byte=int(end_byte),
+                        puzzles=total,
+                        output_bytes=length,
+                        tally=tuple(int(v) for v in tally),
+                        n=n,
+                        options=self.options,
+                    ).as_dict(),
+                )
                 self._committed = length
             else:
                 self._file.flush()
@@ -462,12 +505,19 @@ class CheckpointedOutput:
     def summary(self, started, interrupted, **more):
         """A :class:`FileSummary` of the run so far (``started``: its
         ``time.perf_counter()`` at the start; ``more``: further fields)."""
-        return FileSummary(puzzles=self.puzzles, tally=_tally_dict(self.tally),
-                           ranges=self.commits, start_byte=self.start_byte,
-                           seconds=time.perf_counter() - started, interrupted=interrupted,
-                           messages=list(self.messages), end_byte=self.end_byte,
-                           input_size=self.input_size,
-                           resumed_puzzles=self.resumed_puzzles, **more)
+        return FileSummary(
+            puzzles=self.puzzles,
+            tally=_tally_dict(self.tally),
+            ranges=self.commits,
+            start_byte=self.start_byte,
+            seconds=time.perf_counter() - started,
+            interrupted=interrupted,
+            messages=list(self.messages),
+            end_byte=self.end_byte,
+            input_size=self.input_size,
+            resumed_puzzles=self.resumed_puzzles,
+            **more,
+        )
 
 
 # --------------------------------------------------------------------------- local solve
@@ -502,13 +552,22 @@ def _interruptible(function, *args, **kwargs):
     return outcome["value"]
 
 
-def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None, *,
-               limit: int = 2, max_nodes: int | None = None,
-               box: tuple[int, int] | None = None, format: str | None = None,
-               csv: bool | None = None, chunk_size: int = 16384, threads: int | None = None,
-               timeout: float | None = None, resume: bool = False,
-               progress: Callable[[int, int], None] | None = None,
-               log: Callable[[str], None] | None = None) -> FileSummary:
+def solve_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+    csv: bool | None = None,
+    chunk_size: int = 16384,
+    threads: int | None = None,
+    timeout: float | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> FileSummary:
     """Solve a puzzle file chunk by chunk in this process and write one result line per
     puzzle (:func:`result_lines`), in input order, with checkpoints.
 
@@ -550,10 +609,15 @@ def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None
     output = None if output is None else os.fspath(output)
     if csv is None:
         csv = bool(output) and output.lower().endswith(".csv")
-    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box,
-                             format=format)
-    sink = CheckpointedOutput(output, path, options, resume=resume,
-                              header=(CSV_HEADER + "\n").encode() if csv else None, log=log)
+    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
+    sink = CheckpointedOutput(
+        output,
+        path,
+        options,
+        resume=resume,
+        header=(CSV_HEADER + "\n").encode() if csv else None,
+        log=log,
+    )
     solve_seconds = startup = 0.0
     interrupted = ok = False
     try:
@@ -562,16 +626,34 @@ def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None
         begin = time.perf_counter()
         warm_up()  # compile or load the kernel first: solve_seconds is the solver's
         startup = time.perf_counter() - begin
-        for chunk in iter_chunks(path, chunk_size=chunk_size, box=box, format=format,
-                                 start_byte=sink.start_byte, n=sink.n):
+        for chunk in iter_chunks(
+            path,
+            chunk_size=chunk_size,
+            box=box,
+            format=format,
+            start_byte=sink.start_byte,
+            n=sink.n,
+        ):
             if len(chunk) == 0:
                 continue
-            result = _interruptible(_sudoku.solve, chunk.puzzles, limit=limit,
-                                    threads=threads, max_nodes=max_nodes, box=box,
-                                    invalid=chunk.bad, timeout=timeout)
+            result = _interruptible(
+                _sudoku.solve,
+                chunk.puzzles,
+                limit=limit,
+                threads=threads,
+                max_nodes=max_nodes,
+                box=box,
+                invalid=chunk.bad,
+                timeout=timeout,
+            )
             solve_seconds += result.seconds
-            sink.commit(result_text(chunk, result, csv), chunk.end_byte, len(chunk),
-                        count_statuses(result.status), n=chunk.n)
+            sink.commit(
+                result_text(chunk, result, csv),
+                chunk.end_byte,
+                len(chunk),
+                count_statuses(result.status),
+                n=chunk.n,
+            )
             if progress is not None:
                 progress(chunk.end_byte, sink.puzzles)
         ok = True
@@ -579,5 +661,4 @@ def solve_file(input: str | os.PathLike, output: str | os.PathLike | None = None
         interrupted = True
     finally:
         sink.close(ok)
-    return sink.summary(started, interrupted, solve_seconds=solve_seconds,
-                        startup_seconds=startup)
+    return sink.summary(started, interrupted, solve_seconds=solve_seconds, startup_seconds=startup)

@@ -95,6 +95,17 @@ from ._reader import PuzzleChunk, line_ranges
 from .detect import FORMATS, file_format
 from .write import format_grid, format_line, format_lines
 
-__all__ = ["FORMATS", "PUZZLE_COLUMNS", "SOLUTION_COLUMNS", "PuzzleChunk", "file_format",
-           "format_grid", "format_line", "format_lines", "iter_chunks", "line_ranges",
-           "parse", "read_csv"]
+__all__ = [
+    "FORMATS",
+    "PUZZLE_COLUMNS",
+    "SOLUTION_COLUMNS",
+    "PuzzleChunk",
+    "file_format",
+    "format_grid",
+    "format_line",
+    "format_lines",
+    "iter_chunks",
+    "line_ranges",
+    "parse",
+    "read_csv",
+]

@@ -81,8 +81,6 @@ def _check_values(block: np.ndarray, n: int, name: str, base: int):
             else:
                 shown = int(value) if block.dtype.kind != "f" else value
                 what = f"value {shown} is out of range 0..{n}"
-            errors.append(
-                (int(i), f"{name}[{base + int(i)}]: row {r + 1}, column {c + 1}: {what}")
-            )
+            errors.append((int(i), f"{name}[{base + int(i)}]: row {r + 1}, column {c + 1}: {what}"))
         block = np.where(row_bad[:, None], 0, block)
     return block.astype(np.uint8), row_bad, errors

@@ -57,8 +57,11 @@ def _line_chunks(f, pos: int, line: int, ctx: _Context, chunk_size: int):
         while held - used >= chunk_size:
             stop = used + chunk_size
             yield _line_chunk(
-                all_numbers[used:stop], raws[used:stop], contents[used:stop],
-                int(all_ends[stop - 1]), ctx,
+                all_numbers[used:stop],
+                raws[used:stop],
+                contents[used:stop],
+                int(all_ends[stop - 1]),
+                ctx,
             )
             used = stop
         raws, contents = raws[used:], contents[used:]

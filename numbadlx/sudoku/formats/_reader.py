@@ -222,7 +222,7 @@ def _iter_blocks(f, pos: int, line: int):
         if at_start:
             at_start = False
             if block.startswith(_BOM):
-                block = block[len(_BOM):]
+                block = block[len(_BOM) :]
                 pos += len(_BOM)
         if not block:
             break

@@ -28,7 +28,7 @@ def _check_format(format: str | None) -> str | None:
 def _detect_format(head: bytes, n: int | None) -> str:
     """Guess the text format from the first data line (see the package docs)."""
     if head.startswith(_BOM):
-        head = head[len(_BOM):]
+        head = head[len(_BOM) :]
     decoded = (_strip_comment(raw).decode("utf-8", "replace") for raw in head.split(b"\n"))
     data_lines = [line for line in decoded if line.strip()]
     for text in data_lines[:1]:

@@ -90,9 +90,7 @@ def format_line(grid, n: int | None = None, *, blank: str = "0") -> str:
     """
     values, n = _output_matrix(grid, n, prefer_batch=False)
     if values.shape[0] != 1:
-        raise ValueError(
-            f"format_line takes one puzzle, got {values.shape[0]}; use format_lines"
-        )
+        raise ValueError(f"format_line takes one puzzle, got {values.shape[0]}; use format_lines")
     return format_lines(values, blank=blank)[0]
 
 
