@@ -18,13 +18,18 @@ Examples
 '534678912'
 """
 
+from __future__ import annotations
+
 import enum
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..core import BudgetExceeded, ExactCover, SearchStats
 from . import kernel as _kernel
@@ -167,17 +172,17 @@ def _as_puzzles(puzzles, box):
 
 
 def solve(
-    puzzles,
+    puzzles: ArrayLike | str | os.PathLike | Any,
     *,
-    limit=2,
-    threads=None,
-    max_nodes=None,
-    box=None,
-    chunk=None,
-    progress=None,
-    invalid=None,
-    timeout=None,
-):
+    limit: int = 2,
+    threads: int | None = None,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    chunk: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    invalid: ArrayLike | None = None,
+    timeout: float | None = None,
+) -> SudokuResult:
     """Solve a batch of Sudokus.
 
     Parameters
@@ -430,7 +435,7 @@ def _solve_by_deadline(
             budget = min(budget, int(max_nodes))
 
 
-def warm_up():
+def warm_up() -> None:
     """Compile (first run) or load from Numba's cache the bulk kernel, by solving one
     tiny grid, so that later timings measure the solver alone.
 
@@ -454,7 +459,7 @@ def warm_up():
     )
 
 
-def check_grid(grid, box=None):
+def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:
     """Describe the first clash among a grid's givens, or None if there is none.
 
     Examples
@@ -532,7 +537,13 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None):
     return result
 
 
-def solve_one(grid, *, box=None, max_nodes=None, timeout=None):
+def solve_one(
+    grid: ArrayLike | str,
+    *,
+    box: tuple[int, int] | None = None,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+) -> NDArray[np.uint8] | None:
     """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
 
     Raises ValueError if the givens clash (saying where), and
@@ -549,7 +560,14 @@ def solve_one(grid, *, box=None, max_nodes=None, timeout=None):
     return result.solutions[0].copy() if result.counts[0] else None
 
 
-def count_solutions(grid, limit=None, *, box=None, max_nodes=None, timeout=None):
+def count_solutions(
+    grid: ArrayLike | str,
+    limit: int | None = None,
+    *,
+    box: tuple[int, int] | None = None,
+    max_nodes: int | None = None,
+    timeout: float | None = None,
+) -> int:
     """Count the solutions of one puzzle, stopping at ``limit`` if given.
 
     Raises :class:`~numbadlx.BudgetExceeded` (with ``.found``, a lower bound) if
@@ -565,7 +583,9 @@ def count_solutions(grid, limit=None, *, box=None, max_nodes=None, timeout=None)
     return int(_solve_single(grid, limit, box, max_nodes, timeout).counts[0])
 
 
-def to_exact_cover(grid, box=None):
+def to_exact_cover(
+    grid: ArrayLike | str, box: tuple[int, int] | None = None
+) -> tuple[ExactCover, NDArray[np.int64], NDArray[np.int64]]:
     """The puzzle as a generic :class:`~numbadlx.ExactCover` (the 0/1-matrix path).
 
     Options are ``(cell, digit)`` pairs that do not clash with a given (a given cell
@@ -603,6 +623,6 @@ def to_exact_cover(grid, box=None):
     return problem, cells[keep], digits[keep] + 1
 
 
-def default_sample_path():
+def default_sample_path() -> str:
     """Path of the built-in sample puzzles shipped with the package."""
     return os.path.join(os.path.dirname(__file__), "data", "sample_puzzles.txt")
