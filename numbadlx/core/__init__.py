@@ -10,7 +10,7 @@ The data path, one module a stage:
   and M), driven by :mod:`~numbadlx.core.search`;
 * :mod:`~numbadlx.core.problem` is the public face (:class:`ExactCover`,
   :func:`solve`, :func:`count`) and decodes solutions back to the caller's numbering;
-* :mod:`~numbadlx.core.verify`, :mod:`~numbadlx.core.trace` and
+* :mod:`~numbadlx.core.verification`, :mod:`~numbadlx.core.trace` and
   :mod:`~numbadlx.core.split` check solutions, record a search step by step and cut a
   search tree into independent parts.
 
@@ -19,6 +19,6 @@ Nothing in this package imports Sudoku, display, Dask or the command line.
 
 from .problem import ExactCover, count, solve
 from .search import BudgetExceeded, SearchStats
-from .verify import explain, verify
+from .verification import explain, verify
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify", "explain"]

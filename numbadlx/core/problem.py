@@ -463,7 +463,7 @@ class ExactCover:
 
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
-        from .verify import verify
+        from .verification import verify
 
         return verify(self, solution)
 

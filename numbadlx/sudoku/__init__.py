@@ -7,7 +7,7 @@ The layer's data path, one module a stage:
   knows the sizes and box shapes;
 * :mod:`~numbadlx.sudoku.kernel` encodes each puzzle as pruned exact-cover options,
   links and searches them (a specialised Algorithm X) in parallel chunks;
-* :mod:`~numbadlx.sudoku.solve` is the public face (:func:`solve`,
+* :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
 * :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
   the command line and by :mod:`numbadlx.dask`);
@@ -37,7 +37,7 @@ from .formats import (
 from .generate import random_grid, random_puzzles
 from .grid import Grid
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
-from .solve import (
+from .bulk import (
     DEFAULT_CHUNK,
     Status,
     SudokuResult,

@@ -59,7 +59,7 @@ import numpy as np
 
 from .. import sudoku as _sudoku  # the package: _sudoku.solve is looked up at each call
 from .formats import PuzzleChunk, format_lines, iter_chunks
-from .solve import Status, SudokuResult, warm_up
+from .bulk import Status, SudokuResult, warm_up
 
 __all__ = [
     "CSV_HEADER",
