@@ -19,7 +19,7 @@ from ._grid import _grid_chunks
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
 from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
-from .detect import _check_format, _detect_format, _path_format
+from .detect import _check_format, _path_format, _sniff_format
 
 __all__ = ["iter_chunks", "parse", "read_csv"]
 
@@ -39,9 +39,7 @@ def _binary_chunks(
 ) -> Iterator[PuzzleChunk]:
     ctx = _Context(name, n, box)
     if fmt is None:
-        f.seek(0)
-        head = f.read(1 << 18)
-        fmt = "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, ctx.n)
+        fmt = _sniff_format(f, ctx.n)
     if fmt == "npy":
         yield from _npy_chunks(f, ctx, chunk_size, start_byte)
         return

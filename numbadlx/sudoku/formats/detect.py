@@ -91,5 +91,12 @@ def file_format(path, format: str | None = None, n: int | None = None) -> str:
     if format is not None:
         return format
     with open(path, "rb") as f:
-        head = f.read(1 << 18)
+        return _sniff_format(f, n)
+
+
+def _sniff_format(f, n: int | None) -> str:
+    """The format of an open binary file from its first bytes: the ``.npy`` magic
+    number, else the first data line (the file position is left after the bytes read)."""
+    f.seek(0)
+    head = f.read(1 << 18)
     return "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, n)
