@@ -551,15 +551,27 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     ExactCover([[0], [1], [0, 1]]).count()
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
     ExactCover([[0], [0]], bounds=[(1, 2)]).count()
-    checked = 0
-    for name, module in _kernel_modules():
+    ExactCover(
+        [[0, 1], [0, 1], [0]], secondary=1, colours=[[0, 5], [0, 5], [0]], bounds=[(2, 2)]
+    ).count()
+    modules = dict(_kernel_modules())
+    for name, module in modules.items():
         for attribute in dir(module):
             dispatcher = getattr(module, attribute)
             stats = getattr(dispatcher, "stats", None)
             if stats is not None and hasattr(stats, "cache_hits"):
-                checked += 1
                 assert not sum(stats.cache_hits.values()), f"{name}.{attribute} was loaded"
-    assert checked >= 5  # the link builder, the X, C, M and Sudoku kernels at least
+    # every entry kernel the calls above ran was compiled here, under bounds checking
+    for name, attribute in [
+        ("numbadlx.core.links", "build_links"),
+        ("numbadlx.core.kernels.xc", "search_x"),
+        ("numbadlx.core.kernels.xc", "search_c"),
+        ("numbadlx.core.kernels.m", "search_m"),
+        ("numbadlx.core.kernels.m", "search_m_plain"),
+        ("numbadlx.sudoku.kernel", "solve_bulk"),
+    ]:
+        stats = getattr(modules[name], attribute).stats
+        assert sum(stats.cache_misses.values()) > 0, f"{name}.{attribute} was not compiled"
 
 
 def _kernel_modules():

@@ -181,8 +181,8 @@ def test_algorithm_m_visits_no_more_nodes_than_dlx3(name, build, count, nodes, d
     problem = build()
     assert problem.algorithm == "M"
     assert problem.count() == count
-    assert problem.stats.nodes == nodes
-    assert nodes <= dlx3_nodes
+    assert problem.stats.nodes <= dlx3_nodes  # never more than DLX3 visits
+    assert problem.stats.nodes == nodes  # and exactly what this rule visited when pinned
 
 
 def test_algorithm_m_without_colours_runs_the_plain_copy():
