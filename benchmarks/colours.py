@@ -48,8 +48,6 @@ sys.path[:] = [
 
 import importlib.util  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 from numbadlx import problems  # noqa: E402
 
 
@@ -73,22 +71,8 @@ PEERS = ("xcover", "miniexact")
 # ----------------------------------------------------------------------------------
 
 
-def random_words(lengths, per_length, seed, letters="abcde"):
-    """``per_length`` distinct random words of each length (seeded, reproducible)."""
-    rng = np.random.default_rng(seed)
-    alphabet = np.array(list(letters))
-    found = set()
-    for length in lengths:
-        have = 0
-        while have < per_length:
-            word = "".join(rng.choice(alphabet, length))
-            if word not in found:
-                found.add(word)
-                have += 1
-    return sorted(found)
-
-
-CROSSWORD = ["...#.", ".....", ".....", ".....", ".#..."]
+cases = _load_sibling("cases")
+CROSSWORD = cases.CROSSWORD
 
 
 class Case(NamedTuple):
@@ -110,16 +94,16 @@ CASES = [
     Case(
         "ws4",
         "C",
-        lambda: problems.word_square(4, random_words([4], 160, 1)),
+        lambda: cases.word_squares(4, 160),
         "4x4 double word squares, 160 random 4-letter words over a-e",
-        lambda: problems.word_square(4, random_words([4], 80, 1)),
+        lambda: cases.word_squares(4, 80),
     ),
     Case(
         "crossword5",
         "C",
-        lambda: problems.crossword(CROSSWORD, random_words([3, 4, 5], 100, 7)),
+        lambda: cases.crossword(100),
         f"fill {'/'.join(CROSSWORD)}, 100 random words of each length 3-5 over a-e",
-        lambda: problems.crossword(CROSSWORD, random_words([3, 4, 5], 60, 7)),
+        lambda: cases.crossword(60),
     ),
     Case(
         "2-per-line-7",

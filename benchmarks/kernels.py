@@ -48,8 +48,9 @@ import tempfile
 import threading
 import time
 
+import cases
 import numpy as np
-from machine import describe
+from machine import describe, load_average
 
 from numbadlx import problems
 from numbadlx.core.search import Search
@@ -110,24 +111,6 @@ def load_baseline(revision=BASELINE):
 # ----------------------------------------------------------------------------------
 
 
-def random_words(length, how_many, seed, letters="abcde"):
-    """``how_many`` distinct random words of one length (seeded, reproducible)."""
-    rng = np.random.default_rng(seed)
-    alphabet = np.array(list(letters))
-    words = set()
-    while len(words) < how_many:
-        words.add("".join(rng.choice(alphabet, length)))
-    return sorted(words)
-
-
-CROSSWORD = ["...#.", ".....", ".....", ".....", ".#..."]
-
-
-def _crossword(per_length):
-    words = [w for length in (3, 4, 5) for w in random_words(length, per_length, 7 + length)]
-    return problems.crossword(CROSSWORD, words)
-
-
 # (algorithm, (name, build), (name, build) for --quick)
 CASES = [
     ("X", ("queens12", lambda: problems.n_queens(12)), ("queens9", lambda: problems.n_queens(9))),
@@ -148,10 +131,14 @@ CASES = [
     ),
     (
         "C",
-        ("ws4-160", lambda: problems.word_square(4, random_words(4, 160, 1))),
-        ("ws4-80", lambda: problems.word_square(4, random_words(4, 80, 1))),
+        ("ws4-160", lambda: cases.word_squares(4, 160)),
+        ("ws4-80", lambda: cases.word_squares(4, 80)),
     ),
-    ("C", ("crossword5-100", lambda: _crossword(100)), ("crossword5-40", lambda: _crossword(40))),
+    (
+        "C",
+        ("crossword5-100", lambda: cases.crossword(100)),
+        ("crossword5-60", lambda: cases.crossword(60)),
+    ),
     (
         "M",
         ("queens13-M", lambda: problems.k_per_row_and_column(13, 1, 1)),
@@ -500,7 +487,7 @@ def main(argv=None):
             )
         ]
         versus_dlx3(args.dlx3, cases, baseline)
-    print(f"# load avg at end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"# load avg at end {load_average()}")
 
 
 if __name__ == "__main__":
