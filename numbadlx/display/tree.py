@@ -5,6 +5,10 @@
 layout), which :func:`numbadlx.plotting.plot_search_tree` draws.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 __all__ = ["SearchTree", "search_tree"]
@@ -64,7 +68,7 @@ class SearchTree:
         return f"SearchTree({len(self)} nodes: {text})"
 
 
-def search_tree(table):
+def search_tree(table: Any) -> SearchTree:
     """Rebuild the search tree from a :func:`~numbadlx.core.trace.trace` table.
 
     Each ``try`` at level L adds a child under the current node of level L; a

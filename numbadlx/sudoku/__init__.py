@@ -23,6 +23,18 @@ Examples
 """
 
 from . import stream
+from .bulk import (
+    DEFAULT_CHUNK,
+    Status,
+    SudokuResult,
+    check_grid,
+    count_solutions,
+    default_sample_path,
+    solve,
+    solve_one,
+    to_exact_cover,
+    warm_up,
+)
 from .formats import (
     FORMATS,
     PuzzleChunk,
@@ -37,18 +49,6 @@ from .formats import (
 from .generate import random_grid, random_puzzles
 from .grid import Grid
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
-from .bulk import (
-    DEFAULT_CHUNK,
-    Status,
-    SudokuResult,
-    check_grid,
-    count_solutions,
-    default_sample_path,
-    solve,
-    solve_one,
-    to_exact_cover,
-    warm_up,
-)
 
 __all__ = [
     "Status",

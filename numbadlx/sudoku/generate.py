@@ -16,7 +16,10 @@ True
 (2, 16)
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from . import kernel as _kernel
 from .shape import box_shape
@@ -24,7 +27,9 @@ from .shape import box_shape
 __all__ = ["random_grid", "random_puzzles"]
 
 
-def random_grid(n=9, box=None, seed=None):
+def random_grid(
+    n: int = 9, box: tuple[int, int] | None = None, seed: int | None = None
+) -> NDArray[np.uint8]:
     """A uniformly shuffled valid n x n grid as an (n*n,) uint8 array (not uniform over
     all grids: the pattern's symmetry class only)."""
     rows, cols = box_shape(n, box)
@@ -44,7 +49,13 @@ def random_grid(n=9, box=None, seed=None):
     return digits[grid].astype(np.uint8).ravel()
 
 
-def random_puzzles(count, n=9, box=None, seed=None, keep=0):
+def random_puzzles(
+    count: int,
+    n: int = 9,
+    box: tuple[int, int] | None = None,
+    seed: int | None = None,
+    keep: int = 0,
+) -> NDArray[np.uint8]:
     """``count`` puzzles with a unique solution, made by removing givens from random
     grids until no further given can go (or only ``keep`` are left).
 

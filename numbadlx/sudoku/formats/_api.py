@@ -9,8 +9,10 @@ import operator
 import os
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
@@ -139,7 +141,13 @@ def _parse_sequence(items, n, box, fmt) -> np.ndarray:
     )
 
 
-def parse(source, *, n: int | None = None, box=None, format: str | None = None) -> np.ndarray:
+def parse(
+    source: Any,
+    *,
+    n: int | None = None,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+) -> NDArray[np.uint8]:
     """Read Sudoku puzzles from a file, text, strings or an array.
 
     Parameters
@@ -231,7 +239,9 @@ def parse(source, *, n: int | None = None, box=None, format: str | None = None) 
     raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
 
 
-def read_csv(path, *, n: int | None = None, box=None):
+def read_csv(
+    path: str | os.PathLike, *, n: int | None = None, box: tuple[int, int] | None = None
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Read the puzzles and (optional) solutions of a CSV file.
 
     Parameters
@@ -278,11 +288,11 @@ def read_csv(path, *, n: int | None = None, box=None):
 
 
 def iter_chunks(
-    path,
+    path: str | os.PathLike,
     *,
     chunk_size: int = 65536,
     n: int | None = None,
-    box=None,
+    box: tuple[int, int] | None = None,
     format: str | None = None,
     start_byte: int = 0,
     start_line: int | None = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..shape import DIGITS as _DIGITS
 from ..shape import box_shape
@@ -28,7 +29,7 @@ def _check_blank(blank: str) -> str:
     return blank
 
 
-def format_lines(puzzles, *, blank: str = "0") -> list[str]:
+def format_lines(puzzles: ArrayLike, *, blank: str = "0") -> list[str]:
     """Write puzzles as one-line strings.
 
     Parameters
@@ -66,7 +67,7 @@ def format_lines(puzzles, *, blank: str = "0") -> list[str]:
     return buf.tobytes().decode("ascii").split("\n")[:-1]
 
 
-def format_line(grid, n: int | None = None, *, blank: str = "0") -> str:
+def format_line(grid: ArrayLike, n: int | None = None, *, blank: str = "0") -> str:
     """Write one puzzle as a one-line string.
 
     Parameters
@@ -94,7 +95,7 @@ def format_line(grid, n: int | None = None, *, blank: str = "0") -> str:
     return format_lines(values, blank=blank)[0]
 
 
-def format_grid(grid, box=None, *, blank: str = ".") -> str:
+def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: str = ".") -> str:
     """Write one puzzle as a readable grid with box separators.
 
     Parameters
