@@ -49,14 +49,7 @@ from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
 from .sudoku.formats import line_ranges
-from .sudoku.stream import (
-    CSV_HEADER,
-    CheckpointedOutput,
-    FileSummary,
-    count_statuses,
-    output_options,
-    result_text,
-)
+from .sudoku.stream import FileSummary, count_statuses, input_file, open_output, result_text
 
 __all__ = [
     "solve",
@@ -433,7 +426,8 @@ def _solve_range(
 
 
 def _file_format(path, fmt, n):
-    fmt = _sudoku.file_format(path, fmt, n)
+    # checked before the output is opened, which would empty it
+    fmt = _sudoku.file_format(input_file(path), fmt, n)
     if fmt not in ("lines", "csv"):
         raise ValueError(
             f"{path}: solving on Dask reads line and CSV files (one puzzle "
@@ -580,19 +574,17 @@ def solve_file(
     """
     started = time.perf_counter()
     path = os.fspath(input)
-    if not os.path.isfile(path):
-        raise ValueError(f"no such file: {path}")
     fmt = _file_format(path, format, n)
-    output = None if output is None else os.fspath(output)
-    if csv is None:
-        csv = bool(output) and output.lower().endswith(".csv")
-    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
-    sink = CheckpointedOutput(
-        output,
+    sink, csv = open_output(
         path,
-        options,
+        output,
+        limit=limit,
+        max_nodes=max_nodes,
+        box=box,
+        format=format,
+        csv=csv,
         resume=resume,
-        header=(CSV_HEADER + "\n").encode() if csv and header else None,
+        header=header,
         log=log,
     )
     executor = None

@@ -202,7 +202,8 @@ def test_result_lines_name_every_status(tmp_path):
     from numbadlx.sudoku import Status, iter_chunks, stream
 
     source = tmp_path / "in.txt"
-    source.write_text("\n".join(["0200004034000000", "1100000000000000", "0" * 16, "12x4"]) + "\n")
+    lines_in = ["0200004034000000", "1100000000000000", "0" * 16, "12x4", "0230000010004000"]
+    source.write_text("\n".join(lines_in) + "\n")
     chunk = next(iter_chunks(source, chunk_size=10))
     result = sudoku.solve(chunk.puzzles, limit=2, invalid=chunk.bad)
     lines = stream.result_lines(chunk, result, csv=False)
@@ -210,16 +211,89 @@ def test_result_lines_name_every_status(tmp_path):
     assert lines[1] == "1100000000000000  # INVALID: givens clash"
     assert lines[2].endswith("  # MULTIPLE (first of at least 2)")
     assert lines[3].startswith("12x4  # INVALID: ") and "in.txt:4" in lines[3]
+    assert lines[4] == "0230000010004000  # NO_SOLUTION"
     rows = stream.result_lines(chunk, result, csv=True)
     assert [row.split(",")[2] for row in rows] == [
         Status.UNIQUE.name,
         Status.INVALID.name,
         Status.MULTIPLE.name,
         Status.INVALID.name,
+        Status.NO_SOLUTION.name,
     ]
     assert stream.CSV_HEADER == "puzzle,solution,status,count,nodes"
     assert stream.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
-    assert stream.count_statuses(result.status).tolist() == [0, 1, 0, 1, 0, 2, 0]
+    assert stream.count_statuses(result.status).tolist() == [0, 1, 0, 1, 1, 2, 0]
+
+
+def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):
+    """Every status a run can write (all but NOT_RUN), each from an input that really
+    gets it, as the exact text line and CSV row of ``numbadlx solve``."""
+    from numbadlx.sudoku import Status, iter_chunks
+
+    first = sudoku.format_line(sudoku.solve(["0" * 16], limit=1).solutions[0])
+    assert grid_errors(sudoku.parse(["0" * 16]), sudoku.parse([first]), (2, 2)) == []
+    empty9 = "0" * 81
+    # (options, [(input line, status, text line)]), one run each
+    runs = [
+        (
+            [],
+            [
+                ("0200004034000000", Status.UNIQUE, "4213134234212134"),
+                ("0" * 16, Status.MULTIPLE, f"{first}  # MULTIPLE (first of at least 2)"),
+                ("0230000010004000", Status.NO_SOLUTION, "0230000010004000  # NO_SOLUTION"),
+                (
+                    "1100000000000000",
+                    Status.INVALID,
+                    "1100000000000000  # INVALID: givens clash",
+                ),
+                (
+                    "12x4",
+                    Status.INVALID,
+                    f"12x4  # INVALID: {tmp_path / 'in.txt'}:5:5: line has 4 cells, expected 16",
+                ),
+            ],
+        ),
+        (
+            ["--limit", "1"],
+            [
+                ("0200004034000000", Status.SOLVED, "4213134234212134"),
+                ("0" * 16, Status.SOLVED, first),
+            ],
+        ),
+        (["--max-nodes", "1"], [(empty9, Status.BUDGET, f"{empty9}  # BUDGET")]),
+        (
+            ["--limit", "1000", "--max-nodes", "30"],
+            [("0" * 16, Status.BUDGET, f"{first}  # BUDGET (a solution; count not finished)")],
+        ),
+    ]
+    seen = set()
+    for options, cases in runs:
+        source = tmp_path / "in.txt"
+        source.write_text("\n".join(line for line, _, _ in cases) + "\n")
+        for name in ("out.txt", "out.csv"):
+            command = ["solve", str(source), "-o", str(tmp_path / name), "--no-progress"]
+            assert main(command + options) == 0
+        capsys.readouterr()
+        # count and nodes of the CSV rows: those of the library on the same puzzles
+        chunk = next(iter_chunks(source, chunk_size=10))
+        budget = dict(zip(options[::2], map(int, options[1::2])))
+        result = sudoku.solve(
+            chunk.puzzles,
+            limit=budget.get("--limit", 2),
+            max_nodes=budget.get("--max-nodes"),
+            invalid=chunk.bad,
+        )
+        assert [Status(s) for s in result.status] == [status for _, status, _ in cases]
+        text = (tmp_path / "out.txt").read_text().splitlines()
+        assert text == [line for _, _, line in cases]
+        rows = (tmp_path / "out.csv").read_text().splitlines()
+        assert rows[0] == "puzzle,solution,status,count,nodes"
+        for k, (line, status, _) in enumerate(cases):
+            count = int(result.counts[k])
+            solution = sudoku.format_line(result.solutions[k]) if count else ""
+            assert rows[1 + k] == f"{line},{solution},{status.name},{count},{result.nodes[k]}"
+            seen.add(status)
+    assert seen == set(Status) - {Status.NOT_RUN}
 
 
 def test_progress_bar_is_tqdm(tmp_path, capsys):

@@ -203,8 +203,9 @@ def test_ctrl_c_stops_within_seconds_during_one_long_search(tmp_path):
 
 # ------------------------------------------------------------ in-process edge cases
 def _failing_solve(monkeypatch, after, error=KeyboardInterrupt):
-    """Make the CLI's solver raise ``error`` on call number ``after + 1``."""
-    real = sudoku.solve
+    """Make the CLI's solver raise ``error`` on call number ``after + 1`` (the local run
+    calls the ``solve`` of :mod:`numbadlx.sudoku.stream`)."""
+    real = stream.solve
     calls = []
 
     def solve(*args, **kwargs):
@@ -213,7 +214,7 @@ def _failing_solve(monkeypatch, after, error=KeyboardInterrupt):
             raise error()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sudoku, "solve", solve)
+    monkeypatch.setattr(stream, "solve", solve)
 
 
 def _puzzle_file(path, count=60, seed=9):

@@ -20,6 +20,7 @@ The pieces, each in one copy:
   :data:`CSV_HEADER`), :func:`count_statuses` their tally;
 * :class:`Checkpoint`, :func:`write_checkpoint`, :func:`fsync_file`: the record;
 * :class:`CheckpointedOutput`: an output file with commits, resume and clean-up;
+  :func:`open_output` opens it for a file solve (input check, CSV or text, options);
 * :func:`solve_file`: the local solve loop (``numbadlx solve``), returning a
   :class:`FileSummary`. :func:`numbadlx.dask.solve_file` runs the same commits with
   the chunks solved as Dask tasks, so a run of either kind resumes with the other.
@@ -57,9 +58,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import sudoku as _sudoku  # the package: _sudoku.solve is looked up at each call
+from .bulk import Status, SudokuResult, solve, warm_up
 from .formats import PuzzleChunk, format_lines, iter_chunks
-from .bulk import Status, SudokuResult, warm_up
 
 __all__ = [
     "CSV_HEADER",
@@ -72,6 +72,8 @@ __all__ = [
     "fsync_file",
     "output_options",
     "CheckpointedOutput",
+    "input_file",
+    "open_output",
     "FileSummary",
     "solve_file",
 ]
@@ -520,6 +522,73 @@ class CheckpointedOutput:
         )
 
 
+def input_file(input: str | os.PathLike) -> str:
+    """``input`` as a path string, checked to be a file (ValueError ``no such file``
+    otherwise): what the file solvers do before they touch anything."""
+    path = os.fspath(input)
+    if not os.path.isfile(path):
+        raise ValueError(f"no such file: {path}")
+    return path
+
+
+def open_output(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    limit: int,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+    csv: bool | None = None,
+    resume: bool = False,
+    header: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> tuple[CheckpointedOutput, bool]:
+    """Open the checkpointed output of a file solve: the start shared by
+    :func:`solve_file` and :func:`numbadlx.dask.solve_file`.
+
+    Checks the input (:func:`input_file`), settles text or CSV, records the
+    :func:`output_options` of the run and opens a :class:`CheckpointedOutput` (fresh, or
+    resumed from its checkpoint) with the CSV header due when writing CSV.
+
+    Parameters
+    ----------
+    input : path
+        The puzzle file; ValueError if it is not a file.
+    output : path, optional
+        Where to write; None is standard output, ``os.devnull`` nowhere.
+    limit, max_nodes, box, format : the options that shape the output lines, checked
+        against the checkpoint when resuming.
+    csv : bool, optional
+        Write CSV; by default when ``output`` is named ``*.csv``.
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (ValueError if it does not fit).
+    header : bool
+        Write :data:`CSV_HEADER` first when writing CSV from the start of the input.
+    log : callable, optional
+        Called with each note on the run as it arises.
+
+    Returns
+    -------
+    (CheckpointedOutput, bool)
+        The open output (close it, or use it in a ``with`` block) and whether it is CSV.
+    """
+    path = input_file(input)
+    output = None if output is None else os.fspath(output)
+    if csv is None:
+        csv = bool(output) and output.lower().endswith(".csv")
+    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
+    sink = CheckpointedOutput(
+        output,
+        path,
+        options,
+        resume=resume,
+        header=(CSV_HEADER + "\n").encode() if csv and header else None,
+        log=log,
+    )
+    return sink, csv
+
+
 # --------------------------------------------------------------------------- local solve
 
 
@@ -603,19 +672,15 @@ def solve_file(
         propagates, the output cut back to the last commit.
     """
     started = time.perf_counter()
-    path = os.fspath(input)
-    if not os.path.isfile(path):
-        raise ValueError(f"no such file: {path}")
-    output = None if output is None else os.fspath(output)
-    if csv is None:
-        csv = bool(output) and output.lower().endswith(".csv")
-    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
-    sink = CheckpointedOutput(
+    sink, csv = open_output(
+        input,
         output,
-        path,
-        options,
+        limit=limit,
+        max_nodes=max_nodes,
+        box=box,
+        format=format,
+        csv=csv,
         resume=resume,
-        header=(CSV_HEADER + "\n").encode() if csv else None,
         log=log,
     )
     solve_seconds = startup = 0.0
@@ -627,7 +692,7 @@ def solve_file(
         warm_up()  # compile or load the kernel first: solve_seconds is the solver's
         startup = time.perf_counter() - begin
         for chunk in iter_chunks(
-            path,
+            sink.input,
             chunk_size=chunk_size,
             box=box,
             format=format,
@@ -637,7 +702,7 @@ def solve_file(
             if len(chunk) == 0:
                 continue
             result = _interruptible(
-                _sudoku.solve,
+                solve,  # the module's name, found at each call (tests replace it)
                 chunk.puzzles,
                 limit=limit,
                 threads=threads,
