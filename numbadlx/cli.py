@@ -201,10 +201,23 @@ def _solve_command(args):
 
 
 def _count_command(args):
-    from .core import BudgetExceeded, ExactCover
+    import time
+    from pathlib import Path
 
+    from .core import BudgetExceeded, ExactCover, SearchStats
+
+    # Checked here, and the name passed on as a Path, so that a missing file is never
+    # read as DLX text.
+    if not os.path.isfile(args.file):
+        print(f"numbadlx: error: no such file: {args.file}", file=sys.stderr)
+        return 2
+    if args.timeout is not None and not args.timeout >= 0:
+        print(
+            f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}", file=sys.stderr
+        )
+        return 2
     try:
-        problem = ExactCover.from_dlx(args.file)
+        problem = ExactCover.from_dlx(Path(args.file))
     except (OSError, ValueError) as error:
         print(f"numbadlx: error: {error}", file=sys.stderr)
         return 2
@@ -213,8 +226,12 @@ def _count_command(args):
         f"{problem.n_secondary} secondary items",
         file=sys.stderr,
     )
+    # --timeout is one deadline for all the searching the command does, --max-nodes one
+    # node budget: the count after --show gets only what the shown solutions left.
+    start = time.perf_counter()
+    shown = 0
+    show_nodes = 0
     try:
-        shown = 0
         if args.show:
             for solution in problem.solutions(
                 limit=args.show, max_nodes=args.max_nodes, timeout=args.timeout
@@ -224,14 +241,29 @@ def _count_command(args):
                 for k in solution:
                     names = problem.item_names
                     print("  " + " ".join(names[i] for i in problem.option(k)))
-        total = problem.count(args.limit, max_nodes=args.max_nodes, timeout=args.timeout)
+            show_nodes = problem.stats.nodes
+            if shown < args.show:
+                # Fewer solutions than asked for: that search ran to the end, so it
+                # has counted them all and a second one would only repeat it.
+                total = shown if args.limit is None else min(shown, args.limit)
+                return _count_report(args, total, problem.stats)
+        max_nodes = None if args.max_nodes is None else args.max_nodes - show_nodes
+        timeout = None if args.timeout is None else args.timeout - (time.perf_counter() - start)
+        if (max_nodes is not None and max_nodes < 1) or (timeout is not None and timeout <= 0):
+            raise BudgetExceeded("nothing left for the count", 0, SearchStats(status="budget"))
+        total = problem.count(args.limit, max_nodes=max_nodes, timeout=timeout)
     except BudgetExceeded as stop:
+        # The count starts again from scratch, so the solutions shown are a lower bound
+        # too; the nodes are those of both searches.
         print(
-            f"at least {stop.found} solutions (stopped at the budget: "
-            f"{stop.stats.nodes} nodes, {stop.stats.seconds:.2f} s)"
+            f"at least {max(stop.found, shown)} solutions (stopped at the budget: "
+            f"{show_nodes + stop.stats.nodes} nodes, {time.perf_counter() - start:.2f} s)"
         )
         return 3
-    stats = problem.stats
+    return _count_report(args, total, problem.stats)
+
+
+def _count_report(args, total, stats):
     more = "+" if args.limit is not None and total >= args.limit else ""
     print(f"{total}{more} solutions")
     print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s", file=sys.stderr)
@@ -317,8 +349,19 @@ def build_parser():
     count = sub.add_parser("count", help="count the solutions of a DLX-format problem")
     count.add_argument("file", help="problem in Knuth's DLX text format")
     count.add_argument("--limit", type=_positive, default=None, help="stop at this many")
-    count.add_argument("--max-nodes", type=_positive, default=None, help="node budget")
-    count.add_argument("--timeout", type=float, default=None, help="seconds budget")
+    count.add_argument(
+        "--max-nodes",
+        type=_positive,
+        default=None,
+        help="node budget of the whole command (--show included)",
+    )
+    count.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock limit of the whole search (--show included)",
+    )
     count.add_argument(
         "--show", type=_positive, default=0, metavar="K", help="also print the first K solutions"
     )

@@ -1,6 +1,7 @@
 """Budgets: ``max_nodes`` and the wall-clock ``timeout`` give BUDGET per puzzle and never
 a hang, also on pathological inputs; a timeout leaves the results of the puzzles that
-finish exactly as they are without one."""
+finish exactly as they are without one. For exact cover, a search's budgets are one
+node budget and one deadline however often it is resumed."""
 
 import time
 
@@ -8,8 +9,9 @@ import numpy as np
 import pytest
 from test_sudoku import grid_errors
 
-from numbadlx import sudoku
+from numbadlx import BudgetExceeded, problems, sudoku
 from numbadlx.cli import main
+from numbadlx.core.search import RET_BUDGET, RET_DONE, Search
 from numbadlx.sudoku import Status, random_grid, random_puzzles
 
 NEVER_ENDS = 10**12  # a count limit the empty 9x9 grid takes hours to reach
@@ -157,3 +159,148 @@ def test_cli_timeout_marks_the_endless_puzzle_budget(tmp_path, capsys):
     assert grid_errors(random_puzzles(20, seed=25), solved, (3, 3)) == []
     assert "BUDGET 1" in capsys.readouterr().err
     assert main(["solve", str(source), "--timeout", "-1"]) == 2
+
+
+# ------------------------------------------------------------------ exact cover
+# Pentominoes in a 6x10 box: 9,356 solutions, seconds to list them all, so any timeout
+# below a second stops the enumeration long before its end.
+PENTOMINO_SOLUTIONS = 9356
+MARGIN = 0.5  # seconds past a deadline allowed on a shared, busy machine
+
+
+@pytest.fixture(scope="module")
+def pentominoes():
+    problem = problems.pentominoes(6, 10)
+    problem.count(limit=1)  # compile or load the kernel before any timing
+    return problem
+
+
+def _listed_until_budget(problem, **kwargs):
+    """Solutions taken one by one until BudgetExceeded: (yielded, error, seconds)."""
+    yielded = 0
+    start = time.perf_counter()
+    with pytest.raises(BudgetExceeded) as stop:
+        for _ in problem.solutions(**kwargs):
+            yielded += 1
+    return yielded, stop.value, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("batch", [1, 64])
+def test_solutions_timeout_is_one_deadline_for_all_batches(pentominoes, batch):
+    seconds = 0.5
+    yielded, stop, took = _listed_until_budget(pentominoes, timeout=seconds, batch=batch)
+    assert seconds <= took < seconds + MARGIN
+    assert 0 < yielded == stop.found < PENTOMINO_SOLUTIONS
+    assert stop.stats.status == "budget" and "timeout=0.5" in str(stop)
+
+
+def test_count_timeout_stops_at_the_deadline_not_before(pentominoes):
+    seconds = 0.5
+    start = time.perf_counter()
+    with pytest.raises(BudgetExceeded) as stop:
+        pentominoes.count(timeout=seconds)
+    assert seconds <= time.perf_counter() - start < seconds + MARGIN
+    assert 0 < stop.value.found < PENTOMINO_SOLUTIONS
+
+
+def test_time_between_solutions_counts_against_the_deadline(pentominoes):
+    listing = pentominoes.solutions(timeout=0.2, batch=1)
+    next(listing)
+    time.sleep(0.3)
+    with pytest.raises(BudgetExceeded) as stop:
+        next(listing)
+    assert stop.value.found == 1
+
+
+def test_solutions_node_budget_is_one_total_for_all_batches(pentominoes):
+    with pytest.raises(BudgetExceeded) as whole:
+        pentominoes.count(max_nodes=20_000)
+    yielded, stop, _ = _listed_until_budget(pentominoes, max_nodes=20_000, batch=1)
+    assert stop.stats.nodes == 20_000 and "max_nodes=20000" in str(stop)
+    assert yielded == stop.found == whole.value.found > 1
+
+
+def test_zero_timeout_searches_nothing(pentominoes):
+    with pytest.raises(BudgetExceeded) as stop:
+        pentominoes.count(timeout=0)
+    assert stop.value.stats.nodes == 0 and stop.value.found == 0
+
+
+@pytest.mark.parametrize(
+    "budget, message",
+    [
+        ({"timeout": -1}, "timeout must be >= 0"),
+        ({"timeout": float("nan")}, "timeout must be >= 0"),
+        ({"timeout": "1"}, "timeout must be a number"),
+        ({"max_nodes": 0}, "max_nodes must be a positive integer"),
+        ({"max_nodes": 2.5}, "max_nodes must be a positive integer"),
+        ({"max_nodes": True}, "max_nodes must be a positive integer"),
+    ],
+)
+def test_bad_exact_cover_budgets_raise(budget, message):
+    problem = problems.n_queens(4)
+    with pytest.raises(ValueError, match=message):
+        problem.count(**budget)
+    with pytest.raises(ValueError, match=message):
+        next(problem.solutions(**budget))
+
+
+def test_search_deadline_is_fixed_when_the_search_is_made():
+    problem = problems.n_queens(6)
+    search = Search(problem, timeout=0.1)
+    code, found, _ = search.run(1, 1)
+    assert found == 1 and search.stopped_by is None
+    time.sleep(0.15)
+    code, found, _ = search.run(1, 1)
+    assert (code, found, search.stopped_by) == (RET_BUDGET, 0, "timeout")
+    finished = Search(problem, timeout=0.1)
+    assert finished.run(0, 0)[:2] == (RET_DONE, 4)
+    time.sleep(0.15)
+    assert finished.run(0, 0)[:2] == (RET_DONE, 0)  # an ended search is not over budget
+
+
+# ------------------------------------------------------------- CLI: count
+def _pentomino_file(tmp_path):
+    path = tmp_path / "pentominoes.dlx"
+    path.write_text(problems.pentominoes(6, 10).to_dlx())
+    return path
+
+
+def test_cli_count_timeout_is_one_deadline_with_show(tmp_path, capsys, pentominoes):
+    path = _pentomino_file(tmp_path)
+    seconds = 0.8
+    for show in ("1", str(PENTOMINO_SOLUTIONS)):  # the count, or the --show part, runs out
+        start = time.perf_counter()
+        assert main(["count", str(path), "--show", show, "--timeout", str(seconds)]) == 3
+        assert seconds <= time.perf_counter() - start < seconds + MARGIN
+        assert "at least" in capsys.readouterr().out
+
+
+def test_cli_count_max_nodes_covers_show_and_count(tmp_path, capsys, pentominoes):
+    path = _pentomino_file(tmp_path)
+    budget, show = 20_000, 3
+    list(pentominoes.solutions(limit=show))
+    show_nodes = pentominoes.stats.nodes
+    with pytest.raises(BudgetExceeded) as rest:
+        pentominoes.count(max_nodes=budget - show_nodes)
+    assert main(["count", str(path), "--show", str(show), "--max-nodes", str(budget)]) == 3
+    out = capsys.readouterr().out
+    assert f"at least {max(show, rest.value.found)} solutions" in out
+    assert f"{budget} nodes" in out
+    # a budget the --show part uses up leaves nothing for the count
+    assert main(["count", str(path), "--show", str(show), "--max-nodes", str(show_nodes)]) == 3
+    assert f"at least {show} solutions (stopped at the budget: {show_nodes} nodes" in (
+        capsys.readouterr().out
+    )
+
+
+def test_cli_count_does_not_search_twice_when_show_lists_all(tmp_path, capsys):
+    path = tmp_path / "two.dlx"
+    path.write_text("a b\na\nb\na b\n")
+    assert main(["count", str(path), "--show", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("solution ") == 2 and out.endswith("2 solutions\n")
+    assert main(["count", str(path), "--show", "5", "--limit", "1"]) == 0
+    assert capsys.readouterr().out.endswith("1+ solutions\n")
+    assert main(["count", str(path), "--timeout", "-1"]) == 2
+    assert "--timeout must be >= 0" in capsys.readouterr().err

@@ -57,7 +57,15 @@ class DLXText:
 
 
 def _read(source):
-    """Return ``(text, label)``: the text and a name for error messages."""
+    """Return ``(text, label)``: the text and a name for error messages.
+
+    A :class:`os.PathLike` is always a file. A string with a newline is always text; a
+    string without one is a file if it names one, and otherwise text, unless it looks
+    like a file name (it ends in ``.dlx`` or contains a path separator): then it is
+    a missing file and FileNotFoundError says so, instead of reading the name as an
+    item line. A one-line DLX text (an item line, no options) can always be given
+    with a final newline.
+    """
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
         with open(path, encoding="utf-8") as handle:
@@ -66,10 +74,25 @@ def _read(source):
         return source.decode("utf-8"), "<bytes>"
     if not isinstance(source, str):
         raise ValueError(f"DLX source must be text or a path, got {type(source).__name__}")
-    if "\n" not in source and source.strip() and os.path.isfile(source):
-        with open(source, encoding="utf-8") as handle:
-            return handle.read(), source
+    if "\n" not in source and source.strip():
+        if os.path.isfile(source):
+            with open(source, encoding="utf-8") as handle:
+                return handle.read(), source
+        if _looks_like_a_path(source):
+            raise FileNotFoundError(
+                f"no such file: {source} (a one-line string ending in .dlx or holding a "
+                f"path separator is read as a file name; end DLX text with a newline)"
+            )
     return source, "<string>"
+
+
+def _looks_like_a_path(line):
+    """True for a line that is surely meant as a file name: no item line ends in
+    ``.dlx`` or names items with slashes in practice, and such an item line alone (a
+    problem with no options) would be pointless."""
+    name = line.strip()
+    separators = {"/", os.sep, os.altsep} - {None}
+    return name.lower().endswith(".dlx") or any(sep in name for sep in separators)
 
 
 def _column(line, token, start=0):
@@ -100,7 +123,8 @@ def parse_dlx(source):
     Raises ValueError naming the source, line and column of the first problem: no item
     line, a repeated or malformed item name, a bad multiplicity, an unknown item in an
     option, a colour on a primary item or an empty colour, an item twice in one
-    option, or an option with no items.
+    option, or an option with no items. FileNotFoundError for a file that is not there
+    (see :meth:`numbadlx.ExactCover.from_dlx` for how a string is told from a path).
 
     Examples
     --------

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import dlx_text, verification
+from . import trace as _trace
 from .links import build_links
 from .search import RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats, decode_solution
 from .validate import (
@@ -229,6 +231,12 @@ class ExactCover:
         (or ``v|a``) in the item line lets primary item ``a`` be covered ``u`` to ``v``
         times; see :mod:`numbadlx.core.dlx_text`.
 
+        A :class:`pathlib.Path` is always read as a file and a string with a newline as
+        text. A string without a newline is read from the file it names; if it names
+        none but looks like a file name (it ends in ``.dlx`` or contains a path
+        separator) :class:`FileNotFoundError` is raised, else it is the item line of a
+        problem without options.
+
         Examples
         --------
         >>> problem = ExactCover.from_dlx("a b c | x\\na b\\nc x\\nc\\n")
@@ -237,9 +245,7 @@ class ExactCover:
         >>> ExactCover.from_dlx("2|a b | x\\na x:red\\na b x:red\\na x:blue\\n").count()
         1
         """
-        from .dlx_text import parse_dlx
-
-        parsed = parse_dlx(source)
+        parsed = dlx_text.parse_dlx(source)
         return cls._from_checked(
             parsed.indptr,
             parsed.indices,
@@ -397,8 +403,8 @@ class ExactCover:
         self.stats = search.summary()
         if code == RET_BUDGET:
             raise BudgetExceeded(
-                f"{what} stopped at its budget after {self.stats.nodes} "
-                f"nodes, {found} solution(s) seen",
+                f"{what} stopped at its budget ({search.budget_text()}) after "
+                f"{self.stats.nodes} nodes, {found} solution(s) seen",
                 found,
                 self.stats,
             )
@@ -411,8 +417,8 @@ class ExactCover:
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
         the search first.
         """
-        search = Search(self)
-        code, found, record = search.run(1, 1, max_nodes, timeout)
+        search = Search(self, max_nodes=max_nodes, timeout=timeout)
+        code, found, record = search.run(1, 1)
         self._finish(search, code, found, "solve")
         return decode_solution(record[0]) if found else None
 
@@ -429,8 +435,8 @@ class ExactCover:
         """
         if limit is not None and limit <= 0:
             raise ValueError(f"limit must be positive, got {limit}")
-        search = Search(self)
-        code, found, _ = search.run(0 if limit is None else int(limit), 0, max_nodes, timeout)
+        search = Search(self, max_nodes=max_nodes, timeout=timeout)
+        code, found, _ = search.run(0 if limit is None else int(limit), 0)
         self._finish(search, code, found, "count")
         return found
 
@@ -446,12 +452,18 @@ class ExactCover:
 
         The kernel stops after each batch of ``batch`` solutions and carries on from
         where it stopped when more are wanted, so nothing is searched twice.
+
+        The budgets are those of the whole enumeration, not of one batch: ``max_nodes``
+        counts every node since the first solution was asked for, and ``timeout`` is
+        one deadline, ``timeout`` seconds after that first request (the time the caller
+        spends between solutions counts too). Past either, the next request raises
+        :class:`BudgetExceeded` with ``.found`` the solutions yielded so far.
         """
-        search = Search(self)
+        search = Search(self, max_nodes=max_nodes, timeout=timeout)
         produced = 0
         while limit is None or produced < limit:
             want = batch if limit is None else min(batch, limit - produced)
-            code, found, record = search.run(want, want, max_nodes, timeout)
+            code, found, record = search.run(want, want)
             self.stats = search.summary()
             for row in record[:found]:
                 yield decode_solution(row)
@@ -463,9 +475,7 @@ class ExactCover:
 
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
-        from .verification import verify
-
-        return verify(self, solution)
+        return verification.verify(self, solution)
 
     def trace(
         self,
@@ -486,15 +496,11 @@ class ExactCover:
         >>> " ".join(events)
         'choose try solution try choose try solution backtrack backtrack'
         """
-        from .trace import trace
-
-        return trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
+        return _trace.trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
 
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
-        from .dlx_text import to_dlx
-
-        return to_dlx(self)
+        return dlx_text.to_dlx(self)
 
 
 def _looks_dense(options):

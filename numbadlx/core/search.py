@@ -5,6 +5,11 @@ kernel's state arrays, and advances the search in slices of nodes so that a node
 budget, a wall-clock deadline and Ctrl-C are all looked at between slices. Every
 public search call of :class:`numbadlx.ExactCover` (``solve``, ``count``,
 ``solutions``, ``trace``) and :mod:`numbadlx.core.split` goes through it.
+
+The budgets belong to the search, not to one call: ``max_nodes`` counts every node
+the search enters and ``timeout`` fixes one deadline when the :class:`Search` is made,
+so a search resumed many times (``solutions`` yields batch after batch) stops at the
+same node count and the same moment as one that runs straight through.
 """
 
 import time
@@ -14,7 +19,7 @@ import numpy as np
 
 from .kernels import common as _kernel
 from .kernels import m as _kernel_m
-from .kernels.common import RET_BUDGET, RET_DONE, RET_LIMIT
+from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
 from .kernels.xc import search_c, search_x
 from .links import LINK_DTYPE
 
@@ -62,9 +67,30 @@ class SearchStats:
 
 
 class Search:
-    """One resumable run of the kernel over a private copy of the link tables."""
+    """One resumable run of the kernel over a private copy of the link tables.
 
-    def __init__(self, problem, trace_rows=0):
+    Parameters
+    ----------
+    problem : ExactCover
+        The problem to search (its link tables are copied, never changed).
+    trace_rows : int, optional
+        Rows of the kernel's event table (0: no trace).
+    max_nodes : int, optional
+        Node budget of the whole search: :meth:`run` stops once the search has entered
+        this many nodes, over all its calls.
+    timeout : float, optional
+        Seconds from now: the deadline of the whole search, fixed here. :meth:`run`
+        stops at it whenever it is called, so time spent between calls counts too.
+
+    Attributes
+    ----------
+    stopped_by : str or None
+        ``'max_nodes'`` or ``'timeout'`` once a budget has stopped :meth:`run`.
+    """
+
+    def __init__(self, problem, trace_rows=0, *, max_nodes=None, timeout=None):
+        self.max_nodes = _checked_max_nodes(max_nodes)
+        self.timeout = _checked_timeout(timeout)
         self.nodes = problem._nodes.copy()
         self.n_items = problem.n_items
         bounds = getattr(problem, "bounds", None)
@@ -100,19 +126,48 @@ class Search:
         self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
         self.seconds = 0.0
         self.status = "not run"
+        self.stopped_by = None
+        # Slice length in nodes; kept from one run() to the next so a resumed search
+        # does not have to learn again what a node costs.
+        self._step = _SLICE_NODES
+        # The one deadline: every run() compares the clock with this same moment.
+        self.deadline = None if self.timeout is None else time.perf_counter() + self.timeout
 
-    def run(self, max_solutions, n_record, max_nodes=None, timeout=None):
-        """Advance; return ``(code, found, record)``. Budgets are totals for this search."""
+    def budget_text(self):
+        """The budget that stopped the search, as ``'timeout=0.3'`` or
+        ``'max_nodes=5000'`` (empty before a budget stopped it)."""
+        if self.stopped_by == "timeout":
+            return f"timeout={self.timeout:g}"
+        if self.stopped_by == "max_nodes":
+            return f"max_nodes={self.max_nodes}"
+        return ""
+
+    def run(self, max_solutions, n_record):
+        """Advance until ``max_solutions`` more solutions (0: all), the end, or a budget.
+
+        Returns ``(code, found, record)``: ``code`` is RET_DONE, RET_LIMIT or
+        RET_BUDGET, ``found`` the solutions seen by this call and ``record`` their first
+        ``n_record`` as kernel rows (see :func:`decode_solution`). The node budget and
+        the deadline are those of the search (see :class:`Search`); a call made after
+        the deadline returns RET_BUDGET at once unless the search has already ended.
+        """
         record = np.full((n_record, self.width), -1, dtype=np.int32)
         start = time.perf_counter()
-        limit_nodes = 0 if max_nodes is None else int(max_nodes)
+        limit_nodes = 0 if self.max_nodes is None else self.max_nodes
         found_total = 0
-        step = _SLICE_NODES
         while True:
+            # The clock is read before every slice, the first one of this call
+            # included: a caller that takes solutions one at a time never gets a slice
+            # that ends on RET_BUDGET, so a check only after such slices would never
+            # stop it. A finished search still reports that it is done.
+            now = time.perf_counter()
+            if self.deadline is not None and now >= self.deadline and self.state[0] != PC_DONE:
+                code = _kernel.RET_BUDGET
+                self.stopped_by = "timeout"
+                break
             # Run in slices so the clock (and Ctrl-C) are looked at between them; a
             # slice grows or shrinks to take about 10-50 ms whatever a node costs.
-            slice_start = time.perf_counter()
-            slice_end = int(self.stats[_kernel.ST_NODES]) + step
+            slice_end = int(self.stats[_kernel.ST_NODES]) + self._step
             slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
             want = 0 if max_solutions <= 0 else max_solutions - found_total
             view = record[min(found_total, n_record) :]
@@ -130,15 +185,16 @@ class Search:
                 *self.extra,
             )
             found_total += found
-            if code != _kernel.RET_BUDGET or slice_nodes == limit_nodes:
+            if code != _kernel.RET_BUDGET:
                 break
-            spent = time.perf_counter() - slice_start
+            if slice_nodes == limit_nodes:
+                self.stopped_by = "max_nodes"
+                break
+            spent = time.perf_counter() - now
             if spent < 0.01:
-                step = min(step * 2, 1 << 40)
+                self._step = min(self._step * 2, 1 << 40)
             elif spent > 0.05:
-                step = max(step // 2, 1000)
-            if timeout is not None and time.perf_counter() - start >= timeout:
-                break
+                self._step = max(self._step // 2, 1000)
         self.seconds += time.perf_counter() - start
         self.status = {
             _kernel.RET_DONE: "done",
@@ -155,6 +211,24 @@ class Search:
             status=self.status,
             seconds=self.seconds,
         )
+
+
+def _checked_max_nodes(max_nodes):
+    if max_nodes is None:
+        return None
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    return int(max_nodes)
+
+
+def _checked_timeout(timeout):
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
+    if not timeout >= 0:  # NaN fails this too
+        raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
+    return float(timeout)
 
 
 def decode_solution(row):

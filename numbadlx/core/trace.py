@@ -137,8 +137,8 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be positive, got {limit}")
     # One spare row tells whether events were dropped once the table was full.
-    search = Search(problem, trace_rows=max_events + 1)
-    search.run(0 if limit is None else int(limit), 0, max_nodes=max_events)
+    search = Search(problem, trace_rows=max_events + 1, max_nodes=max_events)
+    search.run(0 if limit is None else int(limit), 0)
     problem.stats = search.summary()
     written = int(search.state[2])
     truncated = written > max_events or search.status == "budget"

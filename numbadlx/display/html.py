@@ -213,8 +213,8 @@ def _option_labels(problem):
 def _find_solution(problem):
     """A first solution within a small node budget, without touching
     ``problem.stats``; None if there is none or it is not found quickly."""
-    search = Search(problem)
-    _, found, record = search.run(1, 1, max_nodes=_AUTO_SOLVE_NODES)
+    search = Search(problem, max_nodes=_AUTO_SOLVE_NODES)
+    _, found, record = search.run(1, 1)
     return decode_solution(record[0]) if found else None
 
 
