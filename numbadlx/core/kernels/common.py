@@ -14,9 +14,10 @@ false the helpers are Knuth's plain ``hide``/``cover`` (Algorithm X); with it tr
 are ``hide'``/``cover'`` (Algorithms C and M), which leave alone the nodes marked with
 :data:`MARK`.
 
-Numba's on-disk cache keys each kernel on its own source file only: after editing this
-module, delete ``numbadlx/core/kernels/__pycache__``, or ``xc.py`` and ``m.py`` keep
-loading kernels compiled with the old helpers inlined.
+Numba's on-disk cache keys each kernel on its own source file only, so ``xc.py`` and
+``m.py`` would keep loading kernels compiled with the old helpers of this module inlined
+after an edit here: :func:`numbadlx.core.kernels.drop_stale_caches` removes their cache
+index on import when this file (or ``links.py``) is newer.
 
 ``commit(p, j)`` and ``uncommit(p, j)`` are written out in the kernels where they are
 used (a node of colour 0 covers its item, a coloured node purifies it with
