@@ -177,7 +177,7 @@ def _solve_command(args):
             f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
             f"{args.threads or 'all'})"
         )
-    if args.output:
+    if args.output and not summary.interrupted:  # an interrupted run says so below
         _note(f"wrote {args.output}")
     elif not show_solutions:
         _note("(solutions not printed for the built-in sample; give -o FILE to save them)")
