@@ -48,6 +48,7 @@ import numpy as np
 from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
+from .core.validate import check_count
 from .sudoku.formats import line_ranges
 from .sudoku.stream import FileSummary, count_statuses, input_file, open_output, result_text
 
@@ -227,12 +228,9 @@ def solve(
         Lazy arrays; ``.compute()`` gives a :class:`~numbadlx.sudoku.SudokuResult`,
         or compute the arrays you need (``dask.compute(r.status, r.counts)``).
     """
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-        raise ValueError(f"limit must be a positive integer, got {limit!r}")
-    if max_nodes is not None and (
-        isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1
-    ):
-        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    check_count(limit, "limit")
+    if max_nodes is not None:
+        check_count(max_nodes, "max_nodes")
     if not isinstance(puzzles, _da.Array):
         puzzles = _da.from_array(np.asarray(puzzles), chunks=(-1, -1))
     if puzzles.ndim != 2:

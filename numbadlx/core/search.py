@@ -22,6 +22,7 @@ from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
 from .kernels.xc import search_c, search_x
 from .links import LINK_DTYPE
+from .validate import check_count, check_timeout
 
 __all__ = [
     "Search",
@@ -89,8 +90,8 @@ class Search:
     """
 
     def __init__(self, problem, trace_rows=0, *, max_nodes=None, timeout=None):
-        self.max_nodes = _checked_max_nodes(max_nodes)
-        self.timeout = _checked_timeout(timeout)
+        self.max_nodes = None if max_nodes is None else check_count(max_nodes, "max_nodes")
+        self.timeout = check_timeout(timeout)
         self.nodes = problem._nodes.copy()
         self.n_items = problem.n_items
         bounds = getattr(problem, "bounds", None)
@@ -211,24 +212,6 @@ class Search:
             status=self.status,
             seconds=self.seconds,
         )
-
-
-def _checked_max_nodes(max_nodes):
-    if max_nodes is None:
-        return None
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
-    return int(max_nodes)
-
-
-def _checked_timeout(timeout):
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)):
-        raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
-    if not timeout >= 0:  # NaN fails this too
-        raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
-    return float(timeout)
 
 
 def decode_solution(row):

@@ -341,3 +341,26 @@ def _bound_pair(pair, where):
     if v > MAX_BOUND:
         raise ValueError(f"{where}: v = {v} is larger than {MAX_BOUND}")
     return u, v
+
+
+def check_count(value, name):
+    """``value`` as an int if it is a positive integer (not a bool); else ValueError
+    naming ``name``. Used for solution limits and node budgets everywhere."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (numbers.Integral, np.integer))
+        or (value < 1)
+    ):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def check_timeout(timeout):
+    """``timeout`` (seconds, or None) as a float; ValueError unless a number >= 0."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (numbers.Real, np.floating)):
+        raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
+    if not timeout >= 0:  # NaN fails this too
+        raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
+    return float(timeout)

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core import BudgetExceeded, ExactCover, SearchStats
+from ..core.validate import check_count, check_timeout
 from . import kernel as _kernel
 from .formats import parse
 from .shape import box_shape
@@ -230,19 +231,10 @@ def solve(
     >>> solve(grid, limit=300).counts.tolist()
     [288]
     """
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-        raise ValueError(f"limit must be a positive integer, got {limit!r}")
-    if max_nodes is not None and (
-        isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1
-    ):
-        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
-    if timeout is not None:
-        if isinstance(timeout, bool) or not isinstance(
-            timeout, (int, float, np.integer, np.floating)
-        ):
-            raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
-        if not timeout >= 0:  # also refuses NaN
-            raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
+    check_count(limit, "limit")
+    if max_nodes is not None:
+        check_count(max_nodes, "max_nodes")
+    check_timeout(timeout)
     grid, status, n = _as_puzzles(puzzles, box)
     box = box_shape(n, box)
     if invalid is not None:
