@@ -106,10 +106,7 @@ def _solve_command(args):
             print(f"numbadlx: error: --box must look like 2x3, got {args.box!r}", file=sys.stderr)
             return 2
         box = (rows, cols)
-    if args.timeout is not None and not args.timeout >= 0:
-        print(
-            f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}", file=sys.stderr
-        )
+    if _bad_timeout(args.timeout):
         return 2
     if args.dask:
         try:
@@ -211,10 +208,7 @@ def _count_command(args):
     if not os.path.isfile(args.file):
         print(f"numbadlx: error: no such file: {args.file}", file=sys.stderr)
         return 2
-    if args.timeout is not None and not args.timeout >= 0:
-        print(
-            f"numbadlx: error: --timeout must be >= 0 seconds, got {args.timeout}", file=sys.stderr
-        )
+    if _bad_timeout(args.timeout):
         return 2
     try:
         problem = ExactCover.from_dlx(Path(args.file))
@@ -367,6 +361,14 @@ def build_parser():
     )
     count.set_defaults(run=_count_command)
     return parser
+
+
+def _bad_timeout(timeout):
+    """Say so on stderr and return True when --timeout is negative (or NaN)."""
+    if timeout is not None and not timeout >= 0:
+        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {timeout}", file=sys.stderr)
+        return True
+    return False
 
 
 def _positive(text):
