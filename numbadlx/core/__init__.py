@@ -5,6 +5,8 @@ The data path, one module a stage:
 * :mod:`~numbadlx.core.validate` checks every input (dense 0/1 matrices, option
   lists, CSR arrays) and turns it into CSR options;
 * :mod:`~numbadlx.core.dlx_text` reads and writes Knuth's DLX text format;
+  :mod:`~numbadlx.core.textfile` names a directory, a missing file or a binary file
+  (one check for it and for the Sudoku puzzle readers);
 * :mod:`~numbadlx.core.links` links the options into Knuth's DLX1 tables;
 * :mod:`~numbadlx.core.kernels` holds the ``@njit`` search kernels (Algorithms X, C
   and M), driven by :mod:`~numbadlx.core.search`;
@@ -12,7 +14,10 @@ The data path, one module a stage:
   :func:`solve`, :func:`count`) and decodes solutions back to the caller's numbering;
 * :mod:`~numbadlx.core.verification`, :mod:`~numbadlx.core.trace` and
   :mod:`~numbadlx.core.split` check solutions, record a search step by step and cut a
-  search tree into independent parts.
+  search tree into independent parts;
+* :mod:`~numbadlx.core.zdd` counts by memoised search (a ZDD of every solution, uniform
+  samples), :mod:`~numbadlx.core.threads` counts on a thread pool and
+  :mod:`~numbadlx.core.counting` picks the method.
 
 Nothing in this package imports Sudoku, display, Dask or the command line.
 """
@@ -20,5 +25,16 @@ Nothing in this package imports Sudoku, display, Dask or the command line.
 from .problem import ExactCover, count, solve
 from .search import BudgetExceeded, SearchStats
 from .verification import explain, verify
+from .zdd import ZDD, MemoryBudgetExceeded
 
-__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count", "verify", "explain"]
+__all__ = [
+    "ExactCover",
+    "SearchStats",
+    "BudgetExceeded",
+    "MemoryBudgetExceeded",
+    "ZDD",
+    "solve",
+    "count",
+    "verify",
+    "explain",
+]

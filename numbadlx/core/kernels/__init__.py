@@ -4,6 +4,8 @@ by :mod:`numbadlx.core.search`.
 * :mod:`.xc`: Algorithm X (:func:`~.xc.search_x`) and Algorithm C with colours
   (:func:`~.xc.search_c`), one search body compiled twice;
 * :mod:`.m`: Algorithm M with multiplicities (and colours);
+* :mod:`.memo`: memoised Algorithms X and C that build a ZDD of every solution (driven
+  by :mod:`numbadlx.core.zdd`);
 * :mod:`.common`: what they share: constants, link primitives, the MRV choice, trace rows
   and solution recording.
 """
@@ -11,7 +13,11 @@ by :mod:`numbadlx.core.search`.
 from pathlib import Path
 
 # Modules whose kernels compile helpers from other files of the package.
-_DEPENDS_ON = {"xc": ("common.py", "../links.py"), "m": ("common.py", "../links.py")}
+_DEPENDS_ON = {
+    "xc": ("common.py", "../links.py"),
+    "m": ("common.py", "../links.py"),
+    "memo": ("common.py", "../links.py"),
+}
 
 
 def drop_stale_caches(folder=Path(__file__).parent):

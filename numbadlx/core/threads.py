@@ -1,0 +1,169 @@
+"""Count with several threads: the search tree split by :mod:`numbadlx.core.split`,
+its subtrees counted by the ``nogil`` kernels in a thread pool.
+
+The prefixes of :func:`~numbadlx.core.split.split_prefixes` cut the tree into
+disjoint subtrees; each is searched by its own :class:`~numbadlx.core.search.Search`
+on a reduced problem, on ``threads`` Python threads (the kernels release the GIL, so
+the threads run on as many cores). The budgets stay those of one count:
+
+* ``timeout`` is one deadline, fixed when the count starts; every subtree search
+  stops at that same moment;
+* ``max_nodes`` is one pool of nodes shared by all threads: a search takes a grant
+  from the pool before each stretch of work and gives back what it did not use, so the
+  nodes of all subtrees together never pass the budget.
+
+Examples
+--------
+>>> from numbadlx import problems
+>>> count_threaded(problems.langford(8), 2)
+300
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .search import BudgetExceeded, Search, SearchStats
+from .split import _reduce, _Tables, split_prefixes
+from .validate import check_count, check_timeout
+
+__all__ = ["count_threaded"]
+
+# Nodes a subtree search takes from a shared node budget at a time.
+_GRANT = 1_000_000
+
+
+class _NodePool:
+    """The node budget shared by the threads (None: unlimited)."""
+
+    def __init__(self, total):
+        self.left = total
+        self.lock = threading.Lock()
+
+    def take(self, want):
+        if self.left is None:
+            return want
+        with self.lock:
+            got = min(want, self.left)
+            self.left -= got
+            return got
+
+    def give_back(self, unused):
+        if self.left is not None and unused > 0:
+            with self.lock:
+                self.left += unused
+
+
+def _depth_for(problem, threads):
+    """A split depth giving a few dozen subtrees per thread."""
+    depth = 1
+    while depth < 4 and len(split_prefixes(problem, depth)) < 16 * threads:
+        depth += 1
+    return depth
+
+
+def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None, started=None):
+    """Count every solution of ``problem`` on ``threads`` threads.
+
+    Parameters
+    ----------
+    problem : ExactCover
+        Without multiplicities (splitting needs Algorithm X or C).
+    threads : int
+        Threads of the pool (1 counts in this thread).
+    max_nodes : int, optional
+        Node budget of all subtree searches together.
+    timeout : float, optional
+        Seconds: one deadline for the whole count.
+    started : float, optional
+        The ``time.perf_counter()`` at which the count began, if before this call
+        (the deadline is ``started + timeout``).
+    depth : int, optional
+        Split depth (default: the smallest of 1..4 giving at least 16 subtrees a
+        thread).
+
+    Raises :class:`~numbadlx.BudgetExceeded` (``found``: the solutions of the subtrees
+    finished so far) when a budget stops the count; ``problem.stats`` then holds the
+    nodes of all subtrees.
+
+    Examples
+    --------
+    >>> from numbadlx import problems
+    >>> count_threaded(problems.n_queens(8), 2, depth=1)
+    92
+    """
+    threads = check_count(threads, "threads")
+    max_nodes = None if max_nodes is None else check_count(max_nodes, "max_nodes")
+    timeout = check_timeout(timeout)
+    start = time.perf_counter() if started is None else started
+    deadline = None if timeout is None else start + timeout
+    if depth is None:
+        depth = _depth_for(problem, threads)
+    tables = _Tables(problem)
+    prefixes = split_prefixes(problem, depth)
+    pool = _NodePool(max_nodes)
+    stop = threading.Event()
+    lock = threading.Lock()
+    totals = {"found": 0, "nodes": 0, "updates": 0, "budget": None}
+
+    def count_one(prefix):
+        if stop.is_set():
+            return
+        reduced, _, known = _reduce(tables, prefix)
+        if reduced is None:
+            with lock:
+                totals["found"] += known
+            return
+        search = Search(reduced, timeout=timeout)
+        search.deadline = deadline  # the count's one deadline, not one per subtree
+        found = 0
+        while True:
+            grant = pool.take(_GRANT)
+            if grant <= 0:
+                with lock:
+                    totals["budget"] = f"max_nodes={max_nodes}"
+                stop.set()
+                break
+            search.max_nodes = int(search.stats[0]) + grant
+            code, more, _ = search.run(0, 0)
+            found += more
+            used = int(search.stats[0]) - (search.max_nodes - grant)
+            pool.give_back(grant - used)
+            if search.status != "budget":
+                break
+            if search.stopped_by == "timeout":
+                with lock:
+                    totals["budget"] = f"timeout={timeout:g}"
+                stop.set()
+                break
+            if stop.is_set():
+                break
+        with lock:
+            totals["found"] += found
+            totals["nodes"] += int(search.stats[0])
+            totals["updates"] += int(search.stats[1])
+
+    if threads == 1:
+        for prefix in prefixes:
+            count_one(prefix)
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as executor:
+            for future in [executor.submit(count_one, prefix) for prefix in prefixes]:
+                future.result()
+    problem.stats = SearchStats(
+        nodes=totals["nodes"],
+        updates=totals["updates"],
+        solutions=totals["found"],
+        status="budget" if totals["budget"] else "done",
+        seconds=time.perf_counter() - start,
+    )
+    if totals["budget"]:
+        raise BudgetExceeded(
+            f"count stopped at its budget ({totals['budget']}) after "
+            f"{problem.stats.nodes} nodes, {totals['found']} solution(s) seen",
+            totals["found"],
+            problem.stats,
+        )
+    return totals["found"]

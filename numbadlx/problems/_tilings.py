@@ -1,0 +1,113 @@
+"""Tilings of rectangles by copies of polyominoes: trominoes and tetrominoes.
+
+These are the problems where memoised counting (``count(method="memo")``) pays: every
+branch that has filled the same cells has the same completions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..core import ExactCover
+from ._placement import orientations
+
+__all__ = ["TROMINOES", "TETROMINOES", "polyomino_tilings", "tromino_tilings", "tetromino_tilings"]
+
+#: The two free trominoes as (row, column) cells.
+TROMINOES = {
+    "I": ((0, 0), (0, 1), (0, 2)),
+    "L": ((0, 0), (1, 0), (1, 1)),
+}
+
+#: The five free tetrominoes as (row, column) cells.
+TETROMINOES = {
+    "I": ((0, 0), (0, 1), (0, 2), (0, 3)),
+    "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
+    "T": ((0, 0), (0, 1), (0, 2), (1, 1)),
+    "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
+    "L": ((0, 0), (1, 0), (2, 0), (2, 1)),
+}
+
+
+def _check_board(rows, cols):
+    for value, what in ((rows, "rows"), (cols, "cols")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{what} must be a positive integer, got {value!r}")
+    return int(rows), int(cols)
+
+
+def polyomino_tilings(rows: int, cols: int, pieces: dict[str, Iterable[tuple[int, int]]]):
+    """Tile a ``rows x cols`` rectangle with any number of copies of the given pieces,
+    each in every rotation and reflection.
+
+    Items: the squares ``r{r}c{c}`` (all primary). Option names are the piece's name
+    and its squares, e.g. ``'L r0c0 r1c0 r1c1'``.
+
+    Examples
+    --------
+    >>> polyomino_tilings(2, 2, {"domino": [(0, 0), (0, 1)]}).count()
+    2
+    """
+    rows, cols = _check_board(rows, cols)
+    if not pieces:
+        raise ValueError("pieces must name at least one polyomino")
+    options, option_names = [], []
+    for name, cells in pieces.items():
+        for shape in orientations(list(cells)):
+            height, width = shape.max(axis=0) + 1
+            for top in range(rows - height + 1):
+                for left in range(cols - width + 1):
+                    squares = np.sort((shape[:, 0] + top) * cols + shape[:, 1] + left)
+                    options.append(squares.tolist())
+                    option_names.append(
+                        f"{name} " + " ".join(f"r{s // cols}c{s % cols}" for s in squares)
+                    )
+    item_names = [f"r{r}c{c}" for r in range(rows) for c in range(cols)]
+    problem = ExactCover.from_options(
+        options, n_items=rows * cols, item_names=item_names, option_names=option_names
+    )
+    problem.board_shape = (rows, cols)
+    return problem
+
+
+def _pick(catalogue, kinds, what):
+    if isinstance(kinds, str):
+        kinds = list(kinds)
+    unknown = [k for k in kinds if k not in catalogue]
+    if unknown or not kinds:
+        raise ValueError(f"{what} kinds must be among {''.join(catalogue)}, got {kinds!r}")
+    return {k: catalogue[k] for k in kinds}
+
+
+def tromino_tilings(rows: int, cols: int, kinds: str = "IL") -> ExactCover:
+    """Tile a ``rows x cols`` strip with trominoes: ``kinds`` among ``'I'`` (straight)
+    and ``'L'``, any number of each, every orientation.
+
+    Straight trominoes alone tile a 3 x n strip in A000930(n) ways (OEIS A000930:
+    1, 1, 1, 2, 3, 4, 6, 9, 13, 19, 28, ...).
+
+    Examples
+    --------
+    >>> tromino_tilings(3, 10, "I").count()
+    28
+    >>> tromino_tilings(2, 6, "L").count()
+    4
+    """
+    return polyomino_tilings(rows, cols, _pick(TROMINOES, kinds, "tromino"))
+
+
+def tetromino_tilings(rows: int, cols: int, kinds: str = "IOTSL") -> ExactCover:
+    """Tile a ``rows x cols`` strip with tetrominoes: ``kinds`` among ``'I'``,
+    ``'O'``, ``'T'``, ``'S'`` and ``'L'``, any number of each, every orientation.
+
+    Straight tetrominoes alone tile a 4 x n strip in A003269(n + 1) ways (OEIS
+    A003269: 0, 1, 1, 1, 1, 2, 3, 4, 5, 7, 10, 14, ...).
+
+    Examples
+    --------
+    >>> tetromino_tilings(4, 10, "I").count()
+    14
+    """
+    return polyomino_tilings(rows, cols, _pick(TETROMINOES, kinds, "tetromino"))
