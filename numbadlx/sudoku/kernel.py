@@ -183,14 +183,16 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
     """Algorithm X over the tables :func:`build` made; count solutions up to ``limit``.
 
     The first solution found is written into ``solution`` (the givens plus the digits
-    chosen). Returns ``(count, nodes, complete)``: ``complete`` is False when
-    ``max_nodes`` (> 0) stopped the search first.
+    chosen). Returns ``(count, nodes, guesses, complete)``: ``guesses`` counts the nodes
+    whose item had two or more options left; ``complete`` is False when ``max_nodes``
+    (> 0) stopped the search first.
     """
     nn = n * n
     m = 4 * nn
     level = 0
     count = 0
     visited = 0
+    guesses = 0
     while True:
         # X2 [Enter level] and X3 [Choose i] in one scan: the item of minimum length,
         # first of equals, stopping at 0 or 1; none left uncovered means a solution.
@@ -213,13 +215,15 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
                     base = choice[j] - (choice[j] & _THREE)
                     solution[nodes[ITEM, base]] = nodes[AUX, base]
             if count >= limit:
-                return count, visited, True
+                return count, visited, guesses, True
             # X8 [Leave level l] then X6 [Try again] at the level below
             goto_x6 = True
         else:
             if max_nodes > 0 and visited >= max_nodes:
-                return count, visited, False
+                return count, visited, guesses, False
             visited += 1
+            if best >= 2:
+                guesses += 1
             # X4 [Cover i]
             _cover(nodes, size, i)
             choice[level] = nodes[DOWN, i]
@@ -228,7 +232,7 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
             if goto_x6:
                 # X8 [Leave level]
                 if level == 0:
-                    return count, visited, True
+                    return count, visited, guesses, True
                 level -= 1
                 # X6 [Try again]: uncover the option's other items, walking left
                 x = choice[level]
@@ -252,12 +256,14 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
 
 @njit(cache=True, nogil=True)
 def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used, solution):
-    """Build and search one puzzle. Returns ``(status, count, nodes)``."""
+    """Build and search one puzzle. Returns ``(status, count, nodes, guesses)``."""
     for cell in range(n * n):
         solution[cell] = 0
     if build(grid, n, box_rows, box_cols, nodes, size, used) < 0:
-        return INVALID, 0, 0
-    count, visited, complete = search(nodes, size, choice, n, limit, max_nodes, grid, solution)
+        return INVALID, 0, 0, 0
+    count, visited, guesses, complete = search(
+        nodes, size, choice, n, limit, max_nodes, grid, solution
+    )
     if not complete:
         status = BUDGET
     elif count == 0:
@@ -268,12 +274,23 @@ def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice
         status = SOLVED
     else:
         status = UNIQUE
-    return status, count, visited
+    return status, count, visited, guesses
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles, n, box_rows, box_cols, limit, max_nodes, chunk, solutions, status, counts, nodes_used
+    puzzles,
+    n,
+    box_rows,
+    box_cols,
+    limit,
+    max_nodes,
+    chunk,
+    solutions,
+    status,
+    counts,
+    nodes_used,
+    guesses,
 ):
     """Solve every row of ``puzzles`` into the preallocated result arrays.
 
@@ -282,7 +299,8 @@ def solve_bulk(
     with its own work tables, allocated once per chunk. Chunk ``c`` takes the rows
     ``c, c + n_chunks, c + 2 n_chunks, ...``: Numba hands each thread a contiguous run
     of chunks, and striding keeps a run of hard puzzles in a file (datasets are often
-    sorted by difficulty) from landing on one thread.
+    sorted by difficulty) from landing on one thread. ``guesses`` receives each puzzle's
+    branch points (nodes whose item had two or more options).
     """
     n_puzzles = puzzles.shape[0]
     n_chunks = (n_puzzles + chunk - 1) // chunk
@@ -293,10 +311,11 @@ def solve_bulk(
             if status[k] == INVALID:
                 counts[k] = 0
                 nodes_used[k] = 0
+                guesses[k] = 0
                 for cell in range(nn):
                     solutions[k, cell] = 0
                 continue
-            s, cnt, visited = solve_one(
+            s, cnt, visited, guessed = solve_one(
                 puzzles[k],
                 n,
                 box_rows,
@@ -312,3 +331,4 @@ def solve_bulk(
             status[k] = s
             counts[k] = cnt
             nodes_used[k] = visited
+            guesses[k] = guessed

@@ -1,0 +1,270 @@
+"""The two Sudoku engines (Dancing Links "dlx", candidate bit masks "bits") against tdoku.
+
+Run by hand (not in CI)::
+
+    python benchmarks/engines.py --tdoku /path/to/run_benchmark
+    python benchmarks/engines.py --quick              # smoke run, no tdoku needed
+
+``run_benchmark`` is tdoku's own benchmark program (``bash benchmarks/build_tdoku.sh
+SRC_DIR BUILD_DIR`` builds it from the t-dillon/tdoku sources); without ``--tdoku``, or
+when the path does not exist, its columns are skipped with a message.
+
+Three tables, each measured in one run:
+
+1. **Datasets, one thread, limit 2** (uniqueness proven). Every side gets the whole
+   file: numbadlx as one array (``sudoku.solve(puzzles, limit=2, threads=1,
+   engine=...)``, all of it timed: checks, search, solutions), tdoku's
+   ``run_benchmark`` on the same puzzles written with ``.`` blanks (``-r0`` not
+   permuted, ``-n`` = the file's size, one thread, limit 2, its own timing over passes
+   of at least ``--tdoku-seconds``; it parses the text inside that time). Rounds
+   alternate the sides (order reversed every other round); rates are medians over
+   rounds, the ratio is the median of the per-round ratios of the faster engine to
+   tdoku. Guesses per puzzle: tdoku's own count (its branch points), ours the search
+   levels with two or more candidates (``SudokuResult.guesses``).
+2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating.
+3. **Shapes** 4x4 .. 36x36 (every box shape ``--shapes`` lists): random full grids
+   with random holes, limit 2, both engines, alternating; "auto" is the engine
+   :func:`numbadlx.sudoku.pick_engine` chooses, and "auto / dlx" compares it with the
+   DLX engine (the only engine before the bit masks).
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import machine  # noqa: E402
+from sudoku import DATASETS, load  # noqa: E402
+from tdoku import run_tdoku  # noqa: E402
+
+from numbadlx import sudoku  # noqa: E402
+
+# the issue's targets: share of tdoku's rate, one thread, limit 2
+TARGETS = {
+    "sudoku17": 1 / 3,
+    "serg_benchmark": 1 / 3,
+    "kaggle": 1 / 3,
+    "top1465": 1 / 4,
+    "forum_hardest_1106": 1 / 4,
+}
+ENGINES = ("dlx", "bits")
+SHAPES = (
+    "4:2x2,6:2x3,8:2x4,9:3x3,10:2x5,12:3x4,15:3x5,16:4x4,20:4x5,24:4x6,25:5x5,"
+    "28:4x7,30:5x6,32:4x8,35:5x7,36:6x6"
+)
+
+
+def time_solve(puzzles, min_seconds=0.0, **options):
+    """``(seconds per pass, result)``: whole passes of ``sudoku.solve`` over the puzzles
+    until ``min_seconds`` are timed (one pass at least)."""
+    passes = 0
+    start = time.perf_counter()
+    while True:
+        result = sudoku.solve(puzzles, **options)
+        passes += 1
+        took = time.perf_counter() - start
+        if took >= min_seconds:
+            return took / passes, result
+
+
+def fmt(value, digits=0):
+    return f"{value:,.{digits}f}"
+
+
+def print_table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" if k == 0 else "---:" for k in range(len(header))) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |", flush=True)
+    print()
+
+
+def bench_datasets(names, rounds, tdoku, tdoku_seconds):
+    rows = []
+    for name in names:
+        puzzles = load(name)
+        size = len(puzzles)
+        dotted = None
+        if tdoku:
+            handle = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+            with handle:
+                handle.write("\n".join(sudoku.format_lines(puzzles, blank=".")) + "\n")
+            dotted = handle.name
+        seconds = {side: [] for side in (*ENGINES, "tdoku")}
+        ratios = []
+        results = {}
+        for engine in ENGINES:
+            sudoku.solve(puzzles[:20], limit=2, threads=1, engine=engine)  # compile/load
+        for k in range(rounds):
+            order = [*ENGINES, *(["tdoku"] if tdoku else [])]
+            if k % 2:
+                order.reverse()
+            for side in order:
+                if side == "tdoku":
+                    measured = run_tdoku(tdoku, dotted, size, seconds=tdoku_seconds)
+                    micros, tdoku_guesses = measured["tdoku"]
+                    seconds["tdoku"].append(micros * 1e-6 * size)
+                else:
+                    took, results[side] = time_solve(puzzles, limit=2, threads=1, engine=side)
+                    seconds[side].append(took)
+            if tdoku:
+                ratios.append(seconds["tdoku"][-1] / min(seconds[e][-1] for e in ENGINES))
+        if dotted:
+            Path(dotted).unlink()
+        dlx, bits = results["dlx"], results["bits"]
+        same = np.array_equal(dlx.status, bits.status) and np.array_equal(dlx.counts, bits.counts)
+        rate = {side: size / statistics.median(t) for side, t in seconds.items() if t}
+        row = [name, fmt(size)]
+        if tdoku:
+            row += [fmt(rate["tdoku"]), fmt(tdoku_guesses, 1)]
+        row += [
+            fmt(rate["dlx"]),
+            fmt(dlx.guesses.mean(), 1),
+            fmt(dlx.nodes.mean(), 1),
+            fmt(rate["bits"]),
+            fmt(bits.guesses.mean(), 1),
+            fmt(bits.nodes.mean(), 1),
+            f"{rate['bits'] / rate['dlx']:.2f}",
+            "yes" if same else "NO",
+        ]
+        if tdoku:
+            ratio = statistics.median(ratios)
+            target = TARGETS.get(name)
+            row += [
+                f"{ratio:.2f}",
+                f"{target:.2f}" if target else "",
+                ("met" if ratio >= target else "missed") if target else "",
+            ]
+        rows.append(row)
+    header = ["dataset", "puzzles"]
+    if tdoku:
+        header += ["tdoku puzzles/s", "tdoku guesses"]
+    header += [
+        "dlx puzzles/s",
+        "dlx guesses",
+        "dlx nodes",
+        "bits puzzles/s",
+        "bits guesses",
+        "bits nodes",
+        "bits / dlx",
+        "same status and counts",
+    ]
+    if tdoku:
+        header += ["best engine / tdoku", "target", ""]
+    print("Datasets: one thread, limit 2 (puzzles/s; guesses and nodes per puzzle)\n")
+    print_table(header, rows)
+
+
+def bench_threads(names, rounds):
+    rows = []
+    for name in names:
+        puzzles = load(name)
+        times = {1: [], 2: []}
+        for k in range(rounds):
+            for threads in (1, 2) if k % 2 == 0 else (2, 1):
+                took, result = time_solve(puzzles, limit=2, threads=threads)
+                times[threads].append(took)
+        one, two = (len(puzzles) / statistics.median(times[t]) for t in (1, 2))
+        verdict = "met" if two / one >= 1.8 else "missed"
+        rows.append([name, result.engine, fmt(one), fmt(two), f"{two / one:.2f}", verdict])
+    print("Threads: engine auto, limit 2 (puzzles/s; target 2 threads >= 1.8x one)\n")
+    print_table(["dataset", "engine", "1 thread", "2 threads", "2 / 1", "1.8x"], rows)
+
+
+def shape_puzzles(n, box, count, seed):
+    """Random full grids with random holes (half the cells up to 16x16, a third above)."""
+    rng = np.random.default_rng(seed)
+    share = 0.5 if n <= 16 else 1 / 3
+    out = np.empty((count, n * n), dtype=np.uint8)
+    for k in range(count):
+        grid = sudoku.random_grid(n, box=box, seed=int(rng.integers(1 << 30)))
+        grid[rng.random(n * n) < share] = 0
+        out[k] = grid
+    return out
+
+
+def bench_shapes(spec, rounds, budget):
+    rows = []
+    for item in spec.split(","):
+        size, shape = item.split(":")
+        n = int(size)
+        box = tuple(int(v) for v in shape.split("x"))
+        count = 2000 if n <= 9 else 300 if n <= 16 else 40
+        puzzles = shape_puzzles(n, box, count, seed=n)
+        times = {engine: [] for engine in ENGINES}
+        results = {}
+        for engine in ENGINES:
+            sudoku.solve(puzzles[:2], box=box, engine=engine)  # compile/load
+        for k in range(rounds):
+            for engine in ENGINES if k % 2 == 0 else ENGINES[::-1]:
+                took, results[engine] = time_solve(
+                    puzzles, 0.3, limit=2, box=box, threads=1, engine=engine, max_nodes=budget
+                )
+                times[engine].append(took)
+        rate = {e: count / statistics.median(t) for e, t in times.items()}
+        auto = sudoku.pick_engine("auto", n)
+        budget_hits = {e: int((results[e].status == sudoku.Status.BUDGET).sum()) for e in ENGINES}
+        rows.append(
+            [
+                f"{n}x{n} ({box[0]}x{box[1]})",
+                str(count),
+                fmt(rate["dlx"]),
+                fmt(rate["bits"]),
+                f"{rate['bits'] / rate['dlx']:.2f}",
+                f"{budget_hits['dlx']} / {budget_hits['bits']}",
+                auto,
+                f"{rate[auto] / rate['dlx']:.2f}",
+            ]
+        )
+    print(
+        f"Shapes: random grids with holes, one thread, limit 2, max_nodes {budget:,} (puzzles/s)\n"
+    )
+    header = ["shape", "puzzles", "dlx", "bits", "bits / dlx", "BUDGET dlx / bits", "auto"]
+    print_table([*header, "auto / dlx"], rows)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (build_tdoku.sh)")
+    parser.add_argument("--tdoku-seconds", type=int, default=1, help="run_benchmark -t")
+    parser.add_argument("--sets", default=",".join(TARGETS))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--shapes", default=SHAPES, help="n:RxC list, or 'none'")
+    parser.add_argument("--shape-budget", type=int, default=100_000, help="max_nodes per puzzle")
+    parser.add_argument("--no-threads", action="store_true", help="skip the threads table")
+    parser.add_argument("--quick", action="store_true", help="smoke run: top1465, 1 round")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sets, args.rounds, args.shapes = "top1465", 1, "4:2x2,9:3x3,16:4x4"
+    names = [s for s in args.sets.split(",") if s]
+    unknown = [s for s in names if s not in DATASETS]
+    if unknown:
+        parser.error(f"unknown sets {unknown}; known: {', '.join(DATASETS)}")
+    print(machine.describe("numbadlx Sudoku engines against tdoku"))
+    print(f"# command: python benchmarks/engines.py {' '.join(argv or sys.argv[1:])}")
+    print(f"# numba threads available: {numba.config.NUMBA_NUM_THREADS}; rounds {args.rounds}")
+    tdoku = args.tdoku
+    if tdoku and not Path(tdoku).is_file():
+        print(f"# tdoku columns skipped: no run_benchmark at {tdoku}")
+        tdoku = None
+    elif not tdoku:
+        print("# tdoku columns skipped: no --tdoku given")
+    print()
+    bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds)
+    if not args.no_threads:
+        bench_threads(names, args.rounds)
+    if args.shapes != "none":
+        bench_shapes(args.shapes, args.rounds, args.shape_budget)
+    print(f"# load avg at end: {machine.load_average()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,617 @@
+"""Sudoku on candidate bit masks: the second engine beside the Dancing Links kernel.
+
+Each cell keeps a ``uint64`` mask of the digits it may still hold (bit ``d`` for digit
+``d + 1``; ``n <= 36`` fits easily) and bit 63, :data:`PLACED`, once its digit is fixed
+and has been (or is queued to be) removed from its peers. Propagation runs the two
+singles rules until they find nothing, then one round of locked candidates, and again
+while that round places cells or the singles place more:
+
+* **naked singles** - a placed digit leaves the other cells of its row, column and box;
+  a cell left with one candidate is placed;
+* **hidden singles** - a digit with one possible cell in a row, column or box is placed
+  there (a digit with none is a contradiction);
+* **locked candidates** - where a box meets a row (or column) in a segment: a digit
+  whose only places in the box lie in one segment leaves the rest of that row
+  (*pointing*), and a digit whose only places in the row lie in one box leaves the rest
+  of that box (*claiming*). In exact-cover terms this is Knuth's reduction: every
+  option of the box item also contains the row item, so the row's other options go.
+
+What propagation cannot finish is searched depth first over an explicit stack of mask
+copies (one per level, so backtracking is a copy, with no undo trail), branching by
+minimum remaining values over both kinds of constraint: a cell with the fewest
+candidates, or a digit with fewer places than that in one row, column or box. A puzzle
+the rules finish is never searched: it costs one pass over its givens plus the
+propagation, with no per-candidate setup.
+
+Counters: ``nodes`` counts propagated states (the givens' state plus one per digit
+tried); ``guesses`` counts branch points, search levels with two or more candidates.
+Statuses and result arrays are those of :mod:`numbadlx.sudoku.kernel`.
+"""
+
+import functools
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
+
+#: Flag bit of a cell whose digit is fixed.
+PLACED = np.uint64(1) << np.uint64(63)
+_ONE = np.uint64(1)
+_DIGITS = ~PLACED
+
+
+@intrinsic
+def _popcount(typingctx, value):
+    """Set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
+    if value != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, args)
+
+    return types.uint64(types.uint64), codegen
+
+
+@functools.cache
+def shape_tables(n, box_rows, box_cols):
+    """Index tables for one shape: ``(peers, units)``, made once per shape (read-only).
+
+    ``peers[cell]`` lists the ``2 (n - 1) + (r - 1)(c - 1)`` other cells of the cell's
+    row, column and box; ``units`` is ``(3 n, n)``: the cells of each row, then each
+    column, then each box.
+
+    Examples
+    --------
+    >>> peers, units = shape_tables(4, 2, 2)
+    >>> peers.shape, units.shape
+    ((16, 7), (12, 4))
+    """
+    cells = np.arange(n * n).reshape(n, n)
+    rows = [cells[i] for i in range(n)]
+    cols = [cells[:, j] for j in range(n)]
+    boxes = [
+        cells[i : i + box_rows, j : j + box_cols].ravel()
+        for i in range(0, n, box_rows)
+        for j in range(0, n, box_cols)
+    ]
+    units = np.array(rows + cols + boxes, dtype=np.int32)
+    box_of = (np.arange(n)[:, None] // box_rows) * (n // box_cols) + np.arange(n)[
+        None, :
+    ] // box_cols
+    peers = np.empty((n * n, 2 * (n - 1) + (box_rows - 1) * (box_cols - 1)), dtype=np.int32)
+    for cell in range(n * n):
+        i, j = divmod(cell, n)
+        members = set(rows[i]) | set(cols[j]) | set(boxes[box_of[i, j]])
+        members.discard(cell)
+        peers[cell] = sorted(members)
+    peers.flags.writeable = False
+    units.flags.writeable = False
+    return peers, units
+
+
+@njit(cache=True, nogil=True)
+def allocate_work(n):
+    """Per-chunk work buffers for n x n puzzles: ``(masks, stack, stack_cell,
+    stack_left, stack_placed, queue, segments)``; the stack holds one mask copy per
+    search level (at most ``n * n`` levels)."""
+    nn = n * n
+    masks = np.empty(nn, dtype=np.uint64)
+    stack = np.empty((nn + 1, nn), dtype=np.uint64)
+    stack_cell = np.empty(nn + 1, dtype=np.int64)
+    stack_left = np.empty(nn + 1, dtype=np.uint64)
+    stack_placed = np.empty(nn + 1, dtype=np.int64)
+    queue = np.empty(nn, dtype=np.int32)
+    segments = np.empty(nn, dtype=np.uint64)
+    return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place(masks, cell, bit, queue, tail):
+    """Fix ``cell`` to the digit ``bit`` and queue it; returns the new queue tail."""
+    masks[cell] = bit | PLACED
+    queue[tail] = cell
+    return tail + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _remove(masks, cell, bits, queue, tail):
+    """Take ``bits`` out of an unplaced cell. Returns ``(tail, state)``: state -1 for
+    an emptied cell, 1 for a change, 0 for none. A cell left with one digit is placed."""
+    m = masks[cell]
+    if m & PLACED or not m & bits:
+        return tail, 0
+    m &= ~bits
+    if m == 0:
+        return tail, -1
+    if m & (m - _ONE) == 0:
+        return _place(masks, cell, m, queue, tail), 1
+    masks[cell] = m
+    return tail, 1
+
+
+@njit(cache=True, nogil=True)
+def _singles(masks, peers, queue, tail):
+    """Naked singles: empty the queue of placed cells into their peers. Returns the
+    number of cells placed on the way, or -1 for a contradiction."""
+    head = 0
+    placed = 0
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        placed += 1
+        bit = masks[cell] & _DIGITS
+        for k in range(peers.shape[1]):
+            p = peers[cell, k]
+            m = masks[p]
+            if m & bit:
+                if m & PLACED:
+                    return -1
+                m &= ~bit
+                if m & (m - _ONE) == 0:
+                    tail = _place(masks, p, m, queue, tail)
+                else:
+                    masks[p] = m
+    return placed
+
+
+@njit(cache=True, nogil=True)
+def _hidden_singles(masks, peers, units, full, queue):
+    """Hidden singles in every unit (boxes first), each one placed and its naked singles
+    followed at once. Returns the number of cells placed, or -1 for a contradiction."""
+    placed = 0
+    n_units = units.shape[0]
+    first_box = 2 * (n_units // 3)
+    for v in range(n_units):
+        u = v + first_box if v + first_box < n_units else v - (n_units - first_box)
+        once = np.uint64(0)
+        twice = np.uint64(0)
+        done = np.uint64(0)
+        for k in range(units.shape[1]):
+            m = masks[units[u, k]]
+            if m & PLACED:
+                done |= m
+            else:
+                twice |= once & m
+                once |= m
+        done &= _DIGITS
+        if (once | done) != full:
+            return -1
+        hidden = once & ~twice & ~done
+        if not hidden:
+            continue
+        tail = 0
+        while hidden:
+            bit = hidden & (~hidden + _ONE)
+            hidden ^= bit
+            found = False
+            for k in range(units.shape[1]):
+                cell = units[u, k]
+                m = masks[cell]
+                if m & bit and not m & PLACED:
+                    tail = _place(masks, cell, bit, queue, tail)
+                    found = True
+                    break
+            if not found:
+                return -1  # this unit's cell was just taken by another hidden digit
+        got = _singles(masks, peers, queue, tail)
+        if got < 0:
+            return -1
+        placed += got
+    return placed
+
+
+@njit(cache=True, nogil=True)
+def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
+    """Locked candidates (pointing and claiming) along rows, or along columns when
+    ``by_columns``. Returns ``(tail, state)`` with state -1 for a contradiction, 1 if
+    a candidate went, 0 if none."""
+    # lines of one band run along rows (or columns); a band is `depth` lines deep and
+    # holds `boxes` boxes, each `width` cells of a line wide
+    if by_columns:
+        depth, width = box_cols, box_rows
+    else:
+        depth, width = box_rows, box_cols
+    boxes = n // width
+    tail = 0
+    changed = 0
+    for band in range(n // depth):
+        # segments[i * boxes + j]: candidates of line i of the band inside box j
+        for i in range(depth):
+            line = band * depth + i
+            for j in range(boxes):
+                seg = np.uint64(0)
+                for t in range(width):
+                    pos = j * width + t
+                    cell = pos * n + line if by_columns else line * n + pos
+                    m = masks[cell]
+                    if not m & PLACED:
+                        seg |= m
+                segments[i * boxes + j] = seg
+        for i in range(depth):
+            line = band * depth + i
+            for j in range(boxes):
+                seg = segments[i * boxes + j]
+                if seg == 0:
+                    continue
+                in_box = np.uint64(0)  # the box's other lines
+                for i2 in range(depth):
+                    if i2 != i:
+                        in_box |= segments[i2 * boxes + j]
+                in_line = np.uint64(0)  # the line's other boxes
+                for j2 in range(boxes):
+                    if j2 != j:
+                        in_line |= segments[i * boxes + j2]
+                pointing = seg & ~in_box & in_line
+                if pointing:
+                    # the box's digit lies on this line: off the line's other boxes
+                    for j2 in range(boxes):
+                        if j2 == j or not segments[i * boxes + j2] & pointing:
+                            continue
+                        for t in range(width):
+                            pos = j2 * width + t
+                            cell = pos * n + line if by_columns else line * n + pos
+                            tail, state = _remove(masks, cell, pointing, queue, tail)
+                            if state < 0:
+                                return tail, -1
+                            changed |= state
+                        segments[i * boxes + j2] &= ~pointing
+                claiming = seg & ~in_line & in_box
+                if claiming:
+                    # the line's digit lies in this box: off the box's other lines
+                    for i2 in range(depth):
+                        if i2 == i or not segments[i2 * boxes + j] & claiming:
+                            continue
+                        other = band * depth + i2
+                        for t in range(width):
+                            pos = j * width + t
+                            cell = pos * n + other if by_columns else other * n + pos
+                            tail, state = _remove(masks, cell, claiming, queue, tail)
+                            if state < 0:
+                                return tail, -1
+                            changed |= state
+                        segments[i2 * boxes + j] &= ~claiming
+    return tail, changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(
+    masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, open_cells
+):
+    """Run the rules from ``tail`` queued cells until the singles find nothing more and
+    locked candidates have had one round since the last cell was placed, or until all
+    ``open_cells`` unplaced cells are placed. Returns the number of cells placed, or -1
+    for a contradiction."""
+    full = (_ONE << np.uint64(n)) - _ONE
+    placed = 0
+    # cells placed when locked candidates last ran: they run again only after the
+    # singles have placed more (eliminations alone do not call for another round)
+    placed_at_locked = -1
+    while True:
+        got = _singles(masks, peers, queue, tail)
+        if got < 0:
+            return -1
+        placed += got
+        if placed == open_cells:
+            return placed
+        got = _hidden_singles(masks, peers, units, full, queue)
+        if got < 0:
+            return -1
+        placed += got
+        if placed == open_cells:
+            return placed
+        if got:
+            tail = 0
+            continue
+        if not locked or placed == placed_at_locked:
+            return placed
+        placed_at_locked = placed
+        tail, state = _locked(masks, n, box_rows, box_cols, queue, segments, False)
+        if state < 0:
+            return -1
+        if tail:
+            continue
+        tail, state2 = _locked(masks, n, box_rows, box_cols, queue, segments, True)
+        if state2 < 0:
+            return -1
+        if tail or state or state2:
+            continue
+        return placed
+
+
+@njit(cache=True, nogil=True)
+def _start(grid, n, box_rows, box_cols, masks, queue, used):
+    """Candidate masks of the givens' state. Returns ``(queued cells, givens)``, or
+    ``(-1, 0)`` for INVALID givens (a value above n or two equal givens in a unit) and
+    ``(-2, 0)`` for a cell left with no digit. ``used`` (at least ``3 n`` long) is
+    scratch space for the row, column and box masks of the givens."""
+    full = (_ONE << np.uint64(n)) - _ONE
+    boxes_per_row = n // box_cols
+    for k in range(3 * n):
+        used[k] = 0
+    # (box numbers are counted along, not divided out: a division per cell costs more
+    # than the rest of the pass)
+    cell = 0
+    for row in range(n):
+        b = 2 * n + (row // box_rows) * boxes_per_row
+        across = 0
+        for col in range(n):
+            v = grid[cell]
+            if v != 0:
+                if v > n:
+                    return -1, 0
+                bit = _ONE << np.uint64(v - 1)
+                if (used[row] | used[n + col] | used[b]) & bit:
+                    return -1, 0
+                used[row] |= bit
+                used[n + col] |= bit
+                used[b] |= bit
+            cell += 1
+            across += 1
+            if across == box_cols:
+                across = 0
+                b += 1
+    tail = 0
+    givens = 0
+    cell = 0
+    for row in range(n):
+        b = 2 * n + (row // box_rows) * boxes_per_row
+        across = 0
+        for col in range(n):
+            v = grid[cell]
+            if v != 0:
+                masks[cell] = (_ONE << np.uint64(v - 1)) | PLACED
+                givens += 1
+            else:
+                m = full & ~(used[row] | used[n + col] | used[b])
+                if m == 0:
+                    return -2, 0
+                if m & (m - _ONE) == 0:
+                    tail = _place(masks, cell, m, queue, tail)
+                else:
+                    masks[cell] = m
+            cell += 1
+            across += 1
+            if across == box_cols:
+                across = 0
+                b += 1
+    return tail, givens
+
+
+# Two-candidate cells weighed per branch (the rest are not looked at: on big grids
+# weighing them all cost more than the guesses it saved)
+_PAIRS_WEIGHED = 16
+
+
+@njit(cache=True, nogil=True)
+def _choose(masks, n, peers, units, at_least):
+    """What to branch on, Knuth's minimum remaining values over both kinds of
+    constraint: an unplaced cell with the fewest candidates, or, if some digit has
+    fewer places than that in a row, column or box, that digit. Among cells with two
+    candidates it takes the one with the most unplaced peers that share a candidate
+    with it (whichever branch is taken, the most peers lose a candidate; on top1465
+    this cut the guesses per puzzle from 18.8 to 10.6, on forum_hardest_1106 from 277
+    to 158, against taking the first such cell). Returns ``(what, left)``: a cell and
+    its candidate mask, or ``-(unit * 64 + digit) - 1`` and the mask of the unit's
+    members (by position in ``units``) that may hold the digit. ``at_least`` is
+    scratch space (``n + 1`` long at least)."""
+    best = 64
+    chosen = 0
+    pair = -1
+    pair_weight = -1
+    pairs_left = _PAIRS_WEIGHED
+    for cell in range(n * n):
+        m = masks[cell]
+        if not m & PLACED:
+            k = _popcount(m)
+            if k == 2:
+                if pairs_left == 0:
+                    break
+                pairs_left -= 1
+                weight = 0  # unplaced peers sharing a candidate
+                for t in range(peers.shape[1]):
+                    other = masks[peers[cell, t]]
+                    if not other & PLACED and other & m:
+                        weight += 1
+                if weight > pair_weight:
+                    pair_weight = weight
+                    pair = cell
+            elif k < best:
+                best = k
+                chosen = cell
+    if pair >= 0:
+        return pair, masks[pair]
+    # at_least[j]: digits with at least j + 1 places in the unit (j < best)
+    best_unit = -1
+    best_digit = 0
+    for u in range(units.shape[0]):
+        for j in range(best):
+            at_least[j] = 0
+        for k in range(units.shape[1]):
+            m = masks[units[u, k]]
+            if m & PLACED:
+                continue
+            for j in range(best - 1, 0, -1):
+                at_least[j] |= at_least[j - 1] & m
+            at_least[0] |= m
+        for j in range(1, best - 1):
+            exactly = at_least[j] & ~at_least[j + 1]  # digits with j + 1 places
+            if exactly:
+                best = j + 1
+                best_unit = u
+                best_digit = trailing_zeros(exactly)
+                break
+        if best == 2:
+            break
+    if best_unit < 0:
+        return chosen, masks[chosen]
+    bit = _ONE << np.uint64(best_digit)
+    left = np.uint64(0)
+    for k in range(units.shape[1]):
+        m = masks[units[best_unit, k]]
+        if m & bit and not m & PLACED:
+            left |= _ONE << np.uint64(k)
+    return -(best_unit * 64 + best_digit) - 1, left
+
+
+@njit(cache=True, nogil=True)
+def solve_one(
+    grid,
+    n,
+    box_rows,
+    box_cols,
+    limit,
+    max_nodes,
+    locked,
+    peers,
+    units,
+    masks,
+    stack,
+    stack_cell,
+    stack_left,
+    stack_placed,
+    queue,
+    segments,
+    solution,
+):
+    """Propagate and search one puzzle. Returns ``(status, count, nodes, guesses)``;
+    the first solution found goes into ``solution``. ``locked`` switches the locked
+    candidates rule on; ``max_nodes`` (> 0) bounds the states propagated."""
+    nn = n * n
+    for cell in range(nn):
+        solution[cell] = 0
+    tail, givens = _start(grid, n, box_rows, box_cols, masks, queue, segments)
+    if tail == -1:
+        return INVALID, 0, 0, 0
+    visited = 1
+    guesses = 0
+    count = 0
+    complete = True
+    level = 0
+    placed = -1
+    if tail >= 0:
+        got = _propagate(
+            masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, nn - givens
+        )
+        if got >= 0:
+            placed = givens + got
+    while True:
+        if placed == nn:
+            count += 1
+            if count == 1:
+                for cell in range(nn):
+                    solution[cell] = trailing_zeros(masks[cell] & _DIGITS) + 1
+            if count >= limit:
+                break
+        elif placed >= 0:
+            chosen, left = _choose(masks, n, peers, units, segments)
+            guesses += 1
+            for cell in range(nn):
+                stack[level, cell] = masks[cell]
+            stack_cell[level] = chosen
+            stack_left[level] = left
+            stack_placed[level] = placed
+            level += 1
+        # try the next digit at the deepest level that has one left
+        if level == 0:
+            break
+        if max_nodes > 0 and visited >= max_nodes:
+            complete = False
+            break
+        top = level - 1
+        left = stack_left[top]
+        bit = left & (~left + _ONE)
+        left ^= bit
+        stack_left[top] = left
+        for cell in range(nn):
+            masks[cell] = stack[top, cell]
+        if left == 0:
+            level -= 1  # its last digit: the saved copy is no longer needed
+        visited += 1
+        chosen = stack_cell[top]
+        if chosen >= 0:
+            tail = _place(masks, chosen, bit, queue, 0)
+        else:
+            # a digit's places in a unit: the bit is a member of the unit
+            unit, digit = divmod(-chosen - 1, 64)
+            cell = units[unit, trailing_zeros(bit)]
+            tail = _place(masks, cell, _ONE << np.uint64(digit), queue, 0)
+        before = stack_placed[top]
+        got = _propagate(
+            masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, nn - before
+        )
+        placed = before + got if got >= 0 else -1
+    if not complete:
+        status = BUDGET
+    elif count == 0:
+        status = NO_SOLUTION
+    elif count >= 2:
+        status = MULTIPLE
+    elif limit == 1:
+        status = SOLVED
+    else:
+        status = UNIQUE
+    return status, count, visited, guesses
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_bulk(
+    puzzles,
+    n,
+    box_rows,
+    box_cols,
+    limit,
+    max_nodes,
+    chunk,
+    locked,
+    peers,
+    units,
+    solutions,
+    status,
+    counts,
+    nodes_used,
+    guesses,
+):
+    """Solve every row of ``puzzles`` into the preallocated result arrays, as
+    :func:`numbadlx.sudoku.kernel.solve_bulk` does (same chunks, same striding, rows
+    already INVALID skipped), with the guesses of each puzzle in ``guesses``."""
+    n_puzzles = puzzles.shape[0]
+    n_chunks = (n_puzzles + chunk - 1) // chunk
+    nn = n * n
+    for c in prange(n_chunks):
+        masks, stack, stack_cell, stack_left, stack_placed, queue, segments = allocate_work(n)
+        for k in range(c, n_puzzles, n_chunks):
+            if status[k] == INVALID:
+                counts[k] = 0
+                nodes_used[k] = 0
+                guesses[k] = 0
+                for cell in range(nn):
+                    solutions[k, cell] = 0
+                continue
+            s, cnt, visited, guessed = solve_one(
+                puzzles[k],
+                n,
+                box_rows,
+                box_cols,
+                limit,
+                max_nodes,
+                locked,
+                peers,
+                units,
+                masks,
+                stack,
+                stack_cell,
+                stack_left,
+                stack_placed,
+                queue,
+                segments,
+                solutions[k],
+            )
+            status[k] = s
+            counts[k] = cnt
+            nodes_used[k] = visited
+            guesses[k] = guessed

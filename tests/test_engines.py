@@ -1,0 +1,241 @@
+"""The two Sudoku engines, Dancing Links ("dlx") and candidate bit masks ("bits"), give
+one truth: the same status and count (up to the limit) for every puzzle, every solution
+a valid completion of its givens (checked independently), and the same grid for every
+puzzle with one solution. Budgets and timeouts hold for the bit-mask engine too."""
+
+import csv
+import time
+
+import numpy as np
+import pytest
+from test_sudoku import grid_errors
+
+from numbadlx import BudgetExceeded, sudoku
+from numbadlx.cli import main
+from numbadlx.sudoku import Status, random_grid, random_puzzles
+from numbadlx.sudoku.shape import MAX_SIZE, MIN_SIZE
+
+# (file, puzzles taken: evenly spaced, None for all)
+DATASETS = [
+    ("sudoku17.txt", 400),
+    ("top1465.txt", 300),
+    ("forum_hardest_1106.txt", 80),
+    ("serg_benchmark.txt", 300),
+    ("kaggle_bryanpark_10k.csv", 300),
+    ("radcliffe_3m_sample_7034.csv", 300),
+    ("top95.txt", None),
+    ("hardest.txt", None),
+    ("easy50_projecteuler96.txt", None),
+    ("sudoku16x16_100.txt", 40),
+    ("sudoku16x16_singles.txt", None),
+    ("sudoku25x25.txt", 2),  # the third is in test_sudoku.py (too slow for DLX)
+]
+
+
+def _load(path, take):
+    puzzles = sudoku.read_csv(path)[0] if path.suffix == ".csv" else sudoku.parse(path)
+    if take is not None and take < len(puzzles):
+        puzzles = puzzles[:: len(puzzles) // take][:take]
+    return puzzles
+
+
+def _both(puzzles, **options):
+    dlx = sudoku.solve(puzzles, engine="dlx", **options)
+    bits = sudoku.solve(puzzles, engine="bits", **options)
+    assert (dlx.engine, bits.engine) == ("dlx", "bits")
+    return dlx, bits
+
+
+def _assert_agree(dlx, bits):
+    """Same statuses and counts; every grid found is valid; unique puzzles: same grid."""
+    assert np.array_equal(dlx.status, bits.status)
+    assert np.array_equal(dlx.counts, bits.counts)
+    found = bits.counts > 0
+    box = bits.box
+    assert grid_errors(bits.puzzles[found], bits.solutions[found], box) == []
+    assert grid_errors(dlx.puzzles[found], dlx.solutions[found], box) == []
+    assert not bits.solutions[~found].any() and not dlx.solutions[~found].any()
+    unique = np.isin(bits.status, [Status.UNIQUE, Status.SOLVED])
+    if bits.limit >= 2:
+        assert np.array_equal(dlx.solutions[unique], bits.solutions[unique])
+    # a guess is a node with two or more candidates: never more guesses than nodes
+    for result in (dlx, bits):
+        assert np.all(result.guesses <= result.nodes)
+
+
+@pytest.mark.parametrize("name, take", DATASETS, ids=[d[0].split(".")[0] for d in DATASETS])
+def test_engines_agree_on_the_public_datasets(datasets, name, take):
+    puzzles = _load(datasets / name, take)
+    dlx, bits = _both(puzzles, limit=2)
+    _assert_agree(dlx, bits)
+    assert np.all(np.isin(bits.status, [Status.UNIQUE, Status.MULTIPLE]))
+    if name == "serg_benchmark.txt":
+        # this set's puzzles have several solutions each: first grids may differ
+        assert np.all(bits.status == Status.MULTIPLE)
+
+
+def test_engines_agree_on_the_special_cases(datasets):
+    with open(datasets / "sudoku_special_cases.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    puzzles = sudoku.parse([row["puzzle"] for row in rows])
+    dlx, bits = _both(puzzles, limit=1001)
+    _assert_agree(dlx, bits)
+    published = np.array([int(row["solution_count"].replace(">1000", "1001")) for row in rows])
+    valid = bits.status != Status.INVALID
+    assert np.array_equal(np.minimum(published, 1001)[valid], bits.counts[valid])
+
+
+def _box_shapes():
+    shapes = []
+    for n in range(MIN_SIZE, MAX_SIZE + 1):
+        for rows in range(2, n // 2 + 1):
+            if n % rows == 0 and n // rows >= 2:
+                shapes.append((n, (rows, n // rows)))
+    return shapes
+
+
+def _holed(n, box, rng, count):
+    """Random grids with random holes: unique, several-solution and (with one given
+    changed to a digit nothing else in its units holds) mostly no-solution puzzles."""
+    out = []
+    for k in range(count):
+        grid = random_grid(n, box=box, seed=int(rng.integers(1 << 30)))
+        puzzle = grid.copy()
+        share = (0.3, 0.5, 0.7)[k % 3] if n <= 16 else (0.15, 0.25, 0.35)[k % 3]
+        puzzle[rng.random(n * n) < share] = 0
+        if k % 4 == 3:
+            # swap one given for a digit missing from its row, column and box
+            cells = np.flatnonzero(puzzle)
+            cell = int(rng.choice(cells))
+            r, c = divmod(cell, n)
+            b0, b1 = r - r % box[0], c - c % box[1]
+            units = np.concatenate(
+                [
+                    puzzle.reshape(n, n)[r],
+                    puzzle.reshape(n, n)[:, c],
+                    puzzle.reshape(n, n)[b0 : b0 + box[0], b1 : b1 + box[1]].ravel(),
+                ]
+            )
+            free = np.setdiff1d(np.arange(1, n + 1), units)
+            if free.size:
+                puzzle[cell] = rng.choice(free)
+        out.append(puzzle)
+    return np.array(out, dtype=np.uint8)
+
+
+def test_engines_agree_on_random_grids_of_every_box_shape():
+    rng = np.random.default_rng(2026)
+    seen = set()
+    for n, box in _box_shapes():
+        puzzles = _holed(n, box, rng, 5 if n <= 16 else 2)
+        dlx, bits = _both(puzzles, limit=3, box=box, max_nodes=20_000)
+        finished = (dlx.status != Status.BUDGET) & (bits.status != Status.BUDGET)
+        assert finished.mean() >= 0.75, (n, box)
+        for name in ("status", "counts"):
+            assert np.array_equal(getattr(dlx, name)[finished], getattr(bits, name)[finished])
+        found = bits.counts > 0
+        assert grid_errors(puzzles[found], bits.solutions[found], box) == []
+        unique = finished & (bits.status == Status.UNIQUE)
+        assert np.array_equal(dlx.solutions[unique], bits.solutions[unique])
+        seen.update(Status(s).name for s in bits.status[finished])
+    assert {"UNIQUE", "MULTIPLE", "NO_SOLUTION"} <= seen
+
+
+def test_engines_agree_on_counts_of_small_grids():
+    # 4x4 and 6x6 with many holes: counts far above 2, compared up to a high limit
+    rng = np.random.default_rng(7)
+    for n, box in [(4, (2, 2)), (6, (2, 3)), (6, (3, 2))]:
+        puzzles = _holed(n, box, rng, 12)
+        puzzles[:3] = 0  # empty grids: 288 4x4 grids, 28,200,960 6x6 ones (counted to 5000)
+        dlx, bits = _both(puzzles, limit=5000, box=box)
+        _assert_agree(dlx, bits)
+        assert bits.counts[0] == (288 if n == 4 else 5000)
+
+
+def test_minimal_puzzles_give_identical_grids_and_fewer_bits_guesses():
+    puzzles = random_puzzles(60, seed=31)
+    dlx, bits = _both(puzzles, limit=2)
+    _assert_agree(dlx, bits)
+    assert np.all(bits.status == Status.UNIQUE)
+    # locked candidates make the bit-mask engine guess no more often than DLX overall
+    assert bits.guesses.sum() <= dlx.guesses.sum()
+
+
+def test_one_puzzle_helpers_take_the_engine():
+    puzzle = "0200004034000000"
+    assert sudoku.format_line(sudoku.solve_one(puzzle, engine="bits")) == "4213134234212134"
+    for engine in sudoku.ENGINES:
+        assert sudoku.count_solutions("0" * 16, engine=engine) == 288
+    with pytest.raises(ValueError, match="engine must be one of auto, dlx, bits; got 'fast'"):
+        sudoku.solve([puzzle], engine="fast")
+    with pytest.raises(ValueError, match="engine"):
+        sudoku.count_solutions(puzzle, engine="DLX")
+    with pytest.raises(ValueError, match="invalid puzzle: digit 1 appears twice in row 1"):
+        sudoku.solve_one("11" + "0" * 14, engine="bits")
+
+
+def test_auto_picks_an_exact_engine_for_every_size():
+    for n, _ in _box_shapes():
+        assert sudoku.pick_engine("auto", n) in ("dlx", "bits")
+    result = sudoku.solve(random_puzzles(3, seed=5))
+    assert result.engine == sudoku.pick_engine("auto", 9)
+
+
+def test_invalid_rows_are_the_same_for_both_engines():
+    puzzles = random_puzzles(4, seed=8)
+    puzzles[1, :2] = [5, 5]
+    puzzles[2, 0] = 10  # a value above n
+    dlx, bits = _both(puzzles)
+    _assert_agree(dlx, bits)
+    assert bits.status_names().tolist() == ["UNIQUE", "INVALID", "INVALID", "UNIQUE"]
+    assert bits.nodes[1] == bits.guesses[1] == 0
+
+
+# ------------------------------------------------------------------ budgets
+def test_bits_max_nodes_gives_budget_at_exactly_that_many_nodes():
+    empty = np.zeros((2, 81), dtype=np.uint8)
+    result = sudoku.solve(empty, limit=10**12, max_nodes=500, engine="bits")
+    assert np.all(result.status == Status.BUDGET) and np.all(result.nodes == 500)
+    assert np.all(result.counts > 0)
+    assert grid_errors(empty, result.solutions, (3, 3)) == []
+    with pytest.raises(BudgetExceeded, match="max_nodes=40"):
+        sudoku.count_solutions("0" * 81, max_nodes=40, engine="bits")
+    # a node budget too small for the search, large enough for propagation alone
+    forum = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+    assert sudoku.solve([forum], max_nodes=1, engine="bits").status[0] in (
+        Status.BUDGET,
+        Status.UNIQUE,
+    )
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.5])
+def test_bits_timeout_returns_on_time(seconds):
+    sudoku.solve(np.zeros((1, 16), dtype=np.uint8), engine="bits")  # loaded
+    batch = np.concatenate([np.zeros((3, 81), dtype=np.uint8), random_puzzles(50, seed=9)])
+    start = time.perf_counter()
+    result = sudoku.solve(batch, limit=10**12, timeout=seconds, engine="bits")
+    took = time.perf_counter() - start
+    assert took < seconds + 0.25
+    assert np.all(result.status[:3] == Status.BUDGET)
+    done = result.status[3:] != Status.BUDGET
+    if seconds:
+        assert done.all()
+    assert grid_errors(batch[3:][done], result.solutions[3:][done], (3, 3)) == []
+
+
+# ---------------------------------------------------------------------- CLI
+def test_cli_engine_option(tmp_path, capsys):
+    puzzles = random_puzzles(5, seed=12)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
+    lines = {}
+    for engine in ("dlx", "bits"):
+        out = tmp_path / f"{engine}.txt"
+        assert main(["solve", str(source), "-o", str(out), "--engine", engine]) == 0
+        lines[engine] = out.read_text()
+    assert lines["dlx"] == lines["bits"]
+    assert grid_errors(puzzles, sudoku.parse(lines["bits"].splitlines()), (3, 3)) == []
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["solve", str(source), "--engine", "fast"])
+    assert "invalid choice: 'fast'" in capsys.readouterr().err
