@@ -257,7 +257,11 @@ def test_trace_as_dataframe():
     problem = ExactCover(TUTORIAL, item_names="1234567", option_names="ABCDEF")
     frame = problem.trace()
     assert isinstance(frame, pd.DataFrame)
-    assert _rows(frame) == HAND_RUN
+    # what does not apply is missing in a DataFrame, not -1 or ''
+    missing = [tuple(None if v in (-1, "") else v for v in row) for row in HAND_RUN]
+    assert [tuple(None if pd.isna(v) else v for v in row) for row in _rows(frame)] == missing
+    assert not (frame.select_dtypes("number") == -1).any().any()
+    assert str(frame["item"].dtype) == "Int64" and str(frame["item_name"].dtype) == "string"
     assert frame.attrs["stats"].nodes == 5 and frame.attrs["truncated"] is False
     assert frame.index.name == "step"
 
@@ -362,6 +366,22 @@ def test_plots_return_figures(agg):
         assert isinstance(figure, agg)
         figure.canvas.draw()
     assert len(figures[-3].axes) == 2
+
+
+def test_search_tree_figure_fits_its_tree_and_grid_titles_fit_their_figure(agg):
+    from numbadlx import plotting
+
+    small = plotting.plot_search_tree(ExactCover(TUTORIAL).trace())  # 5 nodes, 2 leaves
+    wide = plotting.plot_search_tree(problems.n_queens(6).trace())  # 111 nodes, 34 dead ends
+    small_size, wide_size = small.get_size_inches(), wide.get_size_inches()
+    assert small_size[0] < 5 and small_size[0] < wide_size[0]
+    # every title, wrapped to its figure, is drawn inside it
+    for puzzle in ("1000001003000004", "0" * 36, "0" * 81):
+        figure = plotting.plot_grid(puzzle, sudoku.solve_one(puzzle))
+        figure.canvas.draw()
+        title = figure.axes[0].title.get_window_extent()
+        assert title.x0 >= 0 and title.x1 <= figure.bbox.width, puzzle
+        assert title.y1 <= figure.bbox.height, puzzle
 
 
 def test_plots_draw_on_a_given_axes(agg):

@@ -105,7 +105,9 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
         * ``branches``: for ``choose``, the options the item has left (-1 otherwise);
         * ``solution``: for ``solution``, its running number (-1 otherwise).
 
-        A DataFrame also carries ``attrs["stats"]`` (the search's
+        In a DataFrame, what does not apply to a row is a missing value (``<NA>``)
+        instead of -1 or ``''``: the numbers are nullable integers (``Int64``) and the
+        names strings. A DataFrame also carries ``attrs["stats"]`` (the search's
         :class:`~numbadlx.SearchStats`) and ``attrs["truncated"]``. The problem's
         ``stats`` are set as by :meth:`~numbadlx.ExactCover.count`.
 
@@ -162,11 +164,22 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
         return table
     import pandas as pd
 
-    frame = pd.DataFrame({name: table[name] for name in COLUMNS})
+    frame = pd.DataFrame({name: _column(pd, table, name) for name in COLUMNS})
     frame.index.name = "step"
     frame.attrs["stats"] = problem.stats
     frame.attrs["truncated"] = truncated
     return frame
+
+
+def _column(pd, table, name):
+    """One DataFrame column: numbers as nullable integers and names as strings, with
+    missing values where the structured array holds -1 or ``''``."""
+    values = table[name]
+    if name in ("event", "level"):
+        return values.astype(str) if name == "event" else values
+    if values.dtype.kind == "U":
+        return pd.array([v if v else None for v in values.tolist()], dtype="string")
+    return pd.array([v if v >= 0 else None for v in values.tolist()], dtype="Int64")
 
 
 def _decode(problem, rows):

@@ -1,6 +1,7 @@
 """Seeing problems and searches: HTML views for Jupyter (:mod:`.html`), Matplotlib
-plots (:mod:`.plotting`, also reachable as :mod:`numbadlx.plotting`) and the search
-tree rebuilt from a trace (:mod:`.tree`).
+plots (:mod:`.plotting`, also reachable as :mod:`numbadlx.plotting`), the search
+tree rebuilt from a trace (:mod:`.tree`) and the step-by-step matrix player
+(:mod:`.player`, behind :meth:`numbadlx.ExactCover.play`).
 
 This layer sits above :mod:`numbadlx.core` and :mod:`numbadlx.sudoku`; their objects'
 ``_repr_html_`` hooks call into :mod:`.html` when Jupyter asks for them.
@@ -15,6 +16,7 @@ from .html import (
     grid_table,
     sudoku_result_html,
 )
+from .player import MatrixPlayer, play
 from .tree import SearchTree, search_tree
 
 __all__ = [
@@ -27,4 +29,6 @@ __all__ = [
     "MATRIX_MAX_ITEMS",
     "SearchTree",
     "search_tree",
+    "MatrixPlayer",
+    "play",
 ]

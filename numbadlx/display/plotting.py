@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -72,7 +73,8 @@ def plot_grid(
     grid = Grid(puzzle, solution, box)
     n = grid.n
     rows, cols = grid.box
-    fig, ax = _axes(ax, (0.42 * n + 0.6, 0.42 * n + 0.6))
+    side = 0.42 * n + 0.6
+    fig, ax = _axes(ax, (side, side + 0.3))
     # background: boxes shaded in a chequer so the boxes read at a glance
     r, c = np.divmod(np.arange(n * n), n)
     shade = ((r // rows) + (c // cols)) % 2
@@ -109,7 +111,10 @@ def plot_grid(
     ax.set_ylim(n, 0)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(grid.summary(), fontsize=9)
+    # wrapped to the axes' width (about 12 characters an inch at 10 points), so a
+    # small grid's title is not cut off
+    inches = ax.get_position().width * fig.get_size_inches()[0]
+    ax.set_title(textwrap.fill(grid.summary(), max(16, int(12 * inches))), fontsize=10)
     return fig
 
 
@@ -332,7 +337,11 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
     width = float(tree.x.max()) + 1 if k else 1.0
     depth = int(tree.level.max()) + 1 if k else 1
     made = ax is None
-    fig, ax = _axes(ax, (min(3.5 + 0.9 * width, 18), 1.0 + 0.9 * depth))
+    # sized to the tree: room per leaf (wider with labels), per level, and a margin for
+    # the level names on the left and the legend on the right
+    per_leaf, per_level = (0.75, 0.8) if labels else (0.12, 0.35)
+    size = (1.0 + max(1.0, per_leaf * width) + 1.6, 0.7 + max(1.2, per_level * depth))
+    fig, ax = _axes(ax, (min(size[0], 16.0), min(size[1], 10.0)))
     for node in range(1, k):
         up = tree.parent[node]
         ax.plot(
@@ -365,7 +374,7 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
             ax.scatter(
                 tree.x[chosen],
                 tree.y[chosen],
-                s=380 if labels else 40,
+                s=380 if labels else max(6, min(40, 2400 / k)),
                 c=face,
                 edgecolors=edge,
                 linewidths=1.2,

@@ -68,6 +68,18 @@ class SearchTree:
         return f"SearchTree({len(self)} nodes: {text})"
 
 
+def _number(value):
+    """An integer, or -1 for a missing value (pandas' NA or NaN)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _texts(column):
+    return column.tolist() if hasattr(column, "tolist") else list(column)
+
+
 def search_tree(table: Any) -> SearchTree:
     """Rebuild the search tree from a :func:`~numbadlx.core.trace.trace` table.
 
@@ -87,10 +99,11 @@ def search_tree(table: Any) -> SearchTree:
     """
     events = [str(e) for e in np.asarray(table["event"])]
     levels = np.asarray(table["level"]).tolist()
-    item_names = [str(v) for v in np.asarray(table["item_name"])]
-    option_names = [str(v) for v in np.asarray(table["option_name"])]
-    options = np.asarray(table["option"]).tolist()
-    branches = np.asarray(table["branches"]).tolist()
+    # a DataFrame marks what does not apply as missing, a structured array as -1
+    options = [_number(v) for v in np.asarray(table["option"]).tolist()]
+    branches = [_number(v) for v in np.asarray(table["branches"]).tolist()]
+    item_names = [v if isinstance(v, str) else "" for v in _texts(table["item_name"])]
+    option_names = [v if isinstance(v, str) else "" for v in _texts(table["option_name"])]
     parent, level, item, option, kind = [-1], [0], [""], [""], ["open"]
     path = [0]  # path[L] is the current node at level L
     for e, lev, name, opt_name, opt, width in zip(

@@ -1,0 +1,314 @@
+"""The matrix player (numbadlx.display.player): its steps against the trace, its HTML,
+and the page itself driven in a real headless Chromium through Selenium.
+
+The browser tests skip, with a message, when Selenium, Chromium or chromedriver cannot
+be found (``.ci/run`` installs Debian's ``chromium`` and ``chromium-driver``).
+"""
+
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+from numbadlx import ExactCover, problems, sudoku
+from numbadlx.display.player import PLAYER_MAX_CELLS, MatrixPlayer, play
+
+# Knuth's example: options A..F over items 1..7.
+TUTORIAL = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
+ROWS = "ABCDEF"
+
+
+def _classic():
+    return ExactCover(TUTORIAL, item_names="1234567", option_names=ROWS)
+
+
+# Hand-run (see tests/test_display.py's HAND_RUN for the trace): the step, then the
+# chosen (red) option, the covered (blue) items, the clashing (purple) options, and
+# the removed (faded) options and items.
+HAND_STEPS = {
+    0: ("choose", "", "1", "", "", ""),
+    1: ("try", "A", "147", "BCEF", "", ""),
+    2: ("cover", "", "", "", "ABCEF", "147"),
+    5: ("uncover", "", "147", "", "", ""),
+    6: ("try", "B", "14", "AC", "", ""),
+    7: ("cover", "", "", "", "ABC", "14"),
+    9: ("try", "D", "356", "E", "ABC", "14"),
+    10: ("cover", "", "", "", "ABCDE", "13456"),
+    12: ("try", "F", "27", "", "ABCDE", "13456"),
+    14: ("solution", "", "", "", "ACE", "1234567"),
+}
+
+
+def test_steps_follow_the_trace():
+    problem = _classic()
+    player = problem.play()
+    table = problem.trace(as_frame=False)
+    kinds = [step.kind for step in player.steps]
+    assert kinds[:15] == [
+        "choose", "try", "cover", "choose", "backtrack", "uncover", "try", "cover",
+        "choose", "try", "cover", "choose", "try", "cover", "solution",
+    ]  # fmt: skip
+    # every trace event has its step, in order, naming the same item and option
+    for kind in ("choose", "try", "backtrack", "solution"):
+        rows = np.flatnonzero(table["event"] == kind)
+        steps = [step for step in player.steps if step.kind == kind]
+        assert [step.event for step in steps] == rows.tolist()
+        assert [step.level for step in steps] == table["level"][rows].tolist()
+        if kind != "solution":
+            assert [step.item for step in steps] == table["item"][rows].tolist()
+    tries = [step.option for step in player.steps if step.kind == "try"]
+    assert tries == table["option"][table["event"] == "try"].tolist()
+    # a cover follows every try, and every tried option is uncovered once
+    assert kinds.count("cover") == kinds.count("try") == kinds.count("uncover")
+    solution = next(step.stack for step in player.steps if step.kind == "solution")
+    assert sorted(solution) == [1, 3, 5] and problem.verify(solution)
+    assert not player.truncated and player.solutions == 1
+
+
+def test_sudoku_4x4_and_6x6_through_exact_cover():
+    for puzzle in ("1000001003000004", "0" * 36):
+        problem, cells, digits = sudoku.to_exact_cover(puzzle)
+        player = play(problem, limit=1)
+        stacks = [step.stack for step in player.steps if step.kind == "solution"]
+        assert len(stacks) == 1 and problem.verify(stacks[0])
+        grid = np.zeros(len(puzzle), dtype=np.uint8)
+        grid[cells[list(stacks[0])]] = digits[list(stacks[0])]
+        assert grid.all() and sudoku.check_grid(grid) is None  # full, no clash
+        givens = np.frombuffer(puzzle.encode(), dtype=np.uint8) - ord("0")
+        assert np.all((givens == 0) | (grid == givens))
+        assert "<script>" in player._repr_html_()
+
+
+def test_too_big_or_multiplicities_is_a_clear_error_and_long_searches_are_cut():
+    with pytest.raises(ValueError, match="too many to redraw"):
+        play(problems.pentominoes(6, 10))
+    assert 2056 * 72 > PLAYER_MAX_CELLS
+    with pytest.raises(ValueError, match="multiplicities"):
+        play(ExactCover([[0], [0]], bounds=[(1, 2)]))
+    player = play(problems.n_queens(8), max_events=50)
+    assert player.truncated and "first" in player.html()
+    assert not play(problems.n_queens(5)).truncated
+
+
+def test_players_have_their_own_ids_and_escape_names():
+    problem = ExactCover([[0, 1], [1]], item_names=["<b>", "</script>"], option_names="xy")
+    first, second = play(problem), play(problem)
+    assert first.dom_id != second.dom_id
+    text = first.html()
+    markup = text.split("<script>")[0]  # in the JSON, a name is a JavaScript string
+    assert "<b>" not in markup.replace("<b>Dancing", "") and "&lt;b&gt;" in markup
+    assert text.count("</script>") == 1  # the name inside the JSON is escaped too
+    assert isinstance(first, MatrixPlayer) and len(first) == len(first.steps)
+
+
+# ------------------------------------------------------------------ browser
+def _browser_paths():
+    chromium = next(
+        (
+            shutil.which(name)
+            for name in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(name)
+        ),
+        None,
+    )
+    driver = shutil.which("chromedriver") or (
+        "/usr/lib/chromium/chromedriver"
+        if os.path.exists("/usr/lib/chromium/chromedriver")
+        else None
+    )
+    return chromium, driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install '.[test]')"
+    )
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver_path = _browser_paths()
+    if chromium is None or driver_path is None:
+        pytest.skip(
+            "no Chromium and chromedriver found (apt-get install chromium chromium-driver); "
+            "the player's browser tests need them"
+        )
+    profile = tempfile.mkdtemp(prefix="numbadlx-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    try:
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    except Exception as error:  # a browser that will not start is a skip, said why
+        shutil.rmtree(profile, ignore_errors=True)
+        pytest.skip(f"Chromium would not start under chromedriver: {error}")
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def _state(driver, uid):
+    """What the page shows now: row and item classes, visible rows, lists."""
+    return driver.execute_script(
+        """
+        var root = document.getElementById(arguments[0]);
+        var rows = {}, cols = {}, shown = [];
+        root.querySelectorAll("tr[data-option]").forEach(function (tr) {
+            var name = tr.querySelector("th").textContent;
+            rows[name] = tr.className.split(" ").filter(Boolean);
+            if (tr.offsetParent !== null) { shown.push(name); }
+        });
+        root.querySelectorAll("th[data-item]").forEach(function (th) {
+            cols[th.textContent] = th.className.split(" ").filter(Boolean);
+        });
+        var sol = Array.prototype.map.call(
+            document.querySelectorAll("#" + arguments[0] + "-solution li"),
+            function (li) { return li.textContent.split(":")[0]; });
+        var choices = Array.prototype.map.call(
+            document.querySelectorAll("#" + arguments[0] + "-choices li"),
+            function (li) { return li.textContent.split(":")[0]; });
+        return {step: root.getAttribute("data-step"), rows: rows, cols: cols, shown: shown,
+                solution: sol, choices: choices,
+                caption: document.getElementById(arguments[0] + "-caption").textContent};
+        """,
+        uid,
+    )
+
+
+def _with(state, group, cls):
+    return "".join(sorted(name for name, classes in state[group].items() if cls in classes))
+
+
+def _removed_by(solution):
+    """Options and items the partial solution removes, from the matrix itself."""
+    covered = {i for name in solution for i in TUTORIAL[ROWS.index(name)]}
+    rows = "".join(n for k, n in enumerate(ROWS) if covered & set(TUTORIAL[k]))
+    return rows, "".join(sorted(str(i + 1) for i in covered))
+
+
+def test_browser_steps_through_the_classic_example(browser, tmp_path):
+    problem = _classic()
+    player = problem.play()
+    table = problem.trace(as_frame=False)
+    page = player.save(tmp_path / "dance.html")
+    browser.get(page.as_uri())
+    uid = player.dom_id
+    state = _state(browser, uid)
+    assert state["step"] == "0" and state["caption"].startswith("Level 0: item 1")
+    next_button = browser.find_element("id", f"{uid}-next")
+    tries = iter(table["option_name"][table["event"] == "try"].tolist())
+    for n in range(len(player)):
+        if n:
+            next_button.click()
+        state = _state(browser, uid)
+        assert state["step"] == str(n)
+        kind = player.steps[n].kind
+        assert f"({kind})" in browser.find_element("id", f"{uid}-counter").text
+        if kind == "try":  # the red row is the trace's next tried option
+            assert _with(state, "rows", "chosen") == next(tries)
+        if kind != "solution":
+            # faded rows and items are exactly those the listed partial solution removes
+            rows, items = _removed_by(state["solution"])
+            assert _with(state, "rows", "removed") == rows
+            assert _with(state, "cols", "removed") == items
+        if n in HAND_STEPS:
+            want_kind, red, blue, purple, faded_rows, faded_items = HAND_STEPS[n]
+            assert kind == want_kind
+            assert _with(state, "rows", "chosen") == red
+            assert _with(state, "cols", "covered") == blue
+            assert _with(state, "rows", "clash") == purple
+            assert _with(state, "rows", "removed") == faded_rows
+            assert _with(state, "cols", "removed") == faded_items
+    assert next(tries, None) is None
+    # the solution step: B, D and F marked, listed as the solution
+    browser.find_element("id", f"{uid}-first").click()
+    _slide(browser, uid, 14)
+    state = _state(browser, uid)
+    assert state["solution"] == ["B", "D", "F"] and _with(state, "rows", "solution") == "BDF"
+    # the smaller matrix that is left: hide removed rows and items after covering B
+    _slide(browser, uid, 7)
+    browser.find_element("id", f"{uid}-hide").click()
+    state = _state(browser, uid)
+    assert state["shown"] == ["D", "E", "F"] and state["choices"] == ["A", "B"]  # level 0
+    hidden_items = browser.execute_script(
+        "return Array.prototype.filter.call(document.querySelectorAll("
+        "'#' + arguments[0] + ' th[data-item]'), function (th) {"
+        "return th.offsetParent === null; }).map(function (th) { return th.textContent; });",
+        uid,
+    )
+    assert hidden_items == ["1", "4"]
+    # level choices at step 8: item 5 has one option, D
+    _slide(browser, uid, 8)
+    assert _state(browser, uid)["choices"] == ["D"]
+    # the keyboard: the arrow keys step the player that has the focus
+    from selenium.webdriver.common.keys import Keys
+
+    matrix = browser.find_element("id", f"{uid}-matrix")
+    matrix.click()
+    browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert _state(browser, uid)["step"] == "9"
+    browser.switch_to.active_element.send_keys(Keys.END)
+    assert _state(browser, uid)["step"] == str(len(player) - 1)
+
+
+def _slide(driver, uid, n):
+    driver.execute_script(
+        "var s = document.getElementById(arguments[0] + '-slider'); s.value = arguments[1];"
+        "s.dispatchEvent(new Event('input'));",
+        uid,
+        n,
+    )
+
+
+def test_browser_two_players_on_one_page_work_apart(browser, tmp_path):
+    first, second = _classic().play(), play(problems.n_queens(4))
+    page = tmp_path / "two.html"
+    page.write_text(
+        f"<!DOCTYPE html><html><body>{first.html()}{second.html()}</body></html>",
+        encoding="utf-8",
+    )
+    browser.get(page.as_uri())
+    for _ in range(3):
+        browser.find_element("id", f"{second.dom_id}-next").click()
+    assert _state(browser, first.dom_id)["step"] == "0"
+    assert _state(browser, second.dom_id)["step"] == "3"
+    browser.find_element("id", f"{first.dom_id}-last").click()
+    assert _state(browser, first.dom_id)["step"] == str(len(first) - 1)
+    assert _state(browser, second.dom_id)["step"] == "3"
+
+
+def test_browser_colours_keep_options_of_the_same_colour(browser, tmp_path):
+    """Algorithm C: after 'a x:red' is chosen, 'b x:red' stays and 'b x:blue' goes."""
+    problem = ExactCover.from_dlx("a b | x\na x:red\nb x:red\nb x:blue\n")
+    player = problem.play()
+    kinds = [step.kind for step in player.steps]
+    assert kinds[:3] == ["choose", "try", "cover"] and player.steps[1].option == 0
+    page = player.save(tmp_path / "colours.html")
+    browser.get(page.as_uri())
+    uid = player.dom_id
+    cells = browser.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll("
+        "'#' + arguments[0] + ' tr[data-option] td'), function (td) { return td.textContent; });",
+        uid,
+    )
+    assert cells == ["1", "", "red", "", "1", "red", "", "1", "blue"]  # colour names shown
+    _slide(browser, uid, 1)  # try option 0: only the blue option clashes on x
+    rows = _state(browser, uid)["rows"]
+    clashing = sorted(name for name, classes in rows.items() if "clash" in classes)
+    assert clashing == ["2"]
+    _slide(browser, uid, 2)  # cover: option 0 and the blue one leave, the red one stays
+    rows = _state(browser, uid)["rows"]
+    assert sorted(name for name, classes in rows.items() if "removed" in classes) == ["0", "2"]
+    solution = next(step.stack for step in player.steps if step.kind == "solution")
+    assert sorted(solution) == [0, 1] and problem.verify(solution)
