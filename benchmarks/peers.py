@@ -39,18 +39,23 @@ timings on problems with secondary items are not a like-for-like comparison.
 
 None of the peers ships a Sudoku helper in the versions we tested (xcover
 0.2.6, exact-cover 1.5.0, miniexact 1.6.1; exact-cover moved its Sudoku code
-to a separate ``xudoku`` package).  ``sudoku_solve`` therefore uses the
-standard 324-item exact cover for every peer.  It builds only the given
-digit's option for each filled cell, and all 9 digit options for each blank
-cell.
+to a separate ``xudoku`` package).  ``sudoku_encoding`` builds a Sudoku's
+exact cover with NumPy, in one of two forms: *textbook* (all 324 items; only
+the given digit's option for a filled cell, all 9 options for a blank one)
+or *pruned* (the encoding numbadlx's Sudoku kernel builds: items the givens
+satisfy left out, and only the digits no given rules out).  ``sudoku_solve``
+uses the textbook form.
 
 Timing
 ------
-``prepare(...)`` does the conversion up front and returns a ``Prepared``
-object.  Calling it, ``prep(limit=None)``, runs only the peer's search and
-returns the number of solutions.  ``prep.first()`` returns the first
-solution.  miniexact's solver object is used up by one enumeration, so
-run ``prep.reset()`` (not timed) before each timed repetition.  For the
+``prepare(...)`` checks a problem given as lists (plain Python) and converts
+it; ``prepare_csr(...)`` converts trusted CSR arrays without any check (what
+``prepare_sudoku`` and the Sudoku comparison use).  Both do the conversion up
+front and return a ``Prepared`` object.  Calling it, ``prep(limit=None)``,
+runs only the peer's search and returns the number of solutions.
+``prep.first()`` returns the first solution.  miniexact's solver object is
+used up by one enumeration, so run ``prep.reset()`` (not timed) before each
+timed repetition.  For the
 other peers ``reset()`` does nothing.  If you forget, the rebuild is done
 inside the timed call.  Call ``warmup()`` once before timing.  It makes
 xcover load or compile its numba code, and it runs every peer once.
@@ -78,7 +83,9 @@ __all__ = [
     "SUPPORTS",
     "peer_versions",
     "prepare",
+    "prepare_csr",
     "prepare_sudoku",
+    "sudoku_encoding",
     "Prepared",
     "count_solutions",
     "first_solution",
@@ -301,25 +308,26 @@ class Prepared:
 
 
 # ---- xcover --------------------------------------------------------------
+#
+# Every _prep_<peer> takes the problem as CSR arrays: option k covers
+# ``items[indptr[k]:indptr[k + 1]]`` (int64), ``colours`` is None or parallel to
+# ``items``, ``bounds`` is None or a list of (u, v) per primary item.
 
 
-def _prep_xcover(opts, n_primary, n_items, cols, bnds):
+def _prep_xcover(indptr, items, colours, n_primary, n_items, bnds):
     if bnds is not None:
         raise NotImplementedError(
             "xcover implements Algorithm C (exact cover with colours) only; "
             "it has no multiplicities (Algorithm M)"
         )
     xc = _module("xcover")
-    lens = np.fromiter((len(o) for o in opts), dtype=np.int64, count=len(opts))
-    ptr = np.zeros(len(opts) + 1, dtype=np.uint32)
-    ptr[1:] = np.cumsum(lens)
-    flat = np.fromiter(itertools.chain.from_iterable(opts), dtype=np.uint32, count=int(ptr[-1]))
-    if cols is None:
-        colarr = np.zeros(len(flat), dtype=np.uint32)
-    else:
-        colarr = np.fromiter(
-            itertools.chain.from_iterable(cols), dtype=np.uint32, count=int(ptr[-1])
-        )
+    ptr = np.asarray(indptr, dtype=np.uint32)
+    flat = np.asarray(items, dtype=np.uint32)
+    colarr = (
+        np.zeros(len(flat), dtype=np.uint32)
+        if colours is None
+        else np.asarray(colours, dtype=np.uint32)
+    )
     n_sec = n_items - n_primary
     algo = xc.algorithm_c  # xcover's documented direct entry point
 
@@ -355,12 +363,12 @@ def _prep_xcover(opts, n_primary, n_items, cols, bnds):
 _EC_LIMIT_BUFFER_BYTES = 64 << 20
 
 
-def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
+def _prep_exact_cover(indptr, items, colours, n_primary, n_items, bnds):
     if bnds is not None:
         raise NotImplementedError(
             "exact-cover implements plain Algorithm X only; no multiplicities"
         )
-    if cols is not None and any(any(c) for c in cols):
+    if colours is not None and np.any(colours):
         raise NotImplementedError(
             "exact-cover implements plain Algorithm X on a 0/1 matrix; it "
             "has no colours (Algorithm C)"
@@ -368,27 +376,32 @@ def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
     ec = _module("exact-cover")
     from exact_cover.error import NoSolution
 
+    n_options = len(indptr) - 1
+    option_of_node = np.repeat(np.arange(n_options), np.diff(indptr))
     n_sec = n_items - n_primary
     note = ""
     if n_sec:
         # Options with no primary item are never chosen under XCC semantics,
         # but would become choosable once secondary items turn primary.
-        keep = [k for k, o in enumerate(opts) if any(i < n_primary for i in o)]
+        has_primary = np.zeros(n_options, dtype=bool)
+        has_primary[option_of_node[items < n_primary]] = True
+        keep = np.flatnonzero(has_primary)
         note = (
             f"secondary items emulated: {n_sec} slack rows added, "
-            f"{len(opts) - len(keep)} primary-less options dropped"
+            f"{n_options - len(keep)} primary-less options dropped"
         )
     else:
-        keep = list(range(len(opts)))
-    n_rows = len(keep) + n_sec
-    mat = np.zeros((n_rows, n_items), dtype=np.bool_)
-    for r, k in enumerate(keep):
-        mat[r, opts[k]] = True
-    for s in range(n_sec):  # slack row for each secondary item
-        mat[len(keep) + s, n_primary + s] = True
-    mat = np.ascontiguousarray(mat)
-    row_to_opt = np.array(keep + [-1] * n_sec, dtype=np.int64)
+        keep = np.arange(n_options)
     n_real = len(keep)
+    n_rows = n_real + n_sec
+    row_of_option = np.full(n_options, -1, dtype=np.int64)
+    row_of_option[keep] = np.arange(n_real)
+    rows = row_of_option[option_of_node]
+    mat = np.zeros((n_rows, n_items), dtype=np.bool_)
+    mat[rows[rows >= 0], items[rows >= 0]] = True
+    # a slack row for each secondary item
+    mat[n_real + np.arange(n_sec), n_primary + np.arange(n_sec)] = True
+    row_to_opt = np.concatenate([keep, np.full(n_sec, -1, dtype=np.int64)])
 
     def count(limit):
         if n_rows == 0:
@@ -419,8 +432,16 @@ def _prep_exact_cover(opts, n_primary, n_items, cols, bnds):
 # ---- miniexact -------------------------------------------------------------
 
 
-def _prep_miniexact(opts, n_primary, n_items, cols, bnds):
+def _prep_miniexact(indptr, items, colours, n_primary, n_items, bnds):
     mx = _module("miniexact")
+    # its API takes one option at a time, as Python lists of item ids
+    starts = indptr.tolist()
+    flat = items.tolist()
+    opts = [flat[a:b] for a, b in zip(starts, starts[1:])]
+    cols = None
+    if colours is not None:
+        flat_colours = np.asarray(colours).tolist()
+        cols = [flat_colours[a:b] for a, b in zip(starts, starts[1:])]
     if bnds is not None:
         cls, kind = mx.miniexacts_m, "M"
     elif cols is not None:
@@ -516,19 +537,49 @@ _PREP = {
 def prepare(
     peer: str, options, n_primary: int, n_items: int, *, colours=None, bounds=None
 ) -> Prepared:
-    """Convert a problem into ``peer``'s own input, ready to time.
+    """Check a problem given as lists, then convert it into ``peer``'s own input.
 
     With ``colours``, solves exact cover with colours (Algorithm C).  With
     ``bounds``, solves with multiplicities (Algorithm M).  A peer that cannot
-    run the problem raises NotImplementedError.
+    run the problem raises NotImplementedError.  The check is plain Python
+    (about a millisecond for a Sudoku); benchmarks that time building the input
+    use :func:`prepare_csr` with arrays built by NumPy instead.
     """
-    peer = _canon(peer)
     opts, n_primary, n_items, cols, bnds = _check_problem(
         options, n_primary, n_items, colours, bounds
     )
-    count, first, reset, note = _PREP[peer](opts, n_primary, n_items, cols, bnds)
-    kind = "multiplicity" if bnds is not None else ("coloured" if cols is not None else "exact")
-    return Prepared(peer, kind, len(opts), count, first, reset, note)
+    lengths = np.fromiter((len(o) for o in opts), dtype=np.int64, count=len(opts))
+    indptr = np.zeros(len(opts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    items = np.fromiter(itertools.chain.from_iterable(opts), dtype=np.int64, count=indptr[-1])
+    flat_colours = None
+    if cols is not None:
+        flat_colours = np.fromiter(
+            itertools.chain.from_iterable(cols), dtype=np.int64, count=indptr[-1]
+        )
+    return prepare_csr(peer, indptr, items, n_primary, n_items, colours=flat_colours, bounds=bnds)
+
+
+def prepare_csr(
+    peer: str, indptr, items, n_primary: int, n_items: int, *, colours=None, bounds=None
+) -> Prepared:
+    """Convert a problem given as CSR arrays into ``peer``'s own input; no checks.
+
+    Option ``k`` covers ``items[indptr[k]:indptr[k + 1]]``; ``colours`` (optional)
+    is parallel to ``items``; ``bounds`` as in :func:`prepare`.  The arrays are
+    trusted (made by code such as :func:`sudoku_encoding`): nothing is validated,
+    so that only the peer's own conversion is paid here.
+    """
+    peer = _canon(peer)
+    indptr = np.asarray(indptr, dtype=np.int64)
+    items = np.asarray(items, dtype=np.int64)
+    count, first, reset, note = _PREP[peer](
+        indptr, items, colours, int(n_primary), int(n_items), bounds
+    )
+    kind = (
+        "multiplicity" if bounds is not None else ("coloured" if colours is not None else "exact")
+    )
+    return Prepared(peer, kind, len(indptr) - 1, count, first, reset, note)
 
 
 # --------------------------------------------------------------------------
@@ -576,43 +627,97 @@ def count_solutions_multiplicity(
 # --------------------------------------------------------------------------
 
 
-def sudoku_options(grid81):
-    """Standard 324-item exact cover for a 9x9 Sudoku.
+# Fixed tables of the 729 (cell, digit) candidates of a 9x9 grid, in the order
+# cell-major, digit-minor: candidate j is cell j // 9, digit j % 9 + 1.
+_CAND_CELL, _CAND_DIGIT = np.divmod(np.arange(729), 9)
+_CAND_ROW, _CAND_COL = np.divmod(_CAND_CELL, 9)
+_CAND_BOX = 3 * (_CAND_ROW // 3) + _CAND_COL // 3
+# the candidate's four items: cell, row-digit, column-digit, box-digit
+_CAND_ITEMS = np.stack(
+    [
+        _CAND_CELL,
+        81 + 9 * _CAND_ROW + _CAND_DIGIT,
+        162 + 9 * _CAND_COL + _CAND_DIGIT,
+        243 + 9 * _CAND_BOX + _CAND_DIGIT,
+    ],
+    axis=1,
+)
 
-    Items: cell (r, c) -> 9r+c; row r has digit d -> 81+9r+d;
-    column c has d -> 162+9c+d; box b has d -> 243+9b+d (d = digit-1).
-    A filled cell gets only its given digit's option.
-    Returns ``(options, meta)`` where ``meta[k] = (cell, digit)``.
+
+def sudoku_encoding(grid81, pruned: bool = False):
+    """A 9x9 Sudoku as exact cover, built with NumPy: ``(indptr, items, n_items,
+    cells, digits)``.
+
+    Items: cell (r, c) -> 9r+c; row r has digit d -> 81+9r+d; column c has d
+    -> 162+9c+d; box b has d -> 243+9b+d (d = digit-1).  Option k covers
+    ``items[indptr[k]:indptr[k + 1]]`` (always 4 items) and means "digit
+    ``digits[k]`` in cell ``cells[k]``".
+
+    * ``pruned=False`` (the textbook encoding): all 324 items; a filled cell
+      gets only its given digit's option, a blank cell all 9 digit options.
+    * ``pruned=True`` (the encoding numbadlx's Sudoku kernel builds): the
+      items the givens already satisfy are left out (the rest renumbered
+      0..n_items-1, order kept), and a blank cell gets an option only for the
+      digits that no given in its row, column or box already holds.
+
+    The grid is trusted (values 0..9, 0 = blank, no clash among givens):
+    nothing is checked.
+    """
+    grid = np.asarray(grid81).reshape(81).astype(np.int64)
+    given = grid[_CAND_CELL]
+    if not pruned:
+        keep = (given == 0) | (given == _CAND_DIGIT + 1)
+        items = _CAND_ITEMS[keep]
+        n_items = 324
+    else:
+        filled = np.flatnonzero(grid)
+        digit = grid[filled] - 1
+        row, col = np.divmod(filled, 9)
+        box = 3 * (row // 3) + col // 3
+        placed = np.zeros(324, dtype=bool)  # the items the givens satisfy
+        placed[filled] = True
+        placed[81 + 9 * row + digit] = True
+        placed[162 + 9 * col + digit] = True
+        placed[243 + 9 * box + digit] = True
+        # a candidate survives when its cell is blank and none of its items is taken
+        keep = (given == 0) & ~placed[_CAND_ITEMS[:, 1:]].any(axis=1)
+        new_number = np.cumsum(~placed) - 1
+        items = new_number[_CAND_ITEMS[keep]]
+        n_items = int(324 - placed.sum())
+    indptr = np.arange(0, 4 * len(items) + 1, 4, dtype=np.int64)
+    return indptr, items.ravel(), n_items, _CAND_CELL[keep], _CAND_DIGIT[keep] + 1
+
+
+def sudoku_options(grid81):
+    """The textbook 324-item encoding of one 9x9 Sudoku as lists (checked).
+
+    Returns ``(options, meta)`` where ``options[k]`` is a list of 4 items and
+    ``meta[k] = (cell, digit)``; see :func:`sudoku_encoding`.
     """
     g = np.asarray(grid81).reshape(-1)
     if g.size != 81:
         raise ValueError("sudoku grid must have 81 cells")
-    options, meta = [], []
-    for cell in range(81):
-        r, c = divmod(cell, 9)
-        b = 3 * (r // 3) + c // 3
-        v = int(g[cell])
-        if not 0 <= v <= 9:
-            raise ValueError(f"bad sudoku value {v} at cell {cell}")
-        for d in [v - 1] if v else range(9):
-            options.append([cell, 81 + 9 * r + d, 162 + 9 * c + d, 243 + 9 * b + d])
-            meta.append((cell, d + 1))
-    return options, meta
+    if g.min() < 0 or g.max() > 9:
+        raise ValueError(f"sudoku values must be 0..9, got {g.min()}..{g.max()}")
+    _, items, _, cells, digits = sudoku_encoding(g)
+    return items.reshape(-1, 4).tolist(), list(zip(cells.tolist(), digits.tolist()))
 
 
-def prepare_sudoku(peer: str, grid81):
-    """Like prepare(), for one Sudoku.  Returns ``(prep, decode)``, where
-    ``decode(prep.first())`` gives the solved grid, or None."""
-    options, meta = sudoku_options(grid81)
-    prep = prepare(peer, options, 324, 324)
+def prepare_sudoku(peer: str, grid81, pruned: bool = False):
+    """Like prepare_csr(), for one trusted Sudoku grid (see :func:`sudoku_encoding`).
+
+    Returns ``(prep, decode)``, where ``decode(prep.first())`` gives the solved
+    grid (uint8, 81), or None.
+    """
+    indptr, items, n_items, cells, digits = sudoku_encoding(grid81, pruned)
+    prep = prepare_csr(peer, indptr, items, n_items, n_items)
+    grid = np.asarray(grid81).reshape(81).astype(np.uint8)
 
     def decode(sol):
         if sol is None:
             return None
-        out = np.zeros(81, dtype=np.uint8)
-        for k in sol:
-            cell, d = meta[k]
-            out[cell] = d
+        out = grid.copy()
+        out[cells[sol]] = digits[sol]
         return out
 
     return prep, decode
@@ -789,6 +894,9 @@ def selftest(verbose: bool = True) -> int:
     # Sudoku
     grid = np.frombuffer(SUDOKU_PUZZLE.encode(), dtype=np.uint8) - ord("0")
     want = np.frombuffer(SUDOKU_SOLUTION.encode(), dtype=np.uint8) - ord("0")
+    # the same puzzle with 6 givens removed (several solutions; counts must agree)
+    loose = grid.copy()
+    loose[np.flatnonzero(loose)[:6]] = 0
     for p in peers:
         t = time.perf_counter()
         sol = sudoku_solve(p, grid)
@@ -800,6 +908,23 @@ def selftest(verbose: bool = True) -> int:
         opts, _ = sudoku_options(grid)
         n = count_solutions(p, opts, 324, 324)
         check(n == 1, f"{p}: sudoku has {n} solution(s) (expect 1)")
+        prep, decode = prepare_sudoku(p, grid, pruned=True)
+        check(
+            np.array_equal(decode(prep.first()), want),
+            f"{p}: sudoku solved correctly from the pruned encoding",
+        )
+        naive, _ = prepare_sudoku(p, loose)
+        pruned, decode = prepare_sudoku(p, loose, pruned=True)
+        n_naive, n_pruned = naive(), pruned()
+        pruned.reset()
+        found = decode(pruned.first())
+        check(
+            n_naive == n_pruned > 1
+            and np.all(found[loose > 0] == loose[loose > 0])
+            and np.all(np.sort(found.reshape(9, 9), axis=1) == np.arange(1, 10))
+            and np.all(np.sort(found.reshape(9, 9), axis=0) == np.arange(1, 10)[:, None]),
+            f"{p}: a 6-givens-fewer puzzle: {n_naive} solutions naive, {n_pruned} pruned",
+        )
 
     # Random tiny problems against brute force
     rng = np.random.default_rng(12345)

@@ -1,4 +1,5 @@
-"""Command line: ``numbadlx solve`` (Sudoku files) and ``numbadlx count`` (DLX files).
+"""Command line: ``numbadlx solve`` (Sudoku files), ``numbadlx count`` (DLX files), and
+``numbadlx generate`` / ``numbadlx rate`` (make puzzles, rate them).
 
 ``numbadlx solve [INPUT] [-o OUTPUT]`` streams a puzzle file in chunks (bounded
 memory), solves each chunk with the parallel bulk solver and writes one line per
@@ -9,7 +10,10 @@ puzzle, in input order:
 * otherwise the solution found or the puzzle itself, then ``  # STATUS`` (MULTIPLE,
   NO_SOLUTION, INVALID with the reason, BUDGET).
 
-With ``-o name.csv`` the output is CSV: ``puzzle,solution,status,count,nodes``.
+With ``-o name.csv`` the output is CSV: ``puzzle,solution,status,count,nodes``; with
+``--output-format grid`` each puzzle is ``n`` lines of space-separated values and a
+blank line (the shape of contest files; a note line ``# STATUS`` after an unsolved
+one). ``--column NAME`` picks the puzzle column of a CSV input.
 Without INPUT it solves the sample puzzles shipped in the package.
 
 Output goes to a file chunk by chunk, each chunk flushed and fsynced before a small
@@ -45,16 +49,47 @@ import argparse
 import os
 import sys
 
-__all__ = ["main"]
+__all__ = [
+    "main",
+    "EXIT_OK",
+    "EXIT_NO_ANSWER",
+    "EXIT_USAGE",
+    "EXIT_UNFINISHED",
+    "EXIT_INTERRUPTED",
+    "EXIT_BROKEN_PIPE",
+]
+
+#: Every puzzle got an answer (UNIQUE, SOLVED or MULTIPLE); the count finished.
+EXIT_OK = 0
+#: Some puzzle got no answer: INVALID or NO_SOLUTION.
+EXIT_NO_ANSWER = 1
+#: Bad usage or input: an unknown option, a missing or unreadable file, bad DLX text.
+EXIT_USAGE = 2
+#: A budget (--max-nodes, --timeout) stopped some puzzle (BUDGET) or the count.
+EXIT_UNFINISHED = 3
+#: Ctrl-C: the output holds whole lines for a prefix of the input (see --resume).
+EXIT_INTERRUPTED = 130
+#: The reader of standard output went away (``numbadlx solve big.txt | head``).
+EXIT_BROKEN_PIPE = 141
+
+_EXIT_CODES = """exit codes:
+  0    every puzzle got an answer (UNIQUE, SOLVED or MULTIPLE); the count finished
+  1    some puzzle is INVALID or has NO_SOLUTION
+  2    usage or input error (bad option, missing/unreadable file, bad DLX text)
+  3    a budget (--max-nodes, --timeout) stopped a puzzle (BUDGET) or the count
+  130  interrupted (Ctrl-C); run again with --resume to carry on
+"""
 
 
 class _ProgressBar:
-    """A tqdm bar on stderr over the input's bytes, as a ``progress(end_byte, puzzles)``
-    callback of the file solvers; nothing when disabled (or tqdm is missing)."""
+    """A tqdm bar on stderr counting puzzles, with rate and ETA, as a
+    ``progress(end_byte, puzzles)`` callback of the file solvers; nothing when disabled
+    (or tqdm is missing). The total is estimated from the input's size and the bytes
+    each puzzle took so far, so it settles after the first chunk."""
 
-    def __init__(self, total, enabled, desc):
+    def __init__(self, input_bytes, enabled, desc):
         self.bar = None
-        self.done = 0
+        self.input_bytes = input_bytes
         if not enabled:
             return
         try:
@@ -65,15 +100,14 @@ class _ProgressBar:
                 file=sys.stderr,
             )
             return
-        self.bar = tqdm(
-            total=total, unit="B", unit_scale=True, file=sys.stderr, desc=desc, dynamic_ncols=True
-        )
+        self.bar = tqdm(total=None, unit=" puzzles", file=sys.stderr, desc=desc, dynamic_ncols=True)
 
-    def __call__(self, done, puzzles):
-        if self.bar is not None:
-            self.bar.update(done - self.done)
-            self.bar.set_postfix(puzzles=puzzles, refresh=False)
-        self.done = done
+    def __call__(self, end_byte, puzzles):
+        if self.bar is None:
+            return
+        if end_byte > 0:
+            self.bar.total = max(puzzles, round(puzzles * self.input_bytes / end_byte))
+        self.bar.update(puzzles - self.bar.n)
 
     def note(self, message):
         """Print ``numbadlx: message`` on stderr (above the bar while it shows)."""
@@ -94,20 +128,105 @@ def _note(message, bar=None):
 def _solve_command(args):
     from .sudoku import default_sample_path
 
-    source = args.input or default_sample_path()
-    if not os.path.isfile(source):
-        print(f"numbadlx: error: no such file: {source}", file=sys.stderr)
-        return 2
+    if args.input == "-" and args.resume:
+        print("numbadlx: error: --resume needs an input file, not standard input", file=sys.stderr)
+        return EXIT_USAGE
     box = None
     if args.box:
-        try:
-            rows, cols = (int(v) for v in args.box.lower().split("x"))
-        except ValueError:
-            print(f"numbadlx: error: --box must look like 2x3, got {args.box!r}", file=sys.stderr)
-            return 2
-        box = (rows, cols)
+        box = _box(args.box)
+        if box is None:
+            return EXIT_USAGE
     if _bad_timeout(args.timeout):
-        return 2
+        return EXIT_USAGE
+    with _input_path(args.input) as source:
+        if source is None:
+            return EXIT_USAGE
+        try:
+            return _solve_source(args, source or default_sample_path(), box)
+        except (ValueError, OSError) as error:
+            if source == args.input:
+                raise
+            # a copy of standard input or of a pipe: name what the user gave
+            label = "<stdin>" if args.input == "-" else args.input
+            print(
+                f"numbadlx: error: {_os_error_text(error).replace(source, label)}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+
+
+def _box(text):
+    """``--box RxC`` as ``(rows, cols)``, or None after saying what is wrong."""
+    try:
+        rows, cols = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        rows = cols = 0
+    if rows < 2 or cols < 2:
+        print(
+            f"numbadlx: error: --box must be ROWSxCOLS with both at least 2 (such as 2x3), "
+            f"got {text!r}",
+            file=sys.stderr,
+        )
+        return None
+    return rows, cols
+
+
+class _input_path:
+    """``with _input_path(name) as path``: the file to solve. ``-`` (standard input) or a
+    pipe such as ``<(zcat puzzles.gz)`` is first copied to a temporary file, which the
+    chunked solver can read twice (to detect the format) and measure; it is removed
+    afterwards. A missing name gives ``""`` (the built-in sample); an unusable one
+    None, after an error message naming it."""
+
+    def __init__(self, name):
+        self.name = name
+        self.copy = None
+
+    def __enter__(self):
+        import shutil
+        import stat
+        import tempfile
+
+        name = self.name
+        if name is None:
+            return ""
+        if name != "-":
+            try:
+                mode = os.stat(name).st_mode
+            except OSError as error:
+                print(f"numbadlx: error: {_os_error_text(error)}", file=sys.stderr)
+                return None
+            if stat.S_ISDIR(mode):
+                print(f"numbadlx: error: {name} is a directory, not a puzzle file", file=sys.stderr)
+                return None
+            if stat.S_ISREG(mode):
+                return name
+        with tempfile.NamedTemporaryFile(prefix="numbadlx-input-", delete=False) as copy:
+            self.copy = copy.name
+            if name == "-":
+                shutil.copyfileobj(sys.stdin.buffer, copy)
+            else:
+                with open(name, "rb") as pipe:
+                    shutil.copyfileobj(pipe, copy)
+        return self.copy
+
+    def __exit__(self, *exc):
+        if self.copy is not None:
+            os.remove(self.copy)
+        return False
+
+
+def _solve_source(args, source, box):
+    if args.dask and args.engine != "auto":
+        print("numbadlx: error: --engine works for local runs (not with --dask)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.dask and (args.output_format == "grid" or args.column is not None):
+        print(
+            "numbadlx: error: --output-format grid and --column work for local runs (not "
+            "with --dask)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if args.dask:
         try:
             from . import dask as ndask  # optional: needs numbadlx[dask]
@@ -116,12 +235,13 @@ def _solve_command(args):
                 f"numbadlx: error: --dask needs Dask ({error}); pip install 'numbadlx[dask]'",
                 file=sys.stderr,
             )
-            return 2
-    output = args.output
-    show_solutions = output is not None or args.input is not None
+            return EXIT_USAGE
+    output = None if args.output == "-" else args.output
+    show_solutions = args.output is not None or args.input is not None
     if not show_solutions:
         output = os.devnull  # the built-in sample: solve it, print only the summary
-    csv = bool(args.output) and (args.csv or args.output.lower().endswith(".csv"))
+    csv = args.csv or (output is not None and output.lower().endswith(".csv"))
+    csv = args.output_format == "csv" or (csv and args.output_format is None)
     progress = _ProgressBar(
         os.path.getsize(source),
         not args.no_progress and sys.stderr.isatty() or args.progress,
@@ -152,11 +272,20 @@ def _solve_command(args):
         else:
             from .sudoku.stream import solve_file
 
-            summary = solve_file(source, output, threads=args.threads, **common)
+            summary = solve_file(
+                source,
+                output,
+                threads=args.threads,
+                engine=args.engine,
+                grid=args.output_format == "grid",
+                column=int(args.column) if (args.column or "").isdigit() else args.column,
+                **common,
+            )
     finally:
         progress.close()
     tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
-    _note(f"{summary.puzzles} puzzles from {source}: {tally or 'none'}")
+    shown_source = "standard input" if args.input == "-" else args.input or source
+    _note(f"{_plural(summary.puzzles, 'puzzle')} from {shown_source}: {tally or 'none'}")
     if args.dask:
         _note(
             f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
@@ -174,8 +303,8 @@ def _solve_command(args):
             f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
             f"{args.threads or 'all'})"
         )
-    if args.output and not summary.interrupted:  # an interrupted run says so below
-        _note(f"wrote {args.output}")
+    if output and output != os.devnull and not summary.interrupted:
+        _note(f"wrote {output}")  # (an interrupted run says so below)
     elif not show_solutions:
         _note("(solutions not printed for the built-in sample; give -o FILE to save them)")
     if summary.interrupted:
@@ -193,8 +322,17 @@ def _solve_command(args):
                 f"{summary.input_size}). Run the same command with --resume to carry "
                 f"on."
             )
-        return 130
-    return 0
+        return EXIT_INTERRUPTED
+    return _solve_exit_code(summary.tally)
+
+
+def _solve_exit_code(tally):
+    """0 when every puzzle got an answer, else EXIT_NO_ANSWER or EXIT_UNFINISHED."""
+    if tally.get("INVALID") or tally.get("NO_SOLUTION"):
+        return EXIT_NO_ANSWER
+    if tally.get("BUDGET"):
+        return EXIT_UNFINISHED
+    return EXIT_OK
 
 
 def _count_command(args):
@@ -203,18 +341,16 @@ def _count_command(args):
 
     from .core import BudgetExceeded, ExactCover, SearchStats
 
-    # Checked here, and the name passed on as a Path, so that a missing file is never
-    # read as DLX text.
-    if not os.path.isfile(args.file):
-        print(f"numbadlx: error: no such file: {args.file}", file=sys.stderr)
-        return 2
     if _bad_timeout(args.timeout):
-        return 2
+        return EXIT_USAGE
+    # "-" is standard input; anything else is a file name, passed on as a Path so that
+    # it is never read as DLX text (a missing file, a directory or a binary file is an
+    # error naming it).
     try:
-        problem = ExactCover.from_dlx(Path(args.file))
+        problem = ExactCover.from_dlx(sys.stdin if args.file == "-" else Path(args.file))
     except (OSError, ValueError) as error:
-        print(f"numbadlx: error: {error}", file=sys.stderr)
-        return 2
+        print(f"numbadlx: error: {_os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
     print(
         f"{args.file}: {problem.n_options} options, {problem.n_primary} primary and "
         f"{problem.n_secondary} secondary items",
@@ -225,6 +361,8 @@ def _count_command(args):
     start = time.perf_counter()
     shown = 0
     show_nodes = 0
+    if args.sample:
+        return _sample_command(args, problem)
     try:
         if args.show:
             for solution in problem.solutions(
@@ -233,43 +371,192 @@ def _count_command(args):
                 shown += 1
                 print(f"solution {shown}:")
                 for k in solution:
-                    names = problem.item_names
-                    print("  " + " ".join(names[i] for i in problem.option(k)))
+                    print("  " + _option_text(problem, k))
             show_nodes = problem.stats.nodes
             if shown < args.show:
                 # Fewer solutions than asked for: that search ran to the end, so it
-                # has counted them all and a second one would only repeat it.
-                total = shown if args.limit is None else min(shown, args.limit)
-                return _count_report(args, total, problem.stats)
+                # has counted them all (exactly, whatever --limit says) and a second
+                # one would only repeat it.
+                return _count_report(args, shown, problem.stats, exact=True)
         max_nodes = None if args.max_nodes is None else args.max_nodes - show_nodes
         timeout = None if args.timeout is None else args.timeout - (time.perf_counter() - start)
         if (max_nodes is not None and max_nodes < 1) or (timeout is not None and timeout <= 0):
             raise BudgetExceeded("nothing left for the count", 0, SearchStats(status="budget"))
-        total = problem.count(args.limit, max_nodes=max_nodes, timeout=timeout)
+        total = problem.count(args.limit, max_nodes=max_nodes, timeout=timeout, method=args.method)
+    except ValueError as error:  # --method memo with --limit or multiplicities
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except BudgetExceeded as stop:
         # The count starts again from scratch, so the solutions shown are a lower bound
         # too; the nodes are those of both searches.
         print(
-            f"at least {max(stop.found, shown)} solutions (stopped at the budget: "
-            f"{show_nodes + stop.stats.nodes} nodes, {time.perf_counter() - start:.2f} s)"
+            f"at least {_plural(max(stop.found, shown), 'solution')} (stopped at the "
+            f"budget: {show_nodes + stop.stats.nodes} nodes, "
+            f"{time.perf_counter() - start:.2f} s)"
         )
-        return 3
+        return EXIT_UNFINISHED
     return _count_report(args, total, problem.stats)
 
 
-def _count_report(args, total, stats):
-    more = "+" if args.limit is not None and total >= args.limit else ""
-    print(f"{total}{more} solutions")
+def _sample_command(args, problem):
+    """``count --sample K``: build the memoised diagram, print K uniform samples and the
+    exact count."""
+    from .core import BudgetExceeded
+
+    if args.show or args.limit is not None:
+        print("numbadlx: error: --sample goes with neither --show nor --limit", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        zdd = problem.zdd(max_nodes=args.max_nodes, timeout=args.timeout)
+        if zdd.count() == 0:
+            print("0 solutions")
+            return EXIT_OK
+        for number, solution in enumerate(zdd.sample(args.sample, seed=args.seed), 1):
+            print(f"sample {number}:")
+            for k in solution:
+                print("  " + _option_text(problem, k))
+    except ValueError as error:  # multiplicities: the memoised search does not do M
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BudgetExceeded as stop:
+        print(f"no count: the memoised search stopped at its budget ({stop})")
+        return EXIT_UNFINISHED
+    return _count_report(args, zdd.count(), problem.stats)
+
+
+def _option_text(problem, k):
+    """Option ``k`` as its line in the DLX file: item names, ``x:colour`` for colours."""
+    names = problem.item_names
+    colours = problem.option_colours(k)
+    labels = problem.colour_names
+    words = []
+    for item, colour in zip(problem.option(k), colours):
+        word = names[item]
+        if colour:
+            word += ":" + (labels[colour - 1] if labels is not None else str(colour))
+        words.append(word)
+    return " ".join(words)
+
+
+def _plural(number, noun):
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _os_error_text(error):
+    """An OSError as 'what: file' (its strerror and filename), else its message."""
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.strerror.lower()}: {error.filename}"
+    return str(error)
+
+
+def _count_report(args, total, stats, exact=False):
+    # Below the limit the count is exact; at the limit there may be more.
+    if not exact and args.limit is not None and total >= args.limit:
+        print(f"at least {_plural(total, 'solution')} (stopped at --limit {args.limit})")
+    else:
+        print(_plural(total, "solution"))
     print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s", file=sys.stderr)
-    return 0
+    return EXIT_OK
+
+
+def _generate_command(args):
+    import time
+
+    from .sudoku import generate
+    from .sudoku.puzzle_files import save_puzzles
+
+    box = _box(args.box) if args.box else None
+    clues = _pair(args.clues, int, "--clues")
+    rating = _pair(args.rating, float, "--rating")
+    if (args.box and box is None) or clues is False or rating is False:
+        return EXIT_USAGE
+    minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
+    enabled = not args.no_progress and sys.stderr.isatty() or args.progress
+    bar = _ProgressBar(args.n, enabled, "generating")
+    start = time.perf_counter()
+    try:
+        puzzles = generate(
+            args.n,
+            args.size,
+            box,
+            minimal=minimal,
+            symmetry=args.symmetry,
+            clues=clues,
+            rating=rating,
+            seed=args.seed,
+            threads=args.threads,
+            attempts=args.attempts,
+            progress=lambda done, total: bar(done, done),
+        )
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    save_puzzles(args.output, puzzles, csv=args.csv or None)
+    rate = f"{args.n / seconds:,.0f}" if seconds > 0 else "-"
+    _note(f"{args.n} puzzles of {args.size}x{args.size} in {seconds:.2f} s ({rate} puzzles/s)")
+    if args.output not in (None, "-"):
+        _note(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _rate_command(args):
+    from .sudoku.puzzle_files import rate_file
+
+    box = _box(args.box) if args.box else None
+    if args.box and box is None:
+        return EXIT_USAGE
+    if not os.path.isfile(args.input):
+        print(f"numbadlx: error: no such file: {args.input}", file=sys.stderr)
+        return EXIT_USAGE
+    enabled = not args.no_progress and sys.stderr.isatty() or args.progress
+    bar = _ProgressBar(os.path.getsize(args.input), enabled, "rating")
+    try:
+        summary = rate_file(
+            args.input,
+            args.output,
+            isomorphs=args.isomorphs,
+            seed=args.seed,
+            logic=not args.no_logic,
+            box=box,
+            format=args.format,
+            chunk_size=args.chunk_size,
+            threads=args.threads,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    rate = f"{summary.puzzles / summary.seconds:,.0f}" if summary.seconds > 0 else "-"
+    _note(f"rated {summary.puzzles} puzzles in {summary.seconds:.2f} s ({rate} puzzles/s)")
+    if summary.unreadable:
+        _note(f"{summary.unreadable} puzzles could not be read (their reason is in the CSV)")
+    if args.output not in (None, "-"):
+        _note(f"wrote {args.output}")
+    return EXIT_NO_ANSWER if summary.unreadable else EXIT_OK
+
+
+def _pair(text, kind, option):
+    """``LO,HI`` (or ``LO:HI``) as a tuple, None when not given, False after an error."""
+    if text is None:
+        return None
+    try:
+        lo, hi = (kind(v) for v in text.replace(":", ",").split(","))
+    except ValueError:
+        print(f"numbadlx: error: {option} must be LO,HI, got {text!r}", file=sys.stderr)
+        return False
+    return lo, hi
 
 
 def build_parser():
+    from . import __version__
+
     parser = argparse.ArgumentParser(
         prog="numbadlx",
         description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
         "and exact-cover counting.",
+        epilog=_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"numbadlx {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     solve = sub.add_parser(
         "solve",
@@ -277,10 +564,19 @@ def build_parser():
         description="Solve every puzzle of INPUT (one per line, grid "
         "format, CSV or .npy); without INPUT, the built-in "
         "sample of 1000 puzzles.",
+        epilog=_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    solve.add_argument("input", nargs="?", help="puzzle file (default: built-in sample)")
     solve.add_argument(
-        "-o", "--output", help="write results here (.csv for CSV); default: standard output"
+        "input",
+        nargs="?",
+        help="puzzle file; - reads standard input (default: the built-in sample)",
+    )
+    solve.add_argument(
+        "-o",
+        "--output",
+        help="write results here (CSV when named .csv; a regular file gets checkpoints "
+        "for --resume); - or no -o: standard output",
     )
     solve.add_argument(
         "--limit",
@@ -305,13 +601,35 @@ def build_parser():
         help="wall-clock limit for each chunk of --chunk-size puzzles: "
         "those not finished by then get BUDGET (easy ones first)",
     )
+    solve.add_argument(
+        "--engine",
+        choices=["auto", "dlx", "bits"],
+        default="auto",
+        help="search engine: dlx (Dancing Links), bits (candidate bit masks with locked "
+        "candidates) or auto (the faster for the size; default)",
+    )
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(
         "--format",
         choices=["lines", "grid", "csv", "npy"],
         help="input format (default: from the extension and content)",
     )
-    solve.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
+    solve.add_argument(
+        "--csv", action="store_true", help="write CSV whatever -o is called (or to stdout)"
+    )
+    solve.add_argument(
+        "--output-format",
+        choices=["text", "csv", "grid"],
+        default=None,
+        help="text: a line per puzzle (default); csv: as --csv; grid: n lines of n "
+        "space-separated values per puzzle and a blank line, the shape of contest files",
+    )
+    solve.add_argument(
+        "--column",
+        metavar="NAME",
+        help="the puzzle column of a CSV input: a header name, or a column number counted "
+        "from 0 (default: quizzes, puzzle, unsolved, question, ...)",
+    )
     solve.add_argument(
         "--chunk-size",
         type=_positive,
@@ -340,8 +658,13 @@ def build_parser():
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
     )
     solve.set_defaults(run=_solve_command)
-    count = sub.add_parser("count", help="count the solutions of a DLX-format problem")
-    count.add_argument("file", help="problem in Knuth's DLX text format")
+    count = sub.add_parser(
+        "count",
+        help="count the solutions of a DLX-format problem",
+        epilog=_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    count.add_argument("file", help="problem in Knuth's DLX text format; - reads standard input")
     count.add_argument("--limit", type=_positive, default=None, help="stop at this many")
     count.add_argument(
         "--max-nodes",
@@ -359,7 +682,96 @@ def build_parser():
     count.add_argument(
         "--show", type=_positive, default=0, metavar="K", help="also print the first K solutions"
     )
+    count.add_argument(
+        "--method",
+        choices=["dlx", "memo", "auto"],
+        default="dlx",
+        help="dlx: search every branch (default); memo: search each distinct subproblem "
+        "once (exact past 2**63; no multiplicities); auto: whichever is ahead after a short race",
+    )
+    count.add_argument(
+        "--sample",
+        type=_positive,
+        default=0,
+        metavar="K",
+        help="also print K solutions drawn uniformly at random (builds the memoised diagram)",
+    )
+    count.add_argument("--seed", type=int, default=None, help="random seed of --sample")
     count.set_defaults(run=_count_command)
+    make = sub.add_parser(
+        "generate",
+        help="make Sudoku puzzles with exactly one solution",
+        description="Make N puzzles with exactly one solution (minimal by default) and "
+        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy).",
+    )
+    make.add_argument("-n", type=_positive, required=True, help="how many puzzles")
+    make.add_argument("-o", "--output", help="write here; - or no -o: standard output")
+    make.add_argument("--size", type=_positive, default=9, help="grid size (default 9)")
+    make.add_argument("--box", help="box shape RxC when the size is not a square, e.g. 2x3")
+    make.add_argument(
+        "--symmetry",
+        choices=["rotational", "diagonal", "mirror", "dihedral"],
+        help="symmetry of the pattern of clues",
+    )
+    make.add_argument(
+        "--minimal",
+        choices=["yes", "symmetric", "no"],
+        default="yes",
+        help="yes: every clue needed (default); symmetric: every symmetric group of "
+        "clues needed; no: stop at a clue count within --clues",
+    )
+    make.add_argument("--clues", metavar="LO,HI", help="keep puzzles with LO to HI clues")
+    make.add_argument(
+        "--rating", metavar="LO,HI", help="keep puzzles with a logic rating in LO..HI"
+    )
+    make.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    make.add_argument(
+        "--attempts",
+        type=_positive,
+        default=1000,
+        help="grids tried per puzzle before giving up on the bounds (default 1000)",
+    )
+    make.add_argument("--threads", type=_positive, default=None, help="threads")
+    make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
+    make.add_argument("--no-progress", action="store_true", help="no progress bar")
+    make.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
+    make.set_defaults(run=_generate_command)
+    grade = sub.add_parser(
+        "rate",
+        help="rate the difficulty of Sudoku puzzles",
+        description="Rate every puzzle of INPUT (any format solve reads) and write CSV: "
+        "puzzle,guesses,logic,hardest (see numbadlx.sudoku.rate).",
+    )
+    grade.add_argument("input", help="puzzle file")
+    grade.add_argument("-o", "--output", help="CSV file; - or no -o: standard output")
+    grade.add_argument(
+        "--isomorphs",
+        type=_positive,
+        default=8,
+        help="random isomorphs the guesses are averaged over (default 8)",
+    )
+    grade.add_argument("--seed", type=int, default=0, help="seed of the isomorphs (default 0)")
+    grade.add_argument("--no-logic", action="store_true", help="guesses only (faster)")
+    grade.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
+    grade.add_argument(
+        "--format",
+        choices=["lines", "grid", "csv", "npy"],
+        help="input format (default: from the extension and content)",
+    )
+    grade.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=16384,
+        help="puzzles read and rated at a time (default 16384)",
+    )
+    grade.add_argument("--threads", type=_positive, default=None, help="threads")
+    grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+    grade.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
+    grade.set_defaults(run=_rate_command)
     return parser
 
 
@@ -384,19 +796,19 @@ def _positive(text):
 def main(argv=None):
     """Entry point of the ``numbadlx`` command."""
     args = build_parser().parse_args(argv)
-    if args.command == "solve" and args.resume and not args.output:
-        print("numbadlx: error: --resume needs -o OUTPUT", file=sys.stderr)
-        return 2
+    if args.command == "solve" and args.resume and args.output in (None, "-"):
+        print("numbadlx: error: --resume needs -o OUTPUT (a file)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return args.run(args)
     except BrokenPipeError:
         # e.g. `numbadlx solve big.txt | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        return EXIT_BROKEN_PIPE
     except (ValueError, OSError) as error:
-        print(f"numbadlx: error: {error}", file=sys.stderr)
-        return 2
+        print(f"numbadlx: error: {_os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

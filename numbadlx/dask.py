@@ -33,7 +33,6 @@ Examples
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,7 +41,6 @@ from typing import Any
 
 import dask as _dask
 import dask.array as _da
-import numba
 import numpy as np
 
 from . import sudoku as _sudoku
@@ -67,32 +65,20 @@ __all__ = [
 DEFAULT_RANGE_BYTES = 8 << 20
 
 _STATUS_NAMES = [status.name for status in _sudoku.Status]
-_KERNEL_LOCK = threading.Lock()
 
 
 # --------------------------------------------------------------------------- kernel calls
 
 
-def _threads_safe():
-    """True once Numba runs a threading layer that allows concurrent parallel calls
-    (tbb, omp); workqueue does not, and before the first parallel call we do not know."""
-    try:
-        return numba.threading_layer() != "workqueue"
-    except ValueError:
-        return False
-
-
 def _solve_array(grid, limit, max_nodes, box, threads, chunk, invalid=None, timeout=None):
-    """``sudoku.solve`` made safe to call from several threads at once."""
+    """``sudoku.solve`` with the task's options (it is safe to call from several
+    threads at once: it serialises its parallel calls under Numba's workqueue layer)."""
     kwargs = dict(
         limit=limit, threads=threads, max_nodes=max_nodes, box=box, chunk=chunk, invalid=invalid
     )
     if timeout is not None:
         kwargs["timeout"] = timeout
-    if _threads_safe():
-        return _sudoku.solve(grid, **kwargs)
-    with _KERNEL_LOCK:
-        return _sudoku.solve(grid, **kwargs)
+    return _sudoku.solve(grid, **kwargs)
 
 
 # --------------------------------------------------------------------------- arrays
@@ -250,6 +236,9 @@ def solve(
     threads = int(threads)
     max_nodes = None if max_nodes is None else int(max_nodes)
     rows = puzzles.chunks[0]
+    # Keys: name= (token= is deprecated in Dask) names the output fully, so it holds a
+    # hash of everything the result depends on, as Dask's own default names do.
+    key = _dask.base.tokenize(puzzles.name, int(limit), max_nodes, box, threads, chunk)
     # one task per block solves it into a _Parts object (a 1-D object "array" with one
     # element per block); light tasks pick the five fields out of it
     packed = puzzles.map_blocks(
@@ -263,7 +252,7 @@ def solve(
         chunks=(rows,),
         dtype=object,
         meta=np.empty((0,), dtype=object),
-        token="numbadlx-solve",
+        name=f"numbadlx-solve-{key}",
     )
 
     def field_(index, dtype, wide):
@@ -275,7 +264,7 @@ def solve(
                 new_axis=1,
                 chunks=(rows, (cells,)),
                 meta=np.empty((0, 0), dtype=dtype),
-                token=f"numbadlx-part{index}",
+                name=f"numbadlx-part{index}-{key}",
             )
         return packed.map_blocks(
             _part,
@@ -283,7 +272,7 @@ def solve(
             dtype=dtype,
             chunks=(rows,),
             meta=np.empty((0,), dtype=dtype),
-            token=f"numbadlx-part{index}",
+            name=f"numbadlx-part{index}-{key}",
         )
 
     return DaskSudokuResult(
@@ -581,6 +570,7 @@ def solve_file(
         box=box,
         format=format,
         csv=csv,
+        timeout=timeout,
         resume=resume,
         header=header,
         log=log,
@@ -592,7 +582,9 @@ def solve_file(
         n = sink.n or n
         if n is None:
             n = _infer_size(path, fmt, box)
-        ranges = line_ranges(path, chunk_bytes, sink.start_byte) if n is not None else []
+        # a CSV is cut between rows, never inside a quoted field holding line breaks
+        quoted = fmt == "csv"
+        ranges = line_ranges(path, chunk_bytes, sink.start_byte, quoted) if n is not None else []
         if progress is not None and sink.start_byte:
             progress(sink.start_byte, sink.puzzles)
         executor = _Executor(scheduler)

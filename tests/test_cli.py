@@ -1,4 +1,6 @@
+import hashlib
 import json
+import os
 import subprocess
 import sys
 
@@ -7,8 +9,15 @@ import pytest
 from test_sudoku import grid_errors
 
 from numbadlx import sudoku
-from numbadlx.cli import main
-from numbadlx.sudoku import random_puzzles
+from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, main
+from numbadlx.sudoku import Status, random_puzzles
+
+
+def _exit_code(statuses):
+    """The exit code the CLI documents for a run whose puzzles got these statuses."""
+    if {Status.INVALID, Status.NO_SOLUTION} & set(statuses):
+        return EXIT_NO_ANSWER
+    return EXIT_UNFINISHED if Status.BUDGET in statuses else EXIT_OK
 
 
 def _write_puzzles(path, puzzles, extra=()):
@@ -40,7 +49,7 @@ def test_bad_lines_get_a_status_and_the_rest_is_solved(tmp_path):
     source = tmp_path / "mixed.txt"
     source.write_text("\n".join([lines[0], "12x4", lines[1], clash, lines[2]]) + "\n")
     out = tmp_path / "out.txt"
-    assert main(["solve", str(source), "-o", str(out)]) == 0
+    assert main(["solve", str(source), "-o", str(out)]) == EXIT_NO_ANSWER  # bad lines
     got = out.read_text().splitlines()
     assert len(got) == 5
     assert "# INVALID" in got[1] and "mixed.txt:2" in got[1]
@@ -85,6 +94,9 @@ def test_resume_after_an_interruption_gives_identical_output(tmp_path):
                 "puzzles": 30,
                 "output_bytes": len(committed.encode()),
                 "tally": [0, 30, 0, 0, 0, 0, 0],
+                # the input's fingerprint: its mtime and the hash of the bytes solved
+                "input_mtime_ns": os.stat(source).st_mtime_ns,
+                "input_sha256": hashlib.sha256(raw[:end_byte]).hexdigest(),
             }
         )
     )
@@ -126,7 +138,7 @@ def test_count_dlx(tmp_path, capsys):
     path.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
     assert main(["count", str(path), "--show", "1"]) == 0
     out = capsys.readouterr().out
-    assert "1 solutions" in out and "a d f" in out
+    assert out.endswith("\n1 solution\n") and "a d f" in out
     bad = tmp_path / "bad.dlx"
     bad.write_text("a b\na q\n")
     assert main(["count", str(bad)]) == 2
@@ -174,7 +186,7 @@ def test_stream_solve_file_writes_what_the_cli_writes(tmp_path, capsys):
                     "--no-progress",
                 ]
             )
-            == 0
+            == EXIT_NO_ANSWER  # the bad line
         )
     capsys.readouterr()
     calls = []
@@ -263,6 +275,16 @@ def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):
         (["--max-nodes", "1"], [(empty9, Status.BUDGET, f"{empty9}  # BUDGET")]),
         (
             ["--limit", "1000", "--max-nodes", "30"],
+            [
+                (
+                    "0" * 16,
+                    Status.BUDGET,
+                    f"{first}  # BUDGET (not unique: 13 solutions found; count not finished)",
+                )
+            ],
+        ),
+        (
+            ["--limit", "1000", "--max-nodes", "8"],
             [("0" * 16, Status.BUDGET, f"{first}  # BUDGET (a solution; count not finished)")],
         ),
     ]
@@ -272,7 +294,7 @@ def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):
         source.write_text("\n".join(line for line, _, _ in cases) + "\n")
         for name in ("out.txt", "out.csv"):
             command = ["solve", str(source), "-o", str(tmp_path / name), "--no-progress"]
-            assert main(command + options) == 0
+            assert main(command + options) == _exit_code([status for _, status, _ in cases])
         capsys.readouterr()
         # count and nodes of the CSV rows: those of the library on the same puzzles
         chunk = next(iter_chunks(source, chunk_size=10))
@@ -307,6 +329,7 @@ def test_progress_bar_is_tqdm(tmp_path, capsys):
         == 0
     )
     err = capsys.readouterr().err
-    assert "solving: 100%" in err and "puzzles=20" in err
+    # it counts puzzles, with a rate and an ETA
+    assert "solving: 100%" in err and "20/20" in err and "puzzles/s" in err
     assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--no-progress"]) == 0
     assert "solving" not in capsys.readouterr().err

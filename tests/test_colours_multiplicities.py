@@ -117,7 +117,7 @@ def xcc_problems(draw, with_colours=True, with_bounds=True):
 def _check_against_brute_force(case):
     options, n_items, secondary, colours, bounds = case
     problem = ExactCover(
-        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds
+        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds, dense=False
     )
     expected = naive_solutions_xcc(
         problem.indptr, problem.indices, n_items, secondary, problem.colours, problem.bounds
@@ -161,7 +161,7 @@ def test_colours_and_multiplicities_match_brute_force(case):
 def test_dlx_round_trip_keeps_colours_and_bounds(case):
     options, n_items, secondary, colours, bounds = case
     problem = ExactCover(
-        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds
+        options, n_items=n_items, secondary=secondary, colours=colours, bounds=bounds, dense=False
     )
     again = ExactCover.from_dlx(problem.to_dlx())
     # from_dlx lists the items primary first; map them back by name ("i<k>")
@@ -275,8 +275,11 @@ def test_verify_and_explain_colours_and_bounds():
         "secondary item x is covered 2 times, with colours none and r"
     )
     assert explain(problem, [2]) == "item a is covered 0 times (needs 1..2)"
-    plain = ExactCover([[0, 1], [1]], secondary=1)
+    plain = ExactCover([[0, 1], [2, 1], [1]], secondary=np.array([False, True, False]))
     assert explain(plain, [0, 1]) == "secondary item 1 is covered 2 times"
+    # as in the search, an option with no primary item is never part of a solution
+    assert plain.count() == 0
+    assert explain(plain, [0, 2]) == "option 2 has no primary item (such an option is never chosen)"
 
 
 # ------------------------------------------------------------------ DLX syntax

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ distributed = pytest.importorskip("distributed")
 import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 
+import numbadlx  # noqa: E402
 from numbadlx import cli, problems, sudoku  # noqa: E402
 from numbadlx import dask as ndask  # noqa: E402
 from numbadlx.sudoku import parse  # noqa: E402
@@ -66,7 +68,8 @@ def _local_cli(source, output, *extra):
     """Output of the local CLI (``numbadlx solve``), computed once per input."""
     key = (str(source), os.path.splitext(str(output))[1], extra)
     if key not in _REFERENCE:
-        assert cli.main(["solve", str(source), "-o", str(output), "--no-progress", *extra]) == 0
+        code = cli.main(["solve", str(source), "-o", str(output), "--no-progress", *extra])
+        assert code in (cli.EXIT_OK, cli.EXIT_NO_ANSWER, cli.EXIT_UNFINISHED)
         _REFERENCE[key] = output.read_bytes()
     return _REFERENCE[key]
 
@@ -75,8 +78,10 @@ def _local_cli(source, output, *extra):
 
 
 def test_real_dask_is_imported_and_the_core_never_imports_it():
-    assert ndask._dask.__name__ == "dask"
-    assert "numbadlx" not in ndask._dask.__file__
+    # the property, not a path string (the checkout folder may well be called numbadlx)
+    assert ndask._dask.__name__ == "dask" and hasattr(ndask._dask, "delayed")
+    package = Path(numbadlx.__file__).resolve().parent
+    assert package not in Path(ndask._dask.__file__).resolve().parents
     code = (
         "import sys, numbadlx, numbadlx.sudoku, numbadlx.cli, numbadlx.core.split, "
         "numbadlx.problems; print(sorted(m for m in sys.modules if m == 'dask' "

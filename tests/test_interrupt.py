@@ -329,14 +329,16 @@ def test_resume_keeps_the_puzzle_size_of_the_whole_file(tmp_path, monkeypatch):
     source = tmp_path / "mixed.txt"
     source.write_text("\n".join(nine + four) + "\n")
     full = tmp_path / "full.txt"
-    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    # it has bad lines: exit 1
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 1
     lines = full.read_text().splitlines()
     assert all("# INVALID" in line and "has 16 cells" in line for line in lines[10:])
     out = tmp_path / "out.txt"
     with monkeypatch.context() as patch:
         _failing_solve(patch, after=1)
         assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
-    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
+    resume = ["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]
+    assert main(resume) == 1  # bad lines
     resumed = out.read_text().splitlines()
     assert resumed[:10] == lines[:10]
     # Same statuses and messages; only the note on where the size came from differs
@@ -365,7 +367,7 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
     )
     for name in ("out.txt", "out.csv"):
         out = tmp_path / name
-        assert main(["solve", str(source), "-o", str(out)]) == 0
+        assert main(["solve", str(source), "-o", str(out)]) == 1  # INVALID lines
         text = out.read_text(encoding="utf-8")
         rows = text.splitlines()
         if name.endswith(".csv"):

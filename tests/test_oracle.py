@@ -156,6 +156,7 @@ def _compare(options, n_items, secondary, colour_lists=None, bound_rows=None):
     expected = sat_solutions(options, n_items, secondary, LIMIT + 1, colour_lists, bound_rows)
     problem = ExactCover(
         options,
+        dense=False,
         n_items=n_items,
         secondary=np.array(secondary),
         colours=colour_lists,

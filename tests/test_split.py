@@ -143,7 +143,11 @@ def _problems(draw):
         options.append(items)
         colours.append([draw(st.integers(0, 2)) if secondary[i] and coloured else 0 for i in items])
     return ExactCover(
-        options, n_items=n_items, secondary=secondary, colours=colours if coloured else None
+        options,
+        n_items=n_items,
+        secondary=secondary,
+        colours=colours if coloured else None,
+        dense=False,
     )
 
 

@@ -600,7 +600,11 @@ def test_iter_chunks_grid_bad_puzzle(tmp_path):
     c = chunks[0]
     assert c.bad.tolist() == [False, True, False]
     assert c.errors == [
-        (1, f"{path}:19:20: row has 8 cells, expected 9 (the size 9x9 was set by line 1)")
+        (
+            1,
+            f"{path}:19:20: row has 8 cells, expected 9 (the size 9x9 was inferred from 26 "
+            f"of the first 27 grid rows)",
+        )
     ]
     np.testing.assert_array_equal(c.puzzles[[0, 2]], parse(LINE9).repeat(2, axis=0))
     assert c.line_numbers.tolist() == [1, 13, 25]

@@ -30,15 +30,25 @@ and one with colours and a multiplicity::
 """
 
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from .textfile import check_text_bytes, check_text_file
 from .validate import check_link_size
 
 __all__ = ["parse_dlx", "to_dlx", "DLXText"]
 
 _FORBIDDEN = set("|:")
+#: What separates names: ASCII blanks only (``str.split()`` would also split at
+#: U+00A0, U+2028 and other Unicode spaces).
+_BLANKS = " \t\v\f\r"
+_SEPARATOR = re.compile(f"[{re.escape(_BLANKS)}]+")
+
+
+def _tokens(line):
+    return [token for token in _SEPARATOR.split(line) if token]
 
 
 @dataclass
@@ -59,40 +69,52 @@ class DLXText:
 def _read(source):
     """Return ``(text, label)``: the text and a name for error messages.
 
-    A :class:`os.PathLike` is always a file. A string with a newline is always text; a
-    string without one is a file if it names one, and otherwise text, unless it looks
-    like a file name (it ends in ``.dlx`` or contains a path separator): then it is
-    a missing file and FileNotFoundError says so, instead of reading the name as an
-    item line. A one-line DLX text (an item line, no options) can always be given
-    with a final newline.
+    A :class:`os.PathLike` is always a file, an object with a ``read`` method an open
+    file (such as ``sys.stdin``), and a string with a newline always text. A
+    string without a newline must name a file: DLX text always has a line break, and
+    guessing would read a mistyped file name as a problem. Errors name the file: it is
+    missing, a directory, unreadable, or not UTF-8 text.
     """
     if isinstance(source, os.PathLike):
-        path = os.fspath(source)
-        with open(path, encoding="utf-8") as handle:
-            return handle.read(), path
+        return read_text_file(os.fspath(source)), os.fspath(source)
     if isinstance(source, bytes):
-        return source.decode("utf-8"), "<bytes>"
+        return _decode(source, "<bytes>"), "<bytes>"
+    if hasattr(source, "read"):  # an open file, such as sys.stdin
+        label = str(getattr(source, "name", "<file>"))
+        text = source.read()
+        return (_decode(text, label) if isinstance(text, bytes) else text), label
     if not isinstance(source, str):
         raise ValueError(f"DLX source must be text or a path, got {type(source).__name__}")
-    if "\n" not in source and source.strip():
-        if os.path.isfile(source):
-            with open(source, encoding="utf-8") as handle:
-                return handle.read(), source
-        if _looks_like_a_path(source):
+    if "\n" not in source:
+        if not source.strip():
+            raise ValueError("DLX source is empty (give text with a newline, or a file name)")
+        if not os.path.exists(source):
             raise FileNotFoundError(
-                f"no such file: {source} (a one-line string ending in .dlx or holding a "
-                f"path separator is read as a file name; end DLX text with a newline)"
+                f"no such file: {source!r} (a string without a newline names a file; "
+                f"DLX text has at least one line break)"
             )
+        return read_text_file(source), source
     return source, "<string>"
 
 
-def _looks_like_a_path(line):
-    """True for a line that is surely meant as a file name: no item line ends in
-    ``.dlx`` or names items with slashes in practice, and such an item line alone (a
-    problem with no options) would be pointless."""
-    name = line.strip()
-    separators = {"/", os.sep, os.altsep} - {None}
-    return name.lower().endswith(".dlx") or any(sep in name for sep in separators)
+def read_text_file(path):
+    """The text of the UTF-8 file at ``path``; clear errors for a missing file, a
+    directory and a binary file (OSError or ValueError naming the file)."""
+    check_text_file(path)  # a directory, a missing file: the same errors as Sudoku's
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return _decode(data, path)
+
+
+def _decode(data, label):
+    check_text_bytes(data, label)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{label} is not a UTF-8 text file (byte 0x{data[error.start]:02x} at offset "
+            f"{error.start})"
+        ) from None
 
 
 def _column(line, token, start=0):
@@ -145,16 +167,18 @@ def parse_dlx(source):
     bound_rows = []  # (u, v) of each primary item
     colour_flat = []
     colour_index = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
-        stripped = line.strip()
+    # Only "\n" (or "\r\n") ends a line, and only ASCII blanks separate names: form
+    # feeds, U+2028 or a no-break space are characters of a name, as in Knuth's reader.
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        stripped = line.strip(_BLANKS)
         if not stripped or line.startswith("|"):
             continue
         if item_names is None:
             item_names = []
             in_secondary = False
             search_from = 0
-            for token in stripped.split():
+            for token in _tokens(stripped):
                 col = _column(line, token, search_from)
                 search_from = col - 1 + len(token)
                 if token == "|":
@@ -194,7 +218,7 @@ def parse_dlx(source):
         seen = set()
         search_from = 0
         option = []
-        for token in stripped.split():
+        for token in _tokens(stripped):
             col = _column(line, token, search_from)
             search_from = col - 1 + len(token)
             name, colon, colour = token.partition(":")
@@ -259,7 +283,9 @@ def _names(problem):
 
 def _valid_names(names):
     return all(
-        name and not _FORBIDDEN.intersection(name) and not any(ch.isspace() for ch in name)
+        name
+        and not _FORBIDDEN.intersection(name)
+        and not any(ch.isspace() or ch in _BLANKS for ch in name)
         for name in names
     ) and len(set(names)) == len(names)
 
@@ -310,8 +336,9 @@ def to_dlx(problem):
     ]
     secondary = [names[k] for k in range(problem.n_items) if problem.secondary[k]]
     head = " ".join(primary)
-    if secondary:
-        # a line starting with '|' would be a comment, hence the space
+    if secondary or not head:
+        # a line starting with '|' would be a comment, hence the space; " |" alone is
+        # the item line of a problem with no items
         head = (head + " | " if head else " | ") + " ".join(secondary)
     lines = [head]
     for k in range(problem.n_options):

@@ -16,17 +16,20 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import dlx_text, verification
 from . import trace as _trace
+from .counting import count_by_method
 from .links import build_links
 from .search import RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats, decode_solution
 from .validate import (
     check_bounds,
     check_colours,
+    check_count,
     check_csr,
     colours_from_lists,
     dense_to_csr,
     options_to_csr,
     secondary_mask,
 )
+from .zdd import ZDD, build_zdd
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
 
@@ -40,7 +43,8 @@ class ExactCover:
     options : array_like or sequence of sequences of int
         Either a dense 2-D 0/1 (or bool) matrix, options x items, or a sequence of
         options, each a sequence of 0-based item indices. For CSR arrays use
-        :meth:`from_csr`; for Knuth's text format :meth:`from_dlx`.
+        :meth:`from_csr`; for Knuth's text format :meth:`from_dlx`. Which of the two
+        is decided by ``dense``.
     n_items : int, optional
         Number of items (inferred from the matrix width or the largest index).
     secondary : int or array_like of bool, optional
@@ -61,7 +65,17 @@ class ExactCover:
         name from ``item_names``) where missing items keep ``(1, 1)``.
     colour_names : sequence of str, optional
         Names of colours ``1, 2, ...`` for output and :meth:`to_dlx`.
+    dense : bool, optional
+        True: ``options`` is a 0/1 matrix; False: it is option lists. By default a
+        NumPy array is a matrix, and so is a list of equal-length rows of bools, or
+        of 0/1 rows that could not be option lists (a row repeats an index); any
+        other list is option lists, except that two or more rows that read either
+        way (such as ``[[1, 0], [0, 1]]``: two options covering items 0 and 1, or the
+        2 x 2 identity matrix) raise ValueError unless ``dense`` says which is
+        meant.
 
+    Notes
+    -----
     The kernel follows from the data: Algorithm X without colours and bounds, C with
     colours, M with bounds (and colours); see :attr:`algorithm`.
 
@@ -97,8 +111,11 @@ class ExactCover:
         colours: Any = None,
         bounds: Any = None,
         colour_names: Sequence[str] | None = None,
+        dense: bool | None = None,
     ) -> None:
-        if isinstance(options, np.ndarray) or _looks_dense(options):
+        if dense is None:
+            dense = _reads_as_dense(options)
+        if dense:
             indptr, indices, width = dense_to_csr(options)
             if n_items is not None and n_items != width:
                 raise ValueError(f"n_items = {n_items} but the matrix has {width} columns")
@@ -222,7 +239,7 @@ class ExactCover:
 
     @classmethod
     def from_dlx(cls, source: str | Any) -> ExactCover:
-        """Read Knuth's DLX text format (a string of text, or a path to a file).
+        """Read Knuth's DLX text format (text, a path, or an open file such as stdin).
 
         The first non-comment line names the items, with ``|`` between the primary and
         the secondary ones; every further line is an option (item names separated by
@@ -232,10 +249,10 @@ class ExactCover:
         times; see :mod:`numbadlx.core.dlx_text`.
 
         A :class:`pathlib.Path` is always read as a file and a string with a newline as
-        text. A string without a newline is read from the file it names; if it names
-        none but looks like a file name (it ends in ``.dlx`` or contains a path
-        separator) :class:`FileNotFoundError` is raised, else it is the item line of a
-        problem without options.
+        text. A string without a newline must name a file (DLX text always has a line
+        break): :class:`FileNotFoundError` if it names none, so a mistyped file name is
+        never read as a problem. A directory, an unreadable file or one that is not
+        UTF-8 text raises an error naming it.
 
         Examples
         --------
@@ -428,15 +445,44 @@ class ExactCover:
         *,
         max_nodes: int | None = None,
         timeout: float | None = None,
+        method: str = "dlx",
+        threads: int = 1,
+        max_bytes: int | None = None,
     ) -> int:
         """Number of solutions, stopping early at ``limit`` if given.
 
         Raises :class:`BudgetExceeded` (with ``.found``) if the budget runs out first.
+
+        ``method``: ``'dlx'`` (the default) searches the whole tree; ``'memo'`` searches
+        each distinct subproblem once (see :meth:`zdd`; Algorithms X and C, exact past
+        2**63; :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``
+        bytes); ``'auto'`` races the two for a few milliseconds and goes on with the one
+        that got further (see :mod:`numbadlx.core.counting`). ``threads > 1`` splits
+        the DLX search tree over a thread pool. ``timeout`` stays one deadline and
+        ``max_nodes`` one budget whatever the method (see
+        :func:`numbadlx.core.counting.count_by_method`).
+
+        Examples
+        --------
+        >>> from numbadlx import problems
+        >>> problems.domino_tilings(12, 12).count(method="memo")
+        53060477521960000
+        >>> problems.n_queens(8).count(method="auto", threads=2)
+        92
         """
-        if limit is not None and limit <= 0:
-            raise ValueError(f"limit must be positive, got {limit}")
+        if method != "dlx" or threads != 1:
+            return count_by_method(
+                self,
+                limit,
+                max_nodes=max_nodes,
+                timeout=timeout,
+                method=method,
+                threads=threads,
+                max_bytes=max_bytes,
+            )
+        limit = None if limit is None else check_count(limit, "limit")
         search = Search(self, max_nodes=max_nodes, timeout=timeout)
-        code, found, _ = search.run(0 if limit is None else int(limit), 0)
+        code, found, _ = search.run(0 if limit is None else limit, 0)
         self._finish(search, code, found, "count")
         return found
 
@@ -455,11 +501,16 @@ class ExactCover:
 
         The budgets are those of the whole enumeration, not of one batch: ``max_nodes``
         counts every node since the first solution was asked for, and ``timeout`` is
-        one deadline, ``timeout`` seconds after that first request (the time the caller
-        spends between solutions counts too). Past either, the next request raises
+        one deadline, ``timeout`` seconds after this call (the time the caller spends
+        between solutions counts too). Past either, the next request raises
         :class:`BudgetExceeded` with ``.found`` the solutions yielded so far.
         """
+        limit = None if limit is None else check_count(limit, "limit")
+        batch = check_count(batch, "batch")
         search = Search(self, max_nodes=max_nodes, timeout=timeout)
+        return self._solutions(search, limit, batch)
+
+    def _solutions(self, search, limit, batch):
         produced = 0
         while limit is None or produced < limit:
             want = batch if limit is None else min(batch, limit - produced)
@@ -472,6 +523,34 @@ class ExactCover:
                 return
             if code == RET_BUDGET:
                 self._finish(search, code, produced, "solutions")
+
+    def zdd(
+        self,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        max_bytes: int | None = None,
+    ) -> ZDD:
+        """A decision diagram (ZDD) of every solution, from the memoised search.
+
+        Each distinct subproblem (the open items, and the colour state of the secondary
+        items) is searched once; see :mod:`numbadlx.core.zdd`. The result counts its
+        solutions exactly (:meth:`~numbadlx.core.zdd.ZDD.count`, a Python int),
+        lists them (``solutions()``) and draws uniform samples (``sample(k, seed=)``).
+        Algorithms X and C only (ValueError with multiplicities). Raises
+        :class:`BudgetExceeded` at ``max_nodes`` subproblems or ``timeout`` seconds,
+        and :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``.
+
+        Examples
+        --------
+        >>> from numbadlx import problems
+        >>> zdd = problems.domino_tilings(10, 10).zdd()
+        >>> zdd.count()
+        258584046368
+        >>> len(zdd.sample(2, seed=0))
+        2
+        """
+        return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
 
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
@@ -498,25 +577,56 @@ class ExactCover:
         """
         return _trace.trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
 
+    def play(self, *, max_events: int | None = None, limit: int | None = None) -> Any:
+        """Watch the search step by step: a self-contained HTML/JavaScript player of
+        the 0/1 matrix (chosen option red, covered items blue, clashing options
+        purple), shown by Jupyter and saved with ``.save("dance.html")``. For small
+        problems without multiplicities; see :func:`numbadlx.display.player.play`.
+
+        Examples
+        --------
+        >>> problem = ExactCover([[0, 1], [0], [1]])
+        >>> player = problem.play()
+        >>> [step.kind for step in player.steps[:3]]
+        ['choose', 'try', 'cover']
+        """
+        from ..display.player import play
+
+        return play(self, max_events=max_events, limit=limit)
+
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
         return dlx_text.to_dlx(self)
 
 
-def _looks_dense(options):
-    """A list of equal-length lists of 0/1 bools is ambiguous; treat only arrays,
-    and lists of bool lists, as dense."""
-    try:
-        first = options[0]
-    except (TypeError, IndexError, KeyError):
-        return False
-    if isinstance(first, np.ndarray) and first.dtype == np.bool_:
+def _reads_as_dense(options):
+    """The default of ``ExactCover(options, dense=None)``: True for a matrix, False for
+    option lists, ValueError when a list of rows reads both ways."""
+    if isinstance(options, np.ndarray):
         return True
-    return (
-        isinstance(first, (list, tuple))
-        and len(first) > 0
-        and all(isinstance(v, (bool, np.bool_)) for v in first)
-    )
+    try:
+        rows = [list(row) for row in options]
+    except TypeError:
+        return False  # not a sequence of sequences: options_to_csr says what is wrong
+    if not rows or any(len(row) != len(rows[0]) for row in rows) or not rows[0]:
+        return False
+    if all(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
+        return True
+    if not all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v in (0, 1)
+        for row in rows
+        for v in row
+    ):
+        return False
+    as_options = all(len(set(row)) == len(row) for row in rows)
+    as_matrix = all(1 in row for row in rows) and (len(rows) > 1 or not as_options)
+    if as_options and as_matrix:
+        raise ValueError(
+            f"options {rows[:2]}{'...' if len(rows) > 2 else ''} read both as a 0/1 "
+            f"matrix and as lists of item indices: pass dense=True or dense=False, a "
+            f"NumPy array (always a matrix), or use ExactCover.from_dense / from_options"
+        )
+    return as_matrix
 
 
 def _dense_colours(colours, matrix):
@@ -550,20 +660,26 @@ def _colour_names(names, colours):
     return names
 
 
-def _problem(matrix, secondary):
+def _problem(matrix, secondary, dense):
     if isinstance(matrix, ExactCover):
-        if secondary is not None:
-            raise ValueError("secondary is given twice: the ExactCover already has it")
+        if secondary is not None or dense is not None:
+            raise ValueError(
+                f"{'secondary' if secondary is not None else 'dense'} is given with an "
+                f"ExactCover, which already settles it"
+            )
         return matrix
-    return ExactCover(matrix, secondary=secondary)
+    return ExactCover(matrix, secondary=secondary, dense=dense)
 
 
 def solve(
     matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
     secondary: int | ArrayLike | None = None,
+    *,
+    dense: bool | None = None,
     **budget: Any,
 ) -> NDArray[np.int64] | None:
-    """Solve an exact-cover problem given as a dense 0/1 matrix or option lists.
+    """Solve an exact-cover problem given as a dense 0/1 matrix or option lists
+    (``dense`` as in :class:`ExactCover`); ``budget``: ``max_nodes``, ``timeout``.
 
     Examples
     --------
@@ -571,21 +687,26 @@ def solve(
     >>> solve(np.array([[1, 0], [0, 1], [1, 1]])).tolist()
     [0, 1]
     """
-    return _problem(matrix, secondary).solve(**budget)
+    return _problem(matrix, secondary, dense).solve(**budget)
 
 
 def count(
     matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
     secondary: int | ArrayLike | None = None,
     limit: int | None = None,
+    *,
+    dense: bool | None = None,
     **budget: Any,
 ) -> int:
-    """Count the solutions of an exact-cover problem (up to ``limit``).
+    """Count the solutions of an exact-cover problem (up to ``limit``), given as in
+    :func:`solve`.
 
     Examples
     --------
     >>> import numpy as np
     >>> count(np.array([[1, 0], [0, 1], [1, 1]]))
     2
+    >>> count([[1, 0], [0, 1]], dense=True), count([[1, 0], [0, 1]], dense=False)
+    (1, 2)
     """
-    return _problem(matrix, secondary).count(limit, **budget)
+    return _problem(matrix, secondary, dense).count(limit, **budget)

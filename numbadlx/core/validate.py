@@ -352,7 +352,41 @@ def check_count(value, name):
         or (value < 1)
     ):
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} must be at most 2**63 - 1, got {value!r}")
     return int(value)
+
+
+#: Largest solution limit or node budget: the kernels count in int64.
+MAX_COUNT = 2**63 - 1
+
+
+def check_option_indices(solution, n_options):
+    """``solution`` (option indices) as an int64 array; ValueError unless it is a
+    1-D sequence of integers (bools, floats and strings are refused)."""
+    if solution is None:
+        return np.zeros(0, dtype=np.int64)
+    if isinstance(solution, (str, bytes)) or not hasattr(solution, "__len__"):
+        raise ValueError(f"solution must be a sequence of option indices, got {solution!r}")
+    array = np.asarray(solution)
+    if array.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if array.ndim != 1:
+        raise ValueError(f"solution must be 1-D (option indices), got shape {array.shape}")
+    if array.dtype.kind in "iu":
+        if array.dtype.kind == "u" and array.max() > MAX_LINK_INDEX:
+            raise ValueError(f"option index {array.max()} out of range 0..{n_options - 1}")
+        return array.astype(np.int64)
+    for position, value in enumerate(solution):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (numbers.Integral, np.integer)
+        ):
+            raise ValueError(
+                f"solution entry {position} is {value!r}, not an option index (an integer)"
+            )
+        if not -MAX_LINK_INDEX <= value <= MAX_LINK_INDEX:
+            raise ValueError(f"option index {value} out of range 0..{n_options - 1}")
+    return np.asarray([int(value) for value in solution], dtype=np.int64)
 
 
 def check_timeout(timeout):

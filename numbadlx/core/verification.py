@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .validate import check_option_indices
+
 if TYPE_CHECKING:
     from .problem import ExactCover
 
@@ -30,7 +32,11 @@ def explain(problem: ExactCover, solution: ArrayLike) -> str | None:
     ----------
     problem : ExactCover
     solution : sequence of int
-        Option indices.
+        Option indices. Anything else (bools, floats, a string) raises ValueError.
+
+    Notes
+    -----
+    As in the search, an option with no primary item is never part of a solution.
 
     Examples
     --------
@@ -47,11 +53,16 @@ def explain(problem: ExactCover, solution: ArrayLike) -> str | None:
     >>> explain(ExactCover([[0], [0], [0]], bounds=[(1, 2)]), [0, 1, 2])
     'item 0 is covered 3 times (needs 1..2)'
     """
-    chosen = np.asarray(solution if solution is not None else [], dtype=np.int64).ravel()
+    chosen = check_option_indices(solution, problem.n_options)
     if chosen.size and (chosen.min() < 0 or chosen.max() >= problem.n_options):
         return f"option index out of range 0..{problem.n_options - 1}"
     if np.unique(chosen).size != chosen.size:
         return "an option is chosen twice"
+    for k in chosen:
+        # Knuth's convention, which the search follows too: an option with no primary
+        # item is never part of a solution.
+        if problem.secondary[problem.indices[problem.indptr[k] : problem.indptr[k + 1]]].all():
+            return f"option {k} has no primary item (such an option is never chosen)"
     covered = np.zeros(problem.n_items, dtype=np.int64)
     colours = getattr(problem, "colours", None)
     bounds = getattr(problem, "bounds", None)

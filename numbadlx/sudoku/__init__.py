@@ -7,12 +7,17 @@ The layer's data path, one module a stage:
   knows the sizes and box shapes;
 * :mod:`~numbadlx.sudoku.kernel` encodes each puzzle as pruned exact-cover options,
   links and searches them (a specialised Algorithm X) in parallel chunks;
+  :mod:`~numbadlx.sudoku.bitboard` is the second engine, candidate bit masks with
+  singles and locked candidates, then a search on a stack of mask copies;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
 * :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
   the command line and by :mod:`numbadlx.dask`);
-* :mod:`~numbadlx.sudoku.grid` and :mod:`~numbadlx.sudoku.generate` show one grid and
-  make random grids and puzzles.
+* :mod:`~numbadlx.sudoku.grid` shows one grid;
+* :mod:`~numbadlx.sudoku.generate` makes random full grids and unique (minimal,
+  symmetric, bounded) puzzles, :mod:`~numbadlx.sudoku.rate` rates puzzles (search
+  guesses and a logic ladder), :mod:`~numbadlx.sudoku.transform` makes isomorphs;
+  their kernels are in :mod:`~numbadlx.sudoku.puzzle_kernel`.
 
 Examples
 --------
@@ -25,11 +30,13 @@ Examples
 from . import stream
 from .bulk import (
     DEFAULT_CHUNK,
+    ENGINES,
     Status,
     SudokuResult,
     check_grid,
     count_solutions,
     default_sample_path,
+    pick_engine,
     solve,
     solve_one,
     to_exact_cover,
@@ -40,15 +47,19 @@ from .formats import (
     PuzzleChunk,
     file_format,
     format_grid,
+    format_grid_rows,
     format_line,
     format_lines,
     iter_chunks,
     parse,
+    parse_chunk,
     read_csv,
 )
-from .generate import random_grid, random_puzzles
+from .generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
 from .grid import Grid
+from .rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
+from .transform import transform
 
 __all__ = [
     "Status",
@@ -61,7 +72,10 @@ __all__ = [
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
+    "ENGINES",
+    "pick_engine",
     "parse",
+    "parse_chunk",
     "read_csv",
     "iter_chunks",
     "file_format",
@@ -70,11 +84,22 @@ __all__ = [
     "format_line",
     "format_lines",
     "format_grid",
+    "format_grid_rows",
     "box_shape",
     "MIN_SIZE",
     "MAX_SIZE",
     "Grid",
     "random_grid",
     "random_puzzles",
+    "random_grids",
+    "generate",
+    "SYMMETRIES",
+    "rate",
+    "Ratings",
+    "solving_path",
+    "Step",
+    "Technique",
+    "TECHNIQUES",
+    "transform",
     "stream",
 ]

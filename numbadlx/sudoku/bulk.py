@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import enum
 import os
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -33,8 +34,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import BudgetExceeded, ExactCover, SearchStats
 from ..core.validate import check_count, check_timeout
+from . import bitboard as _bitboard
+from . import frames
 from . import kernel as _kernel
-from .formats import parse
+from .completion import completion_errors
+from .formats import parse, parse_chunk
 from .shape import box_shape
 
 __all__ = [
@@ -48,10 +52,102 @@ __all__ = [
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
+    "ENGINES",
+    "pick_engine",
 ]
+
+_PARALLEL_LOCK = threading.Lock()
+
+
+def unsafe_threads_lock() -> threading.Lock | None:
+    """The lock to hold around a parallel kernel call, or None when none is needed.
+
+    Numba's ``workqueue`` threading layer (its fallback when neither OpenMP nor TBB
+    loads) aborts the process if two threads run parallel code at once; the ``omp`` and
+    ``tbb`` layers allow it. Until the first parallel call Numba cannot say which layer
+    it will load, so that call is serialised too.
+    """
+    try:
+        if numba.threading_layer() != "workqueue":
+            return None
+    except ValueError:  # no parallel call yet: the layer is not chosen
+        pass
+    return _PARALLEL_LOCK
+
 
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
 DEFAULT_CHUNK = 64
+
+#: Engine names: ``"dlx"`` is the Dancing Links kernel (:mod:`~numbadlx.sudoku.kernel`),
+#: ``"bits"`` the candidate bit masks with locked candidates
+#: (:mod:`~numbadlx.sudoku.bitboard`); ``"auto"`` picks the faster for the shape.
+ENGINES = ("auto", "dlx", "bits")
+
+# What "auto" runs: benchmarks/engines.py measured "bits" at 1.1-2.6x the speed of "dlx"
+# on random grids of every size from 4x4 to 36x36, and at 1.5-2.6x on sudoku17, Kaggle
+# and top1465; DLX stays faster on serg_benchmark's easy puzzles with many solutions
+# (bits 0.5-0.6x) and about even on forum_hardest_1106 (0.8-1.0x).
+_AUTO_ENGINE = "bits"
+
+
+def pick_engine(engine: str, n: int) -> str:
+    """The engine that ``engine`` means for ``n x n`` puzzles: ``"dlx"`` or ``"bits"``.
+
+    Raises ValueError for a name not in :data:`ENGINES` or a size
+    :func:`~numbadlx.sudoku.box_shape` does not support.
+
+    Examples
+    --------
+    >>> pick_engine("auto", 9), pick_engine("dlx", 9)
+    ('bits', 'dlx')
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    if engine == "auto":
+        box_shape(n)  # the size must exist
+        return _AUTO_ENGINE
+    return engine
+
+
+def _run_kernel(
+    engine, grid, n, box, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses
+):
+    """One call of the engine's bulk kernel on a block of puzzles (``max_nodes`` 0:
+    no budget)."""
+    if engine == "dlx":
+        _kernel.solve_bulk(
+            grid,
+            n,
+            box[0],
+            box[1],
+            limit,
+            max_nodes,
+            chunk,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )
+    else:
+        peers, units = _bitboard.shape_tables(n, box[0], box[1])
+        _bitboard.solve_bulk(
+            grid,
+            n,
+            box[0],
+            box[1],
+            limit,
+            max_nodes,
+            chunk,
+            True,
+            peers,
+            units,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )
 
 
 class Status(enum.IntEnum):
@@ -76,11 +172,21 @@ class SudokuResult:
     solutions : (N, n*n) uint8, the first solution found, zeros where there is none.
     status : (N,) uint8, :class:`Status` codes.
     counts : (N,) int64, solutions found (at most ``limit``).
-    nodes : (N,) int64, search-tree nodes visited.
+    nodes : (N,) int64, search-tree nodes visited (engine ``"dlx"``: items chosen;
+        ``"bits"``: states propagated, the givens' one plus one per digit tried).
     n, box : the grid size and box shape (rows, cols).
     limit : the count limit used.
     seconds : wall time of the solve.
     threads : threads used.
+    guesses : (N,) int64 or None, branch points per puzzle: search levels with two or
+        more candidates (None where the producer did not count them).
+    engine : the engine that ran, ``"dlx"`` or ``"bits"`` (None where the producer did
+        not say).
+    messages : dict of int to str, what is wrong with a puzzle, by row: a line that
+        could not be read (INVALID, ``name:line:column: ...``), or a CSV solution
+        column that is not a solution of its puzzle (``line L: solution column:
+        ...``; the status is the solver's). Clashing givens have no message here
+        (:func:`check_grid` says where).
     """
 
     puzzles: np.ndarray
@@ -93,9 +199,29 @@ class SudokuResult:
     limit: int
     seconds: float = 0.0
     threads: int = 1
+    guesses: np.ndarray | None = None
+    engine: str | None = None
+    #: for pandas input, its index and blank character (:class:`.frames.PandasSource`)
+    source: Any = None
+    messages: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.status.shape[0]
+
+    def to_pandas(self, blank: str | None = None) -> Any:
+        """The results as a pandas DataFrame: ``puzzle``, ``solution`` (strings in the
+        input's form), ``status``, ``count``, ``nodes`` and ``guesses``, indexed like
+        a Series or DataFrame given to :func:`solve`; see
+        :func:`numbadlx.sudoku.frames.result_frame`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = solve(pd.Series(["1..." "..1." ".3.." "...4"])).to_pandas()
+        >>> frame.loc[0, "puzzle"], frame.loc[0, "status"], int(frame.loc[0, "count"])
+        ('1.....1..3.....4', 'UNIQUE', 1)
+        """
+        return frames.result_frame(self, blank)
 
     def status_names(self):
         """Status of each puzzle as a string array."""
@@ -126,50 +252,33 @@ class SudokuResult:
         return sudoku_result_html(self)
 
 
-def _as_puzzles(puzzles, box):
-    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n)``.
+def _as_puzzles(puzzles, box, errors="status", column=None):
+    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk)``.
 
-    Out-of-range values in an array get INVALID status (bulk mode never raises for one
-    bad puzzle); anything that is not a batch of puzzles at all raises ValueError.
+    A puzzle that cannot be read (a bad line, a value out of range) gets INVALID status
+    and its message, or raises ValueError with ``errors="raise"``; anything that is not
+    a batch of puzzles at all raises ValueError.
     """
-    if isinstance(puzzles, np.ndarray) and puzzles.dtype != object:
-        array = puzzles
-        if array.ndim == 1:
-            array = array[None, :]
-        elif array.ndim == 3:
-            array = array.reshape(array.shape[0], -1)
-        if array.ndim != 2:
-            raise ValueError(f"puzzles must be an (N, n*n) array, got shape {puzzles.shape}")
-        cells = array.shape[1]
-        n = int(round(cells**0.5))
-        if n * n != cells:
-            raise ValueError(f"a puzzle row has {cells} cells, which is not a square")
-        box_shape(n, box)
-        if array.dtype == np.bool_ or not (
-            np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
-        ):
-            raise ValueError(f"puzzles must be integers, got dtype {array.dtype}")
-        if np.issubdtype(array.dtype, np.floating):
-            finite = np.isfinite(array)
-            bad = ~finite.all(axis=1) | ~np.all(
-                np.where(finite, array == np.round(array), True), axis=1
-            )
-        else:
-            bad = np.zeros(array.shape[0], dtype=bool)
-        with np.errstate(invalid="ignore"):
-            bad |= ((array < 0) | (array > n)).any(axis=1)
-        clean = np.where(bad[:, None], 0, array)
-        grid = (
-            np.ascontiguousarray(np.nan_to_num(clean), dtype=np.uint8)
-            if np.issubdtype(array.dtype, np.floating)
-            else np.ascontiguousarray(clean, dtype=np.uint8)
-        )
-    else:
-        grid = parse(puzzles, box=box)
-        bad = np.zeros(grid.shape[0], dtype=bool)
-        n = int(round(grid.shape[1] ** 0.5))
-    pre = np.where(bad, _kernel.INVALID, _kernel.NOT_RUN).astype(np.uint8)
-    return grid, pre, n
+    if errors not in ("status", "raise"):
+        raise ValueError(f'errors must be "status" or "raise", got {errors!r}')
+    chunk = parse_chunk(puzzles, box=box, column=column, raw=False)
+    if errors == "raise" and chunk.errors:
+        raise ValueError(chunk.errors[0][1])
+    pre = np.where(chunk.bad, _kernel.INVALID, _kernel.NOT_RUN).astype(np.uint8)
+    grid = np.ascontiguousarray(chunk.puzzles, dtype=np.uint8)
+    if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
+        grid = grid.copy()  # the result keeps its own givens
+    return grid, pre, chunk.n, dict(chunk.errors), chunk
+
+
+def _solution_column_messages(chunk, box, messages):
+    """Add a message for each row whose CSV solution is not a solution of its puzzle."""
+    if chunk.solutions is None:
+        return
+    for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
+        if row not in messages:
+            where = f"line {int(chunk.line_numbers[row])}"
+            messages[row] = f"{where}: solution column: {why}"
 
 
 def solve(
@@ -183,14 +292,22 @@ def solve(
     progress: Callable[[int, int], None] | None = None,
     invalid: ArrayLike | None = None,
     timeout: float | None = None,
+    engine: str = "auto",
+    column: Any = None,
+    errors: str = "status",
 ) -> SudokuResult:
     """Solve a batch of Sudokus.
 
     Parameters
     ----------
-    puzzles : array_like or str or path
-        An (N, n*n) integer array (0 = blank), one grid, or text / a file that
-        :func:`numbadlx.sudoku.parse` reads.
+    puzzles : array_like or str or path or pandas.Series or pandas.DataFrame
+        An (N, n*n) integer array (0 = blank), one grid (``(n*n,)`` or ``(n, n)``;
+        a ``(16, 16)`` or ``(36, 36)`` array is 16 (36) puzzles of 4x4 (6x6), as for
+        :func:`numbadlx.sudoku.parse`: pass ``box=(4, 4)`` for one 16x16 grid), text /
+        a file that :func:`~numbadlx.sudoku.parse` reads, a
+        :class:`~numbadlx.sudoku.PuzzleChunk`, a pandas Series of puzzle strings, or a
+        DataFrame with ``column`` naming the puzzles' column
+        (:meth:`SudokuResult.to_pandas` then answers with the same index and blanks).
     limit : int, default 2
         Count solutions up to this many per puzzle: 1 finds one (status SOLVED), 2
         also proves uniqueness (UNIQUE or MULTIPLE).
@@ -219,6 +336,24 @@ def solve(
         solution, nodes) it gets without a timeout; a re-searched puzzle costs at most
         about twice its own nodes more. Combined with ``max_nodes``, whichever comes
         first gives BUDGET.
+    engine : {"auto", "dlx", "bits"}, default "auto"
+        The search engine (see :data:`ENGINES`). Both give the same statuses, counts
+        and, for a puzzle with one solution, the same grid; with several solutions
+        each keeps the first it found. Nodes differ (the engines count different
+        steps); ``max_nodes`` bounds the chosen engine's own nodes.
+    column : hashable, optional
+        For a DataFrame: the column that holds the puzzle strings; for a CSV file: the
+        puzzle column (a header name or a 0-based index), as in
+        :func:`numbadlx.sudoku.read_csv`.
+    errors : {"status", "raise"}, default "status"
+        What a puzzle that cannot be read (a bad line of text, a value out of range in
+        an array) does: ``"status"`` gives it INVALID and its message in
+        :attr:`SudokuResult.messages` (``name:line:column: ...``) and solves the others,
+        as the command line does; ``"raise"`` raises that ValueError instead (what
+        :func:`numbadlx.sudoku.parse` always does). Input that is not puzzles at all
+        (no size, a wrong array shape, a binary file) raises either way. A CSV
+        solution column is checked: a row whose solution is not a solution of its
+        puzzle gets a message (its status stays the solver's).
 
     Returns
     -------
@@ -235,8 +370,14 @@ def solve(
     if max_nodes is not None:
         check_count(max_nodes, "max_nodes")
     check_timeout(timeout)
-    grid, status, n = _as_puzzles(puzzles, box)
+    source = None
+    if frames.is_pandas(puzzles):
+        puzzles, source = frames.puzzles_from_pandas(puzzles, column)
+        column = None
+    grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column)
     box = box_shape(n, box)
+    _solution_column_messages(read, box, messages)
+    engine = pick_engine(engine, n)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
@@ -249,6 +390,7 @@ def solve(
     solutions = np.zeros_like(grid)
     counts = np.zeros(n_puzzles, dtype=np.int64)
     nodes = np.zeros(n_puzzles, dtype=np.int64)
+    guesses = np.zeros(n_puzzles, dtype=np.int64)
     previous = numba.get_num_threads()
     threads = previous if threads is None else int(threads)
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -256,10 +398,14 @@ def solve(
     start = time.perf_counter()
     # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
     block = max(chunk * threads * 16, 4096)
+    lock = unsafe_threads_lock()
+    if lock is not None:
+        lock.acquire()
     try:
         numba.set_num_threads(threads)
         if timeout is not None:
             _solve_by_deadline(
+                engine,
                 grid,
                 status,
                 n,
@@ -272,15 +418,16 @@ def solve(
                 solutions,
                 counts,
                 nodes,
+                guesses,
                 progress,
             )
         for begin in range(0, n_puzzles if timeout is None else 0, block):
             end = min(n_puzzles, begin + block)
-            _kernel.solve_bulk(
+            _run_kernel(
+                engine,
                 grid[begin:end],
                 n,
-                box[0],
-                box[1],
+                box,
                 int(limit),
                 0 if max_nodes is None else int(max_nodes),
                 chunk,
@@ -288,10 +435,13 @@ def solve(
                 status[begin:end],
                 counts[begin:end],
                 nodes[begin:end],
+                guesses[begin:end],
             )
             if progress is not None:
                 progress(end, n_puzzles)
     finally:
+        if lock is not None:
+            lock.release()
         numba.set_num_threads(previous)
     return SudokuResult(
         puzzles=grid,
@@ -304,12 +454,18 @@ def solve(
         limit=int(limit),
         seconds=time.perf_counter() - start,
         threads=threads,
+        guesses=guesses,
+        engine=engine,
+        source=source,
+        messages=messages,
     )
 
 
 # Under a timeout: target wall time of one kernel call, and the first round's budget.
 _SLICE_SECONDS = 0.1
 _FIRST_BUDGET = 1 << 11
+# Share of the time left that one kernel call may plan to use (the cost model errs).
+_DEADLINE_SHARE = 0.8
 
 
 class _CallCost:
@@ -320,9 +476,10 @@ class _CallCost:
     empty grids, times 2-4) and are scaled by what the calls of this run really took.
     """
 
-    def __init__(self, n, threads):
+    def __init__(self, n, threads, engine="dlx"):
         self.build = 2e-8 * n**3 + 2e-6
-        self.per_node = 2e-8 * n
+        # a "bits" node is a whole propagation (about n^2 cells), a "dlx" node one item
+        self.per_node = 2e-8 * n if engine == "dlx" else 4e-8 * n * n
         self.threads = threads
         self.scale = 1.0
         self.seen = 0.0  # predicted and observed seconds, summed over the calls so far
@@ -336,6 +493,13 @@ class _CallCost:
         """How many puzzles fit into ``seconds`` of wall time at this budget."""
         return max(1, int(seconds * self.threads / self.worst(budget)))
 
+    def budget_within(self, seconds, puzzles):
+        """The largest node budget with which ``puzzles`` puzzles surely end within
+        ``seconds`` of wall time, even if every one of them uses all of it (at least 1)."""
+        rounds = -(-puzzles // self.threads)  # puzzles one thread may have to do in turn
+        per_puzzle = seconds / (self.scale * rounds) - self.build
+        return max(1, int(per_puzzle / self.per_node))
+
     def observe(self, puzzles, visited, elapsed, first):
         if first:
             return  # the first call may include compiling or loading the kernel
@@ -346,6 +510,7 @@ class _CallCost:
 
 
 def _solve_by_deadline(
+    engine,
     grid,
     status,
     n,
@@ -358,6 +523,7 @@ def _solve_by_deadline(
     solutions,
     counts,
     nodes,
+    guesses,
     progress,
 ):
     """Iterative deepening under a wall-clock deadline (see ``timeout`` in :func:`solve`).
@@ -369,8 +535,9 @@ def _solve_by_deadline(
     total = status.shape[0]
     finished = total - pending.size
     budget = _FIRST_BUDGET if max_nodes is None else min(_FIRST_BUDGET, int(max_nodes))
-    cost = _CallCost(n, threads)
+    cost = _CallCost(n, threads, engine)
     first = True
+    searched_with = 0  # node budget the pending puzzles were last searched with
     while pending.size:
         unfinished = []
         position = 0
@@ -380,26 +547,35 @@ def _solve_by_deadline(
                 break
             take = cost.group(budget, min(_SLICE_SECONDS, left))
             rows = pending[position : position + take]
+            # The deadline caps the call's budget too: a round's budget doubles, and a
+            # call with the full one could run far past the deadline. A call capped
+            # below the budget these puzzles were already searched with could only
+            # replace their results with worse ones: then time is up.
+            call_budget = min(budget, cost.budget_within(_DEADLINE_SHARE * left, rows.size))
+            if call_budget <= searched_with:
+                break
             position += rows.size
             part_status = np.zeros(rows.size, dtype=np.uint8)
             part_solutions = np.zeros((rows.size, grid.shape[1]), dtype=grid.dtype)
             part_counts = np.zeros(rows.size, dtype=np.int64)
             part_nodes = np.zeros(rows.size, dtype=np.int64)
+            part_guesses = np.zeros(rows.size, dtype=np.int64)
             # small work units so every thread gets some, even in a small group
             unit = max(1, min(chunk, -(-rows.size // (4 * threads))))
             began = time.perf_counter()
-            _kernel.solve_bulk(
+            _run_kernel(
+                engine,
                 np.ascontiguousarray(grid[rows]),
                 n,
-                box[0],
-                box[1],
+                box,
                 limit,
-                budget,
+                call_budget,
                 unit,
                 part_solutions,
                 part_status,
                 part_counts,
                 part_nodes,
+                part_guesses,
             )
             cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
             first = False
@@ -407,8 +583,9 @@ def _solve_by_deadline(
             solutions[rows] = part_solutions
             counts[rows] = part_counts
             nodes[rows] = part_nodes
+            guesses[rows] = part_guesses
             again = part_status == _kernel.BUDGET
-            if max_nodes is None or budget < max_nodes:
+            if max_nodes is None or call_budget < max_nodes:
                 unfinished.append(rows[again])
                 finished += rows.size - int(again.sum())
             else:
@@ -422,33 +599,36 @@ def _solve_by_deadline(
             status[never] = _kernel.BUDGET
             break
         pending = np.concatenate(unfinished) if unfinished else pending[:0]
+        searched_with = budget
         budget = min(2 * budget, 1 << 62)
         if max_nodes is not None:
             budget = min(budget, int(max_nodes))
 
 
 def warm_up() -> None:
-    """Compile (first run) or load from Numba's cache the bulk kernel, by solving one
-    tiny grid, so that later timings measure the solver alone.
+    """Compile (first run) or load from Numba's cache the bulk kernels of both engines,
+    by solving one tiny grid, so that later timings measure the solver alone.
 
     Examples
     --------
     >>> warm_up()
     """
     grid = np.zeros((1, 16), dtype=np.uint8)
-    _kernel.solve_bulk(
-        grid,
-        4,
-        2,
-        2,
-        1,
-        0,
-        1,
-        np.zeros_like(grid),
-        np.zeros(1, dtype=np.uint8),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-    )
+    for engine in ENGINES[1:]:
+        _run_kernel(
+            engine,
+            grid,
+            4,
+            (2, 2),
+            1,
+            0,
+            1,
+            np.zeros_like(grid),
+            np.zeros(1, dtype=np.uint8),
+            np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+        )
 
 
 def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:
@@ -501,10 +681,16 @@ def _single(grid, box):
     return parse(array, box=box)[0]
 
 
-def _solve_single(grid, limit, box, max_nodes, timeout=None):
+def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto"):
     puzzle = _single(grid, box)
     result = solve(
-        puzzle[None, :], limit=limit, box=box, threads=1, max_nodes=max_nodes, timeout=timeout
+        puzzle[None, :],
+        limit=limit,
+        box=box,
+        threads=1,
+        max_nodes=max_nodes,
+        timeout=timeout,
+        engine=engine,
     )
     status = Status(result.status[0])
     if status == Status.INVALID:
@@ -535,12 +721,13 @@ def solve_one(
     box: tuple[int, int] | None = None,
     max_nodes: int | None = None,
     timeout: float | None = None,
+    engine: str = "auto",
 ) -> NDArray[np.uint8] | None:
     """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
 
     Raises ValueError if the givens clash (saying where), and
     :class:`~numbadlx.BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) run out
-    first.
+    first. ``engine`` is as in :func:`solve`.
 
     Examples
     --------
@@ -548,7 +735,7 @@ def solve_one(
     >>> format_line(solve_one("0200" "0040" "3400" "0000"))
     '4213134234212134'
     """
-    result = _solve_single(grid, 1, box, max_nodes, timeout)
+    result = _solve_single(grid, 1, box, max_nodes, timeout, engine)
     return result.solutions[0].copy() if result.counts[0] else None
 
 
@@ -559,11 +746,13 @@ def count_solutions(
     box: tuple[int, int] | None = None,
     max_nodes: int | None = None,
     timeout: float | None = None,
+    engine: str = "auto",
 ) -> int:
     """Count the solutions of one puzzle, stopping at ``limit`` if given.
 
     Raises :class:`~numbadlx.BudgetExceeded` (with ``.found``, a lower bound) if
-    ``max_nodes`` or ``timeout`` (seconds) run out first.
+    ``max_nodes`` or ``timeout`` (seconds) run out first. ``engine`` is as in
+    :func:`solve`.
 
     Examples
     --------
@@ -572,7 +761,7 @@ def count_solutions(
     """
     if limit is None:
         limit = np.iinfo(np.int64).max
-    return int(_solve_single(grid, limit, box, max_nodes, timeout).counts[0])
+    return int(_solve_single(grid, limit, box, max_nodes, timeout, engine).counts[0])
 
 
 def to_exact_cover(
@@ -584,11 +773,18 @@ def to_exact_cover(
     keeps only its own digit); all ``4 n^2`` items are kept. Returns ``(problem,
     option_cells, option_digits)`` so a solution's options decode to digits.
 
+    Items and options are named for the trace and the matrix player, rows, columns
+    and boxes counted from 0 and digits from 1: items ``r0c1`` (the cell holds a
+    digit), ``r0#3``, ``c1#3`` and ``b0#3`` (row 0, column 1, box 0 hold digit 3),
+    options ``r0c1#3`` (digit 3 in row 0, column 1).
+
     Examples
     --------
     >>> problem, cells, digits = to_exact_cover("0" * 16)
     >>> problem.n_items, problem.n_options
     (64, 64)
+    >>> problem.option_names[5], problem.item_names[16]
+    ('r0c1#2', 'r0#1')
     """
     puzzle = _single(grid, box)
     n = int(round(puzzle.size**0.5))
@@ -611,7 +807,16 @@ def to_exact_cover(
         axis=1,
     )[keep]
     indptr = np.arange(0, 4 * items.shape[0] + 1, 4)
-    problem = ExactCover.from_csr(indptr, items.ravel(), n_items=4 * nn)
+    units = [f"r{r}c{c}" for r in range(n) for c in range(n)]
+    for kind in "rcb":
+        units += [f"{kind}{u}#{d + 1}" for u in range(n) for d in range(n)]
+    option_names = [
+        f"r{r}c{c}#{d + 1}"
+        for r, c, d in zip(row[keep].tolist(), col[keep].tolist(), digits[keep].tolist())
+    ]
+    problem = ExactCover.from_csr(
+        indptr, items.ravel(), n_items=4 * nn, item_names=units, option_names=option_names
+    )
     return problem, cells[keep], digits[keep] + 1
 
 

@@ -52,6 +52,18 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
     >>> box_shape(6, (3, 2))
     (3, 2)
     """
+    if box is not None:
+        # the box first: a bad one (0x9) is named as such, not as a puzzle size
+        try:
+            r, c = (operator.index(v) for v in box)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"box must be a pair of integers (rows, columns), got {box!r}"
+            ) from None
+        if r < 2 or c < 2:
+            raise ValueError(
+                f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns"
+            )
     try:
         n = operator.index(n)
     except TypeError:
@@ -68,12 +80,6 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
                 "box shape with at least 2 rows and 2 columns"
             )
         return r, n // r
-    try:
-        r, c = (operator.index(v) for v in box)
-    except (TypeError, ValueError):
-        raise ValueError(f"box must be a pair of integers (rows, columns), got {box!r}") from None
     if r * c != n:
         raise ValueError(f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})")
-    if r < 2 or c < 2:
-        raise ValueError(f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns")
     return r, c

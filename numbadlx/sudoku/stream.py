@@ -45,6 +45,7 @@ Examples
 from __future__ import annotations
 
 import csv as _csv
+import hashlib
 import io
 import json
 import os
@@ -58,8 +59,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+try:  # POSIX: an output file is locked while a run writes it
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
 from .bulk import Status, SudokuResult, solve, warm_up
-from .formats import PuzzleChunk, format_lines, iter_chunks
+from .formats import PuzzleChunk, format_grid_rows, format_lines, iter_chunks
 
 __all__ = [
     "CSV_HEADER",
@@ -118,14 +124,21 @@ def _csv_field(text):
     return buffer.getvalue()
 
 
-def result_lines(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) -> list[str]:
+def result_lines(
+    chunk: PuzzleChunk, result: SudokuResult, csv: bool = False, grid: bool = False
+) -> list[str]:
     """One output line per puzzle of ``chunk`` (a :class:`~numbadlx.sudoku.PuzzleChunk`)
     solved as ``result`` (a :class:`~numbadlx.sudoku.SudokuResult`), in order.
 
     Text: the solution for UNIQUE and SOLVED; else the solution found or the puzzle
     itself, then ``  # STATUS`` (MULTIPLE, NO_SOLUTION, INVALID with the reason,
-    BUDGET). CSV: ``puzzle,solution,status,count,nodes`` rows (no header: see
-    :data:`CSV_HEADER`). No line holds a line break.
+    BUDGET); a note of ``result.messages`` on a solved row (a wrong solution column)
+    follows as ``  # STATUS; note``. CSV: ``puzzle,solution,status,count,nodes`` rows
+    (no header: see :data:`CSV_HEADER`). No line holds a line break, except with ``grid``: then each
+    puzzle is a block of ``n`` lines of space-separated values
+    (:func:`~numbadlx.sudoku.format_grid_rows`, the shape of contest files), the text
+    line's ``# STATUS`` note on a line of its own after it, and an empty line after
+    the block.
     """
     solutions = format_lines(result.solutions)
     lines = []
@@ -145,17 +158,42 @@ def result_lines(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) ->
             lines.append(f"{solutions[k]}  # MULTIPLE (first of at least {result.counts[k]})")
         elif status == _INVALID:
             lines.append(f"{raw}  # INVALID: {messages.get(k, 'givens clash')}")
-        elif status == _BUDGET and result.counts[k]:
+        elif status == _BUDGET and result.counts[k] == 1:
             lines.append(f"{solutions[k]}  # BUDGET (a solution; count not finished)")
+        elif status == _BUDGET and result.counts[k]:
+            # at least two solutions are known: not unique, though the count is open
+            lines.append(
+                f"{solutions[k]}  # BUDGET (not unique: {result.counts[k]} solutions found; "
+                f"count not finished)"
+            )
         else:
             lines.append(f"{raw}  # {_NAMES[status]}")
-    return lines
+        note = result.messages.get(k) if status != _INVALID else None
+        if note and not csv:
+            # e.g. a CSV solution column that is not a solution of its puzzle
+            joiner = "; " if "  # " in lines[-1] else f"  # {_NAMES[status]}; "
+            lines[-1] += joiner + _one_line(note)
+    return _grid_blocks(chunk, result, lines) if grid and not csv else lines
 
 
-def result_text(chunk: PuzzleChunk, result: SudokuResult, csv: bool = False) -> bytes:
+def _grid_blocks(chunk, result, lines):
+    """The text ``lines`` of :func:`result_lines` as grid blocks (its ``grid`` form)."""
+    shown = np.where(result.counts[:, None] > 0, result.solutions, chunk.puzzles)
+    blocks = format_grid_rows(shown)
+    for k, line in enumerate(lines):
+        note = line.partition("  # ")[2]
+        if note:
+            blocks[k] += "\n# " + note
+        blocks[k] += "\n"
+    return blocks
+
+
+def result_text(
+    chunk: PuzzleChunk, result: SudokuResult, csv: bool = False, grid: bool = False
+) -> bytes:
     """:func:`result_lines` as the bytes to write: UTF-8, each line ended by ``\\n``
     (empty for an empty chunk)."""
-    lines = result_lines(chunk, result, csv)
+    lines = result_lines(chunk, result, csv, grid)
     if not lines:
         return b""
     return ("\n".join(lines) + "\n").encode("utf-8", "replace")
@@ -195,16 +233,65 @@ def write_checkpoint(path, record):
     os.replace(tmp, path)
 
 
-def output_options(*, limit, max_nodes=None, csv=False, box=None, format=None):
+def output_options(
+    *,
+    limit,
+    max_nodes=None,
+    csv=False,
+    box=None,
+    format=None,
+    timeout=None,
+    grid=False,
+    column=None,
+    engine="auto",
+):
     """What shapes the output lines, as a checkpoint records it: a resumed run must use
-    the same (``box`` is ``(rows, cols)`` or None)."""
+    the same (``box`` is ``(rows, cols)`` or None; ``timeout`` is recorded because
+    budgeted and unbudgeted results must not be mixed, ``engine`` because the node
+    counts of CSV rows depend on it)."""
     return {
         "limit": int(limit),
         "max_nodes": None if max_nodes is None else int(max_nodes),
         "csv": bool(csv),
         "box": None if box is None else f"{box[0]}x{box[1]}",
         "format": format,
+        "timeout": None if timeout is None else float(timeout),
+        # recorded only when used, so that older checkpoints still match
+        **({"grid": True} if grid else {}),
+        **({"column": column} if column is not None else {}),
+        **({"engine": engine} if engine != "auto" else {}),
     }
+
+
+def _open_locked(path):
+    """Open ``path`` for reading and writing (created if missing, not truncated) and
+    lock it, so that a second run writing the same output is refused instead of
+    interleaving with this one."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ValueError(
+                f"{path} is being written by another run (it is locked); wait for that "
+                f"run to end or choose another output"
+            ) from None
+    return os.fdopen(fd, "r+b")
+
+
+def _hash_range(path, digest, begin, end):
+    """Feed bytes ``begin:end`` of the file at ``path`` to ``digest``."""
+    with open(path, "rb") as handle:
+        handle.seek(begin)
+        left = end - begin
+        while left > 0:
+            block = handle.read(min(left, 1 << 20))
+            if not block:
+                break
+            digest.update(block)
+            left -= len(block)
+    return digest
 
 
 @dataclass(frozen=True)
@@ -214,7 +301,9 @@ class Checkpoint:
 
     Attributes
     ----------
-    input : absolute path of the input; ``input_size`` its size in bytes.
+    input : absolute path of the input; ``input_size`` its size in bytes,
+        ``input_mtime_ns`` its modification time and ``input_sha256`` the SHA-256 of
+        its first ``end_byte`` bytes: together its fingerprint.
     end_byte : where to carry on reading the input.
     puzzles : puzzles written; ``tally`` how many of each status (indexed by code).
     output_bytes : committed length of the output.
@@ -230,6 +319,8 @@ class Checkpoint:
     tally: tuple
     n: int | None = None
     options: dict | None = None
+    input_mtime_ns: int | None = None
+    input_sha256: str | None = None
 
     @classmethod
     def read(cls, path):
@@ -246,6 +337,8 @@ class Checkpoint:
                 tally=tuple(int(v) for v in saved["tally"]),
                 n=saved.get("n"),
                 options=saved.get("options"),
+                input_mtime_ns=saved.get("input_mtime_ns"),
+                input_sha256=saved.get("input_sha256"),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(
@@ -264,6 +357,8 @@ class Checkpoint:
             "tally": list(self.tally),
             "n": self.n,
             "options": self.options,
+            "input_mtime_ns": self.input_mtime_ns,
+            "input_sha256": self.input_sha256,
         }
 
 
@@ -371,9 +466,18 @@ class CheckpointedOutput:
     def __init__(self, output, input, options, *, resume=False, header=None, log=None):
         self.output = None if output is None else os.fspath(output)
         self.input = os.fspath(input)
-        self.input_size = os.path.getsize(self.input)
+        info = os.stat(self.input)
+        self.input_size = info.st_size
+        self.input_mtime_ns = info.st_mtime_ns
+        self._digest = hashlib.sha256()  # of the input bytes read so far
         self.options = options
-        self.durable = self.output is not None and self.output != os.devnull
+        # Only a regular file (or a new one) gets a checkpoint: a terminal, a pipe,
+        # /dev/stdout or /dev/null cannot be cut back or resumed.
+        self.durable = (
+            self.output is not None
+            and self.output != os.devnull
+            and (os.path.isfile(self.output) or not os.path.exists(self.output))
+        )
         self.checkpoint = checkpoint_path(self.output) if self.durable else None
         self.start_byte = 0
         self.puzzles = 0
@@ -382,22 +486,36 @@ class CheckpointedOutput:
         self.messages = []
         self.commits = 0
         self._log = log
-        mode = "wb"
-        if self.checkpoint and resume and os.path.exists(self.checkpoint):
-            self._resume_from(Checkpoint.read(self.checkpoint))
-            mode = "ab"
+        self._file = None
+        if resume and not self.durable:
+            raise ValueError(
+                f"cannot resume into {self.output or 'standard output'}: only a regular "
+                f"file keeps a checkpoint"
+            )
+        if self.output is None:
+            self._file = sys.stdout.buffer
+        elif not self.durable:
+            self._file = open(self.output, "wb")
         else:
-            if self.checkpoint and resume:
-                self._note(f"no checkpoint {self.checkpoint}; starting from the beginning")
-            if self.checkpoint and os.path.exists(self.checkpoint):
-                os.remove(self.checkpoint)  # a stale one would describe some other output
+            self._file = _open_locked(self.output)
+        try:
+            if self.checkpoint and resume and os.path.exists(self.checkpoint):
+                self._resume_from(Checkpoint.read(self.checkpoint))
+            else:
+                if self.checkpoint and resume:
+                    self._note(f"no checkpoint {self.checkpoint}; starting from the beginning")
+                if self.checkpoint and os.path.exists(self.checkpoint):
+                    os.remove(self.checkpoint)  # a stale one would describe some other output
+                if self.durable:
+                    self._file.truncate(0)
+        except BaseException:
+            self._file.close()
+            raise
+        if self.durable:
+            self._file.seek(0, os.SEEK_END)
         self.resumed_puzzles = self.puzzles
         self.end_byte = self.start_byte
         self._header = header if header and self.start_byte == 0 else b""
-        if self.output is None:
-            self._file = sys.stdout.buffer
-        else:
-            self._file = open(self.output, mode)
         self._committed = self._file.tell() if self.durable else 0
         self._interrupts = _DeferInterrupt()
         self._interrupts.install()
@@ -408,28 +526,43 @@ class CheckpointedOutput:
             self._log(message)
 
     def _resume_from(self, saved):
-        if saved.input != os.path.abspath(self.input) or saved.input_size != self.input_size:
+        if saved.input != os.path.abspath(self.input):
             raise ValueError(
                 f"{self.checkpoint} belongs to another input ({saved.input}); "
                 f"remove it or drop --resume"
+            )
+        changed = None
+        if saved.input_sha256 is None or saved.input_mtime_ns is None:
+            changed = "the checkpoint has no fingerprint of it (an older version wrote it)"
+        elif saved.input_size != self.input_size:
+            changed = f"its size is {self.input_size} bytes, not {saved.input_size}"
+        elif saved.input_mtime_ns != self.input_mtime_ns:
+            changed = "it was modified after the checkpoint was written"
+        else:
+            _hash_range(self.input, self._digest, 0, saved.end_byte)
+            if self._digest.hexdigest() != saved.input_sha256:
+                changed = f"its first {saved.end_byte} bytes are not those already solved"
+        if changed:
+            raise ValueError(
+                f"{self.input} changed since {self.checkpoint} was written ({changed}); "
+                f"resuming would mix results of two inputs: drop --resume to start again"
             )
         if saved.options is not None and saved.options != self.options:
             raise ValueError(
                 f"{self.checkpoint} was written with other options "
                 f"({saved.options}, now {self.options}); resume with the same "
-                f"--limit, --max-nodes, --box, --format and output type, or "
+                f"--limit, --max-nodes, --timeout, --box, --format and output type, or "
                 f"drop --resume"
             )
-        have = os.path.getsize(self.output) if os.path.isfile(self.output) else -1
+        have = os.path.getsize(self.output)
         if have < saved.output_bytes:
             raise ValueError(
-                f"{self.output} has {max(have, 0)} bytes but the checkpoint "
+                f"{self.output} has {have} bytes but the checkpoint "
                 f"{self.checkpoint} says {saved.output_bytes} were written; the "
                 f"output was changed since, so the run cannot be resumed "
                 f"(drop --resume)"
             )
-        with open(self.output, "r+b") as handle:
-            handle.truncate(saved.output_bytes)  # drop a part-written chunk
+        self._file.truncate(saved.output_bytes)  # drop a part-written chunk
         self.start_byte = saved.end_byte
         self.puzzles = saved.puzzles
         self.tally[: len(saved.tally)] = saved.tally[:_TALLY_SIZE]
@@ -454,6 +587,7 @@ class CheckpointedOutput:
             if self.checkpoint:
                 fsync_file(self._file)
                 length = self._file.tell()
+                _hash_range(self.input, self._digest, self.end_byte, int(end_byte))
                 write_checkpoint(
                     self.checkpoint,
                     Checkpoint(
@@ -465,6 +599,8 @@ class CheckpointedOutput:
                         tally=tuple(int(v) for v in tally),
                         n=n,
                         options=self.options,
+                        input_mtime_ns=self.input_mtime_ns,
+                        input_sha256=self._digest.hexdigest(),
                     ).as_dict(),
                 )
                 self._committed = length
@@ -523,11 +659,18 @@ class CheckpointedOutput:
 
 
 def input_file(input: str | os.PathLike) -> str:
-    """``input`` as a path string, checked to be a file (ValueError ``no such file``
-    otherwise): what the file solvers do before they touch anything."""
+    """``input`` as a path string, checked to be a readable file (ValueError naming it
+    otherwise: no such file, a directory, unreadable): what the file solvers do before
+    they touch anything."""
     path = os.fspath(input)
-    if not os.path.isfile(path):
+    if os.path.isdir(path):
+        raise ValueError(f"{path} is a directory, not a puzzle file")
+    if not os.path.exists(path):
         raise ValueError(f"no such file: {path}")
+    if not os.path.isfile(path):
+        raise ValueError(f"{path} is not a regular file (a pipe or a device cannot be resumed)")
+    if not os.access(path, os.R_OK):
+        raise ValueError(f"cannot read {path}: permission denied")
     return path
 
 
@@ -540,9 +683,13 @@ def open_output(
     box: tuple[int, int] | None = None,
     format: str | None = None,
     csv: bool | None = None,
+    timeout: float | None = None,
     resume: bool = False,
     header: bool = True,
     log: Callable[[str], None] | None = None,
+    grid: bool = False,
+    column: str | int | None = None,
+    engine: str = "auto",
 ) -> tuple[CheckpointedOutput, bool]:
     """Open the checkpointed output of a file solve: the start shared by
     :func:`solve_file` and :func:`numbadlx.dask.solve_file`.
@@ -557,8 +704,8 @@ def open_output(
         The puzzle file; ValueError if it is not a file.
     output : path, optional
         Where to write; None is standard output, ``os.devnull`` nowhere.
-    limit, max_nodes, box, format : the options that shape the output lines, checked
-        against the checkpoint when resuming.
+    limit, max_nodes, box, format, timeout, grid, column, engine : the options that
+        shape the output lines, checked against the checkpoint when resuming.
     csv : bool, optional
         Write CSV; by default when ``output`` is named ``*.csv``.
     resume : bool
@@ -575,9 +722,21 @@ def open_output(
     """
     path = input_file(input)
     output = None if output is None else os.fspath(output)
+    if output is not None:
+        _check_output(path, output)
     if csv is None:
         csv = bool(output) and output.lower().endswith(".csv")
-    options = output_options(limit=limit, max_nodes=max_nodes, csv=csv, box=box, format=format)
+    options = output_options(
+        limit=limit,
+        max_nodes=max_nodes,
+        csv=csv,
+        box=box,
+        format=format,
+        timeout=timeout,
+        grid=grid,
+        column=column,
+        engine=engine,
+    )
     sink = CheckpointedOutput(
         output,
         path,
@@ -587,6 +746,20 @@ def open_output(
         log=log,
     )
     return sink, csv
+
+
+def _check_output(input, output):
+    """Refuse an output that would destroy the input or that is not text."""
+    if os.path.exists(output) and os.path.samefile(input, output):
+        raise ValueError(
+            f"the output {output} is the input file {input}: writing it would destroy the "
+            f"puzzles; choose another output"
+        )
+    if output.lower().endswith(".npy"):
+        raise ValueError(
+            f"cannot write {output}: file solves write text or CSV lines, not .npy; name "
+            f"the output .txt or .csv, or use numbadlx.sudoku.solve and numpy.save"
+        )
 
 
 # --------------------------------------------------------------------------- local solve
@@ -636,6 +809,9 @@ def solve_file(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    engine: str = "auto",
+    grid: bool = False,
+    column: str | int | None = None,
 ) -> FileSummary:
     """Solve a puzzle file chunk by chunk in this process and write one result line per
     puzzle (:func:`result_lines`), in input order, with checkpoints.
@@ -663,6 +839,14 @@ def solve_file(
         and first with the starting point when resuming.
     log : callable, optional
         Called with each note on the run (resuming, no checkpoint found) as it arises.
+    engine : {"auto", "dlx", "bits"}
+        The search engine, as in :func:`numbadlx.sudoku.solve`.
+    grid : bool
+        Write each result as a grid block (``grid`` of :func:`result_lines`, the shape
+        of contest files) instead of a line; not with CSV.
+    column : str or int, optional
+        The puzzle column of a CSV input (``column`` of
+        :func:`~numbadlx.sudoku.iter_chunks`).
 
     Returns
     -------
@@ -680,8 +864,12 @@ def solve_file(
         box=box,
         format=format,
         csv=csv,
+        timeout=timeout,
         resume=resume,
         log=log,
+        grid=grid,
+        column=column,
+        engine=engine,
     )
     solve_seconds = startup = 0.0
     interrupted = ok = False
@@ -698,22 +886,24 @@ def solve_file(
             format=format,
             start_byte=sink.start_byte,
             n=sink.n,
+            column=column,
         ):
             if len(chunk) == 0:
                 continue
             result = _interruptible(
                 solve,  # the module's name, found at each call (tests replace it)
-                chunk.puzzles,
+                chunk,  # with its unreadable rows and any solution column to check
                 limit=limit,
                 threads=threads,
                 max_nodes=max_nodes,
                 box=box,
                 invalid=chunk.bad,
                 timeout=timeout,
+                engine=engine,
             )
             solve_seconds += result.seconds
             sink.commit(
-                result_text(chunk, result, csv),
+                result_text(chunk, result, csv, grid),
                 chunk.end_byte,
                 len(chunk),
                 count_statuses(result.status),

@@ -7,9 +7,10 @@ a ``(N, n*n)`` array of ``uint8`` in row-major order.
 
 Text alphabet
 -------------
-One character per cell (usable for ``n <= 35``): ``0`` or ``.`` is a blank,
-``1``-``9`` are 1-9 and ``A``-``Z`` (either case) are 10-35, i.e. the
-``int(ch, 36)`` digits.  For any size, and necessarily for ``n == 36``, a
+One character per cell (usable for ``n <= 35``): ``0``, ``.``, ``_``, ``*`` or
+``-`` is a blank (``-`` only in line format: in grid format it draws box
+borders), ``1``-``9`` are 1-9 and ``A``-``Z`` (either case) are 10-35, i.e.
+the ``int(ch, 36)`` digits.  For any size, and necessarily for ``n == 36``, a
 puzzle may instead be written as integers separated by whitespace or commas
 (``0`` or ``.`` is a blank).
 
@@ -18,19 +19,41 @@ Formats
 ``'lines'``
     One puzzle per line.  Blank lines, ``#`` comments (a whole line or the
     rest of a line), a UTF-8 byte order mark, CR line ends and trailing
-    whitespace are ignored.  ``n`` comes from the first line whose cell
-    count is ``n*n`` for a supported ``n``; every puzzle line must then have
-    that many cells.
+    whitespace are ignored.  A puzzle line is its ``n*n`` cells, then
+    optionally a *trailing field*: whitespace or one of ``;`` ``,`` ``|``
+    ``#`` ``//``, and anything after it (a rating such as ``11.9`` or
+    ``ED=11.9/11.9/11.3``, a comment), which is ignored.  A line that is not
+    that is read by "Cells of one line" below, and anything else is an error
+    with ``name:line:column``.  ``n`` is the size most of the first 64 puzzle
+    lines have (their cell count is ``n*n``; on a tie the earlier one), so one
+    mistyped line does not set the size of a whole file; every puzzle line
+    must then have that many cells.
 ``'grid'``
     ``n`` lines of ``n`` cells per puzzle.  Cells may be separated by
     spaces; the box-drawing characters ``|``, ``+`` and ``-`` are ignored and
     lines made only of them are skipped.  Puzzles may follow each other
     directly or be separated by blank lines, but a blank line inside a
-    puzzle is an error.
+    puzzle is an error.  :func:`format_grid_rows` writes this shape.
 ``'csv'``
-    A header row, then one puzzle per row.  The puzzle column is the first
-    of ``quizzes``, ``quiz``, ``puzzle``, ``puzzles`` present (any case) and
-    the optional solution column the first of ``solutions``, ``solution``.
+    One puzzle per row, with or without a header row.  With a header the
+    puzzle column is the first of :data:`PUZZLE_COLUMNS` present (any case),
+    or the one named by ``column=`` (a name, or a 0-based index), and the
+    optional solution column the first of :data:`SOLUTION_COLUMNS`
+    (``quizzes,solutions`` as in Kaggle's sets, ``puzzle,solution``,
+    ``unsolved,solved``, ``question,answer``, ...).  The first row is data,
+    not a header, when one of its fields reads as a puzzle: the puzzle column
+    is then the first such field (or ``column``) and the solution column the
+    next field that reads as a puzzle of the same size.  The solution column
+    is read (:func:`read_csv`) and checked by
+    :func:`~numbadlx.sudoku.solve` (``SudokuResult.messages``).
+
+Contest files
+-------------
+A first data line that is a lone whole number, followed by a line of another
+length, is the number of puzzles that follow (as in programming-contest
+inputs: ``3``, then three grids of ``9`` lines of ``9`` digits, separated by
+spaces or not, with or without blank lines between them).  It is skipped in
+line and grid format; the number itself is not checked.
 ``'npy'``
     A NumPy ``.npy`` file holding an integer (or whole-number float) array
     in any of the shapes :func:`parse` accepts for arrays.
@@ -39,20 +62,22 @@ Format auto-detection (``format=None``)
 ---------------------------------------
 1. A file name ending in ``.npy`` or ``.csv`` selects that format; so does
    the ``.npy`` magic number at the start of the data.
-2. Otherwise the first data line (not blank, not a comment) decides:
+2. Otherwise the data lines (not blank, not a comment, not a contest
+   file's count line) decide:
 
-   * it is a CSV header if one of its comma-separated fields is a puzzle
+   * CSV if one of the comma-separated fields of the first line is a puzzle
      column name listed above;
-   * it is grid format if it contains ``|`` or ``+`` or consists only of
-     box-drawing characters;
-   * if ``n`` was given: grid format if the line has ``n`` cells, else line
-     format;
-   * a cell count equal to ``k*k`` for ``4 <= k <= 36`` means line format,
+   * line format if the first line is a puzzle line with a trailing field;
+   * grid format if the first line contains ``|`` or ``+`` or consists only
+     of box-drawing characters;
+   * otherwise the cell count most of the first 64 lines have decides: if
+     ``n`` was given, grid format if it is ``n``, else line format;
+   * a count equal to ``k*k`` for ``4 <= k <= 36`` means line format,
      except for the ambiguous counts 16 and 36 (``4*4`` and ``6*6`` puzzles,
      or rows of ``16x16`` and ``36x36`` grids): these are rows of a grid
-     when some value on the line is too large for a ``4x4`` (resp. ``6x6``)
-     puzzle and the text has at least 16 (resp. 36) data lines, and puzzle
-     lines otherwise;
+     when at least half of the first 64 lines hold a value too large for a
+     ``4x4`` (resp. ``6x6``) puzzle and the text has at least 16 (resp. 36)
+     data lines, and puzzle lines otherwise;
    * any other count from 4 to 36 means grid format, and everything else
      line format (which then reports the bad line).
 
@@ -69,13 +94,25 @@ Otherwise every character of every token is one cell, so the grid row
 ``"530 070 000"`` has nine cells, and a line of nine 9-digit groups is one
 ``9x9`` puzzle.
 
+Arrays
+------
+A 2-D array is ``(N, n*n)``: ``N`` puzzles.  A square ``(k, k)`` array is one
+``k x k`` grid (``(9, 9)``, ``(25, 25)``, ...), except ``(16, 16)`` and
+``(36, 36)``: these are read as 16 (36) puzzles of ``4x4`` (``6x6``), the
+``(N, n*n)`` layout :func:`parse` returns, so that reading its own output
+changes nothing.  For one ``16x16`` or ``36x36`` grid pass ``n`` (or ``box``
+of that size) or a ``(1, k, k)`` array.
+
 Errors
 ------
 Malformed input raises :class:`ValueError` with a message of the form
 ``name:line:column: what is wrong``, where ``name`` is the file name (or
 ``<string>``, ``<bytes>``, ``<list>``) and line and column are 1-based.
 Arrays are reported as ``name[index]: row r, column c: ...``.  Clashing
-givens are *not* parse errors.
+givens are *not* parse errors.  :func:`parse_chunk` and :func:`iter_chunks`
+flag a bad puzzle and go on instead of raising.  A directory, a missing file
+and a binary file (a control byte such as NUL in its first 64 KiB) are named
+as such (:func:`numbadlx.core.textfile.check_text_file`).
 """
 
 # Layout: each module imports only from the ones above it; names with a leading
@@ -85,15 +122,15 @@ givens are *not* parse errors.
 #            count_newlines, line_ranges
 #   _lines, _grid, _csv  the chunk readers of the text formats (_csv: PUZZLE_COLUMNS, ...)
 #   _arrays  arrays to (N, n*n) and their value checks
-#   write    format_lines, format_line, format_grid
+#   write    format_lines, format_line, format_grid, format_grid_rows
 #   _npy     .npy loading and chunks (its raw text comes from format_lines)
 #   detect   FORMATS, format detection, file_format
-#   _api     parse, read_csv, iter_chunks and the dispatch to the chunk readers
-from ._api import iter_chunks, parse, read_csv
+#   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
+from ._api import iter_chunks, parse, parse_chunk, read_csv
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
 from ._reader import PuzzleChunk, line_ranges
 from .detect import FORMATS, file_format
-from .write import format_grid, format_line, format_lines
+from .write import format_grid, format_grid_rows, format_line, format_lines
 
 __all__ = [
     "FORMATS",
@@ -102,10 +139,12 @@ __all__ = [
     "PuzzleChunk",
     "file_format",
     "format_grid",
+    "format_grid_rows",
     "format_line",
     "format_lines",
     "iter_chunks",
     "line_ranges",
     "parse",
+    "parse_chunk",
     "read_csv",
 ]

@@ -3,29 +3,33 @@ the dispatch from a source and a format to the chunk readers."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
-import math
 import operator
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ...core.textfile import check_file, check_text_bytes
 from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
 from ._csv import _csv_chunks
-from ._grid import _grid_chunks
+from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
-from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
-from .detect import _check_format, _path_format, _sniff_format
+from ._reader import PuzzleChunk, _check_start, _Context, _iter_records, _sample_lines
+from .detect import _check_format, _count_line_end, _path_format, _sniff_format
+from .write import format_lines
 
-__all__ = ["iter_chunks", "parse", "read_csv"]
+__all__ = ["iter_chunks", "parse", "parse_chunk", "read_csv"]
 
 _PARSE_BATCH = 1 << 16
+# More control bytes than this share of a file's first 64 KiB: not a text file
+_BINARY_SHARE = 1 / 32
 
 
 def _binary_chunks(
@@ -38,20 +42,43 @@ def _binary_chunks(
     start_byte: int = 0,
     start_line: int | None = None,
     solutions: bool = True,
+    column: str | int | None = None,
 ) -> Iterator[PuzzleChunk]:
     ctx = _Context(name, n, box)
     if fmt is None:
         fmt = _sniff_format(f, ctx.n)
+    if column is not None and fmt != "csv":
+        raise ValueError(f"{name}: column= is for CSV input, and this is {fmt!r}")
     if fmt == "npy":
         yield from _npy_chunks(f, ctx, chunk_size, start_byte)
         return
+    f.seek(0)
+    head = f.read(1 << 16)
+    # a binary file is refused whole; a stray control byte is one bad line
+    check_text_bytes(head, name, share=_BINARY_SHARE)
     if fmt == "csv":
-        yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions)
+        yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions, column)
         return
+    if start_byte == 0:
+        count_end = _count_line_end(head)
+        if count_end is not None:  # a contest file's puzzle count: not a puzzle
+            start_byte, start_line = count_end, None
     line = _check_start(f, name, start_byte, start_line)
     if fmt == "lines":
+        if ctx.n is None:
+            sample = _sample_lines(f, start_byte, line)
+            if sample:
+                ctx.infer_from_lines(sample)
         yield from _line_chunks(f, start_byte, line, ctx, chunk_size)
     else:
+        if ctx.n is None:
+            rows = [
+                (number, text)
+                for number, text in _sample_lines(f, start_byte, line)
+                if not _SEPARATOR_LINE_RE.fullmatch(text)
+            ]
+            if rows:
+                ctx.infer_from_rows(rows)
         yield from _grid_chunks(_iter_records(f, start_byte, line), ctx, chunk_size)
 
 
@@ -86,7 +113,7 @@ def _is_existing_file(text: str) -> bool:
     if "\n" in text or "\r" in text or len(text) > 4096:
         return False
     try:
-        return os.path.isfile(text)
+        return os.path.exists(text)  # a directory too: reading it says so
     except (OSError, ValueError):
         return False
 
@@ -99,46 +126,134 @@ def _looks_like_path(text: str) -> bool:
     return "/" in stripped or "\\" in stripped or has_suffix
 
 
-def _parse_array(arr, n: int | None, box, name: str) -> np.ndarray:
+class _ArrayText(Sequence):
+    """The ``raw`` text of puzzles given as an array, made only for the rows asked for
+    (a result line of a bad row shows its values, of a good one the puzzle)."""
+
+    def __init__(self, block: np.ndarray, values: np.ndarray, bad: np.ndarray):
+        self._block, self._values, self._bad = block, values, bad
+
+    def __len__(self) -> int:
+        return int(self._values.shape[0])
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if self._bad[index]:
+            return " ".join(str(v) for v in self._block[index].tolist())
+        return format_lines(self._values[index : index + 1])[0]
+
+
+def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk:
+    """An array source as one chunk: rows with a bad value flagged, not raised."""
+    if column is not None:
+        raise ValueError(f"{name}: column= is for CSV input, not for an array")
     arr = np.asarray(arr)
-    if arr.dtype.kind in "US":
-        return _parse_sequence(arr.ravel().tolist(), n, box, None)
     matrix, n = _array_matrix(arr, n, name, prefer_batch=True)
     box_shape(n, box)
     values, bad, errors = _check_values(matrix, n, name, 0)
-    if errors:
-        raise ValueError(errors[0][1])
-    return np.ascontiguousarray(values)
+    count = values.shape[0]
+    return PuzzleChunk(
+        puzzles=np.ascontiguousarray(values),
+        bad=bad,
+        errors=errors,
+        line_numbers=np.arange(1, count + 1, dtype=np.int64),
+        end_byte=0,
+        raw=_ArrayText(matrix, values, bad),
+    )
 
 
-def _parse_sequence(items, n, box, fmt) -> np.ndarray:
-    known = _initial_n(n, box)
+def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
     strings = []
     for item in items:
         if isinstance(item, bytes):
             item = item.decode("utf-8", "surrogateescape")
         strings.append(item)
-    if any("\n" in s or "\r" in s for s in strings):
-        parts = []
-        for i, s in enumerate(strings):
-            data = io.BytesIO(s.encode("utf-8", "surrogateescape"))
-            part = _collect(
-                _binary_chunks(data, f"<list item {i}>", fmt, n, box, _PARSE_BATCH),
-                known,
-                f"<list item {i}>",
+    if not any("\n" in s or "\r" in s for s in strings):
+        text = "\n".join(strings).encode("utf-8", "surrogateescape")
+        yield from _binary_chunks(
+            io.BytesIO(text), "<list>", fmt or "lines", n, box, _PARSE_BATCH, column=column
+        )
+        return
+    # items of several lines (grids): each is read on its own, in the size of the first
+    for i, s in enumerate(strings):
+        data = io.BytesIO(s.encode("utf-8", "surrogateescape"))
+        name = f"<list item {i}>"
+        found = False
+        for chunk in _binary_chunks(data, name, fmt, n, box, _PARSE_BATCH, column=column):
+            found = True
+            n = chunk.n
+            yield chunk
+        if not found and n is None:
+            raise ValueError(f"{name}: no puzzles found")
+
+
+def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChunk]:
+    """The chunks of any source :func:`parse` reads, bad puzzles flagged (not raised)."""
+    known = _initial_n(n, box)
+    if isinstance(source, PuzzleChunk):
+        yield source
+        return
+    if isinstance(source, np.ndarray) and source.dtype.kind in "US":
+        source = source.ravel().tolist()
+    if isinstance(source, np.ndarray):
+        yield _array_chunk(source, known, box, "<array>", column)
+        return
+    if isinstance(source, (list, tuple)):
+        if source and all(isinstance(item, (str, bytes)) for item in source):
+            yield from _sequence_chunks(source, n, box, fmt, column)
+        elif source:
+            yield _array_chunk(np.asarray(source), known, box, "<list>", column)
+        return
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = io.BytesIO(bytes(source))
+        yield from _binary_chunks(
+            data, "<bytes>", fmt, n, box, _PARSE_BATCH, solutions=solutions, column=column
+        )
+        return
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
+        path = os.fspath(source)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        fmt = _path_format(check_file(path), fmt)
+        if fmt == "npy":
+            with open(path, "rb") as f:
+                arr, _ = _load_npy(f, path, mmap=False)
+            yield _array_chunk(arr, known, box, path, column)
+            return
+        with open(path, "rb") as f:
+            yield from _binary_chunks(
+                f, path, fmt, n, box, _PARSE_BATCH, solutions=solutions, column=column
             )
-            if n is None:
-                n = known = math.isqrt(part.shape[1])
-            parts.append(part)
-        if not parts:
-            return _collect([], known, "<list>")
-        return np.concatenate(parts)
-    text = "\n".join(strings).encode("utf-8", "surrogateescape")
-    return _collect(
-        _binary_chunks(io.BytesIO(text), "<list>", fmt or "lines", n, box, _PARSE_BATCH),
-        known,
-        "<list>",
-    )
+        return
+    if isinstance(source, str):
+        data = io.BytesIO(source.encode("utf-8", "surrogateescape"))
+        try:
+            yield from _binary_chunks(
+                data, "<string>", fmt, n, box, _PARSE_BATCH, solutions=solutions, column=column
+            )
+        except ValueError as exc:
+            if _looks_like_path(source):
+                raise ValueError(
+                    f"{exc} (no file named {source.strip()!r} exists, so the string "
+                    "was read as puzzle text)"
+                ) from None
+            raise
+        return
+    if hasattr(source, "__array__"):
+        yield _array_chunk(np.asarray(source), known, box, "<array>", column)
+        return
+    raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
+
+
+def _source_name(source) -> str:
+    if isinstance(source, (list, tuple)):
+        return "<list>"
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "<bytes>"
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
+        return os.fsdecode(os.fspath(source))
+    return "<string>" if isinstance(source, str) else "<array>"
 
 
 def parse(
@@ -147,6 +262,7 @@ def parse(
     n: int | None = None,
     box: tuple[int, int] | None = None,
     format: str | None = None,
+    column: str | int | None = None,
 ) -> NDArray[np.uint8]:
     """Read Sudoku puzzles from a file, text, strings or an array.
 
@@ -160,8 +276,9 @@ def parse(
         or ``(N, n, n)`` holding integers or whole-number floats.  A 2-D
         ``(16, 16)`` or ``(36, 36)`` array is read as 16 (36) puzzles of
         size 4 (6), so that ``parse`` of its own output changes nothing;
-        pass ``n`` or a ``(1, k, k)`` array for one ``k x k`` grid.  Other
-        square ``(k, k)`` arrays are one grid.
+        pass ``n`` (or a ``box`` of that size) or a ``(1, k, k)`` array for one
+        ``k x k`` grid.  Other square ``(k, k)`` arrays, ``(9, 9)`` and
+        ``(25, 25)`` among them, are one grid.
     n : int, optional
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
@@ -170,6 +287,8 @@ def parse(
         Input format; None guesses it (see "Format auto-detection" in
         :mod:`numbadlx.sudoku.formats`).  For a CSV only the puzzle column is
         returned; see :func:`read_csv`.
+    column : str or int, optional
+        The puzzle column of a CSV source, as in :func:`read_csv`.
 
     Returns
     -------
@@ -194,66 +313,118 @@ def parse(
     ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')
     """
     fmt = _check_format(format)
-    known = _initial_n(n, box)
-    if isinstance(source, np.ndarray):
-        return _parse_array(source, known, box, "<array>")
-    if isinstance(source, (list, tuple)):
-        if all(isinstance(item, (str, bytes)) for item in source) and source:
-            return _parse_sequence(source, n, box, fmt)
-        if not source:
-            return _collect([], known, "<list>")
-        return _parse_array(np.asarray(source), known, box, "<list>")
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = io.BytesIO(bytes(source))
-        chunks = _binary_chunks(data, "<bytes>", fmt, n, box, _PARSE_BATCH, solutions=False)
-        return _collect(chunks, known, "<bytes>")
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
-        path = os.fspath(source)
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        fmt = _path_format(path, fmt)
-        if fmt == "npy":
-            with open(path, "rb") as f:
-                arr, _ = _load_npy(f, path, mmap=False)
-            return _parse_array(arr, known, box, path)
-        with open(path, "rb") as f:
-            chunks = _binary_chunks(f, path, fmt, n, box, _PARSE_BATCH, solutions=False)
-            return _collect(chunks, known, path)
-    if isinstance(source, str):
-        data = io.BytesIO(source.encode("utf-8", "surrogateescape"))
-        try:
-            return _collect(
-                _binary_chunks(data, "<string>", fmt, n, box, _PARSE_BATCH, solutions=False),
-                known,
-                "<string>",
+    chunks = _source_chunks(source, n, box, fmt, column, solutions=False)
+    return _collect(chunks, _initial_n(n, box), _source_name(source))
+
+
+def parse_chunk(
+    source: Any,
+    *,
+    n: int | None = None,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+    column: str | int | None = None,
+    raw: bool = True,
+) -> PuzzleChunk:
+    """Read Sudoku puzzles like :func:`parse`, but a bad puzzle does not raise: it is
+    flagged and described, as :func:`iter_chunks` does for files.
+
+    Parameters
+    ----------
+    source, n, box, format, column
+        As in :func:`parse`; a :class:`PuzzleChunk` is returned as it is.
+    raw : bool, default True
+        Keep each puzzle's text in ``raw``; False leaves it empty, which saves
+        memory when only the values and the errors are needed.
+
+    Returns
+    -------
+    PuzzleChunk
+        All the puzzles: ``bad`` flags the rows that could not be read (all zeros in
+        ``puzzles``), ``errors`` holds ``(row, message)`` with the message of
+        :func:`parse` (``name:line:column: ...``), ``solutions`` the solution column
+        of a CSV (None for other sources).
+
+    Raises
+    ------
+    ValueError
+        Only for what makes the whole source unreadable: no puzzles or no size, a CSV
+        without a puzzle column, an array of the wrong shape, a binary file.
+
+    Examples
+    --------
+    >>> chunk = parse_chunk(["12" + "0" * 14, "1x" + "0" * 14, "0" * 16])
+    >>> chunk.bad.tolist()
+    [False, True, False]
+    >>> chunk.errors
+    [(1, "<list>:2:2: invalid character 'x' (expected 0-4 or '.')")]
+    """
+    fmt = _check_format(format)
+    parts = []
+    for part in _source_chunks(source, n, box, fmt, column, solutions=True):
+        parts.append(part if raw else dataclasses.replace(part, raw=[]))
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        known = _initial_n(n, box)
+        if known is None:
+            raise ValueError(f"{_source_name(source)}: no puzzles found")
+        empty = np.zeros((0, known * known), dtype=np.uint8)
+        return PuzzleChunk(
+            puzzles=empty,
+            bad=np.zeros(0, dtype=bool),
+            errors=[],
+            line_numbers=np.zeros(0, dtype=np.int64),
+            end_byte=0,
+            raw=[],
+        )
+    errors, raw, offset = [], [], 0
+    for part in parts:
+        errors.extend((offset + i, message) for i, message in part.errors)
+        raw.extend(part.raw)
+        offset += len(part)
+    with_solutions = any(part.solutions is not None for part in parts)
+    return PuzzleChunk(
+        puzzles=np.concatenate([part.puzzles for part in parts]),
+        bad=np.concatenate([part.bad for part in parts]),
+        errors=errors,
+        line_numbers=np.concatenate([part.line_numbers for part in parts]),
+        end_byte=parts[-1].end_byte,
+        raw=raw,
+        solutions=(
+            np.concatenate(
+                [
+                    np.zeros_like(part.puzzles) if part.solutions is None else part.solutions
+                    for part in parts
+                ]
             )
-        except ValueError as exc:
-            if _looks_like_path(source):
-                raise ValueError(
-                    f"{exc} (no file named {source.strip()!r} exists, so the string "
-                    "was read as puzzle text)"
-                ) from None
-            raise
-    if hasattr(source, "__array__"):
-        return _parse_array(np.asarray(source), known, box, "<array>")
-    raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
+            if with_solutions
+            else None
+        ),
+    )
 
 
 def read_csv(
-    path: str | os.PathLike, *, n: int | None = None, box: tuple[int, int] | None = None
+    path: str | os.PathLike,
+    *,
+    n: int | None = None,
+    box: tuple[int, int] | None = None,
+    column: str | int | None = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Read the puzzles and (optional) solutions of a CSV file.
 
     Parameters
     ----------
     path : str or os.PathLike
-        CSV file with a header row.  The puzzle column is the first of
-        ``quizzes``, ``quiz``, ``puzzle``, ``puzzles`` present (any case), the
-        solution column the first of ``solutions``, ``solution``.
+        CSV file, with or without a header row (see "CSV columns" in
+        :mod:`numbadlx.sudoku.formats`).
     n : int, optional
-        Puzzle size; inferred from the first puzzle when omitted.
+        Puzzle size; inferred from the first puzzles when omitted.
     box : tuple of int, optional
         Box shape, validated against ``n``.
+    column : str or int, optional
+        The puzzle column: a header name (any case) or a 0-based index; by default
+        the first of :data:`PUZZLE_COLUMNS` in the header.
 
     Returns
     -------
@@ -282,8 +453,8 @@ def read_csv(
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
-    with open(name, "rb") as f:
-        chunks = _binary_chunks(f, name, "csv", n, box, _PARSE_BATCH, solutions=True)
+    with open(check_file(name), "rb") as f:
+        chunks = _binary_chunks(f, name, "csv", n, box, _PARSE_BATCH, solutions=True, column=column)
         return _collect(chunks, known, name, solutions=True)
 
 
@@ -297,6 +468,7 @@ def iter_chunks(
     start_byte: int = 0,
     start_line: int | None = None,
     stop_byte: int | None = None,
+    column: str | int | None = None,
 ) -> Iterator[PuzzleChunk]:
     """Read a puzzle file in chunks, with bounded memory.
 
@@ -312,7 +484,8 @@ def iter_chunks(
     chunk_size : int, default 65536
         Maximum number of puzzles per chunk.
     n : int, optional
-        Puzzle size; inferred from the first well-sized puzzle when omitted.
+        Puzzle size; inferred from the first puzzles when omitted (the size most
+        of the first 64 puzzle lines have).
     box : tuple of int, optional
         Box shape, validated against ``n``.
     format : {None, 'lines', 'grid', 'csv', 'npy'}, optional
@@ -329,6 +502,8 @@ def iter_chunks(
         Read as if the file ended here (normally the start of a line), so
         that byte ranges ``[start_byte, stop_byte)`` can be read
         independently; not for ``.npy`` files.
+    column : str or int, optional
+        The puzzle column of a CSV file, as in :func:`read_csv`.
 
     Yields
     ------
@@ -355,10 +530,12 @@ def iter_chunks(
     if isinstance(name, bytes):
         name = os.fsdecode(name)
     fmt = _path_format(name, fmt)
-    with open(name, "rb") as f:
+    with open(check_file(name), "rb") as f:
         if stop_byte is not None:
             f = _StopAt(f, operator.index(stop_byte), name)
-        yield from _binary_chunks(f, name, fmt, n, box, chunk_size, start_byte, start_line)
+        yield from _binary_chunks(
+            f, name, fmt, n, box, chunk_size, start_byte, start_line, column=column
+        )
 
 
 class _StopAt:

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..shape import box_shape
 from ._cells import _ROW_COUNTS, _SQUARES
+
+
+def _has_box(n: int) -> bool:
+    try:
+        box_shape(n)
+    except ValueError:
+        return False
+    return True
 
 
 def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool):
@@ -13,7 +22,8 @@ def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool)
 
     A 2-D ``(k, k)`` array is ambiguous when ``k`` is 16 or 36 (``k`` puzzles
     of size 4 or 6, or one ``k x k`` grid) and ``n`` is not given:
-    ``prefer_batch`` chooses the first reading.
+    ``prefer_batch`` chooses the first reading.  A ``(25, 25)`` array is one grid
+    (there are no ``5x5`` puzzles: 5 has no box shape).
     """
     kind = arr.dtype.kind
     if kind not in "iuf":
@@ -43,8 +53,9 @@ def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool)
             if rows == cols == n:
                 return arr.reshape(1, n * n), n
             raise bad_shape(f"does not hold {n}x{n} puzzles: expected (N, {n * n}) or ({n}, {n})")
-        if cols in _SQUARES and (prefer_batch or rows != cols):
-            return arr, _SQUARES[cols]
+        small = _SQUARES.get(cols)
+        if small is not None and (rows != cols or (prefer_batch and _has_box(small))):
+            return arr, small
         if rows == cols and cols in _ROW_COUNTS:
             return arr.reshape(1, rows * cols), rows
         raise bad_shape("is neither (N, n*n) nor (n, n) for a size n from 4 to 36")

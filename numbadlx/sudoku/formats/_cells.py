@@ -15,6 +15,9 @@ from ..shape import DIGITS as _DIGITS
 from ..shape import MAX_SIZE, MIN_SIZE
 
 _BAD = 255  # lookup-table marker for "not a cell character"
+#: Characters that stand for a blank cell besides ``0`` (in line format; in grid
+#: format ``-`` draws box borders instead).
+_BLANK_CHARS = "._*-"
 
 
 def _build_lookup() -> np.ndarray:
@@ -22,7 +25,8 @@ def _build_lookup() -> np.ndarray:
     for value, ch in enumerate(_DIGITS):
         table[ord(ch)] = value
         table[ord(ch.lower())] = value
-    table[ord(".")] = 0
+    for blank in _BLANK_CHARS:
+        table[ord(blank)] = 0
     return table
 
 
@@ -31,6 +35,12 @@ _SQUARES = {k * k: k for k in range(MIN_SIZE, MAX_SIZE + 1)}
 _ROW_COUNTS = frozenset(range(MIN_SIZE, MAX_SIZE + 1))
 _TOKEN_RE = re.compile(r"[^\s,]+")
 _GRID_BLANKING = str.maketrans("|+-", "   ")
+# A puzzle line's leading run of cell characters, when the end of the line, a space, a
+# tab or one of ; , | # // follows it (what follows is a trailing field: a rating, a
+# comment). Not a CR: old Mac files end their lines with CR alone, and three puzzles on
+# one "line" must not be read as one puzzle and a trailing field.
+_LEADING_RUN_RE = re.compile(r"[ \t]*([0-9A-Za-z._*\-]+)(?=\Z|[ \t;,|#]|//)")
+_TRAILING_DELIMITERS = frozenset(b" \t;,|#")
 
 
 def _alphabet(n: int) -> str:
@@ -82,6 +92,22 @@ def _split_cells(
     """
     if grid:
         text = text.translate(_GRID_BLANKING)
+    elif expected is not None:
+        run = _leading_run(text, (expected,))
+        if run is not None:
+            return run
+    else:
+        found = _split_tokens(text, None, valid, n)
+        if len(found[1]) not in valid:
+            run = _leading_run(text, valid)
+            if run is not None:
+                return run
+        return found
+    return _split_tokens(text, expected, valid, n)
+
+
+def _split_tokens(text: str, expected: int | None, valid: Iterable[int], n: int | None):
+    """:func:`_split_cells` without the trailing-field rule."""
     spans = [(m.start(), m.group()) for m in _TOKEN_RE.finditer(text)]
     numbers = None
     if (
@@ -108,6 +134,17 @@ def _split_cells(
     chars = "".join(t for _, t in spans)
     columns = [p + i for p, t in spans for i in range(len(t))]
     return "chars", chars, columns, numbers
+
+
+def _leading_run(text: str, counts):
+    """The cells of a line that starts with a run of ``k`` cell characters, ``k`` in
+    ``counts``, followed by a trailing field (or nothing), as :func:`_split_cells`
+    returns them; None for any other line."""
+    match = _LEADING_RUN_RE.match(text)
+    if match is None or len(match.group(1)) not in counts:
+        return None
+    start = match.start(1)
+    return "chars", match.group(1), range(start, match.end(1)), None
 
 
 def _count_cells(text: str, valid: Iterable[int], grid: bool) -> int:
@@ -164,26 +201,43 @@ def _parse_cells(text: str, expected: int, n: int, what: str, note: str, grid: b
     return values, None
 
 
+def _has_trailing_field(content: bytes, size: int) -> bool:
+    """True if ``content`` is longer than ``size`` bytes and a trailing-field delimiter
+    (whitespace, ``; , | #`` or ``//``) follows its first ``size`` bytes."""
+    if len(content) <= size:
+        return False
+    after = content[size]
+    return after in _TRAILING_DELIMITERS or content[size : size + 2] == b"//"
+
+
 def _parse_line_batch(contents: list[bytes], n: int, what: str, note: str):
     """Parse many one-puzzle lines (bytes, already stripped of comments).
 
-    Lines of exactly ``n*n`` bytes are converted together through the lookup
-    table; the others (and the bad ones, to describe the error) go through
-    :func:`_parse_cells`.  Returns ``(values, errors)`` where ``errors`` is a
-    sorted list of ``(row, column0, message)``.
+    Lines of exactly ``n*n`` bytes, or of ``n*n`` bytes and a trailing field, are
+    converted together through the lookup table; the others (and the bad ones, to
+    describe the error) go through :func:`_parse_cells`.  Returns ``(values,
+    errors)`` where ``errors`` is a sorted list of ``(row, column0, message)``.
     """
     size = n * n
     k = len(contents)
     out = np.zeros((k, size), dtype=np.uint8)
+    cells = contents
     slow = [i for i, c in enumerate(contents) if len(c) != size]
+    if slow:
+        trailing = [i for i in slow if _has_trailing_field(contents[i], size)]
+        if trailing:
+            cells = list(contents)
+            for i in trailing:
+                cells[i] = cells[i][:size]
+            slow = [i for i, c in enumerate(cells) if len(c) != size]
     if len(slow) < k:
         if not slow:
             fast = np.arange(k)
-            joined = b"".join(contents)
+            joined = b"".join(cells)
         else:
             skip = set(slow)
             fast = np.array([i for i in range(k) if i not in skip], dtype=np.intp)
-            joined = b"".join([contents[i] for i in fast])
+            joined = b"".join([cells[i] for i in fast])
         codes = np.frombuffer(joined, dtype=np.uint8).reshape(fast.size, size)
         values = _LOOKUP[codes]
         row_bad = (values > n).any(axis=1)

@@ -4,17 +4,18 @@ puzzle per row."""
 from __future__ import annotations
 
 import csv
+import operator
 from collections.abc import Iterator
 
 import numpy as np
 
-from ._cells import _parse_line_batch
-from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
+from ._cells import _SQUARES, _parse_cells, _parse_line_batch
+from ._reader import _SAMPLE_LINES, PuzzleChunk, _check_start, _Context, _iter_records
 
 __all__ = ["PUZZLE_COLUMNS", "SOLUTION_COLUMNS"]
 
-PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles")
-SOLUTION_COLUMNS = ("solutions", "solution")
+PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "unsolved", "question", "questions")
+SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
 
 
 class _LineFeeder:
@@ -45,11 +46,76 @@ def _pick_column(names: list[str], wanted: tuple[str, ...]) -> int | None:
     return None
 
 
-def _csv_header(f, name: str):
-    """Return ``(puzzle_col, solution_col, header_line, header_end)``."""
+def _is_puzzle_field(text: str) -> bool:
+    """True if a CSV field reads as one puzzle line (a headerless CSV's first row)."""
+    text = text.strip()
+    k = _SQUARES.get(len(text))
+    return k is not None and _parse_cells(text, k * k, k, "", "")[1] is None
+
+
+def _columns(row: list[str], column, name: str, line: int):
+    """``(puzzle_col, solution_col, has_header)`` for the first row of a CSV."""
+    names = [cell.strip().lower() for cell in row]
+    puzzle_like = [i for i, cell in enumerate(row) if _is_puzzle_field(cell)]
+    if puzzle_like and not isinstance(column, str):
+        # no header: the first row is data
+        pcol = puzzle_like[0] if column is None else column
+        if pcol >= len(row):
+            raise ValueError(
+                f"{name}:{line}:1: column {pcol} was asked for, but the first row has "
+                f"{len(row)} fields (columns count from 0)"
+            )
+        size = len(row[pcol].strip())
+        later = [i for i in puzzle_like if i > pcol and len(row[i].strip()) == size]
+        return pcol, (later[0] if later else None), False
+    found = ", ".join(repr(c) for c in row)
+    if isinstance(column, str):
+        pcol = _pick_column(names, (column.strip().lower(),))
+        if pcol is None:
+            raise ValueError(
+                f"{name}:{line}:1: CSV header has no column {column!r} (found {found})"
+            )
+    elif column is not None:
+        if column >= len(row):
+            raise ValueError(
+                f"{name}:{line}:1: column {column} was asked for, but the header has "
+                f"{len(row)} fields (columns count from 0)"
+            )
+        pcol = column
+    else:
+        pcol = _pick_column(names, PUZZLE_COLUMNS)
+        if pcol is None:
+            raise ValueError(
+                f"{name}:{line}:1: CSV header has no puzzle column "
+                f"(expected one of {', '.join(PUZZLE_COLUMNS)}, or choose one with "
+                f"column=; found {found})"
+            )
+    scol = _pick_column(names, SOLUTION_COLUMNS)
+    return pcol, (None if scol == pcol else scol), True
+
+
+def _check_column(column):
+    if column is None or isinstance(column, str):
+        return column
+    try:
+        index = operator.index(column)
+    except TypeError:
+        raise TypeError(
+            f"column must be a header name or a 0-based index, got {column!r}"
+        ) from None
+    if index < 0:
+        raise ValueError(f"column must be >= 0 (columns count from 0), got {index}")
+    return index
+
+
+def _csv_header(f, name: str, column=None):
+    """Return ``(puzzle_col, solution_col, data_line, data_start)``: the columns, and
+    the line and byte where the data rows start (after the header, if there is one)."""
+    column = _check_column(column)
     feeder = _LineFeeder(_iter_records(f, 0, 1), 1)
     reader = csv.reader(feeder)
     while True:
+        start, line = feeder.end, feeder.line + 1
         try:
             row = next(reader)
         except StopIteration:
@@ -57,15 +123,10 @@ def _csv_header(f, name: str):
         except csv.Error as exc:
             raise ValueError(f"{name}:{feeder.line}:1: malformed CSV header: {exc}") from None
         if any(cell.strip() for cell in row):
-            names = [cell.strip().lower() for cell in row]
-            pcol = _pick_column(names, PUZZLE_COLUMNS)
-            if pcol is None:
-                raise ValueError(
-                    f"{name}:{feeder.line}:1: CSV header has no puzzle column "
-                    f"(expected one of {', '.join(PUZZLE_COLUMNS)}; found "
-                    f"{', '.join(repr(c) for c in row)})"
-                )
-            return pcol, _pick_column(names, SOLUTION_COLUMNS), feeder.line, feeder.end
+            pcol, scol, has_header = _columns(row, column, name, line)
+            if has_header:
+                return pcol, scol, feeder.line + 1, feeder.end
+            return pcol, scol, line, start
     raise ValueError(f"{name}: empty CSV file (no header row)")
 
 
@@ -76,17 +137,42 @@ def _field_offset(line_text: str, row: list[str], index: int) -> int:
     return max(found, 0)
 
 
+def _sample_fields(f, begin: int, line: int, pcol: int) -> list[tuple[int, str]]:
+    """``(line, puzzle field)`` of the first ``_SAMPLE_LINES`` rows from ``begin``."""
+    feeder = _LineFeeder(_iter_records(f, begin, line), line)
+    sample = []
+    try:
+        for row in csv.reader(feeder):
+            if pcol < len(row) and row[pcol].strip():
+                sample.append((feeder.line, row[pcol].rstrip()))
+                if len(sample) >= _SAMPLE_LINES:
+                    break
+    except csv.Error:
+        pass  # the reading proper reports it
+    return sample
+
+
 def _csv_chunks(
-    f, ctx: _Context, chunk_size: int, start_byte: int, start_line: int | None, solutions: bool
+    f,
+    ctx: _Context,
+    chunk_size: int,
+    start_byte: int,
+    start_line: int | None,
+    solutions: bool,
+    column=None,
 ) -> Iterator[PuzzleChunk]:
-    pcol, scol, header_line, header_end = _csv_header(f, ctx.name)
+    pcol, scol, data_line, data_start = _csv_header(f, ctx.name, column)
     if not solutions:
         scol = None
-    if start_byte <= header_end:
-        begin, line = header_end, header_line + 1
+    if start_byte <= data_start:
+        begin, line = data_start, data_line
     else:
         line = _check_start(f, ctx.name, start_byte, start_line)
         begin = start_byte
+    if ctx.n is None:
+        sample = _sample_fields(f, begin, line, pcol)
+        if sample:
+            ctx.infer_from_lines(sample)
     feeder = _LineFeeder(_iter_records(f, begin, line), line)
     reader = csv.reader(feeder)
     batch = []

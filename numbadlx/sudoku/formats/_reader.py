@@ -6,6 +6,7 @@ and size), start checks, block and record iteration with line numbers,
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import operator
 import os
@@ -15,12 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..shape import MAX_SIZE, MIN_SIZE, box_shape
-from ._cells import _SQUARES, _count_cells
+from ._cells import _ROW_COUNTS, _SQUARES, _count_cells
 
 __all__ = ["PuzzleChunk", "count_newlines", "line_ranges"]
 
 _BOM = b"\xef\xbb\xbf"
 _READ_BLOCK = 1 << 20
+#: Puzzle lines read to infer the size of a file
+_SAMPLE_LINES = 64
 
 
 @dataclass
@@ -102,9 +105,14 @@ class _Context:
         self.origin = f" (the size {n}x{n} was set by line {line})"
 
     def infer_from_lines(self, items) -> None:
-        """Set n from the first of ``items`` = [(line, text)] with n*n cells."""
+        """Set n from ``items`` = [(line, text)], the first puzzle lines: the cell count
+        ``n*n`` that most of the first ``_SAMPLE_LINES`` have (the earliest on a tie),
+        so that one mistyped line does not set the size of a whole file."""
+        votes: dict[int, list[int]] = {}  # n -> [lines with n*n cells, first such line]
         first_problem = None
-        for line, text in items:
+        seen = 0
+        for line, text in itertools.islice(items, _SAMPLE_LINES):
+            seen += 1
             count = _count_cells(text, _SQUARES, grid=False)
             k = _SQUARES.get(count)
             if k is not None:
@@ -114,15 +122,56 @@ class _Context:
                     if first_problem is None:
                         first_problem = f"{self.at(line, 0)}: line has {count} cells, but {exc}"
                     continue
-                self.set_n(k, line)
-                return
+                votes.setdefault(k, [0, line])[0] += 1
+                continue
             if first_problem is None:
                 first_problem = (
                     f"{self.at(line, len(text.rstrip()))}: line has {count} cells; "
                     f"a puzzle line needs n*n cells for a size n from {MIN_SIZE} to "
                     f"{MAX_SIZE} (16, 36, 64, 81, 100, 144, ...)"
                 )
-        raise ValueError(first_problem or f"{self.name}: no puzzles found")
+        if not votes:
+            raise ValueError(first_problem or f"{self.name}: no puzzles found")
+        k = max(votes, key=lambda size: (votes[size][0], -votes[size][1]))
+        count, first = votes[k]
+        self.set_n(k, first)
+        if count > 1:
+            self.origin = (
+                f" (the size {k}x{k} was inferred from {count} of the first {seen} puzzle lines)"
+            )
+
+    def infer_from_rows(self, items) -> None:
+        """Set n from ``items`` = [(line, text)], the first grid rows: the cell count
+        most of them have (the earliest on a tie), as :meth:`infer_from_lines`."""
+        counts = [(line, _count_cells(text, _ROW_COUNTS, grid=True)) for line, text in items]
+        fitting = [count for _, count in counts if count in _ROW_COUNTS]
+        if not fitting:
+            line, count = counts[0]
+            raise ValueError(
+                f"{self.at(line, len(items[0][1]))}: grid row has {count} cells; a row "
+                f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
+            )
+        k = max(fitting, key=lambda c: (fitting.count(c), -fitting.index(c)))
+        votes = fitting.count(k)
+        self.set_n(k, next(line for line, count in counts if count == k))
+        if votes > 1:
+            self.origin = (
+                f" (the size {k}x{k} was inferred from {votes} of the first {len(counts)} "
+                f"grid rows)"
+            )
+
+
+def _sample_lines(f, pos: int, line: int) -> list[tuple[int, str]]:
+    """The first ``_SAMPLE_LINES`` puzzle lines from ``pos`` as ``(line, text)``,
+    comments and blank lines skipped (the file position is left anywhere)."""
+    sample = []
+    for number, raw, _ in _iter_records(f, pos, line):
+        content = _strip_comment(raw)
+        if content:
+            sample.append((number, content.decode("utf-8", "surrogateescape")))
+            if len(sample) >= _SAMPLE_LINES:
+                break
+    return sample
 
 
 def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
@@ -149,24 +198,57 @@ def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
 def count_newlines(f, start: int, stop: int) -> int:
     """Number of ``\\n`` bytes in ``[start, stop)`` of the binary file ``f``, read in
     blocks (the file position is left at ``stop`` or at the end of the file)."""
+    return _count_byte(f, start, stop, b"\n")
+
+
+def _count_byte(f, start: int, stop: int, byte: bytes) -> int:
     f.seek(start)
-    newlines = 0
+    found = 0
     left = stop - start
     while left > 0:
         block = f.read(min(left, _READ_BLOCK))
         if not block:
             break
-        newlines += block.count(b"\n")
+        found += block.count(byte)
         left -= len(block)
-    return newlines
+    return found
 
 
-def line_ranges(path, chunk_bytes: int, start_byte: int = 0) -> list[tuple[int, int, int]]:
+def _line_end(f, pos: int, quotes: int | None) -> int | None:
+    """The offset just after the first line end at or after ``pos``, or None at the end
+    of the file. With ``quotes`` (the number of ``"`` bytes between the start of the
+    range and ``pos``), only a line end outside a quoted CSV field counts: one with an
+    even number of quotes before it."""
+    f.seek(pos)
+    while True:
+        data = f.read(1 << 16)
+        if not data:
+            return None
+        if quotes is None:
+            cut = data.find(b"\n")
+        else:
+            codes = np.frombuffer(data, dtype=np.uint8)
+            parity = (quotes + np.cumsum(codes == ord('"'))) % 2
+            outside = np.flatnonzero((codes == ord("\n")) & (parity == 0))
+            cut = int(outside[0]) if outside.size else -1
+            quotes += int(np.count_nonzero(codes == ord('"')))
+        if cut >= 0:
+            return f.tell() - len(data) + cut + 1
+
+
+def line_ranges(
+    path, chunk_bytes: int, start_byte: int = 0, quoted: bool = False
+) -> list[tuple[int, int, int]]:
     """Split a file into byte ranges of about ``chunk_bytes`` that start at lines.
 
     Returns a list of ``(start, stop, first_line)``: ``[start, stop)`` holds whole
     lines, the first of them line ``first_line`` (1-based) of the file. The ranges
     cover ``[start_byte, size)``; ``start_byte`` must begin a line.
+
+    With ``quoted`` (for CSV files) a range ends only at a line end outside a quoted
+    field, so a field that holds line breaks stays whole: the ranges hold whole
+    rows. (A quote counts as opening or closing a field wherever it is, as in CSV
+    written by spreadsheets and :mod:`csv`: a field is quoted whole or not at all.)
 
     Examples
     --------
@@ -190,16 +272,9 @@ def line_ranges(path, chunk_bytes: int, start_byte: int = 0) -> list[tuple[int, 
         while start < size:
             stop = min(size, start + chunk_bytes)
             if stop < size:
-                f.seek(stop - 1)  # a range may end right after a newline at stop - 1
-                while True:
-                    data = f.read(1 << 16)
-                    if not data:
-                        stop = size
-                        break
-                    cut = data.find(b"\n")
-                    if cut >= 0:
-                        stop = f.tell() - len(data) + cut + 1
-                        break
+                # a range may end right after a newline at stop - 1
+                quotes = _count_byte(f, start, stop - 1, b'"') if quoted else None
+                stop = _line_end(f, stop - 1, quotes) or size
             ranges.append((start, stop, line))
             line += count_newlines(f, start, stop)
             start = stop

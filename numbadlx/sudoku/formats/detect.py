@@ -7,11 +7,12 @@ import csv
 import math
 import os
 
-from ._cells import _LOOKUP, _ROW_COUNTS, _SQUARES, _split_cells
+from ...core.textfile import check_file
+from ._cells import _LOOKUP, _ROW_COUNTS, _SQUARES, _leading_run, _split_cells
 from ._csv import PUZZLE_COLUMNS, _pick_column
 from ._grid import _SEPARATOR_LINE_RE
 from ._npy import _NPY_MAGIC
-from ._reader import _BOM, _strip_comment
+from ._reader import _BOM, _SAMPLE_LINES, _strip_comment
 
 __all__ = ["FORMATS", "file_format"]
 
@@ -25,12 +26,62 @@ def _check_format(format: str | None) -> str | None:
     return format
 
 
-def _detect_format(head: bytes, n: int | None) -> str:
-    """Guess the text format from the first data line (see the package docs)."""
+def _data_lines(head: bytes) -> list[tuple[int, str]]:
+    """``(offset after the line, text)`` of the data lines (not blank, not a comment)
+    in ``head``; offsets count from the start of the file (a BOM included)."""
+    offset = 0
     if head.startswith(_BOM):
         head = head[len(_BOM) :]
-    decoded = (_strip_comment(raw).decode("utf-8", "replace") for raw in head.split(b"\n"))
-    data_lines = [line for line in decoded if line.strip()]
+        offset = len(_BOM)
+    found = []
+    for raw in head.split(b"\n"):
+        offset += len(raw) + 1
+        text = _strip_comment(raw).decode("utf-8", "replace")
+        if text.strip():
+            found.append((offset, text))
+    return found
+
+
+def _count_line_end(head: bytes) -> int | None:
+    """Where a leading puzzle-count line ends (the byte after its LF), or None.
+
+    The first data line is a count when it is a lone whole number written without
+    leading zeros (at most 9 digits), with fewer digits than the next data line has
+    cells: contest files start with the number of puzzles that follow (``3``, then
+    three grids). A grid row or puzzle line with a digit too many is not taken for one.
+    """
+    lines = _data_lines(head[: 1 << 16])
+    if len(lines) < 2:
+        return None
+    first = lines[0][1].strip()
+    if not (first.isascii() and first.isdigit() and len(first) <= 9):
+        return None
+    if first.startswith("0") and first != "0":
+        return None
+    following = len(_split_cells(lines[1][1], None, _ANY_COUNT, grid=True)[1])
+    if len(first) >= following or len(lines[1][1].strip()) == len(first):
+        return None
+    return lines[0][0]
+
+
+def _too_large_for(count: int, text: str) -> bool:
+    """True if the line of ``count`` cells holds a value above ``sqrt(count)``: it
+    cannot be a puzzle line of that size (so it is a row of a ``count x count`` grid)."""
+    kind, cells, _, _ = _split_cells(text, None, _ANY_COUNT, grid=False)
+    if len(cells) != count:
+        return False
+    if kind == "chars":
+        values = [int(_LOOKUP[ord(ch)]) for ch in cells if ord(ch) < 128]
+    else:
+        values = [int(t) for t in cells if t != "." and len(t) < 4]
+    return any(math.isqrt(count) < v <= count for v in values)
+
+
+def _detect_format(head: bytes, n: int | None) -> str:
+    """Guess the text format from the first data lines (see the package docs)."""
+    data_lines = [text for _, text in _data_lines(head)]
+    if _count_line_end(head) is not None:
+        data_lines = data_lines[1:]  # a contest file's count line
     for text in data_lines[:1]:
         if "," in text:
             try:
@@ -39,20 +90,26 @@ def _detect_format(head: bytes, n: int | None) -> str:
                 names = []
             if _pick_column(names, PUZZLE_COLUMNS) is not None:
                 return "csv"
-        if "|" in text or "+" in text or _SEPARATOR_LINE_RE.fullmatch(text):
+        # a puzzle line followed by a trailing field (a rating, a comment)
+        run = _leading_run(text, (n * n,) if n is not None else _SQUARES)
+        if run is not None and text[run[2][-1] + 1 :].strip():
+            return "lines"
+        only_dashes = set(text.strip()) == {"-"} and len(text.strip()) in _SQUARES
+        if "|" in text or "+" in text or (_SEPARATOR_LINE_RE.fullmatch(text) and not only_dashes):
             return "grid"
-        kind, cells, _, _ = _split_cells(text, None, _ANY_COUNT, grid=False)
-        count = len(cells)
+        # the cell count most of the first lines have: one mistyped line does not decide
+        sample = data_lines[:_SAMPLE_LINES]
+        counts = [len(_split_cells(line, None, _ANY_COUNT, grid=False)[1]) for line in sample]
+        count = max(counts, key=lambda c: (counts.count(c), -counts.index(c)))
         if n is not None:
             return "grid" if count == n else "lines"
         if count in _SQUARES:
-            if count in (16, 36):
-                # values possible only as a row of a count x count grid
-                if kind == "chars":
-                    values = [int(_LOOKUP[ord(ch)]) for ch in cells if ord(ch) < 128]
-                else:
-                    values = [int(t) for t in cells if t != "." and len(t) < 4]
-                if len(data_lines) >= count and any(math.isqrt(count) < v <= count for v in values):
+            if count in (16, 36) and len(data_lines) >= count:
+                # rows of a count x count grid, or puzzle lines of size sqrt(count)?
+                # Grid rows when at least half of the first lines hold a value too
+                # large for the small size.
+                large = sum(_too_large_for(count, line) for line in sample)
+                if 2 * large >= len(sample):
                     return "grid"
             return "lines"
         if count in _ROW_COUNTS:
@@ -90,7 +147,7 @@ def file_format(path, format: str | None = None, n: int | None = None) -> str:
     format = _check_format(_path_format(os.fspath(path), format))
     if format is not None:
         return format
-    with open(path, "rb") as f:
+    with open(check_file(path), "rb") as f:
         return _sniff_format(f, n)
 
 

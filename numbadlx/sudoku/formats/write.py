@@ -9,7 +9,7 @@ from ..shape import DIGITS as _DIGITS
 from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
 
-__all__ = ["format_grid", "format_line", "format_lines"]
+__all__ = ["format_grid", "format_grid_rows", "format_line", "format_lines"]
 
 _OUT_CHARS = np.frombuffer(_DIGITS.encode("ascii"), dtype=np.uint8)
 
@@ -150,3 +150,46 @@ def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: s
             lines.append(" | ".join(groups))
         grids.append("\n".join(lines))
     return "\n\n".join(grids)
+
+
+def format_grid_rows(puzzles: ArrayLike) -> list[str]:
+    """Write puzzles in the plain grid shape of contest files: ``n`` lines of ``n``
+    values separated by single spaces, ``0`` for a blank.
+
+    Parameters
+    ----------
+    puzzles : array_like
+        ``(N, n*n)``, ``(n*n,)`` or ``(N, n, n)`` values ``0..n`` (a 2-D array is
+        read as in :func:`format_lines`).
+
+    Returns
+    -------
+    list of str
+        One string per puzzle, its ``n`` rows joined by ``\\n`` (no final newline).
+        Values above 9 are written as decimal numbers (``10``, ``11``, ...), so every
+        size reads back with :func:`parse` (``format="grid"``). A contest file is
+        ``"\\n\\n".join(...)``, or each block followed by a blank line.
+
+    Examples
+    --------
+    >>> print(format_grid_rows([[1, 0, 3, 4] + [0] * 12])[0])
+    1 0 3 4
+    0 0 0 0
+    0 0 0 0
+    0 0 0 0
+    """
+    values, n = _output_matrix(puzzles)
+    count, size = values.shape
+    if n <= 9:  # one character a value: build all the text at once
+        buf = np.full((count, size, 2), ord(" "), dtype=np.uint8)
+        buf[:, :, 0] = _OUT_CHARS[values]
+        buf[:, n - 1 :: n, 1] = ord("\n")
+        text = buf.reshape(count, 2 * size)[:, :-1].tobytes().decode("ascii")
+        step = 2 * size - 1
+        return [text[i * step : (i + 1) * step] for i in range(count)]
+    words = np.array([str(v) for v in range(n + 1)], dtype=object)
+    blocks = []
+    for puzzle in values:
+        cells = words[puzzle.reshape(n, n)]
+        blocks.append("\n".join(" ".join(row) for row in cells))
+    return blocks

@@ -1,0 +1,106 @@
+"""Checking given solutions (a CSV's solution column) against their puzzles.
+
+A solution is right when it is a *completion* of its puzzle: it keeps every given,
+fills every cell with ``1..n`` and has each digit once in every row, column and box.
+For a puzzle with one solution that is the same as being equal to it; for a puzzle
+with several, any of them passes. The test is vectorised over the whole batch; only
+the rows that fail get a message, written by :func:`completion_error`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .formats import parse
+from .shape import box_shape
+
+__all__ = ["completion_error", "completion_errors"]
+
+
+def _units(grids: np.ndarray, n: int, rows: int, cols: int) -> np.ndarray:
+    """``(k, 3n, n)``: the rows, columns and boxes of ``(k, n, n)`` grids."""
+    k = grids.shape[0]
+    boxes = (
+        grids.reshape(k, n // rows, rows, n // cols, cols).transpose(0, 1, 3, 2, 4).reshape(k, n, n)
+    )
+    return np.concatenate([grids, grids.transpose(0, 2, 1), boxes], axis=1)
+
+
+def completion_error(puzzle: ArrayLike, solution: ArrayLike, box=None) -> str | None:
+    """Why ``solution`` is not a completion of ``puzzle`` (both ``(n*n,)`` values), or
+    None when it is one.
+
+    Examples
+    --------
+    >>> completion_error("1234341221434321", "1234341221434321") is None
+    True
+    >>> completion_error("1000000000000000", "2134341212434321")
+    'it changes the given 1 at row 1, column 1 to 2'
+    """
+    puzzle = np.asarray(parse(puzzle, box=box)[0] if isinstance(puzzle, str) else puzzle)
+    solution = np.asarray(
+        parse(solution, box=box)[0] if isinstance(solution, str) else solution
+    ).ravel()
+    puzzle = puzzle.ravel()
+    n = int(round(puzzle.size**0.5))
+    rows, cols = box_shape(n, box)
+    changed = np.flatnonzero((puzzle != 0) & (puzzle != solution))
+    if changed.size:
+        r, c = divmod(int(changed[0]), n)
+        return (
+            f"it changes the given {int(puzzle[changed[0]])} at row {r + 1}, column {c + 1} "
+            f"to {int(solution[changed[0]])}"
+        )
+    outside = np.flatnonzero((solution < 1) | (solution > n))
+    if outside.size:
+        r, c = divmod(int(outside[0]), n)
+        return f"row {r + 1}, column {c + 1} is {int(solution[outside[0]])}, not a digit 1..{n}"
+    units = _units(solution.reshape(1, n, n).astype(np.int64), n, rows, cols)[0]
+    for index, unit in enumerate(units):
+        seen = np.bincount(unit, minlength=n + 1)
+        if (seen[1:] != 1).any():
+            digit = int(np.flatnonzero(seen[1:] > 1)[0]) + 1
+            kind = ("row", "column", "box")[index // n]
+            return f"digit {digit} appears {int(seen[digit])} times in {kind} {index % n + 1}"
+    return None
+
+
+def completion_errors(puzzles: ArrayLike, solutions: ArrayLike, box=None) -> dict[int, str]:
+    """``{row: why}`` for the rows where ``solutions`` is not a completion of
+    ``puzzles`` (both ``(N, n*n)`` arrays); rows whose solution is all zeros (none
+    given) are skipped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> puzzles = np.array([[0] * 16, [0] * 16, [0] * 16])
+    >>> solutions = np.array([[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1],
+    ...                       [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 1, 2],
+    ...                       [0] * 16])
+    >>> completion_errors(puzzles, solutions)
+    {1: 'digit 1 appears 2 times in column 3'}
+    """
+    puzzles = np.asarray(puzzles)
+    solutions = np.asarray(solutions)
+    if puzzles.shape != solutions.shape or puzzles.ndim != 2:
+        raise ValueError(
+            f"puzzles {puzzles.shape} and solutions {solutions.shape} must be two (N, n*n) "
+            f"arrays of the same shape"
+        )
+    k, size = puzzles.shape
+    n = int(round(size**0.5))
+    rows, cols = box_shape(n, box)
+    given = solutions.any(axis=1)
+    bad = given & ((puzzles != 0) & (puzzles != solutions)).any(axis=1)
+    bad |= given & ((solutions < 1) | (solutions > n)).any(axis=1)
+    check = np.flatnonzero(given & ~bad)
+    if check.size:
+        grids = solutions[check].reshape(check.size, n, n).astype(np.int64)
+        units = np.sort(_units(grids, n, rows, cols), axis=2)
+        wrong = (units != np.arange(1, n + 1)).any(axis=(1, 2))
+        bad[check[wrong]] = True
+    return {
+        int(i): completion_error(puzzles[i], solutions[i], (rows, cols))
+        for i in np.flatnonzero(bad)
+    }

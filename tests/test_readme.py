@@ -1,0 +1,101 @@
+"""The README's examples work as written: its Python blocks run, and its command lines
+run from a checkout with ``../shared/data`` beside it (skipped without the data)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# The README's examples test the user's path, not memory safety: once is enough, and
+# the NUMBA_BOUNDSCHECK=1 run of the suite (a cache of its own) skips them.
+pytestmark = pytest.mark.skipif(
+    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+DATA = Path(os.environ.get("NUMBADLX_DATA", ROOT.parent / "shared" / "data"))
+
+
+def _blocks(language):
+    """The code blocks of the README fenced as ```language (plain ``` for "")."""
+    blocks, current, inside = [], [], None
+    for line in README.splitlines():
+        if line.startswith("```"):
+            if inside is None:
+                inside, current = line[3:].strip(), []
+            else:
+                if inside == language:
+                    blocks.append("\n".join(current) + "\n")
+                inside = None
+        elif inside is not None:
+            current.append(line)
+    return blocks
+
+
+def _python_blocks():
+    blocks = _blocks("python")
+    assert len(blocks) >= 3, "the README lost its Python examples"
+    return blocks
+
+
+@pytest.mark.parametrize("index", range(len(_blocks("python"))))
+def test_python_blocks_run_as_written(index, tmp_path):
+    code = _python_blocks()[index]
+    if "dask" in code:
+        pytest.importorskip("distributed")
+    if "plotting" in code:
+        pytest.importorskip("matplotlib")
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, MPLBACKEND="Agg"),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def _commands():
+    """Command lines of the README's plain code blocks that run numbadlx (the two set-up
+    commands and the benchmark commands, which install things, excepted)."""
+    found = []
+    for block in _blocks(""):
+        for line in block.splitlines():
+            command = line.split("  #")[0].strip()
+            runs_numbadlx = command.startswith("numbadlx ") or "| numbadlx " in command
+            if runs_numbadlx and "pip install" not in command:
+                found.append(command)
+    return found
+
+
+def test_the_readme_has_commands_to_check():
+    assert len(_commands()) >= 6
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no datasets at {DATA}")
+@pytest.mark.parametrize("command", _commands())
+def test_command_lines_run_from_a_checkout(command, tmp_path):
+    # a checkout in tmp_path/repo with ../shared/data beside it: outputs land there
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(DATA)
+    run = subprocess.run(
+        command,
+        shell=True,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(
+            os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]
+        ),
+    )
+    # 3: a documented budget stop (the 25x25 example); anything else is a failure
+    assert run.returncode in (0, 3), run.stderr[-3000:]
+    assert "error" not in run.stderr.lower(), run.stderr[-3000:]
