@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import enum
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -39,6 +37,7 @@ from . import frames
 from . import kernel as _kernel
 from .completion import completion_errors
 from .formats import parse, parse_chunk
+from .parallel import parallel_threads
 from .shape import box_shape
 
 __all__ = [
@@ -55,25 +54,6 @@ __all__ = [
     "ENGINES",
     "pick_engine",
 ]
-
-_PARALLEL_LOCK = threading.Lock()
-
-
-def unsafe_threads_lock() -> threading.Lock | None:
-    """The lock to hold around a parallel kernel call, or None when none is needed.
-
-    Numba's ``workqueue`` threading layer (its fallback when neither OpenMP nor TBB
-    loads) aborts the process if two threads run parallel code at once; the ``omp`` and
-    ``tbb`` layers allow it. Until the first parallel call Numba cannot say which layer
-    it will load, so that call is serialised too.
-    """
-    try:
-        if numba.threading_layer() != "workqueue":
-            return None
-    except ValueError:  # no parallel call yet: the layer is not chosen
-        pass
-    return _PARALLEL_LOCK
-
 
 # Puzzles per parallel chunk: many small chunks balance hard sets across threads.
 DEFAULT_CHUNK = 64
@@ -391,18 +371,10 @@ def solve(
     counts = np.zeros(n_puzzles, dtype=np.int64)
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
-    previous = numba.get_num_threads()
-    threads = previous if threads is None else int(threads)
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
     start = time.perf_counter()
-    # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
-    block = max(chunk * threads * 16, 4096)
-    lock = unsafe_threads_lock()
-    if lock is not None:
-        lock.acquire()
-    try:
-        numba.set_num_threads(threads)
+    with parallel_threads(threads) as threads:
+        # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
+        block = max(chunk * threads * 16, 4096)
         if timeout is not None:
             _solve_by_deadline(
                 engine,
@@ -439,10 +411,6 @@ def solve(
             )
             if progress is not None:
                 progress(end, n_puzzles)
-    finally:
-        if lock is not None:
-            lock.release()
-        numba.set_num_threads(previous)
     return SudokuResult(
         puzzles=grid,
         solutions=solutions,

@@ -27,14 +27,14 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from ..core.validate import check_count
 from . import kernel as _dlx
 from . import puzzle_kernel as _pk
-from .rate import LOGIC_RATINGS, _check_seed, _check_threads
+from .parallel import parallel_threads
+from .rate import LOGIC_RATINGS, _check_seed
 from .shape import box_shape
 
 __all__ = ["SYMMETRIES", "random_grids", "generate", "random_grid", "random_puzzles"]
@@ -100,13 +100,8 @@ def random_grids(
     seed = _check_seed(_fresh_seed() if seed is None else seed)
     units, peers, _ = _pk.unit_tables(size, rows, cols)
     out = np.zeros((count, size * size), dtype=np.uint8)
-    previous = numba.get_num_threads()
-    threads = _check_threads(threads, previous)
-    try:
-        numba.set_num_threads(threads)
+    with parallel_threads(threads) as threads:
         _pk.random_grids_bulk(out, units, peers, _pk.full_mask(size), seed, 0)
-    finally:
-        numba.set_num_threads(previous)
     return out
 
 
@@ -200,10 +195,7 @@ def generate(
     units, peers, where = _pk.unit_tables(size, rows, cols)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
-    previous = numba.get_num_threads()
-    threads = _check_threads(threads, previous)
-    try:
-        numba.set_num_threads(threads)
+    with parallel_threads(threads) as threads:
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
             _pk.generate_bulk(
@@ -238,8 +230,6 @@ def generate(
                 )
             if progress is not None:
                 progress(end, count)
-    finally:
-        numba.set_num_threads(previous)
     return out
 
 

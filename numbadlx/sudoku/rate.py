@@ -25,13 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..core.validate import check_count
 from . import puzzle_kernel as _pk
 from .formats import parse_chunk
+from .parallel import parallel_threads
 from .shape import box_shape
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -275,12 +275,9 @@ def rate(
     # at most one step per placement and one per candidate removed
     table = np.zeros((count if steps else 0, nn * (n + 1), _pk.STEP_FIELDS), dtype=np.int32)
     units, peers, where = _pk.unit_tables(n, rows, cols)
-    previous = numba.get_num_threads()
-    threads = _check_threads(threads, previous)
     start = time.perf_counter()
-    block = max(chunk * threads * 16, 4096)
-    try:
-        numba.set_num_threads(threads)
+    with parallel_threads(threads) as threads:
+        block = max(chunk * threads * 16, 4096)
         for begin in range(0, count, block):
             end = min(count, begin + block)
             todo = slice(begin, end)
@@ -308,8 +305,6 @@ def rate(
             )
             if progress is not None:
                 progress(end, count)
-    finally:
-        numba.set_num_threads(previous)
     guesses[bad] = np.nan
     values[bad] = np.nan
     return Ratings(
@@ -350,12 +345,3 @@ def _check_seed(seed):
     if not 0 <= int(seed) < 2**63:
         raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
     return int(seed)
-
-
-def _check_threads(threads, default):
-    threads = default if threads is None else threads
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an integer, got {threads!r}")
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    return int(threads)

@@ -19,13 +19,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import puzzle_kernel as _pk
 from .formats import parse
-from .rate import _check_seed, _check_threads
+from .parallel import parallel_threads
+from .rate import _check_seed
 from .shape import box_shape
 
 __all__ = ["transform"]
@@ -70,11 +70,6 @@ def transform(
     n = int(round(grid.shape[1] ** 0.5))
     rows, cols = box_shape(n, box)
     out = np.empty_like(grid)
-    previous = numba.get_num_threads()
-    threads = _check_threads(threads, previous)
-    try:
-        numba.set_num_threads(threads)
+    with parallel_threads(threads) as threads:
         _pk.transform_bulk(grid, n, rows, cols, seed, 0, out, 256)
-    finally:
-        numba.set_num_threads(previous)
     return out

@@ -1,0 +1,73 @@
+"""Running the Sudoku layer's ``prange`` kernels: one place for the thread count and
+for the lock that Numba's ``workqueue`` threading layer needs.
+
+Every bulk call (``solve``, ``generate``, ``random_grids``, ``rate``, ``transform``)
+runs its parallel kernel inside ``with parallel_threads(threads) as threads:``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+import numba
+import numpy as np
+
+__all__ = ["parallel_threads", "unsafe_threads_lock", "check_threads"]
+
+_PARALLEL_LOCK = threading.Lock()
+
+
+def unsafe_threads_lock() -> threading.Lock | None:
+    """The lock to hold around a parallel kernel call, or None when none is needed.
+
+    Numba's ``workqueue`` threading layer (its fallback when neither OpenMP nor TBB
+    loads) aborts the process if two threads run parallel code at once; the ``omp`` and
+    ``tbb`` layers allow it. Until the first parallel call Numba cannot say which layer
+    it will load, so that call is serialised too.
+    """
+    try:
+        if numba.threading_layer() != "workqueue":
+            return None
+    except ValueError:  # no parallel call yet: the layer is not chosen
+        pass
+    return _PARALLEL_LOCK
+
+
+def check_threads(threads: int | None) -> int:
+    """``threads`` as an int in ``1..NUMBA_NUM_THREADS`` (None: Numba's current
+    setting); TypeError or ValueError naming it otherwise."""
+    if threads is None:
+        return numba.get_num_threads()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an integer, got {threads!r}")
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    return int(threads)
+
+
+@contextlib.contextmanager
+def parallel_threads(threads: int | None) -> Iterator[int]:
+    """Run the block's parallel kernels on ``threads`` threads (checked; None keeps
+    Numba's setting), serialised under the workqueue layer; the previous thread count
+    is restored afterwards. Yields the thread count.
+
+    Examples
+    --------
+    >>> with parallel_threads(1) as threads:
+    ...     threads
+    1
+    """
+    previous = numba.get_num_threads()
+    count = check_threads(threads)
+    lock = unsafe_threads_lock()
+    if lock is not None:
+        lock.acquire()
+    try:
+        numba.set_num_threads(count)
+        yield count
+    finally:
+        numba.set_num_threads(previous)
+        if lock is not None:
+            lock.release()
