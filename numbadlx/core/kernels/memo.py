@@ -42,7 +42,7 @@ import numpy as np
 from numba import literally, njit
 
 from ..links import AUX, DOWN, ITEM, UP
-from .common import MARK, ONE, cover, option_of, purify, uncover, unpurify
+from .common import MARK, ONE, choose_mrv, cover, option_of, purify, uncover, unpurify
 
 __all__ = ["memo_x", "memo_c", "rehash", "RET_GROW"]
 
@@ -218,15 +218,7 @@ def _memo(
                     keys[e, w] = key[w]
                 values[e] = -1
                 # choose an item: minimum remaining values, the first of equals
-                i = items[1, 0]
-                best = nodes[ITEM, i]
-                p = items[1, i]
-                while p != 0 and best > 0:
-                    length = nodes[ITEM, p]
-                    if length < best:
-                        best = length
-                        i = p
-                    p = items[1, p]
+                i, best = choose_mrv(nodes, items)
                 if best == 0:
                     values[e] = 0
                     result = 0
