@@ -32,9 +32,11 @@ What an interruption leaves:
   lines up to the checkpoint's ``output_bytes``, and possibly part of the chunk being
   written after them. ``--resume`` cuts that tail and carries on; the final output is
   byte for byte the one an uninterrupted run writes.
-* The checkpoint also records the options that shape the output (``--limit``,
-  ``--max-nodes``, CSV or text, the box and the puzzle size), and ``--resume`` refuses
-  to mix outputs made with different ones.
+* The checkpoint also records the input's fingerprint (size, mtime and a SHA-256 of
+  the bytes already solved) and the options that shape the output (``--limit``,
+  ``--max-nodes``, ``--timeout``, ``--box``, ``--format``, ``--column``, ``--engine``,
+  the output kind and the puzzle size), and ``--resume`` refuses a changed input or
+  other options. The output is locked while a run writes it.
 
 ``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
 ``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of
@@ -136,9 +138,9 @@ def _solve_command(args):
         box = _box(args.box)
         if box is None:
             return EXIT_USAGE
-    if _bad_timeout(args.timeout):
+    if _bad_timeout(args):
         return EXIT_USAGE
-    with _input_path(args.input) as source:
+    with _input_path(args.input, args.resume) as source:
         if source is None:
             return EXIT_USAGE
         try:
@@ -178,8 +180,9 @@ class _input_path:
     afterwards. A missing name gives ``""`` (the built-in sample); an unusable one
     None, after an error message naming it."""
 
-    def __init__(self, name):
+    def __init__(self, name, resume=False):
         self.name = name
+        self.resume = resume
         self.copy = None
 
     def __enter__(self):
@@ -201,13 +204,26 @@ class _input_path:
                 return None
             if stat.S_ISREG(mode):
                 return name
+            if self.resume:
+                print(
+                    f"numbadlx: error: --resume needs an input file, and {name} is a pipe "
+                    f"or a device (its copy would be another input each time)",
+                    file=sys.stderr,
+                )
+                return None
         with tempfile.NamedTemporaryFile(prefix="numbadlx-input-", delete=False) as copy:
             self.copy = copy.name
-            if name == "-":
-                shutil.copyfileobj(sys.stdin.buffer, copy)
-            else:
-                with open(name, "rb") as pipe:
-                    shutil.copyfileobj(pipe, copy)
+            try:
+                if name == "-":
+                    shutil.copyfileobj(sys.stdin.buffer, copy)
+                else:
+                    with open(name, "rb") as pipe:
+                        shutil.copyfileobj(pipe, copy)
+            except BaseException:  # Ctrl-C too: leave no copy behind
+                copy.close()
+                os.remove(self.copy)
+                self.copy = None
+                raise
         return self.copy
 
     def __exit__(self, *exc):
@@ -244,7 +260,7 @@ def _solve_source(args, source, box):
     csv = args.output_format == "csv" or (csv and args.output_format is None)
     progress = _ProgressBar(
         os.path.getsize(source),
-        not args.no_progress and sys.stderr.isatty() or args.progress,
+        _show_progress(args),
         "solving on Dask" if args.dask else "solving",
     )
     common = dict(
@@ -308,7 +324,13 @@ def _solve_source(args, source, box):
     elif not show_solutions:
         _note("(solutions not printed for the built-in sample; give -o FILE to save them)")
     if summary.interrupted:
-        if not args.output:
+        resumable = (
+            args.input not in (None, "-")
+            and source == args.input
+            and output is not None
+            and not os.path.abspath(output).startswith(("/dev/", "/proc/"))
+        )
+        if not resumable:
             _note(f"interrupted after {summary.puzzles} puzzles")
         elif args.dask:
             _note(
@@ -341,19 +363,20 @@ def _count_command(args):
 
     from .core import BudgetExceeded, ExactCover, SearchStats
 
-    if _bad_timeout(args.timeout):
+    if _bad_timeout(args):
         return EXIT_USAGE
     # "-" is standard input; anything else is a file name, passed on as a Path so that
     # it is never read as DLX text (a missing file, a directory or a binary file is an
     # error naming it).
     try:
-        problem = ExactCover.from_dlx(sys.stdin if args.file == "-" else Path(args.file))
+        # stdin as bytes, so that the same UTF-8 and binary checks as for a file apply
+        problem = ExactCover.from_dlx(sys.stdin.buffer if args.file == "-" else Path(args.file))
     except (OSError, ValueError) as error:
         print(f"numbadlx: error: {_os_error_text(error)}", file=sys.stderr)
         return EXIT_USAGE
     print(
-        f"{args.file}: {problem.n_options} options, {problem.n_primary} primary and "
-        f"{problem.n_secondary} secondary items",
+        f"{'<stdin>' if args.file == '-' else args.file}: {problem.n_options} options, "
+        f"{problem.n_primary} primary and {problem.n_secondary} secondary items",
         file=sys.stderr,
     )
     # --timeout is one deadline for all the searching the command does, --max-nodes one
@@ -471,7 +494,7 @@ def _generate_command(args):
     if (args.box and box is None) or clues is False or rating is False:
         return EXIT_USAGE
     minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
-    enabled = not args.no_progress and sys.stderr.isatty() or args.progress
+    enabled = _show_progress(args)
     bar = _ProgressBar(args.n, enabled, "generating")
     start = time.perf_counter()
     try:
@@ -505,11 +528,14 @@ def _rate_command(args):
     box = _box(args.box) if args.box else None
     if args.box and box is None:
         return EXIT_USAGE
-    if not os.path.isfile(args.input):
-        print(f"numbadlx: error: no such file: {args.input}", file=sys.stderr)
+    from .sudoku.stream import input_file
+
+    try:
+        input_file(args.input)  # the same check and messages as `solve`
+    except ValueError as error:
+        print(f"numbadlx: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    enabled = not args.no_progress and sys.stderr.isatty() or args.progress
-    bar = _ProgressBar(os.path.getsize(args.input), enabled, "rating")
+    bar = _ProgressBar(os.path.getsize(args.input), _show_progress(args), "rating")
     try:
         summary = rate_file(
             args.input,
@@ -775,10 +801,22 @@ def build_parser():
     return parser
 
 
-def _bad_timeout(timeout):
-    """Say so on stderr and return True when --timeout is negative (or NaN)."""
-    if timeout is not None and not timeout >= 0:
-        print(f"numbadlx: error: --timeout must be >= 0 seconds, got {timeout}", file=sys.stderr)
+def _show_progress(args):
+    """A progress bar when asked (--progress), or when stderr is a terminal and
+    --no-progress is not given."""
+    return (not args.no_progress and sys.stderr.isatty()) or args.progress
+
+
+def _bad_timeout(args):
+    """Check ``args.timeout`` with the library's own rule (core.validate.check_timeout):
+    say so on stderr and return True when it is negative or NaN; infinity becomes None
+    (no deadline)."""
+    from .core.validate import check_timeout
+
+    try:
+        args.timeout = check_timeout(args.timeout)
+    except ValueError as error:
+        print(f"numbadlx: error: --{error}", file=sys.stderr)
         return True
     return False
 
@@ -801,6 +839,11 @@ def main(argv=None):
         return EXIT_USAGE
     try:
         return args.run(args)
+    except KeyboardInterrupt:
+        # Ctrl-C outside the solve loop (reading stdin, checking a resume): nothing
+        # was written yet that needs cutting back
+        print("numbadlx: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # e.g. `numbadlx solve big.txt | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

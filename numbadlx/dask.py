@@ -403,9 +403,9 @@ def _solve_range(
     ):
         if len(chunk) == 0:
             continue
-        result = _solve_array(
-            chunk.puzzles, limit, max_nodes, box, threads, None, invalid=chunk.bad, timeout=timeout
-        )
+        # the chunk itself, as the local loop passes it: its unreadable rows and any
+        # CSV solution column to check, so both kinds of run write the same lines
+        result = _solve_array(chunk, limit, max_nodes, box, threads, None, timeout=timeout)
         pieces.append(result_text(chunk, result, csv))
         puzzles += len(chunk)
         tally += count_statuses(result.status)

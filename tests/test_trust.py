@@ -51,9 +51,14 @@ def test_count_refuses_what_is_not_a_dlx_file(tmp_path, capsys, monkeypatch):
 
 
 def test_count_reads_standard_input(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("a b\na\nb\na b\n"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a b\na\nb\na b\n")))
     assert main(["count", "-"]) == EXIT_OK
-    assert capsys.readouterr().out == "2 solutions\n"
+    captured = capsys.readouterr()
+    assert captured.out == "2 solutions\n" and captured.err.startswith("<stdin>: 3 options")
+    # stdin gets the same checks as a file: here, not UTF-8
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a b\n\xff\n")))
+    assert main(["count", "-"]) == EXIT_USAGE
+    assert "not a UTF-8 text file" in capsys.readouterr().err
 
 
 def test_from_dlx_never_reads_a_file_name_as_text(tmp_path):
@@ -314,3 +319,78 @@ def test_two_threads_solving_under_the_workqueue_layer_do_not_abort():
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
     )
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
+
+
+# ------------------------------------------------------------------ found in review
+def test_an_iterator_of_options_is_read_once_and_whole():
+    assert ExactCover(row for row in [[0], [1], [0, 1]]).count() == 2
+    assert count(iter([[0], [1], [0, 1]])) == 2
+
+
+def test_bytes_without_a_newline_name_a_file_and_bools_are_not_indices():
+    with pytest.raises(FileNotFoundError):
+        ExactCover.from_dlx(b"no-such-problem.dlx")
+    problem = ExactCover([[0], [1], [0, 1]])
+    with pytest.raises(ValueError, match="entry 1 is True"):
+        verify(problem, [0, True])
+
+
+def test_an_infinite_timeout_means_no_deadline(tmp_path):
+    result = sudoku.solve(np.zeros((1, 16), dtype=np.uint8), timeout=float("inf"), limit=300)
+    assert result.counts.tolist() == [288]
+    source = tmp_path / "in.txt"
+    source.write_text(_lines(random_puzzles(2, seed=11)))
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--timeout", "inf"]) == 0
+
+
+def test_standard_output_appended_to_the_input_is_refused(tmp_path):
+    source = tmp_path / "loop.txt"
+    text = _lines(random_puzzles(3, seed=12))
+    source.write_text(text)
+    with open(source, "a") as appended:
+        run = subprocess.run(
+            [sys.executable, "-m", "numbadlx", "solve", str(source), "--no-progress"],
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert run.returncode == EXIT_USAGE and "standard output is the input file" in run.stderr
+    assert source.read_text() == text
+
+
+def test_dev_stdout_into_a_file_is_a_stream_not_a_file_to_truncate(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text(_lines(random_puzzles(2, seed=13)))
+    log = tmp_path / "log.txt"
+    log.write_text("an earlier line\n")
+    with open(log, "a") as appended:
+        run = subprocess.run(
+            [sys.executable, "-m", "numbadlx", "solve", str(source), "-o", "/dev/stdout"],
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert run.returncode == EXIT_OK, run.stderr
+    lines = log.read_text().splitlines()
+    assert lines[0] == "an earlier line" and len(lines) == 3
+    assert not os.path.exists("/dev/stdout.progress")
+
+
+def test_rate_refuses_to_write_over_its_input_and_quotes_its_csv(tmp_path, capsys):
+    source = tmp_path / "in.txt"
+    line = sudoku.format_lines(random_puzzles(1, seed=14))[0]
+    source.write_text(f"{line};a, b\n")
+    assert main(["rate", str(source), "-o", str(source)]) == EXIT_USAGE
+    assert "is the input file" in capsys.readouterr().err
+    assert source.read_text() == f"{line};a, b\n"
+    out = tmp_path / "rated.csv"
+    assert main(["rate", str(source), "-o", str(out), "--no-progress"]) == EXIT_OK
+    import csv as csv_module
+
+    rows = list(csv_module.reader(out.read_text().splitlines()))
+    assert rows[0] == ["puzzle", "guesses", "logic", "hardest"]
+    assert rows[1][0] == f"{line};a, b" and len(rows[1]) == 4
+    assert main(["rate", str(tmp_path)]) == EXIT_USAGE
+    assert "is a directory" in capsys.readouterr().err

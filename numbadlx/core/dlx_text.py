@@ -70,15 +70,18 @@ def _read(source):
     """Return ``(text, label)``: the text and a name for error messages.
 
     A :class:`os.PathLike` is always a file, an object with a ``read`` method an open
-    file (such as ``sys.stdin``), and a string with a newline always text. A
-    string without a newline must name a file: DLX text always has a line break, and
-    guessing would read a mistyped file name as a problem. Errors name the file: it is
-    missing, a directory, unreadable, or not UTF-8 text.
+    file (such as ``sys.stdin.buffer``), and a string (or bytes) with a newline always
+    text. A string (or bytes) without a newline must name a file: DLX text always has
+    a line break, and guessing would read a mistyped file name as a problem. Errors
+    name the file: it is missing, a directory, unreadable, or not UTF-8 text.
     """
     if isinstance(source, os.PathLike):
         return read_text_file(os.fspath(source)), os.fspath(source)
     if isinstance(source, bytes):
-        return _decode(source, "<bytes>"), "<bytes>"
+        if b"\n" not in source:  # the same rule as for a str: a file name
+            source = os.fsdecode(source)
+        else:
+            return _decode(source, "<bytes>"), "<bytes>"
     if hasattr(source, "read"):  # an open file, such as sys.stdin
         label = str(getattr(source, "name", "<file>"))
         text = source.read()
@@ -167,8 +170,9 @@ def parse_dlx(source):
     bound_rows = []  # (u, v) of each primary item
     colour_flat = []
     colour_index = {}
-    # Only "\n" (or "\r\n") ends a line, and only ASCII blanks separate names: form
-    # feeds, U+2028 or a no-break space are characters of a name, as in Knuth's reader.
+    # Only "\n" (or "\r\n") ends a line, and only ASCII blanks (space, tab, vertical
+    # tab, form feed, CR) separate names: U+2028 or a no-break space are characters of
+    # a name, as in Knuth's reader, and a form feed never ends a line.
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw[:-1] if raw.endswith("\r") else raw
         stripped = line.strip(_BLANKS)

@@ -68,7 +68,8 @@ class ExactCover:
     dense : bool, optional
         True: ``options`` is a 0/1 matrix; False: it is option lists. By default a
         NumPy array is a matrix, and so is a list of equal-length rows of bools, or
-        of 0/1 rows that could not be option lists (a row repeats an index); any
+        of 0/1 rows, each with a 1, that could not be option lists (a row repeats an
+        index); any
         other list is option lists, except that two or more rows that read either
         way (such as ``[[1, 0], [0, 1]]``: two options covering items 0 and 1, or the
         2 x 2 identity matrix) raise ValueError unless ``dense`` says which is
@@ -113,6 +114,8 @@ class ExactCover:
         colour_names: Sequence[str] | None = None,
         dense: bool | None = None,
     ) -> None:
+        if not isinstance(options, (np.ndarray, Sequence)):
+            options = list(options)  # an iterator: read once, used twice below
         if dense is None:
             dense = _reads_as_dense(options)
         if dense:

@@ -368,6 +368,17 @@ def check_option_indices(solution, n_options):
         return np.zeros(0, dtype=np.int64)
     if isinstance(solution, (str, bytes)) or not hasattr(solution, "__len__"):
         raise ValueError(f"solution must be a sequence of option indices, got {solution!r}")
+    if not isinstance(solution, np.ndarray):
+        # entry by entry first: NumPy would turn [0, True] into integers
+        for position, value in enumerate(solution):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (numbers.Integral, np.integer)
+            ):
+                if isinstance(value, (list, tuple, np.ndarray)):
+                    break  # nested: the shape check below says so
+                raise ValueError(
+                    f"solution entry {position} is {value!r}, not an option index (an integer)"
+                )
     array = np.asarray(solution)
     if array.size == 0:
         return np.zeros(0, dtype=np.int64)
@@ -390,11 +401,12 @@ def check_option_indices(solution, n_options):
 
 
 def check_timeout(timeout):
-    """``timeout`` (seconds, or None) as a float; ValueError unless a number >= 0."""
+    """``timeout`` (seconds, or None) as a float, None for no deadline (None or
+    infinity); ValueError unless a number >= 0."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, (numbers.Real, np.floating)):
         raise ValueError(f"timeout must be a number of seconds, got {timeout!r}")
     if not timeout >= 0:  # NaN fails this too
         raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
-    return float(timeout)
+    return None if timeout == float("inf") else float(timeout)

@@ -349,7 +349,7 @@ def solve(
     check_count(limit, "limit")
     if max_nodes is not None:
         check_count(max_nodes, "max_nodes")
-    check_timeout(timeout)
+    timeout = check_timeout(timeout)  # None for no deadline (None or infinity)
     source = None
     if frames.is_pandas(puzzles):
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 
 from .formats import format_lines, iter_chunks, parse
 from .rate import rate
+from .stream import check_output, csv_field, input_file
 
 __all__ = ["save_puzzles", "rate_file", "RateSummary", "RATE_HEADER"]
 
@@ -105,7 +106,10 @@ def rate_file(
     0200004034000000,0,1.2,hidden single (box)
     """
     start = time.perf_counter()
+    input = input_file(input)
     out = sys.stdout if output is None or str(output) == "-" else None
+    if out is None:
+        check_output(input, os.fspath(output))  # never over the input, never .npy
     handle = out or open(output, "w", encoding="utf-8")
     done = 0
     unreadable = 0
@@ -127,15 +131,14 @@ def rate_file(
             for k, text in enumerate(chunk.raw):
                 field = text.replace("\n", " ")
                 if chunk.bad[k]:
-                    reason = reasons.get(k, "unreadable").replace('"', "'")
-                    rows.append(f'"{field}",,,"{reason}"')
+                    rows.append(f"{csv_field(field)},,,{csv_field(reasons.get(k, 'unreadable'))}")
                     continue
                 guesses = _number(ratings.guesses[k])
                 value = _number(ratings.logic[k]) if logic else ""
                 hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
                 if not np.isfinite(ratings.guesses[k]):
                     hardest = "invalid or no solution"
-                rows.append(f"{field},{guesses},{value},{hardest}")
+                rows.append(f"{csv_field(field)},{guesses},{value},{csv_field(hardest)}")
             handle.write("".join(row + "\n" for row in rows))
             handle.flush()
             done += len(chunk.raw)

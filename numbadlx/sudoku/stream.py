@@ -11,8 +11,10 @@ far the input was read and how long the output is. So an interrupted run loses n
 * a kill or a crash leaves the committed prefix plus perhaps part of one chunk, which
   ``resume=True`` cuts off before carrying on; the final output is byte for byte the
   one of an uninterrupted run;
-* the checkpoint also records the input (path and size) and the options that shape the
-  output, and resuming refuses a checkpoint of another input or other options.
+* the checkpoint also records the input (path, size, mtime and a SHA-256 of the bytes
+  already solved) and the options that shape the output, and resuming refuses a
+  checkpoint of another or a changed input, or of other options; the output is locked
+  while a run writes it.
 
 The pieces, each in one copy:
 
@@ -79,6 +81,8 @@ __all__ = [
     "output_options",
     "CheckpointedOutput",
     "input_file",
+    "check_output",
+    "csv_field",
     "open_output",
     "FileSummary",
     "solve_file",
@@ -115,7 +119,7 @@ def _one_line(raw, invalid=False):
     return raw
 
 
-def _csv_field(text):
+def csv_field(text: str) -> str:
     """``text`` as one CSV field (quoted when it holds a comma or a quote)."""
     if "," not in text and '"' not in text:
         return text
@@ -147,10 +151,9 @@ def result_lines(
         status = int(result.status[k])
         raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
         if csv:
-            solution = _csv_field(solutions[k]) if result.counts[k] else ""
+            solution = csv_field(solutions[k]) if result.counts[k] else ""
             lines.append(
-                f"{_csv_field(raw)},{solution},{_NAMES[status]},"
-                f"{result.counts[k]},{result.nodes[k]}"
+                f"{csv_field(raw)},{solution},{_NAMES[status]},{result.counts[k]},{result.nodes[k]}"
             )
         elif status in (_UNIQUE, _SOLVED):
             lines.append(solutions[k])
@@ -452,7 +455,8 @@ class CheckpointedOutput:
         The output file; None writes to standard output and ``os.devnull`` nowhere
         (neither keeps a checkpoint).
     input : path
-        The input file (recorded and checked by path and size).
+        The input file (recorded and checked by path, size, mtime and the SHA-256 of
+        the bytes already solved).
     options : dict
         :func:`output_options` of the run.
     resume : bool
@@ -472,10 +476,11 @@ class CheckpointedOutput:
         self._digest = hashlib.sha256()  # of the input bytes read so far
         self.options = options
         # Only a regular file (or a new one) gets a checkpoint: a terminal, a pipe,
-        # /dev/stdout or /dev/null cannot be cut back or resumed.
+        # /dev/stdout or /dev/null cannot be cut back or resumed. Names under /dev and
+        # /proc are streams even when they lead to a file (/dev/stdout >> log).
         self.durable = (
             self.output is not None
-            and self.output != os.devnull
+            and not os.path.abspath(self.output).startswith(("/dev/", "/proc/"))
             and (os.path.isfile(self.output) or not os.path.exists(self.output))
         )
         self.checkpoint = checkpoint_path(self.output) if self.durable else None
@@ -495,7 +500,9 @@ class CheckpointedOutput:
         if self.output is None:
             self._file = sys.stdout.buffer
         elif not self.durable:
-            self._file = open(self.output, "wb")
+            # append, never truncate: /dev/stdout may lead to a file (>> log) that
+            # "wb" would empty
+            self._file = open(self.output, "ab")
         else:
             self._file = _open_locked(self.output)
         try:
@@ -551,8 +558,8 @@ class CheckpointedOutput:
             raise ValueError(
                 f"{self.checkpoint} was written with other options "
                 f"({saved.options}, now {self.options}); resume with the same "
-                f"--limit, --max-nodes, --timeout, --box, --format and output type, or "
-                f"drop --resume"
+                f"--limit, --max-nodes, --timeout, --box, --format, --column, --engine "
+                f"and output type, or drop --resume"
             )
         have = os.path.getsize(self.output)
         if have < saved.output_bytes:
@@ -620,6 +627,10 @@ class CheckpointedOutput:
             if ok and self._header:
                 self._file.write(self._header)
                 self._header = b""
+            if ok and self.checkpoint and os.path.exists(self.checkpoint):
+                # while the output is still locked, so a run that takes the lock next
+                # never sees (or loses) a stale checkpoint
+                os.remove(self.checkpoint)
             if self.output is None:
                 self._file.flush()
             else:
@@ -628,8 +639,6 @@ class CheckpointedOutput:
                     self._file.truncate(self._committed)
                 self._file.close()
             self._file = None
-            if ok and self.checkpoint and os.path.exists(self.checkpoint):
-                os.remove(self.checkpoint)
         finally:
             self._interrupts.restore()
 
@@ -722,8 +731,7 @@ def open_output(
     """
     path = input_file(input)
     output = None if output is None else os.fspath(output)
-    if output is not None:
-        _check_output(path, output)
+    check_output(path, output)
     if csv is None:
         csv = bool(output) and output.lower().endswith(".csv")
     options = output_options(
@@ -748,8 +756,21 @@ def open_output(
     return sink, csv
 
 
-def _check_output(input, output):
-    """Refuse an output that would destroy the input or that is not text."""
+def check_output(input: str, output: str | None) -> None:
+    """Refuse (ValueError) an output that would destroy the input, or that is not text;
+    ``output`` None is standard output, refused when it is the input file (as with
+    ``numbadlx solve in.txt >> in.txt``, which would read its own results forever)."""
+    if output is None:
+        try:
+            out, source = os.fstat(sys.stdout.fileno()), os.stat(input)
+        except (OSError, ValueError, AttributeError):
+            return  # no real standard output (a test's capture): nothing to compare
+        if (out.st_dev, out.st_ino) == (source.st_dev, source.st_ino):
+            raise ValueError(
+                f"standard output is the input file {input}: writing it would read the "
+                f"results back as puzzles; write elsewhere"
+            )
+        return
     if os.path.exists(output) and os.path.samefile(input, output):
         raise ValueError(
             f"the output {output} is the input file {input}: writing it would destroy the "
