@@ -267,7 +267,12 @@ def test_worker_killed_mid_run(client, part17, tmp_path):
 
     def kill_one(end_byte, done):
         if not killed:
-            busy = len(client.processing().get(address, ()))
+            # kill it while it holds tasks: ranges solve fast, so wait (briefly) for
+            # the scheduler to show some on it rather than kill an idle worker
+            busy, deadline = 0, time.monotonic() + 10
+            while not busy and time.monotonic() < deadline:
+                busy = len(client.processing().get(address, ()))
+                time.sleep(0.002)
             os.kill(victim, signal.SIGKILL)
             killed.append(busy)
 
