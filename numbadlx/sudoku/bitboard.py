@@ -37,6 +37,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
+from .shape import unit_tables
 
 #: Flag bit of a cell whose digit is fixed.
 PLACED = np.uint64(1) << np.uint64(63)
@@ -71,24 +72,9 @@ def shape_tables(n, box_rows, box_cols):
     >>> peers.shape, units.shape
     ((16, 7), (12, 4))
     """
-    cells = np.arange(n * n).reshape(n, n)
-    rows = [cells[i] for i in range(n)]
-    cols = [cells[:, j] for j in range(n)]
-    boxes = [
-        cells[i : i + box_rows, j : j + box_cols].ravel()
-        for i in range(0, n, box_rows)
-        for j in range(0, n, box_cols)
-    ]
-    units = np.array(rows + cols + boxes, dtype=np.int32)
-    box_of = (np.arange(n)[:, None] // box_rows) * (n // box_cols) + np.arange(n)[
-        None, :
-    ] // box_cols
-    peers = np.empty((n * n, 2 * (n - 1) + (box_rows - 1) * (box_cols - 1)), dtype=np.int32)
-    for cell in range(n * n):
-        i, j = divmod(cell, n)
-        members = set(rows[i]) | set(cols[j]) | set(boxes[box_of[i, j]])
-        members.discard(cell)
-        peers[cell] = sorted(members)
+    units, peers, _ = unit_tables(n, box_rows, box_cols)  # the builder the rater uses
+    units = units.astype(np.int32)
+    peers = peers.astype(np.int32)
     peers.flags.writeable = False
     units.flags.writeable = False
     return peers, units

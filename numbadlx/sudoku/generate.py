@@ -35,7 +35,7 @@ from . import kernel as _dlx
 from . import puzzle_kernel as _pk
 from .parallel import parallel_threads
 from .rate import LOGIC_RATINGS, _check_seed
-from .shape import box_shape
+from .shape import box_shape, unit_tables
 
 __all__ = ["SYMMETRIES", "random_grids", "generate", "random_grid", "random_puzzles"]
 
@@ -98,7 +98,7 @@ def random_grids(
     count = _check_number(n)
     rows, cols = box_shape(size, box)
     seed = _check_seed(_fresh_seed() if seed is None else seed)
-    units, peers, _ = _pk.unit_tables(size, rows, cols)
+    units, peers, _ = unit_tables(size, rows, cols)
     out = np.zeros((count, size * size), dtype=np.uint8)
     with parallel_threads(threads) as threads:
         _pk.random_grids_bulk(out, units, peers, _pk.full_mask(size), seed, 0)
@@ -192,7 +192,7 @@ def generate(
     orbits, orbit_sizes = _orbits(size, symmetry)
     clue_lo, clue_hi = _clue_bounds(clues, size, minimal)
     rate_lo, rate_hi = _rating_bounds(rating)
-    units, peers, where = _pk.unit_tables(size, rows, cols)
+    units, peers, where = unit_tables(size, rows, cols)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
     with parallel_threads(threads) as threads:

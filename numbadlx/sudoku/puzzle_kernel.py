@@ -3,7 +3,7 @@
 Candidates are bit masks: ``cand[cell]`` has bit ``d`` set when digit ``d + 1`` may
 still go there; a cell whose digit is fixed also carries :data:`PLACED`. The shape of
 the grid comes in as tables built once in Python (:func:`numbadlx.sudoku.rate` and
-friends make them with ``tables``):
+friends make them with :func:`numbadlx.sudoku.shape.unit_tables`):
 
 * ``units``: ``(3 n, n)`` cells of every row, column and box;
 * ``peers``: ``(n^2, P)`` the cells sharing a row, column or box with a cell;
@@ -69,27 +69,6 @@ STEP_FIELDS = 4
 
 
 # ---------------------------------------------------------------- tables
-
-
-def unit_tables(n, box_rows, box_cols):
-    """``(units, peers, where)`` of an n x n grid with box_rows x box_cols boxes (see
-    the module docstring); plain NumPy, made once per call in Python."""
-    cell = np.arange(n * n)
-    row, col = np.divmod(cell, n)
-    box = (row // box_rows) * (n // box_cols) + col // box_cols
-    where = np.stack([row, col, box], axis=1).astype(np.int64)
-    units = np.empty((3 * n, n), dtype=np.int64)
-    for kind in range(3):
-        for unit in range(n):
-            units[kind * n + unit] = np.flatnonzero(where[:, kind] == unit)
-    same = (
-        (row[:, None] == row[None, :])
-        | (col[:, None] == col[None, :])
-        | (box[:, None] == box[None, :])
-    )
-    np.fill_diagonal(same, False)
-    peers = np.stack([np.flatnonzero(line) for line in same]).astype(np.int64)
-    return units, peers, where
 
 
 def full_mask(n):

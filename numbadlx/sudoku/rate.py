@@ -32,7 +32,7 @@ from ..core.validate import check_count
 from . import puzzle_kernel as _pk
 from .formats import parse_chunk
 from .parallel import parallel_threads
-from .shape import box_shape
+from .shape import box_shape, unit_tables
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
 
@@ -274,7 +274,7 @@ def rate(
     n_steps = np.zeros(count, dtype=np.int32)
     # at most one step per placement and one per candidate removed
     table = np.zeros((count if steps else 0, nn * (n + 1), _pk.STEP_FIELDS), dtype=np.int32)
-    units, peers, where = _pk.unit_tables(n, rows, cols)
+    units, peers, where = unit_tables(n, rows, cols)
     start = time.perf_counter()
     with parallel_threads(threads) as threads:
         block = max(chunk * threads * 16, 4096)
