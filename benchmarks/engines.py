@@ -1,4 +1,5 @@
-"""The two Sudoku engines (Dancing Links "dlx", candidate bit masks "bits") against tdoku.
+"""The Sudoku engines (Dancing Links "dlx", candidate bit masks "bits", band masks "bands")
+against tdoku.
 
 Run by hand (not in CI)::
 
@@ -23,7 +24,7 @@ Three tables, each measured in one run:
    levels with two or more candidates (``SudokuResult.guesses``).
 2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating.
 3. **Shapes** 4x4 .. 36x36 (every box shape ``--shapes`` lists): random full grids
-   with random holes, limit 2, both engines, alternating; "auto" is the engine
+   with random holes, limit 2, every engine of the shape, alternating; "auto" is the engine
    :func:`numbadlx.sudoku.pick_engine` chooses, and "auto / dlx" compares it with the
    DLX engine (the only engine before the bit masks).
 """
@@ -55,7 +56,15 @@ TARGETS = {
     "top1465": 1 / 4,
     "forum_hardest_1106": 1 / 4,
 }
-ENGINES = ("dlx", "bits")
+ENGINES = ("dlx", "bits", "bands")  # "bands" only on the 9x9 sets and the 9x9 (3x3) shape
+
+
+def engines_for(n, box=None):
+    """The engines that solve this shape."""
+    classic = n == 9 and tuple(sudoku.box_shape(n, box)) == (3, 3)
+    return ENGINES if classic else ENGINES[:2]
+
+
 SHAPES = (
     "4:2x2,6:2x3,8:2x4,9:3x3,10:2x5,12:3x4,15:3x5,16:4x4,20:4x5,24:4x6,25:5x5,"
     "28:4x7,30:5x6,32:4x8,35:5x7,36:6x6"
@@ -119,22 +128,19 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
                 ratios.append(seconds["tdoku"][-1] / min(seconds[e][-1] for e in ENGINES))
         if dotted:
             Path(dotted).unlink()
-        dlx, bits = results["dlx"], results["bits"]
-        same = np.array_equal(dlx.status, bits.status) and np.array_equal(dlx.counts, bits.counts)
+        dlx = results["dlx"]
+        same = all(
+            np.array_equal(dlx.status, r.status) and np.array_equal(dlx.counts, r.counts)
+            for r in results.values()
+        )
         rate = {side: size / statistics.median(t) for side, t in seconds.items() if t}
         row = [name, fmt(size)]
         if tdoku:
             row += [fmt(rate["tdoku"]), fmt(tdoku_guesses, 1)]
-        row += [
-            fmt(rate["dlx"]),
-            fmt(dlx.guesses.mean(), 1),
-            fmt(dlx.nodes.mean(), 1),
-            fmt(rate["bits"]),
-            fmt(bits.guesses.mean(), 1),
-            fmt(bits.nodes.mean(), 1),
-            f"{rate['bits'] / rate['dlx']:.2f}",
-            "yes" if same else "NO",
-        ]
+        for engine in ENGINES:
+            result = results[engine]
+            row += [fmt(rate[engine]), fmt(result.guesses.mean(), 1), fmt(result.nodes.mean(), 1)]
+        row += [f"{rate['bands'] / rate['bits']:.2f}", "yes" if same else "NO"]
         if tdoku:
             ratio = statistics.median(ratios)
             target = TARGETS.get(name)
@@ -147,16 +153,9 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
     header = ["dataset", "puzzles"]
     if tdoku:
         header += ["tdoku puzzles/s", "tdoku guesses"]
-    header += [
-        "dlx puzzles/s",
-        "dlx guesses",
-        "dlx nodes",
-        "bits puzzles/s",
-        "bits guesses",
-        "bits nodes",
-        "bits / dlx",
-        "same status and counts",
-    ]
+    for engine in ENGINES:
+        header += [f"{engine} puzzles/s", f"{engine} guesses", f"{engine} nodes"]
+    header += ["bands / bits", "same status and counts"]
     if tdoku:
         header += ["best engine / tdoku", "target", ""]
     print("Datasets: one thread, limit 2 (puzzles/s; guesses and nodes per puzzle)\n")
@@ -199,36 +198,38 @@ def bench_shapes(spec, rounds, budget):
         box = tuple(int(v) for v in shape.split("x"))
         count = 2000 if n <= 9 else 300 if n <= 16 else 40
         puzzles = shape_puzzles(n, box, count, seed=n)
-        times = {engine: [] for engine in ENGINES}
+        engines = engines_for(n, box)
+        times = {engine: [] for engine in engines}
         results = {}
-        for engine in ENGINES:
+        for engine in engines:
             sudoku.solve(puzzles[:2], box=box, engine=engine)  # compile/load
         for k in range(rounds):
-            for engine in ENGINES if k % 2 == 0 else ENGINES[::-1]:
+            for engine in engines if k % 2 == 0 else engines[::-1]:
                 took, results[engine] = time_solve(
                     puzzles, 0.3, limit=2, box=box, threads=1, engine=engine, max_nodes=budget
                 )
                 times[engine].append(took)
         rate = {e: count / statistics.median(t) for e, t in times.items()}
-        auto = sudoku.pick_engine("auto", n)
-        budget_hits = {e: int((results[e].status == sudoku.Status.BUDGET).sum()) for e in ENGINES}
+        auto = sudoku.pick_engine("auto", n, box)
+        budget_hits = {e: int((results[e].status == sudoku.Status.BUDGET).sum()) for e in engines}
         rows.append(
             [
                 f"{n}x{n} ({box[0]}x{box[1]})",
                 str(count),
                 fmt(rate["dlx"]),
                 fmt(rate["bits"]),
+                fmt(rate["bands"]) if "bands" in rate else "",
                 f"{rate['bits'] / rate['dlx']:.2f}",
-                f"{budget_hits['dlx']} / {budget_hits['bits']}",
+                " / ".join(str(budget_hits[e]) for e in engines),
                 auto,
-                f"{rate[auto] / rate['dlx']:.2f}",
+                "1 (same engine)" if auto == "dlx" else f"{rate[auto] / rate['dlx']:.2f}",
             ]
         )
     print(
         f"Shapes: random grids with holes, one thread, limit 2, max_nodes {budget:,} (puzzles/s)\n"
     )
-    header = ["shape", "puzzles", "dlx", "bits", "bits / dlx", "BUDGET dlx / bits", "auto"]
-    print_table([*header, "auto / dlx"], rows)
+    header = ["shape", "puzzles", "dlx", "bits", "bands", "bits / dlx", "BUDGET per engine"]
+    print_table([*header, "auto", "auto / dlx"], rows)
 
 
 def main(argv=None):

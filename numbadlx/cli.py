@@ -629,10 +629,11 @@ def build_parser():
     )
     solve.add_argument(
         "--engine",
-        choices=["auto", "dlx", "bits"],
+        choices=["auto", "dlx", "bits", "bands"],
         default="auto",
         help="search engine: dlx (Dancing Links), bits (candidate bit masks with locked "
-        "candidates) or auto (the faster for the size; default)",
+        "candidates, any size), bands (per-digit band masks, 9x9 with 3x3 boxes only) or "
+        "auto (the fastest for the size; default)",
     )
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(

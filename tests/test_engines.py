@@ -1,7 +1,8 @@
-"""The two Sudoku engines, Dancing Links ("dlx") and candidate bit masks ("bits"), give
-one truth: the same status and count (up to the limit) for every puzzle, every solution
-a valid completion of its givens (checked independently), and the same grid for every
-puzzle with one solution. Budgets and timeouts hold for the bit-mask engine too."""
+"""The Sudoku engines - Dancing Links ("dlx"), candidate bit masks ("bits") and, for 9x9
+with 3x3 boxes, per-digit band masks ("bands") - give one truth: the same status and
+count (up to the limit) for every puzzle, every solution a valid completion of its givens
+(checked independently), and the same grid for every puzzle with one solution. Budgets
+and timeouts hold for the bit-mask engines too."""
 
 import csv
 import time
@@ -39,11 +40,29 @@ def _load(path, take):
     return puzzles
 
 
+def _engines_for(n, box):
+    """Every engine that solves this shape ("bands" only 9x9 with 3x3 boxes)."""
+    classic = n == 9 and tuple(sudoku.box_shape(n, box)) == (3, 3)
+    return ("dlx", "bits", "bands") if classic else ("dlx", "bits")
+
+
+def _solve_all(puzzles, **options):
+    """Results of every engine for the puzzles' shape, by engine name."""
+    puzzles = np.asarray(puzzles)
+    n = int(round(puzzles.shape[1] ** 0.5))
+    results = {}
+    for engine in _engines_for(n, options.get("box")):
+        results[engine] = sudoku.solve(puzzles, engine=engine, **options)
+        assert results[engine].engine == engine
+    return results
+
+
 def _both(puzzles, **options):
-    dlx = sudoku.solve(puzzles, engine="dlx", **options)
-    bits = sudoku.solve(puzzles, engine="bits", **options)
-    assert (dlx.engine, bits.engine) == ("dlx", "bits")
-    return dlx, bits
+    results = _solve_all(puzzles, **options)
+    for engine in results:
+        if engine not in ("dlx", "bits"):
+            _assert_agree(results["dlx"], results[engine])
+    return results["dlx"], results["bits"]
 
 
 def _assert_agree(dlx, bits):
@@ -66,7 +85,7 @@ def _assert_agree(dlx, bits):
 @pytest.mark.parametrize("name, take", DATASETS, ids=[d[0].split(".")[0] for d in DATASETS])
 def test_engines_agree_on_the_public_datasets(datasets, name, take):
     puzzles = _load(datasets / name, take)
-    dlx, bits = _both(puzzles, limit=2)
+    dlx, bits = _both(puzzles, limit=2)  # and "bands" where the shape is 9x9
     _assert_agree(dlx, bits)
     assert np.all(np.isin(bits.status, [Status.UNIQUE, Status.MULTIPLE]))
     if name == "serg_benchmark.txt":
@@ -141,6 +160,30 @@ def test_engines_agree_on_random_grids_of_every_box_shape():
     assert {"UNIQUE", "MULTIPLE", "NO_SOLUTION"} <= seen
 
 
+def test_bands_agrees_on_counts_and_contradictions_of_9x9_grids():
+    # many holes (counts far above 2, compared up to a high limit), few holes, and
+    # no-solution puzzles: every backtracking path of the band engine is taken
+    rng = np.random.default_rng(11)
+    puzzles = _holed(9, (3, 3), rng, 40)
+    puzzles[:2] = 0  # empty grids (6.67e21 solutions): counted to the limit
+    for limit in (1, 2, 700):
+        results = _solve_all(puzzles, limit=limit)
+        assert set(results) == {"dlx", "bits", "bands"}
+        _assert_agree(results["dlx"], results["bands"])
+        assert results["bands"].counts[0] == limit
+    statuses = {Status(s).name for s in results["bands"].status}
+    assert {"UNIQUE", "MULTIPLE", "NO_SOLUTION"} <= statuses
+
+
+def test_bands_is_for_the_classic_shape_only():
+    assert sudoku.pick_engine("auto", 9) == "bands"
+    assert sudoku.pick_engine("auto", 9, (3, 3)) == "bands"
+    with pytest.raises(ValueError, match='engine "bands" solves 9x9 puzzles with 3x3 boxes'):
+        sudoku.solve(np.zeros((1, 16), dtype=np.uint8), engine="bands")
+    with pytest.raises(ValueError, match="got 16x16 with 4x4 boxes"):
+        sudoku.pick_engine("bands", 16)
+
+
 def test_engines_agree_on_counts_of_small_grids():
     # 4x4 and 6x6 with many holes: counts far above 2, compared up to a high limit
     rng = np.random.default_rng(7)
@@ -164,9 +207,16 @@ def test_minimal_puzzles_give_identical_grids_and_fewer_bits_guesses():
 def test_one_puzzle_helpers_take_the_engine():
     puzzle = "0200004034000000"
     assert sudoku.format_line(sudoku.solve_one(puzzle, engine="bits")) == "4213134234212134"
-    for engine in sudoku.ENGINES:
+    for engine in ("auto", "dlx", "bits"):
         assert sudoku.count_solutions("0" * 16, engine=engine) == 288
-    with pytest.raises(ValueError, match="engine must be one of auto, dlx, bits; got 'fast'"):
+    grid = "0" * 81
+    assert {sudoku.count_solutions(grid, limit=5, engine=e) for e in sudoku.ENGINES} == {5}
+    assert (
+        grid_errors([sudoku.parse(grid)[0]], [sudoku.solve_one(grid, engine="bands")], (3, 3)) == []
+    )
+    with pytest.raises(
+        ValueError, match="engine must be one of auto, dlx, bits, bands; got 'fast'"
+    ):
         sudoku.solve([puzzle], engine="fast")
     with pytest.raises(ValueError, match="engine"):
         sudoku.count_solutions(puzzle, engine="DLX")
@@ -175,8 +225,8 @@ def test_one_puzzle_helpers_take_the_engine():
 
 
 def test_auto_picks_an_exact_engine_for_every_size():
-    for n, _ in _box_shapes():
-        assert sudoku.pick_engine("auto", n) in ("dlx", "bits")
+    for n, box in _box_shapes():
+        assert sudoku.pick_engine("auto", n, box) in _engines_for(n, box)
     result = sudoku.solve(random_puzzles(3, seed=5))
     assert result.engine == sudoku.pick_engine("auto", 9)
 
@@ -192,28 +242,30 @@ def test_invalid_rows_are_the_same_for_both_engines():
 
 
 # ------------------------------------------------------------------ budgets
-def test_bits_max_nodes_gives_budget_at_exactly_that_many_nodes():
+@pytest.mark.parametrize("engine", ["bits", "bands"])
+def test_bit_engines_max_nodes_give_budget_at_exactly_that_many_nodes(engine):
     empty = np.zeros((2, 81), dtype=np.uint8)
-    result = sudoku.solve(empty, limit=10**12, max_nodes=500, engine="bits")
+    result = sudoku.solve(empty, limit=10**12, max_nodes=500, engine=engine)
     assert np.all(result.status == Status.BUDGET) and np.all(result.nodes == 500)
     assert np.all(result.counts > 0)
     assert grid_errors(empty, result.solutions, (3, 3)) == []
     with pytest.raises(BudgetExceeded, match="max_nodes=40"):
-        sudoku.count_solutions("0" * 81, max_nodes=40, engine="bits")
+        sudoku.count_solutions("0" * 81, max_nodes=40, engine=engine)
     # a node budget too small for the search, large enough for propagation alone
     forum = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
-    assert sudoku.solve([forum], max_nodes=1, engine="bits").status[0] in (
+    assert sudoku.solve([forum], max_nodes=1, engine=engine).status[0] in (
         Status.BUDGET,
         Status.UNIQUE,
     )
 
 
+@pytest.mark.parametrize("engine", ["bits", "bands"])
 @pytest.mark.parametrize("seconds", [0.0, 0.5])
-def test_bits_timeout_returns_on_time(seconds):
-    sudoku.solve(np.zeros((1, 16), dtype=np.uint8), engine="bits")  # loaded
+def test_bit_engines_timeout_returns_on_time(seconds, engine):
+    sudoku.solve(np.zeros((1, 81), dtype=np.uint8), engine=engine)  # loaded
     batch = np.concatenate([np.zeros((3, 81), dtype=np.uint8), random_puzzles(50, seed=9)])
     start = time.perf_counter()
-    result = sudoku.solve(batch, limit=10**12, timeout=seconds, engine="bits")
+    result = sudoku.solve(batch, limit=10**12, timeout=seconds, engine=engine)
     took = time.perf_counter() - start
     assert took < seconds + 0.25
     assert np.all(result.status[:3] == Status.BUDGET)
@@ -229,11 +281,11 @@ def test_cli_engine_option(tmp_path, capsys):
     source = tmp_path / "in.txt"
     source.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
     lines = {}
-    for engine in ("dlx", "bits"):
+    for engine in ("dlx", "bits", "bands"):
         out = tmp_path / f"{engine}.txt"
         assert main(["solve", str(source), "-o", str(out), "--engine", engine]) == 0
         lines[engine] = out.read_text()
-    assert lines["dlx"] == lines["bits"]
+    assert lines["dlx"] == lines["bits"] == lines["bands"]
     assert grid_errors(puzzles, sudoku.parse(lines["bits"].splitlines()), (3, 3)) == []
     capsys.readouterr()
     with pytest.raises(SystemExit):

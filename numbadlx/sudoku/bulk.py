@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import BudgetExceeded, ExactCover, SearchStats
 from ..core.validate import check_count, check_timeout
+from . import bands as _bands
 from . import bitboard as _bitboard
 from . import frames
 from . import kernel as _kernel
@@ -59,34 +60,55 @@ __all__ = [
 DEFAULT_CHUNK = 64
 
 #: Engine names: ``"dlx"`` is the Dancing Links kernel (:mod:`~numbadlx.sudoku.kernel`),
-#: ``"bits"`` the candidate bit masks with locked candidates
-#: (:mod:`~numbadlx.sudoku.bitboard`); ``"auto"`` picks the faster for the shape.
-ENGINES = ("auto", "dlx", "bits")
+#: ``"bits"`` the candidate bit masks with locked candidates, for every shape
+#: (:mod:`~numbadlx.sudoku.bitboard`), ``"bands"`` the per-digit band masks of 9x9
+#: puzzles with 3x3 boxes (:mod:`~numbadlx.sudoku.bands`); ``"auto"`` picks the fastest
+#: for the shape.
+ENGINES = ("auto", "dlx", "bits", "bands")
 
-# What "auto" runs: benchmarks/engines.py measured "bits" at 1.1-2.6x the speed of "dlx"
-# on random grids of every size from 4x4 to 36x36, and at 1.5-2.6x on sudoku17, Kaggle
-# and top1465; DLX stays faster on serg_benchmark's easy puzzles with many solutions
-# (bits 0.5-0.6x) and about even on forum_hardest_1106 (0.8-1.0x).
-_AUTO_ENGINE = "bits"
+# What "auto" runs, from benchmarks/engines.py (random grids with holes, limit 2, and the
+# public sets): "bands" on 9x9 with 3x3 boxes, 1.4-3.5x "bits" and 1.3-4.8x "dlx" on every
+# public 9x9 set; "bits" from 4x4 to 6x6 (1.2-1.6x "dlx") and from 18x18 up (1.6-3x);
+# "dlx" from 8x8 to 16x16, where "bits" measured 0.7-1.2x "dlx" and changed sides from
+# run to run (its locked-candidates pass costs about what it saves on these sizes).
+_AUTO_DLX_SIZES = range(7, 18)
 
 
-def pick_engine(engine: str, n: int) -> str:
-    """The engine that ``engine`` means for ``n x n`` puzzles: ``"dlx"`` or ``"bits"``.
+def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
+    """The engine that ``engine`` means for ``n x n`` puzzles with boxes of ``box``
+    (rows, columns; None: the default shape of :func:`~numbadlx.sudoku.box_shape`):
+    ``"dlx"``, ``"bits"`` or ``"bands"``.
 
-    Raises ValueError for a name not in :data:`ENGINES` or a size
-    :func:`~numbadlx.sudoku.box_shape` does not support.
+    Raises ValueError for a name not in :data:`ENGINES`, a size or box
+    :func:`~numbadlx.sudoku.box_shape` does not support, or ``"bands"`` for a shape
+    other than 9x9 with 3x3 boxes.
 
     Examples
     --------
-    >>> pick_engine("auto", 9), pick_engine("dlx", 9)
-    ('bits', 'dlx')
+    >>> pick_engine("auto", 9), pick_engine("auto", 25), pick_engine("dlx", 9)
+    ('bands', 'bits', 'dlx')
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    box = box_shape(n, box)  # the size and box must exist
+    classic = n == 9 and tuple(box) == (3, 3)
     if engine == "auto":
-        box_shape(n)  # the size must exist
-        return _AUTO_ENGINE
+        if classic:
+            return "bands"
+        return "dlx" if n in _AUTO_DLX_SIZES else "bits"
+    if engine == "bands" and not classic:
+        raise ValueError(
+            f'engine "bands" solves 9x9 puzzles with 3x3 boxes only; got {n}x{n} with '
+            f'{box[0]}x{box[1]} boxes (use engine="bits" or "auto")'
+        )
     return engine
+
+
+def _balanced_chunk(chunk, rows, threads):
+    """Puzzles per work unit for one kernel call of ``rows`` puzzles: ``chunk``, or fewer
+    so that each thread gets at least 16 units (a small set of hard puzzles in a few
+    big units leaves one thread waiting for the other's hardest unit)."""
+    return max(1, min(chunk, -(-rows // (16 * threads))))
 
 
 def _run_kernel(
@@ -94,7 +116,9 @@ def _run_kernel(
 ):
     """One call of the engine's bulk kernel on a block of puzzles (``max_nodes`` 0:
     no budget)."""
-    if engine == "dlx":
+    if engine == "bands":
+        _bands.solve_bulk(grid, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses)
+    elif engine == "dlx":
         _kernel.solve_bulk(
             grid,
             n,
@@ -153,15 +177,16 @@ class SudokuResult:
     status : (N,) uint8, :class:`Status` codes.
     counts : (N,) int64, solutions found (at most ``limit``).
     nodes : (N,) int64, search-tree nodes visited (engine ``"dlx"``: items chosen;
-        ``"bits"``: states propagated, the givens' one plus one per digit tried).
+        ``"bits"`` and ``"bands"``: states propagated, the givens' one plus one per
+        digit tried).
     n, box : the grid size and box shape (rows, cols).
     limit : the count limit used.
     seconds : wall time of the solve.
     threads : threads used.
     guesses : (N,) int64 or None, branch points per puzzle: search levels with two or
         more candidates (None where the producer did not count them).
-    engine : the engine that ran, ``"dlx"`` or ``"bits"`` (None where the producer did
-        not say).
+    engine : the engine that ran, ``"dlx"``, ``"bits"`` or ``"bands"`` (None where the
+        producer did not say).
     messages : dict of int to str, what is wrong with a puzzle, by row: a line that
         could not be read (INVALID, ``name:line:column: ...``), or a CSV solution
         column that is not a solution of its puzzle (``line L: solution column:
@@ -299,7 +324,8 @@ def solve(
     box : (rows, cols), optional
         Box shape when n is not a square (inferred otherwise: 6 -> 2x3, 12 -> 3x4).
     chunk : int, optional
-        Puzzles per parallel work unit (default 64).
+        Puzzles per parallel work unit (default 64; fewer where a call has too few
+        puzzles to give each thread 16 units).
     progress : callable, optional
         Called as ``progress(done, total)`` after each block of puzzles.
     invalid : array_like of bool, optional
@@ -316,8 +342,9 @@ def solve(
         solution, nodes) it gets without a timeout; a re-searched puzzle costs at most
         about twice its own nodes more. Combined with ``max_nodes``, whichever comes
         first gives BUDGET.
-    engine : {"auto", "dlx", "bits"}, default "auto"
-        The search engine (see :data:`ENGINES`). Both give the same statuses, counts
+    engine : {"auto", "dlx", "bits", "bands"}, default "auto"
+        The search engine (see :data:`ENGINES`; ``"bands"`` is for 9x9 puzzles with
+        3x3 boxes only). All give the same statuses, counts
         and, for a puzzle with one solution, the same grid; with several solutions
         each keeps the first it found. Nodes differ (the engines count different
         steps); ``max_nodes`` bounds the chosen engine's own nodes.
@@ -357,7 +384,7 @@ def solve(
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column)
     box = box_shape(n, box)
     _solution_column_messages(read, box, messages)
-    engine = pick_engine(engine, n)
+    engine = pick_engine(engine, n, box)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
@@ -402,7 +429,7 @@ def solve(
                 box,
                 int(limit),
                 0 if max_nodes is None else int(max_nodes),
-                chunk,
+                _balanced_chunk(chunk, end - begin, threads),
                 solutions[begin:end],
                 status[begin:end],
                 counts[begin:end],
@@ -446,7 +473,8 @@ class _CallCost:
 
     def __init__(self, n, threads, engine="dlx"):
         self.build = 2e-8 * n**3 + 2e-6
-        # a "bits" node is a whole propagation (about n^2 cells), a "dlx" node one item
+        # a "bits" or "bands" node is a whole propagation (about n^2 cells), a "dlx"
+        # node one item
         self.per_node = 2e-8 * n if engine == "dlx" else 4e-8 * n * n
         self.threads = threads
         self.scale = 1.0
@@ -528,8 +556,7 @@ def _solve_by_deadline(
             part_counts = np.zeros(rows.size, dtype=np.int64)
             part_nodes = np.zeros(rows.size, dtype=np.int64)
             part_guesses = np.zeros(rows.size, dtype=np.int64)
-            # small work units so every thread gets some, even in a small group
-            unit = max(1, min(chunk, -(-rows.size // (4 * threads))))
+            unit = _balanced_chunk(chunk, rows.size, threads)
             began = time.perf_counter()
             _run_kernel(
                 engine,
@@ -573,21 +600,23 @@ def _solve_by_deadline(
             budget = min(budget, int(max_nodes))
 
 
-def warm_up() -> None:
-    """Compile (first run) or load from Numba's cache the bulk kernels of both engines,
-    by solving one tiny grid, so that later timings measure the solver alone.
+def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
+    """Compile (first run) or load from Numba's cache the bulk kernels of ``engines``
+    (default: all of them), by solving one empty grid, so that later timings measure the
+    solver alone.
 
     Examples
     --------
-    >>> warm_up()
+    >>> warm_up(("bands",))
     """
-    grid = np.zeros((1, 16), dtype=np.uint8)
-    for engine in ENGINES[1:]:
+    for engine in engines:
+        n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
+        grid = np.zeros((1, n * n), dtype=np.uint8)
         _run_kernel(
-            engine,
+            pick_engine(engine, n, box),
             grid,
-            4,
-            (2, 2),
+            n,
+            box,
             1,
             0,
             1,

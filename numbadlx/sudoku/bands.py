@@ -1,0 +1,463 @@
+"""9x9 Sudoku on per-digit band masks: the third engine, for the classic shape only.
+
+The state of a puzzle is 27 words of 27 bits, one per digit and band (three rows of
+nine cells; bit ``9 r + c`` is row ``r`` of the band, column ``c``): the cells where the
+digit may still go. A placed cell keeps the bit of its digit. Three more words hold the
+placed cells of each band, and one the number placed, so a whole state is 31 ``int64``
+and a search level saves it by copying 31 words.
+
+Seen from one digit, a band is a 3 x 3 matrix of segments (row of the band by box) and
+the digit must take one segment in each row and each box: a permutation. A segment that
+no permutation of the still-possible segments uses cannot hold the digit, so its cells
+go. That one rule, a table lookup on the band's 9 segment bits (:data:`KEEP_SEGMENTS`),
+does pointing and claiming and the hidden singles of the band's boxes at once. The same
+rule runs on stacks (three columns by three bands, from the bands' column folds). A row
+of a band left with one cell for the digit places it there (a hidden single of the row,
+or of a box through the rule). Then come columns with one cell for a digit (hidden
+singles), and cells with one digit left (naked singles), both found for all cells at
+once by counting bits across words, and the rules run again until nothing changes.
+
+Search copies the state and branches on a cell with two candidates (the first one), or
+else on a cell with the fewest; ``guesses`` counts these branch points and ``nodes``
+the states propagated (the givens' state and one per digit tried), as in
+:mod:`numbadlx.sudoku.bitboard`. Statuses and result arrays are those of
+:mod:`numbadlx.sudoku.kernel`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from numbadlx.sudoku import bands
+>>> puzzle = np.frombuffer(b"53..7....6..195....98....6.8...6...34..8.3..17...2...6"
+...                        b".6....28....419..5....8..79", dtype=np.uint8)
+>>> grid = np.where(puzzle == ord("."), 0, puzzle - ord("0")).astype(np.uint8)
+>>> state, stack, stack_cell, stack_left = bands.allocate_work()
+>>> solution = np.zeros(81, dtype=np.uint8)
+>>> status, count, nodes, guesses = bands.solve_one(
+...     grid, 2, 0, state, stack, stack_cell, stack_left, solution)
+>>> int(count), int(guesses), "".join(map(str, solution[:9]))
+(1, 0, '534678912')
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
+
+#: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
+STATE_WORDS = 31
+_PLACED_AT = 27
+_COUNT_AT = 30
+_BAND = (1 << 27) - 1
+
+
+def _segment_tables():
+    """``(segments_of_row, keep_segments, keep_cells)`` (see the module notes)."""
+    segments_of_row = np.zeros(512, dtype=np.int64)
+    for bits in range(512):
+        for box in range(3):
+            if bits >> (3 * box) & 7:
+                segments_of_row[bits] |= 1 << box
+    permutations = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    keep_segments = np.zeros(512, dtype=np.int64)
+    keep_cells = np.zeros(512, dtype=np.int64)
+    for possible in range(512):
+        for perm in permutations:
+            used = sum(1 << (3 * row + box) for row, box in enumerate(perm))
+            if used & possible == used:
+                keep_segments[possible] |= used
+        for segment in range(9):
+            if keep_segments[possible] >> segment & 1:
+                row, box = divmod(segment, 3)
+                keep_cells[possible] |= 7 << (9 * row + 3 * box)
+    for table in (segments_of_row, keep_segments, keep_cells):
+        table.flags.writeable = False
+    return segments_of_row, keep_segments, keep_cells
+
+
+#: ``SEGMENTS_OF_ROW[bits]``: the boxes (3 bits) that a row's 9 cell bits touch.
+#: ``KEEP_SEGMENTS[m]``: of the 3 x 3 segment matrix ``m`` (bit ``3 i + j``), the
+#: segments some permutation inside ``m`` uses (0: none fits, a contradiction).
+#: ``KEEP_CELLS[m]``: the same as a mask of the band's 27 cells.
+SEGMENTS_OF_ROW, KEEP_SEGMENTS, KEEP_CELLS = _segment_tables()
+
+_ROW = np.array([511 << (9 * r) for r in range(3)], dtype=np.int64)
+_BOX = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], dtype=np.int64)
+_COLUMN = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
+# by position in a band: the cells outside the position's row and box, and its column
+_KEEP_NEAR = np.array(
+    [_BAND & ~(_ROW[p // 9] | _BOX[p % 9 // 3]) for p in range(27)], dtype=np.int64
+)
+_COLUMN_AT = np.array([_COLUMN[p % 9] for p in range(27)], dtype=np.int64)
+# by cell 0-80 (row-major): its band and position in the band (divisions cost more
+# than the rest of a pass over the givens)
+_BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
+_POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
+for _table in (_ROW, _BOX, _COLUMN, _KEEP_NEAR, _COLUMN_AT, _BAND_OF, _POSITION_OF):
+    _table.flags.writeable = False
+
+
+@intrinsic
+def _popcount(typingctx, value):
+    """Set bits of an int64 (LLVM's ctpop)."""
+    if value != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, args)
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, nogil=True)
+def allocate_work():
+    """Per-chunk work buffers: ``(state, stack, stack_cell, stack_left)``, the stack with
+    room for one state per level (at most 81 levels)."""
+    state = np.zeros(STATE_WORDS, dtype=np.int64)
+    stack = np.zeros((82, STATE_WORDS), dtype=np.int64)
+    stack_cell = np.zeros(82, dtype=np.int64)
+    stack_left = np.zeros(82, dtype=np.int64)
+    return state, stack, stack_cell, stack_left
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place(state, digit, band, position):
+    """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
+    digits, its row and box in this band and its column in the other bands. Returns
+    the words changed (a bit per word; the digit's own word is always counted), or -1
+    if the digit could no longer go there. Branch-free where it can be: placements are
+    too many and too random for the branch predictor."""
+    bit = 1 << position
+    word = 3 * digit + band
+    mine = state[word]
+    if not mine & bit:
+        return -1
+    placed = state[_PLACED_AT + band]
+    if placed & bit:
+        return 0  # placed already (found by two rules in one pass)
+    state[_PLACED_AT + band] = placed | bit
+    state[_COUNT_AT] += 1
+    changed = 0
+    for other in range(band, 27, 3):
+        m = state[other]
+        changed |= ((m >> position) & 1) << other
+        state[other] = m & ~bit
+    state[word] = (mine & _KEEP_NEAR[position]) | bit
+    changed |= 1 << word
+    column = _COLUMN_AT[position]
+    for other in range(3 * digit, 3 * digit + 3):
+        if other != word:
+            m = state[other]
+            changed |= np.int64((m & column) != 0) << other
+            state[other] = m & ~column
+    return changed
+
+
+@njit(cache=True, nogil=True)
+def _propagate(state, dirty):
+    """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
+    since its band rule last ran. Returns the cells placed (81 when solved), or -1 for a
+    contradiction."""
+    while True:
+        # bands: the permutation rule on every changed word, then rows with one cell
+        while dirty:
+            word = trailing_zeros(dirty)
+            dirty &= dirty - 1
+            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
+            band = word - 3 * digit
+            mask = state[word]
+            key = (
+                SEGMENTS_OF_ROW[mask & 511]
+                | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
+                | SEGMENTS_OF_ROW[mask >> 18] << 6
+            )
+            mask &= KEEP_CELLS[key]
+            if mask == 0:
+                return -1
+            state[word] = mask
+            # rows holding the digit in one cell, not placed yet
+            r0 = mask & 511
+            r1 = mask & (511 << 9)
+            r2 = mask & (511 << 18)
+            single = (
+                (r0 if r0 & (r0 - 1) == 0 else 0)
+                | (r1 if r1 & (r1 - 1) == 0 else 0)
+                | (r2 if r2 & (r2 - 1) == 0 else 0)
+            ) & ~state[_PLACED_AT + band]
+            while single:
+                changed = _place(state, digit, band, trailing_zeros(single))
+                if changed < 0:
+                    return -1
+                dirty |= changed
+                single &= single - 1
+        if state[_COUNT_AT] == 81:
+            return 81
+        # cells with no digit left (a contradiction) or one (a naked single)
+        for band in range(3):
+            once = 0
+            twice = 0
+            for word in range(band, 27, 3):
+                bits = state[word]
+                twice |= once & bits
+                once |= bits
+            unplaced = _BAND & ~state[_PLACED_AT + band]
+            if unplaced & ~once:
+                return -1
+            single = once & ~twice & unplaced
+            while single:
+                bit = single & -single
+                single ^= bit
+                for word in range(band, 27, 3):
+                    if state[word] & bit:
+                        changed = _place(state, word // 3, band, trailing_zeros(bit))
+                        if changed < 0:
+                            return -1
+                        dirty |= changed
+                        break
+                else:
+                    return -1  # emptied by a placement made in this pass
+        if dirty:
+            continue
+        # columns: a digit with one cell left in a column, and the permutation rule on
+        # the stacks (column of a stack by band)
+        for digit in range(9):
+            word = 3 * digit
+            once = 0
+            twice = 0
+            done = 0
+            fold0 = 0
+            fold1 = 0
+            fold2 = 0
+            for band in range(3):
+                mask = state[word + band]
+                r0 = mask & 511
+                r1 = (mask >> 9) & 511
+                r2 = mask >> 18
+                fold = r0 | r1 | r2
+                if band == 0:
+                    fold0 = fold
+                elif band == 1:
+                    fold1 = fold
+                else:
+                    fold2 = fold
+                twice |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (once & fold)
+                once |= fold
+                on = mask & state[_PLACED_AT + band]
+                done |= (on | on >> 9 | on >> 18) & 511
+            if once != 511:
+                return -1
+            hidden = 511 & ~twice & ~done
+            while hidden:
+                column = trailing_zeros(hidden)
+                hidden &= hidden - 1
+                for band in range(3):
+                    cell = state[word + band] & _COLUMN[column]
+                    if cell:
+                        changed = _place(state, digit, band, trailing_zeros(cell))
+                        if changed < 0:
+                            return -1
+                        dirty |= changed
+                        break
+            for stack in range(3):
+                shift = 3 * stack
+                key = (
+                    (fold0 >> shift) & 7 | ((fold1 >> shift) & 7) << 3 | ((fold2 >> shift) & 7) << 6
+                )
+                keep = KEEP_SEGMENTS[key]
+                if keep == 0:
+                    return -1
+                for band in range(3):
+                    drop = (~(keep >> (3 * band)) & 7) << shift
+                    fold = fold0 if band == 0 else (fold1 if band == 1 else fold2)
+                    if fold & drop:
+                        mask = state[word + band]
+                        cut = mask & ~(drop | drop << 9 | drop << 18)
+                        if cut != mask:
+                            state[word + band] = cut
+                            dirty |= 1 << (word + band)
+        if not dirty:
+            return state[_COUNT_AT]
+
+
+# Two-candidate cells weighed per branch (weighing every one cost more than it saved)
+_PAIRS_WEIGHED = 16
+
+
+@njit(cache=True, nogil=True)
+def _choose(state):
+    """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
+    candidates, the one whose two digits have the most other places in its row, column
+    and box (whichever digit is tried, the most candidates go); with no such cell, the
+    first cell with the fewest candidates. Returns ``(band * 27 + position, digits)``."""
+    pair_weight = -1
+    pair = -1
+    pair_digits = 0
+    pairs_left = _PAIRS_WEIGHED
+    best = 10
+    chosen = -1
+    chosen_digits = 0
+    for band in range(3):
+        once = 0
+        twice = 0
+        thrice = 0
+        for word in range(band, 27, 3):
+            bits = state[word]
+            thrice |= twice & bits
+            twice |= once & bits
+            once |= bits
+        pairs = twice & ~thrice & ~state[_PLACED_AT + band] & _BAND
+        while pairs and pairs_left:
+            position = trailing_zeros(pairs)
+            pairs &= pairs - 1
+            pairs_left -= 1
+            row = position // 9
+            column = position - 9 * row
+            near = _ROW[row] | _BOX[column // 3]
+            digits = 0
+            weight = 0
+            for digit in range(9):
+                word = 3 * digit
+                if state[word + band] >> position & 1:
+                    digits |= 1 << digit
+                    for other in range(3):
+                        if other == band:
+                            weight += _popcount(state[word + other] & near)
+                        else:
+                            weight += _popcount(state[word + other] & _COLUMN[column])
+            if weight > pair_weight:
+                pair_weight = weight
+                pair = band * 27 + position
+                pair_digits = digits
+        if pair >= 0 or best <= 3:
+            continue
+        unplaced = _BAND & ~state[_PLACED_AT + band]
+        while unplaced:
+            position = trailing_zeros(unplaced)
+            unplaced &= unplaced - 1
+            digits = 0
+            for digit in range(9):
+                if state[3 * digit + band] >> position & 1:
+                    digits |= 1 << digit
+            count = _popcount(digits)
+            if count < best:
+                best = count
+                chosen = band * 27 + position
+                chosen_digits = digits
+    if pair >= 0:
+        return pair, pair_digits
+    return chosen, chosen_digits
+
+
+@njit(cache=True, nogil=True)
+def _start(grid, state):
+    """The givens' state, placed but not yet propagated. Returns the dirty words, or -1
+    for INVALID givens: a value above 9, or two equal givens in a unit (the second
+    finds its digit gone from its cell, as nothing else can have taken it yet)."""
+    for word in range(27):
+        state[word] = _BAND
+    for word in range(27, STATE_WORDS):
+        state[word] = 0
+    for cell in range(81):
+        value = np.int64(grid[cell])
+        if value != 0:
+            if value > 9 or _place(state, value - 1, _BAND_OF[cell], _POSITION_OF[cell]) < 0:
+                return -1
+    return (1 << 27) - 1
+
+
+@njit(cache=True, nogil=True)
+def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solution):
+    """Propagate and search one 9x9 puzzle. Returns ``(status, count, nodes, guesses)``;
+    the first solution found goes into ``solution``; ``max_nodes`` (> 0) bounds the
+    states propagated."""
+    for cell in range(81):
+        solution[cell] = 0
+    dirty = _start(grid, state)
+    if dirty < 0:
+        return INVALID, 0, 0, 0
+    placed = _propagate(state, dirty)
+    visited = 1
+    guesses = 0
+    count = 0
+    complete = True
+    level = 0
+    while True:
+        if placed == 81:
+            count += 1
+            if count == 1:
+                for word in range(27):
+                    digit = word // 3
+                    offset = (word % 3) * 27
+                    bits = state[word]
+                    while bits:
+                        solution[offset + trailing_zeros(bits)] = digit + 1
+                        bits &= bits - 1
+            if count >= limit:
+                break
+        elif placed >= 0:
+            cell, digits = _choose(state)
+            guesses += 1
+            for k in range(STATE_WORDS):
+                stack[level, k] = state[k]
+            stack_cell[level] = cell
+            stack_left[level] = digits
+            level += 1
+        # try the next digit at the deepest level that has one left
+        if level == 0:
+            break
+        if max_nodes > 0 and visited >= max_nodes:
+            complete = False
+            break
+        top = level - 1
+        left = stack_left[top]
+        digit = trailing_zeros(left)
+        left &= left - 1
+        stack_left[top] = left
+        for k in range(STATE_WORDS):
+            state[k] = stack[top, k]
+        if left == 0:
+            level -= 1  # its last digit: the saved copy is no longer needed
+        visited += 1
+        cell = stack_cell[top]
+        changed = _place(state, digit, _BAND_OF[cell], _POSITION_OF[cell])
+        placed = _propagate(state, changed) if changed >= 0 else -1
+    if not complete:
+        status = BUDGET
+    elif count == 0:
+        status = NO_SOLUTION
+    elif count >= 2:
+        status = MULTIPLE
+    elif limit == 1:
+        status = SOLVED
+    else:
+        status = UNIQUE
+    return status, count, visited, guesses
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, nodes_used, guesses):
+    """Solve every row of ``puzzles`` (``(N, 81)`` uint8) into the preallocated result
+    arrays, as :func:`numbadlx.sudoku.kernel.solve_bulk` does (same chunks, same
+    striding, rows already INVALID skipped)."""
+    n_puzzles = puzzles.shape[0]
+    n_chunks = (n_puzzles + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        state, stack, stack_cell, stack_left = allocate_work()
+        for k in range(c, n_puzzles, n_chunks):
+            if status[k] == INVALID:
+                counts[k] = 0
+                nodes_used[k] = 0
+                guesses[k] = 0
+                for cell in range(81):
+                    solutions[k, cell] = 0
+                continue
+            s, cnt, visited, guessed = solve_one(
+                puzzles[k], limit, max_nodes, state, stack, stack_cell, stack_left, solutions[k]
+            )
+            status[k] = s
+            counts[k] = cnt
+            nodes_used[k] = visited
+            guesses[k] = guessed
