@@ -66,12 +66,11 @@ DEFAULT_CHUNK = 64
 #: for the shape.
 ENGINES = ("auto", "dlx", "bits", "bands")
 
-# What "auto" runs, from benchmarks/engines.py (random grids with holes, limit 2, and the
-# public sets): "bands" on 9x9 with 3x3 boxes, 1.4-3.5x "bits" and 1.3-4.8x "dlx" on every
-# public 9x9 set; "bits" from 4x4 to 6x6 (1.2-1.6x "dlx") and from 18x18 up (1.6-3x);
-# "dlx" from 8x8 to 16x16, where "bits" measured 0.7-1.2x "dlx" and changed sides from
-# run to run (its locked-candidates pass costs about what it saves on these sizes).
-_AUTO_DLX_SIZES = range(7, 18)
+# What "auto" runs, from benchmarks/engines.py: "bands" on 9x9 with 3x3 boxes (1.4-3.5x
+# "bits" and 1.3-4.8x "dlx" on every public 9x9 set); "bits" on every other shape. On
+# random grids with holes (easy, many solutions) "bits" is 1.0-3x "dlx" from 4x4 to
+# 36x36 and closest on 10x10 to 16x16; on the hard 16x16 set it is 12x "dlx", and the
+# third 25x25 puzzle, past 5M "dlx" nodes, takes it about 120.
 
 
 def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
@@ -93,9 +92,7 @@ def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
     box = box_shape(n, box)  # the size and box must exist
     classic = n == 9 and tuple(box) == (3, 3)
     if engine == "auto":
-        if classic:
-            return "bands"
-        return "dlx" if n in _AUTO_DLX_SIZES else "bits"
+        return "bands" if classic else "bits"
     if engine == "bands" and not classic:
         raise ValueError(
             f'engine "bands" solves 9x9 puzzles with 3x3 boxes only; got {n}x{n} with '
