@@ -437,27 +437,44 @@ def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solu
     return status, count, visited, guesses
 
 
+@njit(cache=True, nogil=True)
+def _solve_strided(
+    puzzles, first, step, limit, max_nodes, solutions, status, counts, nodes, guesses
+):
+    """Solve rows ``first, first + step, ...`` of ``puzzles`` with one set of work buffers
+    (rows already INVALID are skipped)."""
+    state, stack, stack_cell, stack_left = allocate_work()
+    for k in range(first, puzzles.shape[0], step):
+        if status[k] == INVALID:
+            counts[k] = 0
+            nodes[k] = 0
+            guesses[k] = 0
+            for cell in range(81):
+                solutions[k, cell] = 0
+            continue
+        s, cnt, visited, guessed = solve_one(
+            puzzles[k], limit, max_nodes, state, stack, stack_cell, stack_left, solutions[k]
+        )
+        status[k] = s
+        counts[k] = cnt
+        nodes[k] = visited
+        guesses[k] = guessed
+
+
 @njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, nodes_used, guesses):
+def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses):
     """Solve every row of ``puzzles`` (``(N, 81)`` uint8) into the preallocated result
     arrays, as :func:`numbadlx.sudoku.kernel.solve_bulk` does (same chunks, same
     striding, rows already INVALID skipped)."""
-    n_puzzles = puzzles.shape[0]
-    n_chunks = (n_puzzles + chunk - 1) // chunk
+    n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
     for c in prange(n_chunks):
-        state, stack, stack_cell, stack_left = allocate_work()
-        for k in range(c, n_puzzles, n_chunks):
-            if status[k] == INVALID:
-                counts[k] = 0
-                nodes_used[k] = 0
-                guesses[k] = 0
-                for cell in range(81):
-                    solutions[k, cell] = 0
-                continue
-            s, cnt, visited, guessed = solve_one(
-                puzzles[k], limit, max_nodes, state, stack, stack_cell, stack_left, solutions[k]
-            )
-            status[k] = s
-            counts[k] = cnt
-            nodes_used[k] = visited
-            guesses[k] = guessed
+        _solve_strided(
+            puzzles, c, n_chunks, limit, max_nodes, solutions, status, counts, nodes, guesses
+        )
+
+
+@njit(cache=True, nogil=True)
+def solve_serial(puzzles, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """:func:`solve_bulk` on the calling thread alone, for one thread or a few puzzles:
+    the parallel kernel costs about 0.06 s more to load from the cache."""
+    _solve_strided(puzzles, 0, 1, limit, max_nodes, solutions, status, counts, nodes, guesses)

@@ -108,13 +108,35 @@ def _balanced_chunk(chunk, rows, threads):
     return max(1, min(chunk, -(-rows // (16 * threads))))
 
 
+# Batches of at most this many puzzles run on the calling thread ("bands" only)
+_SERIAL_UP_TO = 16
+
+
 def _run_kernel(
-    engine, grid, n, box, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses
+    engine,
+    grid,
+    n,
+    box,
+    limit,
+    max_nodes,
+    chunk,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
+    threads=0,
 ):
     """One call of the engine's bulk kernel on a block of puzzles (``max_nodes`` 0:
-    no budget)."""
+    no budget; ``threads`` 1: on the calling thread where the engine has a serial
+    kernel)."""
     if engine == "bands":
-        _bands.solve_bulk(grid, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses)
+        if threads == 1 or grid.shape[0] <= _SERIAL_UP_TO:
+            _bands.solve_serial(grid, limit, max_nodes, solutions, status, counts, nodes, guesses)
+        else:
+            _bands.solve_bulk(
+                grid, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses
+            )
     elif engine == "dlx":
         _kernel.solve_bulk(
             grid,
@@ -432,6 +454,7 @@ def solve(
                 counts[begin:end],
                 nodes[begin:end],
                 guesses[begin:end],
+                threads,
             )
             if progress is not None:
                 progress(end, n_puzzles)
@@ -568,6 +591,7 @@ def _solve_by_deadline(
                 part_counts,
                 part_nodes,
                 part_guesses,
+                threads,
             )
             cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
             first = False
@@ -608,21 +632,24 @@ def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
     """
     for engine in engines:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
-        grid = np.zeros((1, n * n), dtype=np.uint8)
-        _run_kernel(
-            pick_engine(engine, n, box),
-            grid,
-            n,
-            box,
-            1,
-            0,
-            1,
-            np.zeros_like(grid),
-            np.zeros(1, dtype=np.uint8),
-            np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64),
-        )
+        # one puzzle (the serial kernel, where there is one) and a batch (the parallel one)
+        for rows in (1, _SERIAL_UP_TO + 1) if engine == "bands" else (1,):
+            grid = np.zeros((rows, n * n), dtype=np.uint8)
+            _run_kernel(
+                pick_engine(engine, n, box),
+                grid,
+                n,
+                box,
+                1,
+                0,
+                1,
+                np.zeros_like(grid),
+                np.zeros(rows, dtype=np.uint8),
+                np.zeros(rows, dtype=np.int64),
+                np.zeros(rows, dtype=np.int64),
+                np.zeros(rows, dtype=np.int64),
+                2,
+            )
 
 
 def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:
