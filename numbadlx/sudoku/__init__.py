@@ -9,6 +9,7 @@ The layer's data path, one module a stage:
   links and searches them (a specialised Algorithm X) in parallel chunks;
   :mod:`~numbadlx.sudoku.bitboard` is the second engine, candidate bit masks with
   singles and locked candidates, then a search on a stack of mask copies;
+  :mod:`~numbadlx.sudoku.bands` the third, for 9x9 only, per-digit band masks;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
 * :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
