@@ -17,8 +17,9 @@ or of a box through the rule). Then come columns with one cell for a digit (hidd
 singles), and cells with one digit left (naked singles), both found for all cells at
 once by counting bits across words, and the rules run again until nothing changes.
 
-Search copies the state and branches on a cell with two candidates (the first one), or
-else on a cell with the fewest; ``guesses`` counts these branch points and ``nodes``
+Search copies the state and branches on a cell with two candidates (of the first 16
+such cells, the one whose digits have the most other places near it), or else on a cell
+with the fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in
 :mod:`numbadlx.sudoku.bitboard`. Statuses and result arrays are those of
 :mod:`numbadlx.sudoku.kernel`.
@@ -39,11 +40,10 @@ Examples
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
+from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
+from .bitboard import popcount
 from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
@@ -97,19 +97,6 @@ _BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
 _POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
 for _table in (_ROW, _BOX, _COLUMN, _KEEP_NEAR, _COLUMN_AT, _BAND_OF, _POSITION_OF):
     _table.flags.writeable = False
-
-
-@intrinsic
-def _popcount(typingctx, value):
-    """Set bits of an int64 (LLVM's ctpop)."""
-    if value != types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(ctpop, args)
-
-    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, nogil=True)
@@ -324,9 +311,9 @@ def _choose(state):
                     digits |= 1 << digit
                     for other in range(3):
                         if other == band:
-                            weight += _popcount(state[word + other] & near)
+                            weight += popcount(state[word + other] & near)
                         else:
-                            weight += _popcount(state[word + other] & _COLUMN[column])
+                            weight += popcount(state[word + other] & _COLUMN[column])
             if weight > pair_weight:
                 pair_weight = weight
                 pair = band * 27 + position
@@ -341,7 +328,7 @@ def _choose(state):
             for digit in range(9):
                 if state[3 * digit + band] >> position & 1:
                     digits |= 1 << digit
-            count = _popcount(digits)
+            count = popcount(digits)
             if count < best:
                 best = count
                 chosen = band * 27 + position

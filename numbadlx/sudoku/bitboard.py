@@ -47,16 +47,17 @@ _DIGITS = ~PLACED
 
 
 @intrinsic
-def _popcount(typingctx, value):
-    """Set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
-    if value != types.uint64:
+def popcount(typingctx, value):
+    """Set bits of a uint64 or int64, in its own type (LLVM's ctpop: one instruction
+    where the CPU has it)."""
+    if value not in (types.uint64, types.int64):
         return None
 
     def codegen(context, builder, signature, args):
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(ctpop, args)
 
-    return types.uint64(types.uint64), codegen
+    return value(value), codegen
 
 
 @functools.cache
@@ -401,7 +402,7 @@ def _choose(masks, n, peers, units, at_least):
     for cell in range(n * n):
         m = masks[cell]
         if not m & PLACED:
-            k = _popcount(m)
+            k = popcount(m)
             if k == 2:
                 if pairs_left == 0:
                     break
