@@ -274,8 +274,9 @@ def test_logic_steps_agree_with_the_solution():
                 assert grid[cell] == 0 and step.digit == solutions[k, cell], (k, step)
                 grid[cell] = step.digit
         assert (grid == solutions[k]).all()
-    # the ladder gets used beyond singles on random minimal puzzles
-    assert {"hidden single (box)", "naked single", "pointing", "needs search"} <= techniques
+    # the ladder gets used beyond singles, up to chains and trials, on random minimal puzzles
+    assert {"hidden single (box)", "naked single", "pointing", "X-chain"} <= techniques
+    assert {"forcing chain", "nishio", "dynamic forcing chain"} <= techniques
 
 
 def test_guesses_zero_exactly_when_singles_solve():
@@ -284,7 +285,14 @@ def test_guesses_zero_exactly_when_singles_solve():
     singles = np.isin(ratings.hardest, [0, 1, 2, 3])
     assert ((ratings.guesses == 0) == singles).all()
     assert (ratings.logic[singles] <= 2.3).all() and (ratings.logic[~singles] >= 2.6).all()
-    assert (ratings.solved_by_logic == (ratings.logic < 6)).all()
+    # the rating is the hardest step's, stretched by the share of the grid still empty
+    # when singles first ran out (none for singles alone)
+    base = np.array([t.rating for t in sudoku.TECHNIQUES])[ratings.hardest]
+    assert (ratings.logic[singles] == base[singles]).all()
+    stretch = ratings.logic[~singles] / base[~singles]
+    assert ((stretch > 1) & (stretch < 2)).all()
+    searched = ratings.hardest == len(sudoku.TECHNIQUES) - 1
+    assert (ratings.solved_by_logic == ~searched).all()
 
 
 def test_ratings_are_reproducible_and_handle_odd_puzzles():
@@ -296,7 +304,8 @@ def test_ratings_are_reproducible_and_handle_odd_puzzles():
     odd[1, :2] = 5  # clash
     odd[2, 0] = 10  # out of range
     ratings = sudoku.rate(odd)
-    assert ratings.guesses[0] >= 0 and ratings.logic[0] >= 6  # empty grid: needs search
+    assert ratings.guesses[0] >= 0 and ratings.hardest_names()[0] == "needs search"  # empty
+    assert ratings.logic[0] == pytest.approx(sudoku.TECHNIQUES[-1].rating * 2)  # all open
     assert np.isnan(ratings.guesses[1:]).all() and np.isnan(ratings.logic[1:]).all()
     with pytest.raises(ValueError, match="isomorphs"):
         sudoku.rate(puzzles, isomorphs=0)
@@ -412,13 +421,15 @@ def test_ratings_follow_the_radcliffe_difficulty(datasets):
     puzzles = sudoku.parse([row["puzzle"] for row in rows])
     difficulty = np.array([float(row["difficulty"]) for row in rows])
     ratings = sudoku.rate(puzzles)
-    guesses = _spearman(ratings.guesses, difficulty)
-    logic = _spearman(ratings.logic, difficulty)
-    print(f"Spearman with the Radcliffe difficulty: guesses {guesses:.3f}, logic {logic:.3f}")
-    assert guesses >= 0.9
-    # measured 0.750 (the target); a floor a little below, as the weights of the
-    # 'needs search' part were tuned on this same sample
-    assert logic >= 0.74
+    # the choices in `logic` were made looking at the even data rows only: the odd rows
+    # are held out (benchmarks/generate.py prints all three); `guesses` tuned nothing
+    held_out = np.arange(len(rows)) % 2 == 1
+    guesses = _spearman(ratings.guesses[held_out], difficulty[held_out])
+    logic = _spearman(ratings.logic[held_out], difficulty[held_out])
+    print(f"Spearman, Radcliffe held-out rows: guesses {guesses:.3f}, logic {logic:.3f}")
+    assert guesses >= 0.9  # measured 0.912
+    assert logic >= 0.75  # measured 0.769
+    assert _spearman(ratings.logic, difficulty) >= 0.75  # whole sample: measured 0.773
 
 
 def test_every_logic_step_on_public_puzzles_agrees_with_the_solution(datasets):
@@ -436,5 +447,6 @@ def test_every_logic_step_on_public_puzzles_agrees_with_the_solution(datasets):
         used.update(techniques.tolist())
     ladder = set(range(1, len(sudoku.TECHNIQUES)))
     missing = [sudoku.TECHNIQUES[t].name for t in sorted(ladder - used)]
-    # hidden quads and jellyfish are rare (once and ten times in 21,465 such puzzles)
-    assert set(missing) <= {"hidden quad", "jellyfish", "naked quad"}, missing
+    # hidden quads and jellyfish are rare (once and ten times in 21,465 such puzzles), and
+    # the trial rungs solve all of these (forum_hardest_1106 is where search is needed)
+    assert set(missing) <= {"hidden quad", "jellyfish", "naked quad", "needs search"}, missing

@@ -16,8 +16,9 @@ Pieces, each used by several public functions:
 * :func:`propagate` (naked and hidden singles) and :func:`search`, a depth-first search
   over cells with fewest candidates that counts its guesses; with ``randomise`` it breaks
   ties and orders digits at random, which is how random full grids are made;
-* :func:`logic_solve`, a human-style solver on a ladder of techniques that records its
-  steps;
+* :func:`logic_solve`, a human-style solver on a ladder of techniques (singles, locked
+  candidates, subsets, fish, wings, chains and trials, :func:`apply_technique`) that
+  records its steps;
 * :func:`transform_one`, a random isomorph of one puzzle;
 * the bulk loops (``prange`` over puzzles) of grids, puzzles, ratings and isomorphs.
 
@@ -31,13 +32,11 @@ puzzle made with the exact-cover solver (:func:`numbadlx.sudoku.solve`).
 import numpy as np
 from numba import njit, prange
 
+from .bitboard import popcount as ctpop
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 PLACED = np.uint64(1) << np.uint64(62)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 # outcomes of the solvers
 SOLVED = 1
@@ -63,7 +62,14 @@ T_XYZ_WING = 13
 T_NAKED_QUAD = 14
 T_JELLYFISH = 15
 T_HIDDEN_QUAD = 16
-T_SEARCH = 17
+T_X_CHAIN = 17
+T_FORCING_CHAIN = 18
+T_NISHIO = 19
+T_DYNAMIC_CHAIN = 20
+T_DYNAMIC_CHAIN_PLUS = 21
+T_SEARCH = 22
+# the rungs from T_NISHIO up assume a candidate and follow its consequences (trials)
+T_FIRST_TRIAL = T_NISHIO
 # step record columns: technique, cell, digit, candidates removed (0 for a placement)
 STEP_FIELDS = 4
 
@@ -81,11 +87,8 @@ def full_mask(n):
 
 @njit(cache=True, nogil=True, inline="always")
 def popcount(x):
-    """Number of set bits of a uint64."""
-    x = x - ((x >> ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
+    """Number of set bits of a uint64, as int64 (a uint64 would mix into floats)."""
+    return np.int64(ctpop(x))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -730,37 +733,403 @@ def wing(cand, peers, where, xyz, first):
     return 0
 
 
+# ------------------------------------------------ the logic ladder: chains and trials
+
+
 @njit(cache=True, nogil=True)
-def logic_solve(cand, units, peers, where, full, steps, work, solution):
+def strong_links(cand, units, n, strong):
+    """Fill ``strong``: entry ``(cell * n + d) * 3 + kind`` is the other cell of digit
+    ``d + 1`` in the cell's row (kind 0), column (1) or box (2) when the digit has
+    exactly two places left there (a *strong link*: one of the two holds it), else -1."""
+    nn = cand.shape[0]
+    strong[: 3 * nn * n] = -1
+    for u in range(units.shape[0]):
+        kind = u // n
+        for d in range(n):
+            bit = ONE << np.uint64(d)
+            a = -1
+            b = -1
+            count = 0
+            for j in range(n):
+                c = cand[units[u, j]]
+                if c & bit:
+                    if c & PLACED:
+                        count = 3
+                        break
+                    count += 1
+                    if count == 1:
+                        a = units[u, j]
+                    elif count == 2:
+                        b = units[u, j]
+                    else:
+                        break
+            if count == 2:
+                strong[(a * n + d) * 3 + kind] = b
+                strong[(b * n + d) * 3 + kind] = a
+
+
+@njit(cache=True, nogil=True)
+def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
+    """Candidate ``off`` is false: queue the candidates that must then be true (its
+    strong-link partners; with ``mixed`` also the other digit of a two-digit cell).
+    Returns the new queue tail."""
+    cell = off // n
+    d = off % n
+    for kind in range(3):
+        partner = strong[off * 3 + kind]
+        if partner >= 0:
+            on = partner * n + d
+            if seen_on[on] != stamp:
+                seen_on[on] = stamp
+                queue[tail] = on
+                tail += 1
+    if mixed:
+        c = cand[cell]
+        if popcount(c) == 2:
+            on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
+            if seen_on[on] != stamp:
+                seen_on[on] = stamp
+                queue[tail] = on
+                tail += 1
+    return tail
+
+
+@njit(cache=True, nogil=True)
+def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
+    """True if a chain leads from candidate ``start`` (``cell * n + d``) being true to
+    ``start`` being false, so that it can go.
+
+    The chain alternates: a true candidate makes its peers with the same digit false
+    (with ``mixed`` also the other digits of its cell); a false candidate makes its
+    strong-link partner true (with ``mixed`` also the other digit of a two-digit cell).
+    Links are those of the current candidates (static, as in Sudoku Explainer's forcing
+    chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
+    and ``seen_off`` equal to ``stamp`` mark visited candidates."""
+    head = 0
+    tail = 1
+    queue[0] = start
+    seen_on[start] = stamp
+    while head < tail:
+        node = queue[head]
+        head += 1
+        cell = node // n
+        bit = ONE << np.uint64(node % n)
+        for j in range(peers.shape[1]):
+            p = peers[cell, j]
+            c = cand[p]
+            if (c & PLACED) or not (c & bit):
+                continue
+            off = p * n + node % n
+            if off == start:
+                return True
+            if seen_off[off] != stamp:
+                seen_off[off] = stamp
+                tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
+        if mixed:
+            rest = cand[cell] & ~bit
+            while rest:
+                other = lowest_bit(rest)
+                rest ^= other
+                off = cell * n + bit_index(other)
+                if off == start:
+                    return True
+                if seen_off[off] != stamp:
+                    seen_off[off] = stamp
+                    tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def remove_marked(cand, gone, first):
+    """Remove ``gone[cell]`` from every unplaced cell; the number of candidates removed."""
+    removed = 0
+    for cell in range(cand.shape[0]):
+        if gone[cell]:
+            removed += eliminate(cand, cell, gone[cell], first)
+    return removed
+
+
+@njit(cache=True, nogil=True)
+def chains(cand, units, peers, n, mixed, cands, first):
+    """X-chains (one digit, links along rows, columns and boxes) or, with ``mixed``,
+    forcing chains (also links inside cells: XY-chains, W-wings and other alternating
+    inference chains): every candidate from which :func:`chain_refutes` finds a chain
+    to its own negation goes. All are found on the same candidates, then removed."""
+    nn = cand.shape[0]
+    size = nn * n
+    strong = np.empty(3 * size, dtype=np.int64)
+    queue = np.empty(size, dtype=np.int64)
+    seen_on = np.zeros(size, dtype=np.int64)
+    seen_off = np.zeros(size, dtype=np.int64)
+    strong_links(cand, units, n, strong)
+    gone = cands[2]
+    gone[:] = ZERO
+    stamp = 0
+    for cell in range(nn):
+        c = cand[cell]
+        if c & PLACED:
+            continue
+        while c:
+            bit = lowest_bit(c)
+            c ^= bit
+            stamp += 1
+            start = cell * n + bit_index(bit)
+            if chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
+                gone[cell] |= bit
+    return remove_marked(cand, gone, first)
+
+
+@njit(cache=True, nogil=True)
+def settle(trial, units, peers, where, full, plus, ints, stack, first):
+    """Follow the consequences in ``trial``: naked and hidden singles until none is left
+    and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
+    techniques Sudoku Explainer's "dynamic forcing chains (+)" use inside a chain).
+    False on a contradiction. ``ints`` (two rows of n) and ``stack`` are scratch."""
+    while True:
+        if propagate(trial, units, peers, stack, full) < 0:
+            return False
+        if not plus:
+            return True
+        if locked_candidates(trial, units, where, True, first) > 0:
+            continue
+        if locked_candidates(trial, units, where, False, first) > 0:
+            continue
+        if hidden_subset(trial, units, 2, first, ints[1], ints[0]) > 0:
+            continue
+        if naked_subset(trial, units, 2, first, ints[0]) > 0:
+            continue
+        if fish(trial, units, 2, first, ints[0], ints[1]) > 0:
+            continue
+        return True
+
+
+@njit(cache=True, nogil=True)
+def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first):
+    """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
+    settled (:func:`settle`); False if that leads to a contradiction."""
+    trial[:] = cand
+    trial[cell] = keep
+    if keep == ZERO:
+        return False
+    return settle(trial, units, peers, where, full, plus, ints, stack, first)
+
+
+@njit(cache=True, nogil=True)
+def add_branch(union, trial):
+    """Digits a branch leaves in each cell, added to ``union``."""
+    for cell in range(trial.shape[0]):
+        union[cell] |= trial[cell] & ~PLACED
+
+
+@njit(cache=True, nogil=True)
+def mark_outside(cand, union, gone):
+    """Candidates that no branch kept go to ``gone``."""
+    for cell in range(cand.shape[0]):
+        if not (cand[cell] & PLACED):
+            gone[cell] |= cand[cell] & ~union[cell]
+
+
+@njit(cache=True, nogil=True)
+def digit_trial(cand, units, peers, where, cell, d, possible, done):
+    """Nishio's test: place digit ``d + 1`` in ``cell`` and follow that digit alone
+    (every unit where it has one place left gets it there). True if that leads to a
+    unit with no place for it. ``possible`` (n^2) and ``done`` (3 n) are scratch."""
+    n = units.shape[1]
+    bit = ONE << np.uint64(d)
+    done[: 3 * n] = 0
+    for k in range(cand.shape[0]):
+        c = cand[k]
+        possible[k] = 1 if (c & bit) and not (c & PLACED) else 0
+        if (c & bit) and (c & PLACED):
+            for kind in range(3):
+                done[kind * n + where[k, kind]] = 1
+    place_at = cell
+    while True:
+        if place_at >= 0:
+            possible[place_at] = 0
+            for kind in range(3):
+                done[kind * n + where[place_at, kind]] = 1
+            for j in range(peers.shape[1]):
+                possible[peers[place_at, j]] = 0
+        place_at = -1
+        for u in range(3 * n):
+            if done[u]:
+                continue
+            count = 0
+            last = -1
+            for j in range(n):
+                if possible[units[u, j]]:
+                    count += 1
+                    last = units[u, j]
+            if count == 0:
+                return True
+            if count == 1:
+                place_at = last
+                break
+        if place_at < 0:
+            return False
+
+
+@njit(cache=True, nogil=True)
+def nishio(cand, units, peers, where, cands, first):
+    """Nishio: a candidate whose digit, placed there and followed alone
+    (:func:`digit_trial`), leaves some unit without a place for it goes. Every
+    candidate is tried on the same candidates, then all refuted ones are removed."""
+    gone = cands[2]
+    gone[:] = ZERO
+    possible = np.empty(cand.shape[0], dtype=np.int64)
+    done = np.empty(3 * units.shape[1], dtype=np.int64)
+    for cell in range(cand.shape[0]):
+        c = cand[cell]
+        if c & PLACED:
+            continue
+        while c:
+            bit = lowest_bit(c)
+            c ^= bit
+            if digit_trial(cand, units, peers, where, cell, bit_index(bit), possible, done):
+                gone[cell] |= bit
+    return remove_marked(cand, gone, first)
+
+
+@njit(cache=True, nogil=True)
+def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
+    """Dynamic forcing chains: every candidate is assumed in turn (and, in a cell with
+    three or more, its absence too), each branch followed by :func:`settle`. A candidate
+    whose branch ends in a contradiction goes (whose absence does: the cell's others
+    go); what all the digits of a cell (cell forcing), all the places of a digit in a
+    unit (unit forcing), or a candidate and its absence (double forcing) agree on
+    removing goes. All on the same candidates."""
+    n = units.shape[1]
+    nn = cand.shape[0]
+    trial = cands[0]
+    union = cands[1]
+    gone = cands[2]
+    on = cands[3]
+    gone[:] = ZERO
+    unions = np.zeros((3 * n * n, nn), dtype=np.uint64)  # the branches of each unit, digit
+    stack = np.empty(16 * nn + 64, dtype=np.int32)
+    dummy = np.zeros(2, dtype=np.int64)
+    for cell in range(nn):
+        c = cand[cell]
+        if c & PLACED:
+            continue
+        union[:] = ZERO
+        rest = c
+        while rest:
+            bit = lowest_bit(rest)
+            rest ^= bit
+            if not try_branch(
+                cand, on, cell, bit, units, peers, where, full, plus, ints, stack, dummy
+            ):
+                gone[cell] |= bit
+                continue
+            add_branch(union, on)
+            d = bit_index(bit)
+            for kind in range(3):
+                add_branch(unions[(kind * n + where[cell, kind]) * n + d], on)
+            if popcount(c) > 2:  # a two-digit cell's double forcing is its cell forcing
+                if not try_branch(
+                    cand, trial, cell, c & ~bit, units, peers, where, full, plus, ints, stack, dummy
+                ):
+                    gone[cell] |= c & ~bit
+                    continue
+                add_branch(trial, on)
+                mark_outside(cand, trial, gone)
+        mark_outside(cand, union, gone)
+    for u in range(units.shape[0]):
+        for d in range(n):
+            bit = ONE << np.uint64(d)
+            places = 0
+            for j in range(n):
+                c = cand[units[u, j]]
+                if c & bit:
+                    places += 1 if not (c & PLACED) else n + 1
+            if 2 <= places <= n:
+                mark_outside(cand, unions[u * n + d], gone)
+    return remove_marked(cand, gone, first)
+
+
+@njit(cache=True, nogil=True)
+def apply_technique(technique, cand, units, peers, where, full, work, first):
+    """Apply one elimination technique of the ladder (T_POINTING and up, below
+    T_SEARCH) to ``cand``; the number of candidates removed (0: it does not apply).
+    ``first`` receives the first (cell, digit) removed; ``work`` is scratch
+    (:func:`logic_work`)."""
+    n = units.shape[1]
+    ints, cands = work
+    members = ints[0]
+    second = ints[1]
+    if technique == T_POINTING:
+        return locked_candidates(cand, units, where, True, first)
+    if technique == T_CLAIMING:
+        return locked_candidates(cand, units, where, False, first)
+    if technique == T_NAKED_PAIR:
+        return naked_subset(cand, units, 2, first, members)
+    if technique == T_X_WING:
+        return fish(cand, units, 2, first, members, second)
+    if technique == T_HIDDEN_PAIR:
+        return hidden_subset(cand, units, 2, first, second, members)
+    if technique == T_NAKED_TRIPLE:
+        return naked_subset(cand, units, 3, first, members)
+    if technique == T_SWORDFISH:
+        return fish(cand, units, 3, first, members, second)
+    if technique == T_HIDDEN_TRIPLE:
+        return hidden_subset(cand, units, 3, first, second, members)
+    if technique == T_XY_WING:
+        return wing(cand, peers, where, False, first)
+    if technique == T_XYZ_WING:
+        return wing(cand, peers, where, True, first)
+    if technique == T_NAKED_QUAD:
+        return naked_subset(cand, units, 4, first, members)
+    if technique == T_JELLYFISH:
+        return fish(cand, units, 4, first, members, second)
+    if technique == T_HIDDEN_QUAD:
+        return hidden_subset(cand, units, 4, first, second, members)
+    if technique == T_X_CHAIN:
+        return chains(cand, units, peers, n, False, cands, first)
+    if technique == T_FORCING_CHAIN:
+        return chains(cand, units, peers, n, True, cands, first)
+    if technique == T_NISHIO:
+        return nishio(cand, units, peers, where, cands, first)
+    if technique == T_DYNAMIC_CHAIN:
+        return dynamic_chains(cand, units, peers, where, full, False, ints, cands, first)
+    if technique == T_DYNAMIC_CHAIN_PLUS:
+        return dynamic_chains(cand, units, peers, where, full, True, ints, cands, first)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def logic_solve(cand, units, peers, where, full, steps, work, solution, top):
     """Solve with the easiest technique that makes progress, again and again.
 
-    Returns ``(outcome, hardest technique, steps taken, searches, stalled)``: SOLVED,
-    STUCK (nothing on the ladder applies) or CONTRADICTION. With a ``solution`` (an
-    empty array for none), a stalled solver takes the solution's digit of a cell with
-    fewest candidates (a T_SEARCH step) and goes on; ``searches`` counts those steps and
-    ``stalled`` is the number of candidates open when it first stalled (the outcome is then
-    STUCK even when the grid gets filled). Each step goes into ``steps`` (as far as it
-    reaches): technique, cell, digit (a placement) or technique, first cell and digit
-    removed, candidates removed.
+    Returns ``(outcome, hardest technique, steps taken, searches, first stall)``:
+    SOLVED, STUCK (nothing on the ladder applies) or CONTRADICTION; ``first stall`` is
+    the number of cells still empty when singles first ran out (0 if they never did).
+    Techniques below ``top`` are tried (T_SEARCH: the whole ladder). With a
+    ``solution`` (an empty array for none), a stalled solver takes the solution's digit
+    of a cell with fewest candidates (a T_SEARCH step) and goes on, without the trial
+    rungs from then on (the rating is already at the top); ``searches`` counts those
+    steps (the outcome is then STUCK even when the grid gets filled). Each step
+    goes into ``steps`` (as far as it reaches): technique, cell, digit (a placement) or
+    technique, first cell and digit removed, candidates removed. ``work`` is scratch
+    (:func:`logic_work`).
     """
     n = units.shape[1]
     nn = cand.shape[0]
     first = np.zeros(2, dtype=np.int64)
-    members = work[0]
-    second = work[1]
     hardest = T_GIVEN
     n_steps = 0
     searches = 0
-    stalled = 0
+    first_stall = 0
     while True:
         left = 0
         for cell in range(nn):
             if not (cand[cell] & PLACED):
                 left += 1
                 if cand[cell] == ZERO:
-                    return CONTRADICTION, hardest, n_steps, searches, stalled
+                    return CONTRADICTION, hardest, n_steps, searches, first_stall
         if left == 0:
-            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, stalled
+            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, first_stall
         # singles: box, line, naked
         technique = T_GIVEN
         cell, bit = find_hidden_single(cand, units, full, 2 * n, 3 * n)
@@ -771,7 +1140,7 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution):
             if cell >= 0:
                 technique = T_HIDDEN_SINGLE_LINE
         if cell == -2:
-            return CONTRADICTION, hardest, n_steps, searches, stalled
+            return CONTRADICTION, hardest, n_steps, searches, first_stall
         if technique == T_GIVEN:
             for k in range(nn):
                 c = cand[k]
@@ -782,46 +1151,23 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution):
                     break
         if technique != T_GIVEN:
             if not place_single(cand, cell, bit, peers):
-                return CONTRADICTION, max(hardest, technique), n_steps, searches, stalled
+                return CONTRADICTION, max(hardest, technique), n_steps, searches, first_stall
             hardest = max(hardest, technique)
             n_steps = record(steps, n_steps, technique, cell, bit_index(bit) + 1, 0)
             continue
+        if first_stall == 0:
+            first_stall = left
         # eliminations, easiest first
         first[0] = -1
         first[1] = 0
         removed = 0
-        for technique in range(T_POINTING, T_SEARCH):
-            if technique == T_POINTING:
-                removed = locked_candidates(cand, units, where, True, first)
-            elif technique == T_CLAIMING:
-                removed = locked_candidates(cand, units, where, False, first)
-            elif technique == T_NAKED_PAIR:
-                removed = naked_subset(cand, units, 2, first, members)
-            elif technique == T_X_WING:
-                removed = fish(cand, units, 2, first, members, second)
-            elif technique == T_HIDDEN_PAIR:
-                removed = hidden_subset(cand, units, 2, first, second, members)
-            elif technique == T_NAKED_TRIPLE:
-                removed = naked_subset(cand, units, 3, first, members)
-            elif technique == T_SWORDFISH:
-                removed = fish(cand, units, 3, first, members, second)
-            elif technique == T_HIDDEN_TRIPLE:
-                removed = hidden_subset(cand, units, 3, first, second, members)
-            elif technique == T_XY_WING:
-                removed = wing(cand, peers, where, False, first)
-            elif technique == T_XYZ_WING:
-                removed = wing(cand, peers, where, True, first)
-            elif technique == T_NAKED_QUAD:
-                removed = naked_subset(cand, units, 4, first, members)
-            elif technique == T_JELLYFISH:
-                removed = fish(cand, units, 4, first, members, second)
-            elif technique == T_HIDDEN_QUAD:
-                removed = hidden_subset(cand, units, 4, first, second, members)
+        for technique in range(T_POINTING, top if searches == 0 else T_FIRST_TRIAL):
+            removed = apply_technique(technique, cand, units, peers, where, full, work, first)
             if removed:
                 break
         if not removed:
             if solution.shape[0] == 0:
-                return STUCK, T_SEARCH, n_steps, searches, candidates_left(cand)
+                return STUCK, T_SEARCH, n_steps, searches, first_stall
             # beyond the ladder: take the solution's digit of a cell with fewest candidates
             # (what a search would have to find) and carry on
             cell = -1
@@ -833,9 +1179,7 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution):
                     cell = k
             bit = ONE << np.uint64(solution[cell] - 1)
             if not (cand[cell] & bit) or not place_single(cand, cell, bit, peers):
-                return CONTRADICTION, T_SEARCH, n_steps, searches, stalled
-            if searches == 0:
-                stalled = candidates_left(cand)
+                return CONTRADICTION, T_SEARCH, n_steps, searches, first_stall
             searches += 1
             hardest = T_SEARCH
             n_steps = record(steps, n_steps, T_SEARCH, cell, solution[cell], 0)
@@ -845,32 +1189,21 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution):
 
 
 @njit(cache=True, nogil=True)
-def candidates_left(cand):
-    """Candidates still open in the unplaced cells."""
-    total = 0
-    for cell in range(cand.shape[0]):
-        if not (cand[cell] & PLACED):
-            total += popcount(cand[cell])
-    return total
-
-
-@njit(cache=True, nogil=True)
-def logic_value(outcome, hardest, searches, stalled, nn, ratings):
-    """The logic rating: ``ratings[hardest]`` for a puzzle the ladder solves; past the
-    ladder ``ratings[T_SEARCH]``, plus the candidates still open when the ladder first
-    stalled divided by ``2 n^2`` (at most 1), plus 0.05 for every digit that had to be
-    taken from the solution; NaN on a contradiction."""
+def logic_value(outcome, hardest, first_stall, nn, ratings):
+    """The logic rating: ``ratings[hardest]`` times ``1 + first_stall / nn`` (the share
+    of the ``nn`` cells still empty when singles first ran out; 0 if they never did);
+    NaN on a contradiction."""
     if outcome == CONTRADICTION:
         return np.nan
-    if outcome == SOLVED:
-        return ratings[hardest]
-    return ratings[T_SEARCH] + min(stalled / (2 * nn), 1.0) + 0.05 * searches
+    return ratings[hardest] * (1.0 + first_stall / nn)
 
 
 @njit(cache=True, nogil=True)
 def logic_work(n):
-    """Scratch rows for :func:`logic_solve` (cells or digits of one unit)."""
-    return np.zeros((2, max(n, 4)), dtype=np.int64)
+    """Scratch of :func:`logic_solve`, a tuple: ``ints`` (two rows of cells or digits of
+    a unit) and ``cands`` (four candidate grids: trials, their unions, what goes). The
+    chains and trials make their larger tables when they run."""
+    return np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, n * n), dtype=np.uint64)
 
 
 # ---------------------------------------------------------------- isomorphs
@@ -1043,14 +1376,15 @@ def rate_bulk(
             if not do_logic:
                 continue
             mine = steps[k] if keep_steps else no_steps
-            o, h, s, searches, stalled = logic_solve(
-                cand, units, peers, where, full, mine, work, solution[:0]
+            o, h, s, _, stalled = logic_solve(
+                cand, units, peers, where, full, mine, work, solution[:0], T_SEARCH
             )
             if o == STUCK and solvable:
-                # carry on past the ladder with the digits of the (first) solution
+                # carry on past the ladder with the digits of the (first) solution (the
+                # trial rungs have just failed here: not again)
                 candidates_of(puzzles[k], states[0], peers, full)
                 search(states, todo, cells, stack, units, peers, full, 1, 0, False, state, solution)
-                o, _, more, searches, _ = logic_solve(
+                o, _, more, _, _ = logic_solve(
                     cand,
                     units,
                     peers,
@@ -1059,13 +1393,14 @@ def rate_bulk(
                     mine[min(s, mine.shape[0]) :],
                     work,
                     solution,
+                    T_FIRST_TRIAL,
                 )
                 s += more
                 o = STUCK if o != CONTRADICTION else o
             outcome[k] = o
             hardest[k] = h
             n_steps[k] = s
-            logic[k] = logic_value(o, h, searches, stalled, nn, ratings)
+            logic[k] = logic_value(o, h, stalled, nn, ratings)
 
 
 @njit(cache=True, nogil=True)
@@ -1240,10 +1575,10 @@ def generate_bulk(
                     continue
             if rate_hi >= 0:
                 candidates_of(puzzle, cand, peers, full)
-                o, h, _, searches, stalled = logic_solve(
-                    cand, units, peers, where, full, no_steps, work, grid
+                o, h, _, _, stalled = logic_solve(
+                    cand, units, peers, where, full, no_steps, work, grid, T_SEARCH
                 )
-                value = logic_value(o, h, searches, stalled, nn, ratings)
+                value = logic_value(o, h, stalled, nn, ratings)
                 if value < rate_lo or value > rate_hi:
                     continue
             out[k] = puzzle
