@@ -425,13 +425,11 @@ def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solu
 
 
 @njit(cache=True, nogil=True)
-def _solve_strided(
-    puzzles, first, step, limit, max_nodes, solutions, status, counts, nodes, guesses
-):
-    """Solve rows ``first, first + step, ...`` of ``puzzles`` with one set of work buffers
+def _solve_rows(puzzles, begin, end, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with one set of work buffers
     (rows already INVALID are skipped)."""
     state, stack, stack_cell, stack_left = allocate_work()
-    for k in range(first, puzzles.shape[0], step):
+    for k in range(begin, end):
         if status[k] == INVALID:
             counts[k] = 0
             nodes[k] = 0
@@ -451,12 +449,18 @@ def _solve_strided(
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses):
     """Solve every row of ``puzzles`` (``(N, 81)`` uint8) into the preallocated result
-    arrays, as :func:`numbadlx.sudoku.kernel.solve_bulk` does (same chunks, same
-    striding, rows already INVALID skipped)."""
-    n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
+    arrays, in work units of ``chunk`` consecutive rows (rows already INVALID skipped).
+    Consecutive, not strided as in :func:`numbadlx.sudoku.kernel.solve_bulk`: these
+    puzzles take microseconds, and two threads writing the results of neighbouring rows
+    (one cache line) cost more than the balance striding buys; the threads take units as
+    they come free (:func:`~numbadlx.sudoku.parallel.parallel_threads`)."""
+    n_puzzles = puzzles.shape[0]
+    n_chunks = (n_puzzles + chunk - 1) // chunk
     for c in prange(n_chunks):
-        _solve_strided(
-            puzzles, c, n_chunks, limit, max_nodes, solutions, status, counts, nodes, guesses
+        begin = c * chunk
+        end = min(n_puzzles, begin + chunk)
+        _solve_rows(
+            puzzles, begin, end, limit, max_nodes, solutions, status, counts, nodes, guesses
         )
 
 
@@ -464,4 +468,6 @@ def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, node
 def solve_serial(puzzles, limit, max_nodes, solutions, status, counts, nodes, guesses):
     """:func:`solve_bulk` on the calling thread alone, for one thread or a few puzzles:
     the parallel kernel costs about 0.06 s more to load from the cache."""
-    _solve_strided(puzzles, 0, 1, limit, max_nodes, solutions, status, counts, nodes, guesses)
+    _solve_rows(
+        puzzles, 0, puzzles.shape[0], limit, max_nodes, solutions, status, counts, nodes, guesses
+    )

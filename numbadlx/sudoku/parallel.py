@@ -50,8 +50,11 @@ def check_threads(threads: int | None) -> int:
 @contextlib.contextmanager
 def parallel_threads(threads: int | None) -> Iterator[int]:
     """Run the block's parallel kernels on ``threads`` threads (checked; None keeps
-    Numba's setting), serialised under the workqueue layer; the previous thread count
-    is restored afterwards. Yields the thread count.
+    Numba's setting), serialised under the workqueue layer, with ``prange`` iterations
+    handed out one at a time as threads come free (Numba's parallel chunk size 1: each
+    iteration is a whole work unit of puzzles, and on a shared machine a static split
+    left one thread idle while the other, slowed, finished its half); the previous
+    settings are restored afterwards. Yields the thread count.
 
     Examples
     --------
@@ -64,10 +67,13 @@ def parallel_threads(threads: int | None) -> Iterator[int]:
     lock = unsafe_threads_lock()
     if lock is not None:
         lock.acquire()
+    previous_chunk = numba.get_parallel_chunksize()
     try:
         numba.set_num_threads(count)
+        numba.set_parallel_chunksize(1)
         yield count
     finally:
+        numba.set_parallel_chunksize(previous_chunk)
         numba.set_num_threads(previous)
         if lock is not None:
             lock.release()
