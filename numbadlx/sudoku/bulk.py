@@ -103,9 +103,9 @@ def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
 
 def _balanced_chunk(chunk, rows, threads):
     """Puzzles per work unit for one kernel call of ``rows`` puzzles: ``chunk``, or fewer
-    so that each thread gets at least 16 units (a small set of hard puzzles in a few
-    big units leaves one thread waiting for the other's hardest unit)."""
-    return max(1, min(chunk, -(-rows // (16 * threads))))
+    so that each thread gets at least 64 units (a small set of hard puzzles in a few
+    big units leaves one thread waiting for the other's last unit)."""
+    return max(1, min(chunk, -(-rows // (64 * threads))))
 
 
 # Batches of at most this many puzzles run on the calling thread ("bands" only)
@@ -344,7 +344,7 @@ def solve(
         Box shape when n is not a square (inferred otherwise: 6 -> 2x3, 12 -> 3x4).
     chunk : int, optional
         Puzzles per parallel work unit (default 64; fewer where a call has too few
-        puzzles to give each thread 16 units).
+        puzzles to give each thread 64 units).
     progress : callable, optional
         Called as ``progress(done, total)`` after each block of puzzles.
     invalid : array_like of bool, optional
@@ -419,8 +419,12 @@ def solve(
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
     with parallel_threads(threads) as threads:
-        # Blocks of puzzles between Python-side checks: progress reports and Ctrl-C.
-        block = max(chunk * threads * 16, 4096)
+        # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
+        # Each block is a kernel call, and each call wakes the other threads, which on
+        # a virtual machine can cost a millisecond: "bands" solves 9x9 puzzles in a few
+        # microseconds, so its blocks are bigger (32,768 puzzles is still well under a
+        # second).
+        block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
         if timeout is not None:
             _solve_by_deadline(
                 engine,
