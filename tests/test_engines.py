@@ -291,3 +291,36 @@ def test_cli_engine_option(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["solve", str(source), "--engine", "fast"])
     assert "invalid choice: 'fast'" in capsys.readouterr().err
+
+
+def test_bands_start_equals_placing_the_givens_one_by_one():
+    # the givens' state is built word by word; its naive twin places them one at a time
+    from numbadlx.sudoku import bands
+
+    rng = np.random.default_rng(3)
+    puzzles = np.concatenate([random_puzzles(30, seed=4), _holed(9, (3, 3), rng, 60)])
+    clashes = puzzles[:20].copy()
+    for k, puzzle in enumerate(clashes):  # a given repeated in its row, column or box
+        cell = int(np.flatnonzero(puzzle)[0])
+        r, c = divmod(cell, 9)
+        other = [r * 9 + (c + 1) % 9, ((r + 4) % 9) * 9 + c, (r - r % 3 + (r + 1) % 3) * 9 + c][
+            k % 3
+        ]
+        puzzle[other] = puzzle[cell]
+    state = np.zeros(bands.STATE_WORDS, dtype=np.int64)
+    invalid = 0
+    for puzzle in np.concatenate([puzzles, clashes]):
+        twin = np.zeros(bands.STATE_WORDS, dtype=np.int64)
+        twin[:27] = (1 << 27) - 1
+        clash = False
+        for cell in np.flatnonzero(puzzle):
+            digit = int(puzzle[cell]) - 1
+            if bands._place(twin, digit, cell // 27, cell % 27) < 0:
+                clash = True
+                break
+        dirty = bands._start(puzzle, state)
+        assert (dirty < 0) == clash
+        invalid += clash
+        if not clash:
+            assert np.array_equal(state, twin)
+    assert invalid == len(clashes)

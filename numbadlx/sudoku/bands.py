@@ -340,18 +340,48 @@ def _choose(state):
 
 @njit(cache=True, nogil=True)
 def _start(grid, state):
-    """The givens' state, placed but not yet propagated. Returns the dirty words, or -1
-    for INVALID givens: a value above 9, or two equal givens in a unit (the second
-    finds its digit gone from its cell, as nothing else can have taken it yet)."""
-    for word in range(27):
-        state[word] = _BAND
-    for word in range(27, STATE_WORDS):
+    """The givens' state, placed but not yet propagated: the same words as placing the
+    givens one by one with :func:`_place`, built digit by digit with word operations.
+    Returns the dirty words, or -1 for INVALID givens (a value above 9, or two equal
+    givens in a unit)."""
+    for word in range(STATE_WORDS):
         state[word] = 0
+    # first the givens alone: digit d's given cells in band b go to word 3 d + b
     for cell in range(81):
         value = np.int64(grid[cell])
         if value != 0:
-            if value > 9 or _place(state, value - 1, _BAND_OF[cell], _POSITION_OF[cell]) < 0:
+            if value > 9:
                 return -1
+            bit = 1 << _POSITION_OF[cell]
+            band = _BAND_OF[cell]
+            state[3 * (value - 1) + band] |= bit
+            state[_PLACED_AT + band] |= bit
+    count = 0
+    for digit in range(9):
+        word = 3 * digit
+        columns = 0  # the columns holding the digit, and a check that none holds it twice
+        for band in range(3):
+            given = state[word + band]
+            count += popcount(given)
+            fold = (given | given >> 9 | given >> 18) & 511
+            if popcount(fold) != popcount(given) or fold & columns:
+                return -1  # twice in a column
+            columns |= fold
+        spread = columns | columns << 9 | columns << 18
+        for band in range(3):
+            given = state[word + band]
+            taken = spread | state[_PLACED_AT + band]
+            for k in range(3):
+                row = given & _ROW[k]
+                box = given & _BOX[k]
+                if row & (row - 1) or box & (box - 1):
+                    return -1  # twice in a row or a box
+                if row:
+                    taken |= _ROW[k]
+                if box:
+                    taken |= _BOX[k]
+            state[word + band] = (_BAND & ~taken) | given
+    state[_COUNT_AT] = count
     return (1 << 27) - 1
 
 
