@@ -44,7 +44,7 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .bitboard import popcount
-from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
+from .kernel import INVALID, final_status
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
 STATE_WORDS = 31
@@ -441,17 +441,7 @@ def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solu
         cell = stack_cell[top]
         changed = _place(state, digit, _BAND_OF[cell], _POSITION_OF[cell])
         placed = _propagate(state, changed) if changed >= 0 else -1
-    if not complete:
-        status = BUDGET
-    elif count == 0:
-        status = NO_SOLUTION
-    elif count >= 2:
-        status = MULTIPLE
-    elif limit == 1:
-        status = SOLVED
-    else:
-        status = UNIQUE
-    return status, count, visited, guesses
+    return final_status(complete, count, limit), count, visited, guesses
 
 
 @njit(cache=True, nogil=True)

@@ -37,7 +37,7 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from .kernel import BUDGET, INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNIQUE
+from .kernel import INVALID, final_status
 from .shape import unit_tables
 
 #: Flag bit of a cell whose digit is fixed.
@@ -558,17 +558,7 @@ def solve_one(
         placed = before + got if got >= 0 else -1
         if placed < 0:
             dead_ends += 1
-    if not complete:
-        status = BUDGET
-    elif count == 0:
-        status = NO_SOLUTION
-    elif count >= 2:
-        status = MULTIPLE
-    elif limit == 1:
-        status = SOLVED
-    else:
-        status = UNIQUE
-    return status, count, visited, guesses
+    return final_status(complete, count, limit), count, visited, guesses
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -254,6 +254,19 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
             break
 
 
+@njit(cache=True, nogil=True, inline="always")
+def final_status(complete, count, limit):
+    """The status of a finished search (every Sudoku engine's): BUDGET if it was cut
+    short, else NO_SOLUTION, MULTIPLE, SOLVED (limit 1) or UNIQUE by the count."""
+    if not complete:
+        return BUDGET
+    if count == 0:
+        return NO_SOLUTION
+    if count >= 2:
+        return MULTIPLE
+    return SOLVED if limit == 1 else UNIQUE
+
+
 @njit(cache=True, nogil=True)
 def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used, solution):
     """Build and search one puzzle. Returns ``(status, count, nodes, guesses)``."""
@@ -264,17 +277,7 @@ def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice
     count, visited, guesses, complete = search(
         nodes, size, choice, n, limit, max_nodes, grid, solution
     )
-    if not complete:
-        status = BUDGET
-    elif count == 0:
-        status = NO_SOLUTION
-    elif count >= 2:
-        status = MULTIPLE
-    elif limit == 1:
-        status = SOLVED
-    else:
-        status = UNIQUE
-    return status, count, visited, guesses
+    return final_status(complete, count, limit), count, visited, guesses
 
 
 @njit(cache=True, parallel=True, nogil=True)
