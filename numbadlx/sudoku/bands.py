@@ -44,7 +44,7 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .bitboard import popcount
-from .kernel import INVALID, final_status
+from .kernel import INVALID, clear_result, final_status
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
 STATE_WORDS = 31
@@ -451,11 +451,7 @@ def _solve_rows(puzzles, begin, end, limit, max_nodes, solutions, status, counts
     state, stack, stack_cell, stack_left = allocate_work()
     for k in range(begin, end):
         if status[k] == INVALID:
-            counts[k] = 0
-            nodes[k] = 0
-            guesses[k] = 0
-            for cell in range(81):
-                solutions[k, cell] = 0
+            clear_result(k, solutions, counts, nodes, guesses)
             continue
         s, cnt, visited, guessed = solve_one(
             puzzles[k], limit, max_nodes, state, stack, stack_cell, stack_left, solutions[k]

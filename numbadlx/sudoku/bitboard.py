@@ -37,7 +37,7 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from .kernel import INVALID, final_status
+from .kernel import INVALID, clear_result, final_status
 from .shape import unit_tables
 
 #: Flag bit of a cell whose digit is fixed.
@@ -584,16 +584,11 @@ def solve_bulk(
     already INVALID skipped), with the guesses of each puzzle in ``guesses``."""
     n_puzzles = puzzles.shape[0]
     n_chunks = (n_puzzles + chunk - 1) // chunk
-    nn = n * n
     for c in prange(n_chunks):
         masks, stack, stack_cell, stack_left, stack_placed, queue, segments = allocate_work(n)
         for k in range(c, n_puzzles, n_chunks):
             if status[k] == INVALID:
-                counts[k] = 0
-                nodes_used[k] = 0
-                guesses[k] = 0
-                for cell in range(nn):
-                    solutions[k, cell] = 0
+                clear_result(k, solutions, counts, nodes_used, guesses)
                 continue
             s, cnt, visited, guessed = solve_one(
                 puzzles[k],

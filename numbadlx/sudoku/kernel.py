@@ -255,6 +255,17 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def clear_result(k, solutions, counts, nodes, guesses):
+    """Zero row ``k`` of the result arrays: what every engine's bulk loop leaves for a
+    puzzle already INVALID, which it does not search."""
+    counts[k] = 0
+    nodes[k] = 0
+    guesses[k] = 0
+    for cell in range(solutions.shape[1]):
+        solutions[k, cell] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def final_status(complete, count, limit):
     """The status of a finished search (every Sudoku engine's): BUDGET if it was cut
     short, else NO_SOLUTION, MULTIPLE, SOLVED (limit 1) or UNIQUE by the count."""
@@ -307,16 +318,11 @@ def solve_bulk(
     """
     n_puzzles = puzzles.shape[0]
     n_chunks = (n_puzzles + chunk - 1) // chunk
-    nn = n * n
     for c in prange(n_chunks):
         nodes, size, choice, used = allocate_work(n)
         for k in range(c, n_puzzles, n_chunks):
             if status[k] == INVALID:
-                counts[k] = 0
-                nodes_used[k] = 0
-                guesses[k] = 0
-                for cell in range(nn):
-                    solutions[k, cell] = 0
+                clear_result(k, solutions, counts, nodes_used, guesses)
                 continue
             s, cnt, visited, guessed = solve_one(
                 puzzles[k],
