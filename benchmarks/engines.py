@@ -16,13 +16,16 @@ Three tables, each measured in one run:
    file: numbadlx as one array (``sudoku.solve(puzzles, limit=2, threads=1,
    engine=...)``, all of it timed: checks, search, solutions), tdoku's
    ``run_benchmark`` on the same puzzles written with ``.`` blanks (``-r0`` not
-   permuted, ``-n`` = the file's size, one thread, limit 2, its own timing over passes
-   of at least ``--tdoku-seconds``; it parses the text inside that time). Rounds
+   permuted, ``-n`` = the file's size, one thread, limit 2; it parses the text inside
+   its time). Both sides time whole passes over at least ``--tdoku-seconds``. Rounds
    alternate the sides (order reversed every other round); rates are medians over
    rounds, the ratio is the median of the per-round ratios of the faster engine to
-   tdoku. Guesses per puzzle: tdoku's own count (its branch points), ours the search
-   levels with two or more candidates (``SudokuResult.guesses``).
-2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating.
+   tdoku, printed with their range (the machine's 2 cores are shared). Guesses per
+   puzzle: tdoku's own count (its branch points), ours the search levels with two or
+   more candidates (``SudokuResult.guesses``).
+2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating, each
+   timed over whole passes of at least ``--tdoku-seconds``; the ratio is the median of
+   the per-round ratios, with their range.
 3. **Shapes** 4x4 .. 36x36 (every box shape ``--shapes`` lists): random full grids
    with random holes, limit 2, every engine of the shape, alternating; "auto" is the engine
    :func:`numbadlx.sudoku.pick_engine` chooses, and "auto / dlx" compares it with the
@@ -122,7 +125,9 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
                     micros, tdoku_guesses = measured["tdoku"]
                     seconds["tdoku"].append(micros * 1e-6 * size)
                 else:
-                    took, results[side] = time_solve(puzzles, limit=2, threads=1, engine=side)
+                    took, results[side] = time_solve(
+                        puzzles, tdoku_seconds, limit=2, threads=1, engine=side
+                    )
                     seconds[side].append(took)
             if tdoku:
                 ratios.append(seconds["tdoku"][-1] / min(seconds[e][-1] for e in ENGINES))
@@ -145,7 +150,7 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
             ratio = statistics.median(ratios)
             target = TARGETS.get(name)
             row += [
-                f"{ratio:.2f}",
+                f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
                 f"{target:.2f}" if target else "",
                 ("met" if ratio >= target else "missed") if target else "",
             ]
@@ -157,25 +162,28 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
         header += [f"{engine} puzzles/s", f"{engine} guesses", f"{engine} nodes"]
     header += ["bands / bits", "same status and counts"]
     if tdoku:
-        header += ["best engine / tdoku", "target", ""]
+        header += ["best engine / tdoku (range)", "target", ""]
     print("Datasets: one thread, limit 2 (puzzles/s; guesses and nodes per puzzle)\n")
     print_table(header, rows)
 
 
-def bench_threads(names, rounds):
+def bench_threads(names, rounds, min_seconds):
     rows = []
     for name in names:
         puzzles = load(name)
         times = {1: [], 2: []}
         for k in range(rounds):
             for threads in (1, 2) if k % 2 == 0 else (2, 1):
-                took, result = time_solve(puzzles, limit=2, threads=threads)
+                took, result = time_solve(puzzles, min_seconds, limit=2, threads=threads)
                 times[threads].append(took)
         one, two = (len(puzzles) / statistics.median(times[t]) for t in (1, 2))
-        verdict = "met" if two / one >= 1.8 else "missed"
-        rows.append([name, result.engine, fmt(one), fmt(two), f"{two / one:.2f}", verdict])
+        ratios = [a / b for a, b in zip(times[1], times[2])]
+        ratio = statistics.median(ratios)
+        verdict = "met" if ratio >= 1.8 else "missed"
+        spread = f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        rows.append([name, result.engine, fmt(one), fmt(two), spread, verdict])
     print("Threads: engine auto, limit 2 (puzzles/s; target 2 threads >= 1.8x one)\n")
-    print_table(["dataset", "engine", "1 thread", "2 threads", "2 / 1", "1.8x"], rows)
+    print_table(["dataset", "engine", "1 thread", "2 threads", "2 / 1 (range)", "1.8x"], rows)
 
 
 def shape_puzzles(n, box, count, seed):
@@ -235,7 +243,12 @@ def bench_shapes(spec, rounds, budget):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (build_tdoku.sh)")
-    parser.add_argument("--tdoku-seconds", type=int, default=1, help="run_benchmark -t")
+    parser.add_argument(
+        "--tdoku-seconds",
+        type=int,
+        default=1,
+        help="run_benchmark -t, and the least time each of our measurements runs",
+    )
     parser.add_argument("--sets", default=",".join(TARGETS))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--shapes", default=SHAPES, help="n:RxC list, or 'none'")
@@ -261,7 +274,7 @@ def main(argv=None):
     print()
     bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds)
     if not args.no_threads:
-        bench_threads(names, args.rounds)
+        bench_threads(names, args.rounds, args.tdoku_seconds)
     if args.shapes != "none":
         bench_shapes(args.shapes, args.rounds, args.shape_budget)
     print(f"# load avg at end: {machine.load_average()}")

@@ -324,3 +324,73 @@ def test_bands_start_equals_placing_the_givens_one_by_one():
         if not clash:
             assert np.array_equal(state, twin)
     assert invalid == len(clashes)
+    for value in (10, 255):  # a value above 9 anywhere, the first or the last cell too
+        for cell in (0, 40, 80):
+            puzzle = puzzles[0].copy()
+            puzzle[cell] = value
+            assert bands._start(puzzle, state) == -1
+
+
+# ----------------------------------------------------------- parallel units
+def test_fetch_add_hands_out_every_unit_exactly_once():
+    # threads of one prange take units from a shared counter: none lost, none twice
+    import numba
+    from numba import njit, prange
+
+    from numbadlx.sudoku.parallel import fetch_add, parallel_threads
+
+    @njit(parallel=True)
+    def take_all(n_units, lanes, work):
+        taken = np.zeros(n_units, dtype=np.int64)
+        by_lane = np.zeros(lanes, dtype=np.int64)
+        next_unit = np.zeros(1, dtype=np.int64)
+        for lane in prange(lanes):
+            while True:
+                unit = fetch_add(next_unit, 0, 1)
+                if unit >= n_units:
+                    break
+                taken[unit] += 1
+                by_lane[lane] += 1
+                x = 0.0
+                for r in range(work[unit]):  # uneven units, the heavy ones first
+                    x = x * 0.5 + r
+                work[unit] = np.int64(x) & 1
+        return taken, by_lane, next_unit  # (an element read here came out 0: see fetch_add)
+
+    lanes = min(4, numba.config.NUMBA_NUM_THREADS)
+    for n_units in (0, 1, 7, 5000):
+        work = np.linspace(20000, 10, n_units).astype(np.int64)
+        with parallel_threads(lanes):
+            taken, by_lane, final = take_all(n_units, lanes, work)
+        assert np.all(taken == 1)
+        assert by_lane.sum() == n_units
+        assert final[0] == n_units + lanes  # each lane's last call found no unit left
+
+
+def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
+    from numbadlx.sudoku import bands
+
+    rng = np.random.default_rng(21)
+    puzzles = np.concatenate([random_puzzles(150, seed=22), _holed(9, (3, 3), rng, 40)])
+    puzzles[5, :2] = [7, 7]  # INVALID rows are cleared, not solved
+    invalid = np.zeros(len(puzzles), dtype=np.uint8)
+    invalid[5] = Status.INVALID
+
+    def run(kernel, *args):
+        out = (
+            np.zeros_like(puzzles),
+            invalid.copy(),
+            np.zeros(len(puzzles), dtype=np.int64),
+            np.zeros(len(puzzles), dtype=np.int64),
+            np.zeros(len(puzzles), dtype=np.int64),
+        )
+        kernel(puzzles, 3, 0, *args, *out)
+        return out
+
+    serial = run(bands.solve_serial)
+    assert serial[1][5] == Status.INVALID and not serial[0][5].any()
+    for chunk in (1, 3, 64, 1000):
+        for lanes in (1, 2, 5):
+            parallel = run(bands.solve_bulk, chunk, lanes)
+            for a, b in zip(serial, parallel):
+                assert np.array_equal(a, b), (chunk, lanes)

@@ -17,7 +17,7 @@ or of a box through the rule). Then come columns with one cell for a digit (hidd
 singles), and cells with one digit left (naked singles), both found for all cells at
 once by counting bits across words, and the rules run again until nothing changes.
 
-Search copies the state and branches on a cell with two candidates (of the first 16
+Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it), or else on a cell
 with the fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in
@@ -45,6 +45,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .bitboard import popcount
 from .kernel import INVALID, clear_result, final_status
+from .parallel import fetch_add
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
 STATE_WORDS = 31
@@ -95,7 +96,20 @@ _COLUMN_AT = np.array([_COLUMN[p % 9] for p in range(27)], dtype=np.int64)
 # than the rest of a pass over the givens)
 _BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
 _POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
-for _table in (_ROW, _BOX, _COLUMN, _KEEP_NEAR, _COLUMN_AT, _BAND_OF, _POSITION_OF):
+# by position in a band: the cells of its row and box; by band, the other two bands
+_NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
+_OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
+for _table in (
+    _ROW,
+    _BOX,
+    _COLUMN,
+    _KEEP_NEAR,
+    _COLUMN_AT,
+    _BAND_OF,
+    _POSITION_OF,
+    _NEAR,
+    _OTHER_BANDS,
+):
     _table.flags.writeable = False
 
 
@@ -269,8 +283,10 @@ def _propagate(state, dirty):
             return state[_COUNT_AT]
 
 
-# Two-candidate cells weighed per branch (weighing every one cost more than it saved)
-_PAIRS_WEIGHED = 16
+# Two-candidate cells weighed per branch: weighing is a fifth of a search node's cost,
+# and 8 gave fewer nodes than 16 on serg_benchmark (many solutions) and a few more on
+# top1465 and forum_hardest_1106, for less time on all of them
+_PAIRS_WEIGHED = 8
 
 
 @njit(cache=True, nogil=True)
@@ -300,20 +316,26 @@ def _choose(state):
             position = trailing_zeros(pairs)
             pairs &= pairs - 1
             pairs_left -= 1
-            row = position // 9
-            column = position - 9 * row
-            near = _ROW[row] | _BOX[column // 3]
+            near = _NEAR[position]
+            column = _COLUMN_AT[position]
+            first = _OTHER_BANDS[2 * band]
+            second = _OTHER_BANDS[2 * band + 1]
             digits = 0
             weight = 0
             for digit in range(9):
+                # branch-free: whether a digit is the cell's is a coin toss for the
+                # branch predictor. The column's cells in the other two bands are moved
+                # above the band's 27 bits (by 27 and 28: they never meet), so that one
+                # popcount counts row, box and column.
                 word = 3 * digit
-                if state[word + band] >> position & 1:
-                    digits |= 1 << digit
-                    for other in range(3):
-                        if other == band:
-                            weight += popcount(state[word + other] & near)
-                        else:
-                            weight += popcount(state[word + other] & _COLUMN[column])
+                own = state[word + band]
+                has = (own >> position) & 1
+                digits |= has << digit
+                weight += has * popcount(
+                    (own & near)
+                    | (state[word + first] & column) << 27
+                    | (state[word + second] & column) << 28
+                )
             if weight > pair_weight:
                 pair_weight = weight
                 pair = band * 27 + position
@@ -347,15 +369,18 @@ def _start(grid, state):
     for word in range(STATE_WORDS):
         state[word] = 0
     # first the givens alone: digit d's given cells in band b go to word 3 d + b
+    # branch-free (a branch per cell mispredicts on a third to a half of them): a blank
+    # ORs a zero bit into digit 1's word
+    too_big = False
     for cell in range(81):
         value = np.int64(grid[cell])
-        if value != 0:
-            if value > 9:
-                return -1
-            bit = 1 << _POSITION_OF[cell]
-            band = _BAND_OF[cell]
-            state[3 * (value - 1) + band] |= bit
-            state[_PLACED_AT + band] |= bit
+        too_big |= value > 9
+        bit = np.int64(value != 0) << _POSITION_OF[cell]
+        band = _BAND_OF[cell]
+        state[3 * (min(max(value, 1), 9) - 1) + band] |= bit
+        state[_PLACED_AT + band] |= bit
+    if too_big:
+        return -1
     count = 0
     for digit in range(9):
         word = 3 * digit
@@ -445,10 +470,12 @@ def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solu
 
 
 @njit(cache=True, nogil=True)
-def _solve_rows(puzzles, begin, end, limit, max_nodes, solutions, status, counts, nodes, guesses):
-    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with one set of work buffers
-    (rows already INVALID are skipped)."""
-    state, stack, stack_cell, stack_left = allocate_work()
+def _solve_rows(
+    puzzles, begin, end, limit, max_nodes, work, solutions, status, counts, nodes, guesses
+):
+    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with the work buffers ``work``
+    (:func:`allocate_work`; rows already INVALID are skipped)."""
+    state, stack, stack_cell, stack_left = work
     for k in range(begin, end):
         if status[k] == INVALID:
             clear_result(k, solutions, counts, nodes, guesses)
@@ -463,21 +490,43 @@ def _solve_rows(puzzles, begin, end, limit, max_nodes, solutions, status, counts
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(puzzles, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses):
+def solve_bulk(puzzles, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses):
     """Solve every row of ``puzzles`` (``(N, 81)`` uint8) into the preallocated result
     arrays, in work units of ``chunk`` consecutive rows (rows already INVALID skipped).
-    Consecutive, not strided as in :func:`numbadlx.sudoku.kernel.solve_bulk`: these
-    puzzles take microseconds, and two threads writing the results of neighbouring rows
-    (one cache line) cost more than the balance striding buys; the threads take units as
-    they come free (:func:`~numbadlx.sudoku.parallel.parallel_threads`)."""
+
+    Each of ``lanes`` threads (the thread count) takes the next unit as it comes free
+    (:func:`~numbadlx.sudoku.parallel.fetch_add`) and keeps one set of work buffers.
+    Units of consecutive rows, not rows strided as in
+    :func:`numbadlx.sudoku.kernel.solve_bulk`: these puzzles take microseconds, and two
+    threads writing the results of neighbouring rows (one cache line) cost more than
+    striding buys. Taken as they come, not split by ``prange``: Numba gives each thread
+    one contiguous share, and top1465, which has 62% of its search nodes in its first
+    half, then ran 1.45x faster on two threads than on one.
+    """
     n_puzzles = puzzles.shape[0]
-    n_chunks = (n_puzzles + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        begin = c * chunk
-        end = min(n_puzzles, begin + chunk)
-        _solve_rows(
-            puzzles, begin, end, limit, max_nodes, solutions, status, counts, nodes, guesses
-        )
+    n_units = (n_puzzles + chunk - 1) // chunk
+    next_unit = np.zeros(1, dtype=np.int64)
+    for _ in prange(max(1, min(lanes, n_units))):
+        work = allocate_work()
+        while True:
+            unit = fetch_add(next_unit, 0, 1)
+            if unit >= n_units:
+                break
+            begin = unit * chunk
+            end = min(n_puzzles, begin + chunk)
+            _solve_rows(
+                puzzles,
+                begin,
+                end,
+                limit,
+                max_nodes,
+                work,
+                solutions,
+                status,
+                counts,
+                nodes,
+                guesses,
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -485,5 +534,15 @@ def solve_serial(puzzles, limit, max_nodes, solutions, status, counts, nodes, gu
     """:func:`solve_bulk` on the calling thread alone, for one thread or a few puzzles:
     the parallel kernel costs about 0.06 s more to load from the cache."""
     _solve_rows(
-        puzzles, 0, puzzles.shape[0], limit, max_nodes, solutions, status, counts, nodes, guesses
+        puzzles,
+        0,
+        puzzles.shape[0],
+        limit,
+        max_nodes,
+        allocate_work(),
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
     )

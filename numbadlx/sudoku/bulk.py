@@ -128,14 +128,23 @@ def _run_kernel(
     threads=0,
 ):
     """One call of the engine's bulk kernel on a block of puzzles (``max_nodes`` 0:
-    no budget; ``threads`` 1: on the calling thread where the engine has a serial
-    kernel)."""
+    no budget; ``threads``: the thread count, 1 to run on the calling thread where the
+    engine has a serial kernel)."""
     if engine == "bands":
         if threads == 1 or grid.shape[0] <= _SERIAL_UP_TO:
             _bands.solve_serial(grid, limit, max_nodes, solutions, status, counts, nodes, guesses)
         else:
             _bands.solve_bulk(
-                grid, limit, max_nodes, chunk, solutions, status, counts, nodes, guesses
+                grid,
+                limit,
+                max_nodes,
+                chunk,
+                max(1, threads),
+                solutions,
+                status,
+                counts,
+                nodes,
+                guesses,
             )
     elif engine == "dlx":
         _kernel.solve_bulk(

@@ -13,8 +13,11 @@ from collections.abc import Iterator
 
 import numba
 import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-__all__ = ["parallel_threads", "unsafe_threads_lock", "check_threads"]
+__all__ = ["parallel_threads", "unsafe_threads_lock", "check_threads", "fetch_add"]
 
 _PARALLEL_LOCK = threading.Lock()
 
@@ -50,11 +53,8 @@ def check_threads(threads: int | None) -> int:
 @contextlib.contextmanager
 def parallel_threads(threads: int | None) -> Iterator[int]:
     """Run the block's parallel kernels on ``threads`` threads (checked; None keeps
-    Numba's setting), serialised under the workqueue layer, with ``prange`` iterations
-    handed out one at a time as threads come free (Numba's parallel chunk size 1: each
-    iteration is a whole work unit of puzzles, and on a shared machine a static split
-    left one thread idle while the other, slowed, finished its half); the previous
-    settings are restored afterwards. Yields the thread count.
+    Numba's setting), serialised under the workqueue layer; the previous setting is
+    restored afterwards. Yields the thread count.
 
     Examples
     --------
@@ -67,13 +67,39 @@ def parallel_threads(threads: int | None) -> Iterator[int]:
     lock = unsafe_threads_lock()
     if lock is not None:
         lock.acquire()
-    previous_chunk = numba.get_parallel_chunksize()
     try:
         numba.set_num_threads(count)
-        numba.set_parallel_chunksize(1)
         yield count
     finally:
-        numba.set_parallel_chunksize(previous_chunk)
         numba.set_num_threads(previous)
         if lock is not None:
             lock.release()
+
+
+@intrinsic
+def fetch_add(typingctx, counter, index, value):
+    """``counter[index] += value`` as one atomic step, returning the old value; for use
+    inside ``@njit`` code, where threads of one ``prange`` share ``counter`` (a 1-D
+    int64 array).
+
+    This is how a kernel's threads take work units as they come free: Numba hands each
+    thread one contiguous share of a ``prange`` (its parallel chunk size changed
+    nothing with Numba 0.68 and OpenMP), which leaves a thread idle when the hard
+    puzzles of a file sit in the other's share, or when the machine slows one thread.
+    No bounds check: callers pass an index inside ``counter``. Numba does not see this
+    write: in the function that runs the ``prange``, ``counter[index]`` read after the
+    loop came out as before it (return or pass on the array itself).
+    """
+    if not (
+        isinstance(counter, types.Array) and counter.ndim == 1 and counter.dtype == types.int64
+    ):
+        return None
+    signature = types.int64(counter, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        array_type = sig.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]])
+        return builder.atomic_rmw("add", pointer, args[2], "monotonic")
+
+    return signature, codegen
