@@ -262,23 +262,24 @@ def _propagate(state, dirty):
                             return -1
                         dirty |= changed
                         break
-            for stack in range(3):
-                shift = 3 * stack
-                key = (
-                    (fold0 >> shift) & 7 | ((fold1 >> shift) & 7) << 3 | ((fold2 >> shift) & 7) << 6
+            # the permutation rule on the three stacks: the columns each band keeps
+            keep0 = KEEP_SEGMENTS[(fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6]
+            keep1 = KEEP_SEGMENTS[
+                (fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6
+            ]
+            keep2 = KEEP_SEGMENTS[(fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6]
+            if keep0 == 0 or keep1 == 0 or keep2 == 0:
+                return -1
+            for band in range(3):
+                shift = 3 * band
+                columns = (
+                    (keep0 >> shift) & 7 | ((keep1 >> shift) & 7) << 3 | ((keep2 >> shift) & 7) << 6
                 )
-                keep = KEEP_SEGMENTS[key]
-                if keep == 0:
-                    return -1
-                for band in range(3):
-                    drop = (~(keep >> (3 * band)) & 7) << shift
-                    fold = fold0 if band == 0 else (fold1 if band == 1 else fold2)
-                    if fold & drop:
-                        mask = state[word + band]
-                        cut = mask & ~(drop | drop << 9 | drop << 18)
-                        if cut != mask:
-                            state[word + band] = cut
-                            dirty |= 1 << (word + band)
+                mask = state[word + band]
+                cut = mask & (columns | columns << 9 | columns << 18)
+                if cut != mask:
+                    state[word + band] = cut
+                    dirty |= 1 << (word + band)
         if not dirty:
             return state[_COUNT_AT]
 
