@@ -26,7 +26,10 @@ Three tables, each measured in one run:
 2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating, each
    timed over whole passes of at least ``--tdoku-seconds``; the ratio is the median of
    the per-round ratios, with their range.
-3. **Shapes** 4x4 .. 36x36 (every box shape ``--shapes`` lists): random full grids
+3. **Large grids**: the 16x16 and 25x25 files, one thread, limit 2, each engine with a
+   node budget (``--large-budget``), alternating: seconds for the whole file (median),
+   nodes per puzzle (mean and largest) and statuses.
+4. **Shapes** 4x4 .. 36x36 (every box shape ``--shapes`` lists): random full grids
    with random holes, limit 2, every engine of the shape, alternating; "auto" is the engine
    :func:`numbadlx.sudoku.pick_engine` chooses, and "auto / dlx" compares it with the
    DLX engine (the only engine before the bit masks).
@@ -46,7 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import machine  # noqa: E402
-from sudoku import DATASETS, load  # noqa: E402
+from sudoku import DATASETS, data_dir, load  # noqa: E402
 from tdoku import run_tdoku  # noqa: E402
 
 from numbadlx import sudoku  # noqa: E402
@@ -186,6 +189,47 @@ def bench_threads(names, rounds, min_seconds):
     print_table(["dataset", "engine", "1 thread", "2 threads", "2 / 1 (range)", "1.8x"], rows)
 
 
+LARGE = ("sudoku16x16_100.txt", "sudoku25x25.txt")
+
+
+def bench_large(rounds, budget):
+    rows = []
+    for name in LARGE:
+        path = data_dir() / name
+        if not path.is_file():
+            print(f"# large grids: {path} not found, skipped")
+            continue
+        puzzles = sudoku.parse(path)
+        size = len(puzzles)
+        n = int(round(puzzles.shape[1] ** 0.5))
+        engines = engines_for(n)
+        times = {engine: [] for engine in engines}
+        results = {}
+        for engine in engines:
+            sudoku.solve(puzzles[:1], limit=2, threads=1, engine=engine, max_nodes=1)  # load
+        for k in range(rounds):
+            for engine in engines if k % 2 == 0 else engines[::-1]:
+                took, results[engine] = time_solve(
+                    puzzles, limit=2, threads=1, engine=engine, max_nodes=budget
+                )
+                times[engine].append(took)
+        for engine in engines:
+            result = results[engine]
+            statuses = ", ".join(f"{c} {k}" for k, c in result.status_counts().items())
+            rows.append(
+                [
+                    f"{name} ({n}x{n}, {size})",
+                    engine + (" (auto)" if engine == sudoku.pick_engine("auto", n) else ""),
+                    f"{statistics.median(times[engine]):.3f}",
+                    fmt(result.nodes.mean(), 1),
+                    fmt(result.nodes.max()),
+                    statuses,
+                ]
+            )
+    print(f"Large grids: one thread, limit 2, max_nodes {budget:,} (seconds for the file)\n")
+    print_table(["file", "engine", "seconds", "nodes", "most nodes", "statuses"], rows)
+
+
 def shape_puzzles(n, box, count, seed):
     """Random full grids with random holes (half the cells up to 16x16, a third above)."""
     rng = np.random.default_rng(seed)
@@ -249,15 +293,18 @@ def main(argv=None):
         default=1,
         help="run_benchmark -t, and the least time each of our measurements runs",
     )
-    parser.add_argument("--sets", default=",".join(TARGETS))
+    parser.add_argument("--sets", default=",".join(TARGETS), help='comma-separated; "" for none')
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--shapes", default=SHAPES, help="n:RxC list, or 'none'")
     parser.add_argument("--shape-budget", type=int, default=100_000, help="max_nodes per puzzle")
+    parser.add_argument("--large-budget", type=int, default=5_000_000, help="max_nodes per puzzle")
     parser.add_argument("--no-threads", action="store_true", help="skip the threads table")
+    parser.add_argument("--no-large", action="store_true", help="skip the large grids table")
     parser.add_argument("--quick", action="store_true", help="smoke run: top1465, 1 round")
     args = parser.parse_args(argv)
     if args.quick:
         args.sets, args.rounds, args.shapes = "top1465", 1, "4:2x2,9:3x3,16:4x4"
+        args.large_budget = min(args.large_budget, 200_000)
     names = [s for s in args.sets.split(",") if s]
     unknown = [s for s in names if s not in DATASETS]
     if unknown:
@@ -272,9 +319,12 @@ def main(argv=None):
     elif not tdoku:
         print("# tdoku columns skipped: no --tdoku given")
     print()
-    bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds)
-    if not args.no_threads:
-        bench_threads(names, args.rounds, args.tdoku_seconds)
+    if names:  # --sets "" skips the datasets and threads tables
+        bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds)
+        if not args.no_threads:
+            bench_threads(names, args.rounds, args.tdoku_seconds)
+    if not args.no_large:
+        bench_large(args.rounds, args.large_budget)
     if args.shapes != "none":
         bench_shapes(args.shapes, args.rounds, args.shape_budget)
     print(f"# load avg at end: {machine.load_average()}")
