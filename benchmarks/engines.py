@@ -36,6 +36,7 @@ Three tables, each measured in one run:
 """
 
 import argparse
+import shlex
 import statistics
 import sys
 import tempfile
@@ -310,7 +311,8 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown sets {unknown}; known: {', '.join(DATASETS)}")
     print(machine.describe("numbadlx Sudoku engines against tdoku"))
-    print(f"# command: python benchmarks/engines.py {' '.join(argv or sys.argv[1:])}")
+    given = argv if argv is not None else sys.argv[1:]
+    print(f"# command: python benchmarks/engines.py {shlex.join(given)}")
     print(f"# numba threads available: {numba.config.NUMBA_NUM_THREADS}; rounds {args.rounds}")
     tdoku = args.tdoku
     if tdoku and not Path(tdoku).is_file():
