@@ -61,6 +61,17 @@ def part17(sudoku17, tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def hard_file(datasets, tmp_path_factory):
+    """forum_hardest_1106 (a public dataset) 16 times over: about 6,000 puzzles that take
+    a second or more on one thread, so that a worker still holds tasks when one is
+    killed (sudoku17's ranges now finish in about a millisecond each)."""
+    path = tmp_path_factory.mktemp("data") / "forum16.txt"
+    lines = (datasets / "forum_hardest_1106.txt").read_bytes().splitlines()
+    path.write_bytes(b"".join(line + b"\n" for line in lines) * 16)
+    return path
+
+
 _REFERENCE = {}
 
 
@@ -257,8 +268,8 @@ def test_cli_dask_local_cluster(tmp_path, datasets):
     assert out.read_bytes() == want
 
 
-def test_worker_killed_mid_run(client, part17, tmp_path):
-    want = _local_cli(part17, tmp_path / "local.txt")
+def test_worker_killed_mid_run(client, hard_file, tmp_path):
+    want = _local_cli(hard_file, tmp_path / "local.txt")
     before = client.run(os.getpid)
     victim = sorted(before.values())[0]
     killed = []
@@ -267,8 +278,8 @@ def test_worker_killed_mid_run(client, part17, tmp_path):
 
     def kill_one(end_byte, done):
         if not killed:
-            # kill it while it holds tasks: ranges solve fast, so wait (briefly) for
-            # the scheduler to show some on it rather than kill an idle worker
+            # kill it while it holds tasks: wait (briefly) for the scheduler to show
+            # some on it rather than kill an idle worker
             busy, deadline = 0, time.monotonic() + 10
             while not busy and time.monotonic() < deadline:
                 busy = len(client.processing().get(address, ()))
@@ -277,7 +288,9 @@ def test_worker_killed_mid_run(client, part17, tmp_path):
             killed.append(busy)
 
     out = tmp_path / "dask.txt"
-    summary = ndask.solve_file(part17, out, scheduler=client, chunk_bytes=25_000, progress=kill_one)
+    summary = ndask.solve_file(
+        hard_file, out, scheduler=client, chunk_bytes=12_000, progress=kill_one
+    )
     assert killed[0] > 0 and summary.ranges > 30  # it held tasks when it died
     assert out.read_bytes() == want
     client.wait_for_workers(2, timeout=60)

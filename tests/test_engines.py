@@ -358,8 +358,9 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
         return taken, by_lane, next_unit  # (an element read here came out 0: see fetch_add)
 
     lanes = min(4, numba.config.NUMBA_NUM_THREADS)
-    for n_units in (0, 1, 7, 5000):
-        work = np.linspace(20000, 10, n_units).astype(np.int64)
+    for n_units, heaviest in ((0, 0), (1, 9), (7, 20000), (5000, 20000), (200_000, 0)):
+        # the last: units with no work, so that the threads take them at the same time
+        work = np.linspace(heaviest, 0, n_units).astype(np.int64)
         with parallel_threads(lanes):
             taken, by_lane, final = take_all(n_units, lanes, work)
         assert np.all(taken == 1)
@@ -368,7 +369,10 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
 
 
 def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
+    import numba
+
     from numbadlx.sudoku import bands
+    from numbadlx.sudoku.parallel import parallel_threads
 
     rng = np.random.default_rng(21)
     puzzles = np.concatenate([random_puzzles(150, seed=22), _holed(9, (3, 3), rng, 40)])
@@ -389,8 +393,10 @@ def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
 
     serial = run(bands.solve_serial)
     assert serial[1][5] == Status.INVALID and not serial[0][5].any()
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
     for chunk in (1, 3, 64, 1000):
-        for lanes in (1, 2, 5):
-            parallel = run(bands.solve_bulk, chunk, lanes)
+        for lanes in (1, threads, 5):  # 5: more lanes than threads
+            with parallel_threads(threads):
+                parallel = run(bands.solve_bulk, chunk, lanes)
             for a, b in zip(serial, parallel):
                 assert np.array_equal(a, b), (chunk, lanes)

@@ -553,6 +553,9 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     assert numba.config.BOUNDSCHECK
     for engine in ("dlx", "bits"):
         sudoku.solve(np.zeros((1, 16), dtype=np.uint8), limit=300, engine=engine)
+    # "bands" (9x9 only): the serial kernel, and the parallel one (more than 16 puzzles)
+    for rows in (1, 20):
+        sudoku.solve(np.zeros((rows, 81), dtype=np.uint8), limit=3, engine="bands")
     ExactCover([[0], [1], [0, 1]]).count()
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
     ExactCover([[0], [1], [0, 1]]).count(method="memo")
@@ -580,6 +583,8 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         ("numbadlx.core.kernels.memo", "rehash"),
         ("numbadlx.sudoku.kernel", "solve_bulk"),
         ("numbadlx.sudoku.bitboard", "solve_bulk"),
+        ("numbadlx.sudoku.bands", "solve_serial"),
+        ("numbadlx.sudoku.bands", "solve_bulk"),
     ]:
         stats = getattr(modules[name], attribute).stats
         assert sum(stats.cache_misses.values()) > 0, f"{name}.{attribute} was not compiled"
@@ -594,6 +599,7 @@ def _kernel_modules():
     import numbadlx.core.kernels as kernels
 
     names = ["numbadlx.core.links", "numbadlx.sudoku.kernel", "numbadlx.sudoku.bitboard"]
+    names.append("numbadlx.sudoku.bands")
     names += [info.name for info in pkgutil.iter_modules(kernels.__path__, kernels.__name__ + ".")]
     return [(name, importlib.import_module(name)) for name in names]
 

@@ -87,17 +87,16 @@ SEGMENTS_OF_ROW, KEEP_SEGMENTS, KEEP_CELLS = _segment_tables()
 _ROW = np.array([511 << (9 * r) for r in range(3)], dtype=np.int64)
 _BOX = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], dtype=np.int64)
 _COLUMN = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
-# by position in a band: the cells outside the position's row and box, and its column
-_KEEP_NEAR = np.array(
-    [_BAND & ~(_ROW[p // 9] | _BOX[p % 9 // 3]) for p in range(27)], dtype=np.int64
-)
+# by position in a band: the cells of its row and box, the band's other cells, and its
+# column
+_NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
+_KEEP_NEAR = _BAND & ~_NEAR
 _COLUMN_AT = np.array([_COLUMN[p % 9] for p in range(27)], dtype=np.int64)
 # by cell 0-80 (row-major): its band and position in the band (divisions cost more
 # than the rest of a pass over the givens)
 _BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
 _POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
-# by position in a band: the cells of its row and box; by band, the other two bands
-_NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
+# by band, the other two bands
 _OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
 for _table in (
     _ROW,
@@ -284,9 +283,10 @@ def _propagate(state, dirty):
             return state[_COUNT_AT]
 
 
-# Two-candidate cells weighed per branch: weighing is a fifth of a search node's cost,
-# and 8 gave fewer nodes than 16 on serg_benchmark (many solutions) and a few more on
-# top1465 and forum_hardest_1106, for less time on all of them
+# Two-candidate cells weighed per branch. Weighing was a fifth of a search node's cost;
+# 8 against 16 gave 1% fewer nodes on serg_benchmark (many solutions) and 4% and 8% more
+# on top1465 and forum_hardest_1106; timed in one process, serg_benchmark took 11% less
+# time and the other two the same (within 1%).
 _PAIRS_WEIGHED = 8
 
 

@@ -66,11 +66,11 @@ DEFAULT_CHUNK = 64
 #: for the shape.
 ENGINES = ("auto", "dlx", "bits", "bands")
 
-# What "auto" runs, from benchmarks/engines.py: "bands" on 9x9 with 3x3 boxes (1.4-3.5x
-# "bits" and 1.3-4.8x "dlx" on every public 9x9 set); "bits" on every other shape. On
-# random grids with holes (easy, many solutions) "bits" is 1.0-3x "dlx" from 4x4 to
-# 36x36 and closest on 10x10 to 16x16; on the hard 16x16 set it is 12x "dlx", and the
-# third 25x25 puzzle, past 5M "dlx" nodes, takes it about 120.
+# What "auto" runs, from benchmarks/engines.py: "bands" on 9x9 with 3x3 boxes (1.7-3.7x
+# "bits" and 1.6-6.3x "dlx" on every public 9x9 set); "bits" on every other shape. On
+# random grids with holes (easy, many solutions) "bits" is 0.95-3.3x "dlx" from 4x4 to
+# 36x36, closest (about even) on 10x10 to 16x16; on the hard 16x16 set it is 11x "dlx",
+# and the third 25x25 puzzle, past 5M "dlx" nodes, takes it 125.
 
 
 def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:

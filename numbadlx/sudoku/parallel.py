@@ -53,8 +53,13 @@ def check_threads(threads: int | None) -> int:
 @contextlib.contextmanager
 def parallel_threads(threads: int | None) -> Iterator[int]:
     """Run the block's parallel kernels on ``threads`` threads (checked; None keeps
-    Numba's setting), serialised under the workqueue layer; the previous setting is
-    restored afterwards. Yields the thread count.
+    Numba's setting), serialised under the workqueue layer, with Numba's parallel chunk
+    size 1; the previous settings are restored afterwards. Yields the thread count.
+
+    The chunk size asks for ``prange`` iterations to be handed out one at a time. The
+    TBB layer does so; with OpenMP (Numba 0.68, this project's machine) it changed
+    nothing, and each thread ran one contiguous share (``benchmarks/prange_schedule.py``).
+    Kernels whose work is uneven take their units with :func:`fetch_add` instead.
 
     Examples
     --------
@@ -67,10 +72,13 @@ def parallel_threads(threads: int | None) -> Iterator[int]:
     lock = unsafe_threads_lock()
     if lock is not None:
         lock.acquire()
+    previous_chunk = numba.get_parallel_chunksize()
     try:
         numba.set_num_threads(count)
+        numba.set_parallel_chunksize(1)
         yield count
     finally:
+        numba.set_parallel_chunksize(previous_chunk)
         numba.set_num_threads(previous)
         if lock is not None:
             lock.release()
@@ -78,20 +86,48 @@ def parallel_threads(threads: int | None) -> Iterator[int]:
 
 @intrinsic
 def fetch_add(typingctx, counter, index, value):
-    """``counter[index] += value`` as one atomic step, returning the old value; for use
-    inside ``@njit`` code, where threads of one ``prange`` share ``counter`` (a 1-D
-    int64 array).
+    """``counter[index] += value`` as one atomic step, inside ``@njit`` code; returns
+    the value before the addition.
 
-    This is how a kernel's threads take work units as they come free: Numba hands each
-    thread one contiguous share of a ``prange`` (its parallel chunk size changed
-    nothing with Numba 0.68 and OpenMP), which leaves a thread idle when the hard
-    puzzles of a file sit in the other's share, or when the machine slows one thread.
-    No bounds check: callers pass an index inside ``counter``. Numba does not see this
-    write: in the function that runs the ``prange``, ``counter[index]`` read after the
-    loop came out as before it (return or pass on the array itself).
+    The threads of one ``prange`` that share ``counter`` take work units with it as
+    they come free: with OpenMP, Numba gives each thread one contiguous share of a
+    ``prange``, which leaves a thread idle when the hard puzzles of a file sit in the
+    other's share, or when the machine slows one thread (see
+    ``benchmarks/prange_schedule.py``).
+
+    Parameters
+    ----------
+    counter : 1-D int64 array (writable)
+        Shared by the threads; allocated before the ``prange``.
+    index : integer
+        The element to add to; bounds are checked only under ``NUMBA_BOUNDSCHECK=1``.
+    value : integer
+        Added to ``counter[index]``.
+
+    Notes
+    -----
+    Numba's own analysis does not see this write. In the function that runs the
+    ``prange``, ``counter[index]`` read after the loop was seen to come out as it was
+    before the loop: read the counter in another function, or return the array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> @njit
+    ... def take_two(counter):
+    ...     return fetch_add(counter, 0, 1), fetch_add(counter, 0, 1)
+    >>> counter = np.zeros(1, dtype=np.int64)
+    >>> take_two(counter), int(counter[0])
+    ((0, 1), 2)
     """
     if not (
-        isinstance(counter, types.Array) and counter.ndim == 1 and counter.dtype == types.int64
+        isinstance(counter, types.Array)
+        and counter.ndim == 1
+        and counter.dtype == types.int64
+        and counter.mutable
+        and isinstance(index, types.Integer)
+        and isinstance(value, types.Integer)
     ):
         return None
     signature = types.int64(counter, types.intp, types.int64)
@@ -99,7 +135,14 @@ def fetch_add(typingctx, counter, index, value):
     def codegen(context, builder, sig, args):
         array_type = sig.args[0]
         array = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]])
+        pointer = cgutils.get_item_pointer(
+            context,
+            builder,
+            array_type,
+            array,
+            [args[1]],
+            boundscheck=context.enable_boundscheck,
+        )
         return builder.atomic_rmw("add", pointer, args[2], "monotonic")
 
     return signature, codegen
