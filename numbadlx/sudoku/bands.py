@@ -370,8 +370,8 @@ def _start(grid, state):
     for word in range(STATE_WORDS):
         state[word] = 0
     # first the givens alone: digit d's given cells in band b go to word 3 d + b
-    # branch-free (a branch per cell mispredicts on a third to a half of them): a blank
-    # ORs a zero bit into digit 1's word
+    # branch-free (whether a cell is a given is a coin toss for the branch predictor):
+    # a blank ORs a zero bit into digit 1's word
     too_big = False
     for cell in range(81):
         value = np.int64(grid[cell])
@@ -500,9 +500,9 @@ def solve_bulk(puzzles, limit, max_nodes, chunk, lanes, solutions, status, count
     Units of consecutive rows, not rows strided as in
     :func:`numbadlx.sudoku.kernel.solve_bulk`: these puzzles take microseconds, and two
     threads writing the results of neighbouring rows (one cache line) cost more than
-    striding buys. Taken as they come, not split by ``prange``: Numba gives each thread
-    one contiguous share, and top1465, which has 62% of its search nodes in its first
-    half, then ran 1.45x faster on two threads than on one.
+    striding buys. Taken as they come, not split by ``prange``: with OpenMP, Numba gives
+    each thread one contiguous share (``benchmarks/prange_schedule.py``), and top1465 has
+    62% of its search nodes in its first half.
     """
     n_puzzles = puzzles.shape[0]
     n_units = (n_puzzles + chunk - 1) // chunk
