@@ -10,7 +10,7 @@ Run by hand (not in CI)::
 SRC_DIR BUILD_DIR`` builds it from the t-dillon/tdoku sources); without ``--tdoku``, or
 when the path does not exist, its columns are skipped with a message.
 
-Three tables, each measured in one run:
+Four tables, each measured in one run:
 
 1. **Datasets, one thread, limit 2** (uniqueness proven). Every side gets the whole
    file: numbadlx as one array (``sudoku.solve(puzzles, limit=2, threads=1,
@@ -36,6 +36,7 @@ Three tables, each measured in one run:
 """
 
 import argparse
+import math
 import shlex
 import statistics
 import sys
@@ -202,7 +203,7 @@ def bench_large(rounds, budget):
             continue
         puzzles = sudoku.parse(path)
         size = len(puzzles)
-        n = int(round(puzzles.shape[1] ** 0.5))
+        n = math.isqrt(puzzles.shape[1])
         engines = engines_for(n)
         times = {engine: [] for engine in engines}
         results = {}
