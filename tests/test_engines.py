@@ -295,7 +295,7 @@ def test_cli_engine_option(tmp_path, capsys):
 
 def test_bands_start_equals_placing_the_givens_one_by_one():
     # the givens' state is built word by word; its naive twin places them one at a time
-    from numbadlx.sudoku import bands
+    from numbadlx.sudoku.engines import _bands as bands
 
     rng = np.random.default_rng(3)
     puzzles = np.concatenate([random_puzzles(30, seed=4), _holed(9, (3, 3), rng, 60)])
@@ -337,7 +337,8 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
     import numba
     from numba import njit, prange
 
-    from numbadlx.sudoku.parallel import fetch_add, parallel_threads
+    from numbadlx.sudoku.engines import fetch_add
+    from numbadlx.sudoku.parallel import parallel_threads
 
     @njit(parallel=True)
     def take_all(n_units, lanes, work):
@@ -368,10 +369,13 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
         assert final[0] == n_units + lanes  # each lane's last call found no unit left
 
 
-def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
+@pytest.mark.parametrize("engine", ["dlx", "bits", "bands"])
+def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
+    # every engine's two batch kernels run the one bulk loop: same rows, same results
     import numba
 
-    from numbadlx.sudoku import bands
+    from numbadlx.sudoku.engines import REGISTRY
+    from numbadlx.sudoku.geometry import unit_table
     from numbadlx.sudoku.parallel import parallel_threads
 
     rng = np.random.default_rng(21)
@@ -379,6 +383,8 @@ def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
     puzzles[5, :2] = [7, 7]  # INVALID rows are cleared, not solved
     invalid = np.zeros(len(puzzles), dtype=np.uint8)
     invalid[5] = Status.INVALID
+    table = unit_table(9)
+    kernels = REGISTRY[engine]
 
     def run(kernel, *args):
         out = (
@@ -388,15 +394,15 @@ def test_bands_parallel_kernel_equals_the_serial_one_for_any_unit_size():
             np.zeros(len(puzzles), dtype=np.int64),
             np.zeros(len(puzzles), dtype=np.int64),
         )
-        kernel(puzzles, 3, 0, *args, *out)
+        kernel(puzzles, table, 3, 0, *args, *out)
         return out
 
-    serial = run(bands.solve_serial)
+    serial = run(kernels.solve_serial)
     assert serial[1][5] == Status.INVALID and not serial[0][5].any()
     threads = min(2, numba.config.NUMBA_NUM_THREADS)
     for chunk in (1, 3, 64, 1000):
         for lanes in (1, threads, 5):  # 5: more lanes than threads
             with parallel_threads(threads):
-                parallel = run(bands.solve_bulk, chunk, lanes)
+                parallel = run(kernels.solve_bulk, chunk, lanes)
             for a, b in zip(serial, parallel):
                 assert np.array_equal(a, b), (chunk, lanes)

@@ -551,10 +551,11 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     import numba
 
     assert numba.config.BOUNDSCHECK
-    for engine in ("dlx", "bits"):
-        sudoku.solve(np.zeros((1, 16), dtype=np.uint8), limit=300, engine=engine)
-    # "bands" (9x9 only): the serial kernel, and the parallel one (more than 16 puzzles)
+    # every engine's serial kernel (one puzzle) and parallel one (more than 16 puzzles;
+    # "bands" solves 9x9 only)
     for rows in (1, 20):
+        for engine in ("dlx", "bits"):
+            sudoku.solve(np.zeros((rows, 16), dtype=np.uint8), limit=300, engine=engine)
         sudoku.solve(np.zeros((rows, 81), dtype=np.uint8), limit=3, engine="bands")
     ExactCover([[0], [1], [0, 1]]).count()
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
@@ -581,10 +582,12 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         ("numbadlx.core.kernels.memo", "memo_x"),
         ("numbadlx.core.kernels.memo", "memo_c"),
         ("numbadlx.core.kernels.memo", "rehash"),
-        ("numbadlx.sudoku.kernel", "solve_bulk"),
-        ("numbadlx.sudoku.bitboard", "solve_bulk"),
-        ("numbadlx.sudoku.bands", "solve_serial"),
-        ("numbadlx.sudoku.bands", "solve_bulk"),
+        ("numbadlx.sudoku.engines._dlx", "solve_serial"),
+        ("numbadlx.sudoku.engines._dlx", "solve_bulk"),
+        ("numbadlx.sudoku.engines._bits", "solve_serial"),
+        ("numbadlx.sudoku.engines._bits", "solve_bulk"),
+        ("numbadlx.sudoku.engines._bands", "solve_serial"),
+        ("numbadlx.sudoku.engines._bands", "solve_bulk"),
     ]:
         stats = getattr(modules[name], attribute).stats
         assert sum(stats.cache_misses.values()) > 0, f"{name}.{attribute} was not compiled"
@@ -598,8 +601,8 @@ def _kernel_modules():
 
     import numbadlx.core.kernels as kernels
 
-    names = ["numbadlx.core.links", "numbadlx.sudoku.kernel", "numbadlx.sudoku.bitboard"]
-    names.append("numbadlx.sudoku.bands")
+    names = ["numbadlx.core.links"]
+    names += [f"numbadlx.sudoku.engines.{name}" for name in ("_dlx", "_bits", "_bands")]
     names += [info.name for info in pkgutil.iter_modules(kernels.__path__, kernels.__name__ + ".")]
     return [(name, importlib.import_module(name)) for name in names]
 

@@ -5,11 +5,14 @@ The layer's data path, one module a stage:
 * :mod:`~numbadlx.sudoku.formats` parses text, CSV and ``.npy`` puzzles into
   ``(N, n*n)`` uint8 arrays (and writes them back); :mod:`~numbadlx.sudoku.shape`
   knows the sizes and box shapes;
-* :mod:`~numbadlx.sudoku.kernel` encodes each puzzle as pruned exact-cover options,
-  links and searches them (a specialised Algorithm X) in parallel chunks;
-  :mod:`~numbadlx.sudoku.bitboard` is the second engine, candidate bit masks with
-  singles and locked candidates, then a search on a stack of mask copies;
-  :mod:`~numbadlx.sudoku.bands` the third, for 9x9 only, per-digit band masks;
+* :mod:`~numbadlx.sudoku.geometry` says which cells form each row, column and box,
+  as the unit table every engine takes (:mod:`~numbadlx.sudoku.cover` builds the
+  generic exact cover from it);
+* :mod:`~numbadlx.sudoku.engines` holds the engines behind one kernel signature and
+  one bulk loop: "dlx" (pruned exact-cover options searched by a specialised
+  Algorithm X), "bits" (candidate bit masks with singles and locked candidates, then a
+  search on a stack of mask copies) and "bands" (9x9 only, per-digit band masks),
+  and the registry ``engine="auto"`` reads;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
 * :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by

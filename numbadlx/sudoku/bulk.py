@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import enum
+import math
 import os
 import time
 from collections.abc import Callable
@@ -30,14 +31,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core import BudgetExceeded, ExactCover, SearchStats
+from ..core import BudgetExceeded, SearchStats
 from ..core.validate import check_count, check_timeout
-from . import bands as _bands
-from . import bitboard as _bitboard
-from . import frames
-from . import kernel as _kernel
+from . import engines, frames, geometry
+from ._deadline import solve_by_deadline
 from .completion import completion_errors
-from .formats import parse, parse_chunk
+from .cover import single_grid, to_exact_cover
+from .engines import ENGINES, REGISTRY, pick_engine
+from .engines import run as run_engine
+from .formats import parse_chunk
 from .parallel import parallel_threads
 from .shape import box_shape
 
@@ -56,142 +58,20 @@ __all__ = [
     "pick_engine",
 ]
 
-# Puzzles per parallel chunk: many small chunks balance hard sets across threads.
+# Puzzles per parallel work unit: many small units balance hard sets across threads.
 DEFAULT_CHUNK = 64
-
-#: Engine names: ``"dlx"`` is the Dancing Links kernel (:mod:`~numbadlx.sudoku.kernel`),
-#: ``"bits"`` the candidate bit masks with locked candidates, for every shape
-#: (:mod:`~numbadlx.sudoku.bitboard`), ``"bands"`` the per-digit band masks of 9x9
-#: puzzles with 3x3 boxes (:mod:`~numbadlx.sudoku.bands`); ``"auto"`` picks the fastest
-#: for the shape.
-ENGINES = ("auto", "dlx", "bits", "bands")
-
-# What "auto" runs, from benchmarks/engines.py: "bands" on 9x9 with 3x3 boxes (1.7-3.7x
-# "bits" and 1.6-6.3x "dlx" on every public 9x9 set); "bits" on every other shape. On
-# random grids with holes (easy, many solutions) "bits" is 0.95-3.3x "dlx" from 4x4 to
-# 36x36, closest (about even) on 10x10 to 16x16; on the hard 16x16 set it is 11x "dlx",
-# and the third 25x25 puzzle, past 5M "dlx" nodes, takes it 125.
-
-
-def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
-    """The engine that ``engine`` means for ``n x n`` puzzles with boxes of ``box``
-    (rows, columns; None: the default shape of :func:`~numbadlx.sudoku.box_shape`):
-    ``"dlx"``, ``"bits"`` or ``"bands"``.
-
-    Raises ValueError for a name not in :data:`ENGINES`, a size or box
-    :func:`~numbadlx.sudoku.box_shape` does not support, or ``"bands"`` for a shape
-    other than 9x9 with 3x3 boxes.
-
-    Examples
-    --------
-    >>> pick_engine("auto", 9), pick_engine("auto", 25), pick_engine("dlx", 9)
-    ('bands', 'bits', 'dlx')
-    """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    box = box_shape(n, box)  # the size and box must exist
-    classic = n == 9 and tuple(box) == (3, 3)
-    if engine == "auto":
-        return "bands" if classic else "bits"
-    if engine == "bands" and not classic:
-        raise ValueError(
-            f'engine "bands" solves 9x9 puzzles with 3x3 boxes only; got {n}x{n} with '
-            f'{box[0]}x{box[1]} boxes (use engine="bits" or "auto")'
-        )
-    return engine
-
-
-def _balanced_chunk(chunk, rows, threads):
-    """Puzzles per work unit for one kernel call of ``rows`` puzzles: ``chunk``, or fewer
-    so that each thread gets at least 64 units (a small set of hard puzzles in a few
-    big units leaves one thread waiting for the other's last unit)."""
-    return max(1, min(chunk, -(-rows // (64 * threads))))
-
-
-# Batches of at most this many puzzles run on the calling thread ("bands" only)
-_SERIAL_UP_TO = 16
-
-
-def _run_kernel(
-    engine,
-    grid,
-    n,
-    box,
-    limit,
-    max_nodes,
-    chunk,
-    solutions,
-    status,
-    counts,
-    nodes,
-    guesses,
-    threads=0,
-):
-    """One call of the engine's bulk kernel on a block of puzzles (``max_nodes`` 0:
-    no budget; ``threads``: the thread count, 1 to run on the calling thread where the
-    engine has a serial kernel)."""
-    if engine == "bands":
-        if threads == 1 or grid.shape[0] <= _SERIAL_UP_TO:
-            _bands.solve_serial(grid, limit, max_nodes, solutions, status, counts, nodes, guesses)
-        else:
-            _bands.solve_bulk(
-                grid,
-                limit,
-                max_nodes,
-                chunk,
-                max(1, threads),
-                solutions,
-                status,
-                counts,
-                nodes,
-                guesses,
-            )
-    elif engine == "dlx":
-        _kernel.solve_bulk(
-            grid,
-            n,
-            box[0],
-            box[1],
-            limit,
-            max_nodes,
-            chunk,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
-    else:
-        peers, units = _bitboard.shape_tables(n, box[0], box[1])
-        _bitboard.solve_bulk(
-            grid,
-            n,
-            box[0],
-            box[1],
-            limit,
-            max_nodes,
-            chunk,
-            True,
-            peers,
-            units,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
 
 
 class Status(enum.IntEnum):
     """What :func:`solve` found for one puzzle."""
 
-    NOT_RUN = _kernel.NOT_RUN
-    UNIQUE = _kernel.UNIQUE  #: exactly one solution (searched with limit >= 2)
-    SOLVED = _kernel.SOLVED  #: a solution, uniqueness not checked (limit = 1)
-    MULTIPLE = _kernel.MULTIPLE  #: at least two solutions; the first one is kept
-    NO_SOLUTION = _kernel.NO_SOLUTION  #: valid givens, but no way to complete them
-    INVALID = _kernel.INVALID  #: clashing givens, a value above n, or an unreadable line
-    BUDGET = _kernel.BUDGET  #: max_nodes ran out first
+    NOT_RUN = engines.NOT_RUN
+    UNIQUE = engines.UNIQUE  #: exactly one solution (searched with limit >= 2)
+    SOLVED = engines.SOLVED  #: a solution, uniqueness not checked (limit = 1)
+    MULTIPLE = engines.MULTIPLE  #: at least two solutions; the first one is kept
+    NO_SOLUTION = engines.NO_SOLUTION  #: valid givens, but no way to complete them
+    INVALID = engines.INVALID  #: clashing givens, a value above n, or an unreadable line
+    BUDGET = engines.BUDGET  #: max_nodes ran out first
 
 
 @dataclass
@@ -297,7 +177,7 @@ def _as_puzzles(puzzles, box, errors="status", column=None):
     chunk = parse_chunk(puzzles, box=box, column=column, raw=False)
     if errors == "raise" and chunk.errors:
         raise ValueError(chunk.errors[0][1])
-    pre = np.where(chunk.bad, _kernel.INVALID, _kernel.NOT_RUN).astype(np.uint8)
+    pre = np.where(chunk.bad, engines.INVALID, engines.NOT_RUN).astype(np.uint8)
     grid = np.ascontiguousarray(chunk.puzzles, dtype=np.uint8)
     if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
         grid = grid.copy()  # the result keeps its own givens
@@ -417,7 +297,7 @@ def solve(
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
             raise ValueError(f"invalid mask has shape {invalid.shape}, expected {status.shape}")
-        status[invalid] = _kernel.INVALID
+        status[invalid] = engines.INVALID
     chunk = DEFAULT_CHUNK if chunk is None else int(chunk)
     if chunk < 1:
         raise ValueError(f"chunk must be positive, got {chunk}")
@@ -434,40 +314,32 @@ def solve(
         # microseconds, so its blocks are bigger (32,768 puzzles is still well under a
         # second).
         block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
+        table = geometry.unit_table(n, box)
+        out = (solutions, status, counts, nodes, guesses)
         if timeout is not None:
-            _solve_by_deadline(
+            solve_by_deadline(
                 engine,
                 grid,
-                status,
-                n,
-                box,
+                table,
                 int(limit),
                 max_nodes,
                 chunk,
                 threads,
                 start + float(timeout),
-                solutions,
-                counts,
-                nodes,
-                guesses,
+                out,
                 progress,
             )
         for begin in range(0, n_puzzles if timeout is None else 0, block):
             end = min(n_puzzles, begin + block)
-            _run_kernel(
+            run_engine(
                 engine,
                 grid[begin:end],
-                n,
-                box,
+                table,
                 int(limit),
                 0 if max_nodes is None else int(max_nodes),
-                _balanced_chunk(chunk, end - begin, threads),
-                solutions[begin:end],
-                status[begin:end],
-                counts[begin:end],
-                nodes[begin:end],
-                guesses[begin:end],
+                chunk,
                 threads,
+                tuple(array[begin:end] for array in out),
             )
             if progress is not None:
                 progress(end, n_puzzles)
@@ -489,155 +361,10 @@ def solve(
     )
 
 
-# Under a timeout: target wall time of one kernel call, and the first round's budget.
-_SLICE_SECONDS = 0.1
-_FIRST_BUDGET = 1 << 11
-# Share of the time left that one kernel call may plan to use (the cost model errs).
-_DEADLINE_SHARE = 0.8
-
-
-class _CallCost:
-    """Predicts the wall time of one kernel call under a timeout, so calls stay short.
-
-    Model: a call costs ``build(n)`` per puzzle plus ``per_node(n)`` per search node,
-    divided among the threads. Both start from deliberately high guesses (measured on
-    empty grids, times 2-4) and are scaled by what the calls of this run really took.
-    """
-
-    def __init__(self, n, threads, engine="dlx"):
-        self.build = 2e-8 * n**3 + 2e-6
-        # a "bits" or "bands" node is a whole propagation (about n^2 cells), a "dlx"
-        # node one item
-        self.per_node = 2e-8 * n if engine == "dlx" else 4e-8 * n * n
-        self.threads = threads
-        self.scale = 1.0
-        self.seen = 0.0  # predicted and observed seconds, summed over the calls so far
-        self.took = 0.0
-
-    def worst(self, budget):
-        """Seconds one puzzle may take (all threads counted as one) at this budget."""
-        return self.scale * (self.build + budget * self.per_node)
-
-    def group(self, budget, seconds):
-        """How many puzzles fit into ``seconds`` of wall time at this budget."""
-        return max(1, int(seconds * self.threads / self.worst(budget)))
-
-    def budget_within(self, seconds, puzzles):
-        """The largest node budget with which ``puzzles`` puzzles surely end within
-        ``seconds`` of wall time, even if every one of them uses all of it (at least 1)."""
-        rounds = -(-puzzles // self.threads)  # puzzles one thread may have to do in turn
-        per_puzzle = seconds / (self.scale * rounds) - self.build
-        return max(1, int(per_puzzle / self.per_node))
-
-    def observe(self, puzzles, visited, elapsed, first):
-        if first:
-            return  # the first call may include compiling or loading the kernel
-        self.seen += (puzzles * self.build + visited * self.per_node) / self.threads
-        self.took += elapsed
-        if self.seen > 0:
-            self.scale = min(max(self.took / self.seen, 0.05), 20.0)
-
-
-def _solve_by_deadline(
-    engine,
-    grid,
-    status,
-    n,
-    box,
-    limit,
-    max_nodes,
-    chunk,
-    threads,
-    deadline,
-    solutions,
-    counts,
-    nodes,
-    guesses,
-    progress,
-):
-    """Iterative deepening under a wall-clock deadline (see ``timeout`` in :func:`solve`).
-
-    Every search restarts from scratch with a larger node budget, so the result of a
-    puzzle that finishes does not depend on the rounds before.
-    """
-    pending = np.flatnonzero(status == _kernel.NOT_RUN)
-    total = status.shape[0]
-    finished = total - pending.size
-    budget = _FIRST_BUDGET if max_nodes is None else min(_FIRST_BUDGET, int(max_nodes))
-    cost = _CallCost(n, threads, engine)
-    first = True
-    searched_with = 0  # node budget the pending puzzles were last searched with
-    while pending.size:
-        unfinished = []
-        position = 0
-        while position < pending.size:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                break
-            take = cost.group(budget, min(_SLICE_SECONDS, left))
-            rows = pending[position : position + take]
-            # The deadline caps the call's budget too: a round's budget doubles, and a
-            # call with the full one could run far past the deadline. A call capped
-            # below the budget these puzzles were already searched with could only
-            # replace their results with worse ones: then time is up.
-            call_budget = min(budget, cost.budget_within(_DEADLINE_SHARE * left, rows.size))
-            if call_budget <= searched_with:
-                break
-            position += rows.size
-            part_status = np.zeros(rows.size, dtype=np.uint8)
-            part_solutions = np.zeros((rows.size, grid.shape[1]), dtype=grid.dtype)
-            part_counts = np.zeros(rows.size, dtype=np.int64)
-            part_nodes = np.zeros(rows.size, dtype=np.int64)
-            part_guesses = np.zeros(rows.size, dtype=np.int64)
-            unit = _balanced_chunk(chunk, rows.size, threads)
-            began = time.perf_counter()
-            _run_kernel(
-                engine,
-                np.ascontiguousarray(grid[rows]),
-                n,
-                box,
-                limit,
-                call_budget,
-                unit,
-                part_solutions,
-                part_status,
-                part_counts,
-                part_nodes,
-                part_guesses,
-                threads,
-            )
-            cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
-            first = False
-            status[rows] = part_status
-            solutions[rows] = part_solutions
-            counts[rows] = part_counts
-            nodes[rows] = part_nodes
-            guesses[rows] = part_guesses
-            again = part_status == _kernel.BUDGET
-            if max_nodes is None or call_budget < max_nodes:
-                unfinished.append(rows[again])
-                finished += rows.size - int(again.sum())
-            else:
-                finished += rows.size  # max_nodes itself ran out: BUDGET is final
-            if progress is not None:
-                progress(finished, total)
-        if position < pending.size:
-            # out of time: puzzles this round did not reach keep their last result,
-            # those never searched get BUDGET with nothing found
-            never = pending[position:][status[pending[position:]] == _kernel.NOT_RUN]
-            status[never] = _kernel.BUDGET
-            break
-        pending = np.concatenate(unfinished) if unfinished else pending[:0]
-        searched_with = budget
-        budget = min(2 * budget, 1 << 62)
-        if max_nodes is not None:
-            budget = min(budget, int(max_nodes))
-
-
 def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
-    """Compile (first run) or load from Numba's cache the bulk kernels of ``engines``
-    (default: all of them), by solving one empty grid, so that later timings measure the
-    solver alone.
+    """Compile (first run) or load from Numba's cache the batch kernels of ``engines``
+    (default: all of them), the serial and the parallel one, by solving empty grids, so
+    that later timings measure the solver alone.
 
     Examples
     --------
@@ -645,24 +372,19 @@ def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
     """
     for engine in engines:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
-        # one puzzle (the serial kernel, where there is one) and a batch (the parallel one)
-        for rows in (1, _SERIAL_UP_TO + 1) if engine == "bands" else (1,):
+        name = pick_engine(engine, n, box)
+        table = geometry.unit_table(n, box)
+        # one puzzle (the serial kernel) and a bigger batch (the parallel one)
+        for rows in (1, REGISTRY[name].serial_up_to + 1):
             grid = np.zeros((rows, n * n), dtype=np.uint8)
-            _run_kernel(
-                pick_engine(engine, n, box),
-                grid,
-                n,
-                box,
-                1,
-                0,
-                1,
+            out = (
                 np.zeros_like(grid),
                 np.zeros(rows, dtype=np.uint8),
                 np.zeros(rows, dtype=np.int64),
                 np.zeros(rows, dtype=np.int64),
                 np.zeros(rows, dtype=np.int64),
-                2,
             )
+            run_engine(name, grid, table, 1, 0, 1, 2, out)
 
 
 def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:
@@ -673,23 +395,16 @@ def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str
     >>> check_grid("11" + "0" * 14)
     'digit 1 appears twice in row 1 (columns 1 and 2)'
     """
-    grid = _single(grid, box)
-    n = int(round(grid.size**0.5))
-    rows, cols = box_shape(n, box)
-    cells = grid.reshape(n, n)
-    units = [("row", [(r, c) for c in range(n)]) for r in range(n)]
-    units += [("column", [(r, c) for r in range(n)]) for c in range(n)]
-    units += [
-        ("box", [(r0 + i, c0 + j) for i in range(rows) for j in range(cols)])
-        for r0 in range(0, n, rows)
-        for c0 in range(0, n, cols)
-    ]
-    for kind, members in units:
+    grid = single_grid(grid, box)
+    n = math.isqrt(grid.size)
+    for index, members in enumerate(geometry.units(n, *box_shape(n, box)).tolist()):
+        kind = geometry.UNIT_KINDS[index // n]
         seen = {}
-        for r, c in members:
-            v = int(cells[r, c])
+        for cell in members:
+            v = int(grid[cell])
             if v == 0:
                 continue
+            r, c = divmod(cell, n)
             if v in seen:
                 (r1, c1) = seen[v]
                 if kind == "row":
@@ -703,20 +418,8 @@ def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str
     return None
 
 
-def _single(grid, box):
-    array = parse(grid, box=box) if not isinstance(grid, np.ndarray) else grid
-    array = np.asarray(array)
-    if array.ndim == 2 and array.shape[0] == 1:
-        array = array[0]
-    elif array.ndim == 2 and array.shape[0] == array.shape[1] and array.shape[0] > 1:
-        array = array.ravel()
-    if array.ndim != 1:
-        raise ValueError(f"expected one grid, got an array of shape {np.shape(grid)}")
-    return parse(array, box=box)[0]
-
-
 def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto"):
-    puzzle = _single(grid, box)
+    puzzle = single_grid(grid, box)
     result = solve(
         puzzle[None, :],
         limit=limit,
@@ -796,62 +499,6 @@ def count_solutions(
     if limit is None:
         limit = np.iinfo(np.int64).max
     return int(_solve_single(grid, limit, box, max_nodes, timeout, engine).counts[0])
-
-
-def to_exact_cover(
-    grid: ArrayLike | str, box: tuple[int, int] | None = None
-) -> tuple[ExactCover, NDArray[np.int64], NDArray[np.int64]]:
-    """The puzzle as a generic :class:`~numbadlx.ExactCover` (the 0/1-matrix path).
-
-    Options are ``(cell, digit)`` pairs that do not clash with a given (a given cell
-    keeps only its own digit); all ``4 n^2`` items are kept. Returns ``(problem,
-    option_cells, option_digits)`` so a solution's options decode to digits.
-
-    Items and options are named for the trace and the matrix player, rows, columns
-    and boxes counted from 0 and digits from 1: items ``r0c1`` (the cell holds a
-    digit), ``r0#3``, ``c1#3`` and ``b0#3`` (row 0, column 1, box 0 hold digit 3),
-    options ``r0c1#3`` (digit 3 in row 0, column 1).
-
-    Examples
-    --------
-    >>> problem, cells, digits = to_exact_cover("0" * 16)
-    >>> problem.n_items, problem.n_options
-    (64, 64)
-    >>> problem.option_names[5], problem.item_names[16]
-    ('r0c1#2', 'r0#1')
-    """
-    puzzle = _single(grid, box)
-    n = int(round(puzzle.size**0.5))
-    rows, cols = box_shape(n, box)
-    cells, digits = np.divmod(np.arange(n * n * n), n)
-    row, col = np.divmod(cells, n)
-    boxes = (row // rows) * (n // cols) + col // cols
-    given = puzzle[cells]
-    keep = (given == 0) | (given == digits + 1)
-    # a digit that is given elsewhere in the row, column or box is excluded
-    for unit in (row, col, boxes):
-        placed = np.zeros((n, n), dtype=bool)
-        g_cells = np.flatnonzero(puzzle)
-        g_unit = unit[g_cells * n]
-        placed[g_unit, puzzle[g_cells].astype(np.int64) - 1] = True
-        keep &= ~placed[unit, digits] | (given == digits + 1)
-    nn = n * n
-    items = np.stack(
-        [cells, nn + row * n + digits, 2 * nn + col * n + digits, 3 * nn + boxes * n + digits],
-        axis=1,
-    )[keep]
-    indptr = np.arange(0, 4 * items.shape[0] + 1, 4)
-    units = [f"r{r}c{c}" for r in range(n) for c in range(n)]
-    for kind in "rcb":
-        units += [f"{kind}{u}#{d + 1}" for u in range(n) for d in range(n)]
-    option_names = [
-        f"r{r}c{c}#{d + 1}"
-        for r, c, d in zip(row[keep].tolist(), col[keep].tolist(), digits[keep].tolist())
-    ]
-    problem = ExactCover.from_csr(
-        indptr, items.ravel(), n_items=4 * nn, item_names=units, option_names=option_names
-    )
-    return problem, cells[keep], digits[keep] + 1
 
 
 def default_sample_path() -> str:

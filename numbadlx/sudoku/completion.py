@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import geometry
 from .formats import parse
 from .shape import box_shape
 
@@ -19,12 +20,9 @@ __all__ = ["completion_error", "completion_errors"]
 
 
 def _units(grids: np.ndarray, n: int, rows: int, cols: int) -> np.ndarray:
-    """``(k, 3n, n)``: the rows, columns and boxes of ``(k, n, n)`` grids."""
-    k = grids.shape[0]
-    boxes = (
-        grids.reshape(k, n // rows, rows, n // cols, cols).transpose(0, 1, 3, 2, 4).reshape(k, n, n)
-    )
-    return np.concatenate([grids, grids.transpose(0, 2, 1), boxes], axis=1)
+    """``(k, 3n, n)``: the values of every unit (rows, columns, boxes) of ``(k, n, n)``
+    grids."""
+    return grids.reshape(grids.shape[0], n * n)[:, geometry.units(n, rows, cols)]
 
 
 def completion_error(puzzle: ArrayLike, solution: ArrayLike, box=None) -> str | None:

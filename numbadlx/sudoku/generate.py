@@ -31,11 +31,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.validate import check_count
-from . import kernel as _dlx
 from . import puzzle_kernel as _pk
+from .engines import REGISTRY, UNIQUE
+from .geometry import unit_table, unit_tables
 from .parallel import parallel_threads
 from .rate import LOGIC_RATINGS, _check_seed
-from .shape import box_shape, unit_tables
+from .shape import box_shape
 
 __all__ = ["SYMMETRIES", "random_grids", "generate", "random_grid", "random_puzzles"]
 
@@ -288,7 +289,9 @@ def random_puzzles(
     """
     rows, cols = box_shape(n, box)
     rng = np.random.default_rng(seed)
-    nodes, size, choice, used = _dlx.allocate_work(n)
+    dlx = REGISTRY["dlx"]
+    table = unit_table(n, (rows, cols))
+    work = dlx.allocate_work(table)
     solution = np.zeros(n * n, dtype=np.uint8)
     out = np.zeros((count, n * n), dtype=np.uint8)
     for k in range(count):
@@ -299,10 +302,8 @@ def random_puzzles(
                 break
             digit = puzzle[cell]
             puzzle[cell] = 0
-            status = _dlx.solve_one(
-                puzzle, n, rows, cols, 2, 0, nodes, size, choice, used, solution
-            )[0]
-            if status != _dlx.UNIQUE:
+            status = dlx.solve_one(puzzle, table, 2, 0, work, solution)[0]
+            if status != UNIQUE:
                 puzzle[cell] = digit
             else:
                 filled -= 1

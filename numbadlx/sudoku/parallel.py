@@ -2,7 +2,9 @@
 for the lock that Numba's ``workqueue`` threading layer needs.
 
 Every bulk call (``solve``, ``generate``, ``random_grids``, ``rate``, ``transform``)
-runs its parallel kernel inside ``with parallel_threads(threads) as threads:``.
+runs its parallel kernel inside ``with parallel_threads(threads) as threads:``. Kernels
+whose work is uneven hand it out with :func:`~numbadlx.sudoku.engines.fetch_add`
+(also importable from here).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from collections.abc import Iterator
 
 import numba
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
+
+# the engines' atomic counter, named here too beside the thread controls it works with
+from .engines import fetch_add
 
 __all__ = ["parallel_threads", "unsafe_threads_lock", "check_threads", "fetch_add"]
 
@@ -82,67 +84,3 @@ def parallel_threads(threads: int | None) -> Iterator[int]:
         numba.set_num_threads(previous)
         if lock is not None:
             lock.release()
-
-
-@intrinsic
-def fetch_add(typingctx, counter, index, value):
-    """``counter[index] += value`` as one atomic step, inside ``@njit`` code; returns
-    the value before the addition.
-
-    The threads of one ``prange`` that share ``counter`` take work units with it as
-    they come free: with OpenMP, Numba gives each thread one contiguous share of a
-    ``prange``, which leaves a thread idle when the hard puzzles of a file sit in the
-    other's share, or when the machine slows one thread (see
-    ``benchmarks/prange_schedule.py``).
-
-    Parameters
-    ----------
-    counter : 1-D int64 array (writable)
-        Shared by the threads; allocated before the ``prange``.
-    index : integer
-        The element to add to; bounds are checked only under ``NUMBA_BOUNDSCHECK=1``.
-    value : integer
-        Added to ``counter[index]``.
-
-    Notes
-    -----
-    Numba's own analysis does not see this write. In the function that runs the
-    ``prange``, ``counter[index]`` read after the loop was seen to come out as it was
-    before the loop: read the counter in another function, or return the array.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from numba import njit
-    >>> @njit
-    ... def take_two(counter):
-    ...     return fetch_add(counter, 0, 1), fetch_add(counter, 0, 1)
-    >>> counter = np.zeros(1, dtype=np.int64)
-    >>> take_two(counter), int(counter[0])
-    ((0, 1), 2)
-    """
-    if not (
-        isinstance(counter, types.Array)
-        and counter.ndim == 1
-        and counter.dtype == types.int64
-        and counter.mutable
-        and isinstance(index, types.Integer)
-        and isinstance(value, types.Integer)
-    ):
-        return None
-    signature = types.int64(counter, types.intp, types.int64)
-
-    def codegen(context, builder, sig, args):
-        array_type = sig.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(
-            context,
-            builder,
-            array_type,
-            array,
-            [args[1]],
-            boundscheck=context.enable_boundscheck,
-        )
-        return builder.atomic_rmw("add", pointer, args[2], "monotonic")
-
-    return signature, codegen

@@ -32,7 +32,7 @@ puzzle made with the exact-cover solver (:func:`numbadlx.sudoku.solve`).
 import numpy as np
 from numba import njit, prange
 
-from .bitboard import popcount as ctpop
+from .engines import popcount as ctpop
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

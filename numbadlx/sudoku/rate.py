@@ -32,8 +32,9 @@ from numpy.typing import ArrayLike
 from ..core.validate import check_count
 from . import puzzle_kernel as _pk
 from .formats import parse_chunk
+from .geometry import unit_tables
 from .parallel import parallel_threads
-from .shape import box_shape, unit_tables
+from .shape import box_shape
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
 

@@ -1,7 +1,8 @@
 """Sudoku shapes: grid sizes, box shapes and the one-character cell alphabet.
 
 A puzzle of size ``n`` is an ``n x n`` grid split into boxes of ``r`` rows and ``c``
-columns, ``n == r * c``, ``4 <= n <= 36``. Cells hold 0 (blank) or ``1..n``.
+columns, ``n == r * c``, ``4 <= n <= 36``. Cells hold 0 (blank) or ``1..n``. Which
+cells form a row, a column or a box is :mod:`~numbadlx.sudoku.geometry`'s to say.
 """
 
 from __future__ import annotations
@@ -9,9 +10,7 @@ from __future__ import annotations
 import math
 import operator
 
-import numpy as np
-
-__all__ = ["MIN_SIZE", "MAX_SIZE", "DIGITS", "box_shape", "unit_tables"]
+__all__ = ["MIN_SIZE", "MAX_SIZE", "DIGITS", "box_shape"]
 
 #: Smallest and largest supported grid size ``n``.
 MIN_SIZE = 4
@@ -85,36 +84,3 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
     if r * c != n:
         raise ValueError(f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})")
     return r, c
-
-
-def unit_tables(n: int, box_rows: int, box_cols: int):
-    """Index tables of an ``n x n`` grid with ``box_rows x box_cols`` boxes, for the
-    bit-mask engines: ``(units, peers, where)``, int64.
-
-    ``units`` is ``(3 n, n)``: the cells of each row, then each column, then each box
-    (boxes numbered row by row, cells in reading order); ``peers[cell]`` lists, in
-    increasing order, the ``2 (n - 1) + (r - 1)(c - 1)`` other cells of the cell's
-    row, column and box; ``where[cell]`` is ``(row, column, box)``.
-
-    Examples
-    --------
-    >>> units, peers, where = unit_tables(4, 2, 2)
-    >>> units.shape, peers.shape, units[8].tolist(), where[5].tolist()
-    ((12, 4), (16, 7), [0, 1, 4, 5], [1, 1, 0])
-    """
-    cell = np.arange(n * n)
-    row, col = np.divmod(cell, n)
-    box = (row // box_rows) * (n // box_cols) + col // box_cols
-    where = np.stack([row, col, box], axis=1).astype(np.int64)
-    units = np.empty((3 * n, n), dtype=np.int64)
-    for kind in range(3):
-        for unit in range(n):
-            units[kind * n + unit] = np.flatnonzero(where[:, kind] == unit)
-    same = (
-        (row[:, None] == row[None, :])
-        | (col[:, None] == col[None, :])
-        | (box[:, None] == box[None, :])
-    )
-    np.fill_diagonal(same, False)
-    peers = np.stack([np.flatnonzero(line) for line in same]).astype(np.int64)
-    return units, peers, where

@@ -1,13 +1,15 @@
 """Sudoku as exact cover, specialised: a per-puzzle link builder and Algorithm X (njit).
 
-Items, for an n x n grid with r x c boxes (``M = 4 n^2`` of them, numbered from 0):
+Items, for an n x n grid with r x c boxes (``M = 4 n^2`` of them, numbered from 0),
+numbered from the unit table (:class:`~numbadlx.sudoku.geometry.UnitTable`: units
+``0..3n-1`` are the rows, columns and boxes, and ``cell_units`` names a cell's three):
 
-* cell ``(row, col)`` holds a digit                            -> ``row * n + col``
-* row ``row`` has digit ``d``                                   -> ``n^2 + row * n + d``
-* column ``col`` has digit ``d``                                -> ``2 n^2 + col * n + d``
-* box ``b`` has digit ``d``                                     -> ``3 n^2 + b * n + d``
+* cell ``c`` holds a digit                                     -> ``c``
+* unit ``u`` has digit ``d``                                   -> ``n^2 + u * n + d``
 
-(``d`` is the digit minus one.) Every option ("put digit d+1 in this cell") has exactly
+so row ``row``'s item for ``d`` is ``n^2 + row * n + d``, column ``col``'s
+``2 n^2 + col * n + d`` and box ``b``'s ``3 n^2 + b * n + d`` (``d`` is the digit
+minus one). Every option ("put digit d+1 in this cell") has exactly
 four nodes, so the options need no spacers: item ``i``'s header is node ``i`` (its
 ``ITEM`` slot holds the length), and option ``k``'s nodes are ``M + 4k .. M + 4k + 3``
 (cell, row, column and box item, in that order). Because ``M`` is a multiple of 4, the
@@ -29,16 +31,9 @@ makes covering an item cheaper (one add instead of two link updates).
 import numpy as np
 from numba import njit, prange
 
-from ..core.links import AUX, DOWN, ITEM, LINK_DTYPE, UP
-
-# status codes (mirrored by numbadlx.sudoku.Status)
-NOT_RUN = 0
-UNIQUE = 1
-SOLVED = 2
-MULTIPLE = 3
-NO_SOLUTION = 4
-INVALID = 5
-BUDGET = 6
+from ...core.links import AUX, DOWN, ITEM, LINK_DTYPE, UP
+from ._contract import INVALID, final_status
+from ._loop import lanes_for, solve_rows, take_units
 
 _THREE = np.uint32(3)
 # Added to the length of a covered (or given-satisfied) item, which takes it out of
@@ -47,50 +42,50 @@ _BIG = np.uint32(1 << 20)
 
 
 @njit(cache=True, nogil=True)
-def allocate_work(n):
-    """Work tables for n x n puzzles: ``(nodes, size, choice, used)``; ``nodes`` is
-    ``(4, 4 n^2 + 4 n^3)`` (one row per field, as in :mod:`numbadlx.core.links`) and
-    the links have the dtype :data:`~numbadlx.core.links.LINK_DTYPE`."""
+def allocate_work(table):
+    """Work tables for the grids of ``table``: ``(nodes, size, choice, used)``;
+    ``nodes`` is ``(4, 4 n^2 + 4 n^3)`` (one row per field, as in
+    :mod:`numbadlx.core.links`) and the links have the dtype
+    :data:`~numbadlx.core.links.LINK_DTYPE`."""
+    n = table.n
     m = 4 * n * n
     nodes = np.zeros((4, m + 4 * n * n * n), dtype=LINK_DTYPE)
     size = np.zeros(m, dtype=np.uint32)
     choice = np.zeros(n * n + 1, dtype=LINK_DTYPE)
-    used = np.zeros((3, n), dtype=np.uint64)
+    used = np.zeros(table.units.shape[0], dtype=np.uint64)
     return nodes, size, choice, used
 
 
 @njit(cache=True, nogil=True)
-def build(grid, n, box_rows, box_cols, nodes, size, used):
+def build(grid, table, nodes, size, used):
     """Link the pruned exact-cover problem of one puzzle into the work tables.
 
     Returns the number of options linked, or -1 if the givens are INVALID (a value
     above ``n`` or two equal givens in one row, column or box).
     """
+    n = table.n
+    cell_units = table.cell_units
+    n_units = table.units.shape[0]
     nn = n * n
     m = 4 * nn
     one = np.uint64(1)
-    for k in range(n):
-        used[0, k] = 0
-        used[1, k] = 0
-        used[2, k] = 0
-    boxes_per_row = n // box_cols
-    # givens: record them, detect clashes (nested loops: no division per cell)
-    cell = 0
-    for row in range(n):
-        band = (row // box_rows) * boxes_per_row
-        for col in range(n):
-            v = grid[cell]
-            if v != 0:
-                if v > n:
-                    return -1
-                b = band + col // box_cols
-                bit = one << np.uint64(v - 1)
-                if (used[0, row] & bit) or (used[1, col] & bit) or (used[2, b] & bit):
-                    return -1
-                used[0, row] |= bit
-                used[1, col] |= bit
-                used[2, b] |= bit
-            cell += 1
+    for u in range(n_units):
+        used[u] = 0
+    # givens: record them in their units' masks, detect clashes
+    for cell in range(nn):
+        v = grid[cell]
+        if v != 0:
+            if v > n:
+                return -1
+            row = cell_units[cell, 0]
+            col = cell_units[cell, 1]
+            b = cell_units[cell, 2]
+            bit = one << np.uint64(v - 1)
+            if (used[row] | used[col] | used[b]) & bit:
+                return -1
+            used[row] |= bit
+            used[col] |= bit
+            used[b] |= bit
     # headers: empty circular lists; items the givens satisfy start covered
     for i in range(m):
         nodes[UP, i] = i
@@ -99,48 +94,45 @@ def build(grid, n, box_rows, box_cols, nodes, size, used):
     for c in range(nn):
         size[c] = _BIG if grid[c] != 0 else 0
     i = nn
-    for kind in range(3):
-        for unit in range(n):
-            mask = used[kind, unit]
-            for d in range(n):
-                size[i] = _BIG if (mask >> np.uint64(d)) & one else 0
-                i += 1
+    for u in range(n_units):
+        mask = used[u]
+        for d in range(n):
+            size[i] = _BIG if (mask >> np.uint64(d)) & one else 0
+            i += 1
     # options: every digit still free in the cell's row, column and box; the cell
     # node's AUX keeps the digit, for decoding
     p = m
     full = (one << np.uint64(n)) - one
-    cell = 0
-    for row in range(n):
-        band = (row // box_rows) * boxes_per_row
-        for col in range(n):
-            if grid[cell] == 0:
-                b = band + col // box_cols
-                free = full & ~(used[0, row] | used[1, col] | used[2, b])
-                d = 0
-                while free:
-                    if free & one:
-                        for t in range(4):
-                            if t == 0:
-                                x = cell
-                            elif t == 1:
-                                x = nn + row * n + d
-                            elif t == 2:
-                                x = 2 * nn + col * n + d
-                            else:
-                                x = 3 * nn + b * n + d
-                            q = p + t
-                            tail = nodes[UP, x]
-                            nodes[UP, q] = tail
-                            nodes[DOWN, q] = x
-                            nodes[ITEM, q] = x
-                            nodes[DOWN, tail] = q
-                            nodes[UP, x] = q
-                            size[x] += 1
-                        nodes[AUX, p] = d + 1
-                        p += 4
-                    free >>= one
-                    d += 1
-            cell += 1
+    for cell in range(nn):
+        if grid[cell] == 0:
+            row = cell_units[cell, 0]
+            col = cell_units[cell, 1]
+            b = cell_units[cell, 2]
+            free = full & ~(used[row] | used[col] | used[b])
+            d = 0
+            while free:
+                if free & one:
+                    for t in range(4):
+                        if t == 0:
+                            x = cell
+                        elif t == 1:
+                            x = nn + row * n + d
+                        elif t == 2:
+                            x = nn + col * n + d
+                        else:
+                            x = nn + b * n + d
+                        q = p + t
+                        tail = nodes[UP, x]
+                        nodes[UP, q] = tail
+                        nodes[DOWN, q] = x
+                        nodes[ITEM, q] = x
+                        nodes[DOWN, tail] = q
+                        nodes[UP, x] = q
+                        size[x] += 1
+                    nodes[AUX, p] = d + 1
+                    p += 4
+                free >>= one
+                d += 1
     return (p - m) // 4
 
 
@@ -254,36 +246,15 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution):
             break
 
 
-@njit(cache=True, nogil=True, inline="always")
-def clear_result(k, solutions, counts, nodes, guesses):
-    """Zero row ``k`` of the result arrays: what every engine's bulk loop leaves for a
-    puzzle already INVALID, which it does not search."""
-    counts[k] = 0
-    nodes[k] = 0
-    guesses[k] = 0
-    for cell in range(solutions.shape[1]):
-        solutions[k, cell] = 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def final_status(complete, count, limit):
-    """The status of a finished search (every Sudoku engine's): BUDGET if it was cut
-    short, else NO_SOLUTION, MULTIPLE, SOLVED (limit 1) or UNIQUE by the count."""
-    if not complete:
-        return BUDGET
-    if count == 0:
-        return NO_SOLUTION
-    if count >= 2:
-        return MULTIPLE
-    return SOLVED if limit == 1 else UNIQUE
-
-
 @njit(cache=True, nogil=True)
-def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice, used, solution):
-    """Build and search one puzzle. Returns ``(status, count, nodes, guesses)``."""
+def solve_one(grid, table, limit, max_nodes, work, solution):
+    """Build and search one puzzle (the engines' contract, see :mod:`._contract`).
+    Returns ``(status, count, nodes, guesses)``."""
+    nodes, size, choice, used = work
+    n = table.n
     for cell in range(n * n):
         solution[cell] = 0
-    if build(grid, n, box_rows, box_cols, nodes, size, used) < 0:
+    if build(grid, table, nodes, size, used) < 0:
         return INVALID, 0, 0, 0
     count, visited, guesses, complete = search(
         nodes, size, choice, n, limit, max_nodes, grid, solution
@@ -291,53 +262,47 @@ def solve_one(grid, n, box_rows, box_cols, limit, max_nodes, nodes, size, choice
     return final_status(complete, count, limit), count, visited, guesses
 
 
+@njit(cache=True, nogil=True)
+def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    solve_rows(
+        solve_one,
+        puzzles,
+        0,
+        puzzles.shape[0],
+        table,
+        limit,
+        max_nodes,
+        work,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles,
-    n,
-    box_rows,
-    box_cols,
-    limit,
-    max_nodes,
-    chunk,
-    solutions,
-    status,
-    counts,
-    nodes_used,
-    guesses,
+    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
 ):
-    """Solve every row of ``puzzles`` into the preallocated result arrays.
-
-    Rows whose ``status`` is already INVALID on entry are skipped (the Python side marks
-    rows it could not read). Chunks of about ``chunk`` puzzles run in parallel, each
-    with its own work tables, allocated once per chunk. Chunk ``c`` takes the rows
-    ``c, c + n_chunks, c + 2 n_chunks, ...``: Numba hands each thread a contiguous run
-    of chunks, and striding keeps a run of hard puzzles in a file (datasets are often
-    sorted by difficulty) from landing on one thread. ``guesses`` receives each puzzle's
-    branch points (nodes whose item had two or more options).
-    """
-    n_puzzles = puzzles.shape[0]
-    n_chunks = (n_puzzles + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        nodes, size, choice, used = allocate_work(n)
-        for k in range(c, n_puzzles, n_chunks):
-            if status[k] == INVALID:
-                clear_result(k, solutions, counts, nodes_used, guesses)
-                continue
-            s, cnt, visited, guessed = solve_one(
-                puzzles[k],
-                n,
-                box_rows,
-                box_cols,
-                limit,
-                max_nodes,
-                nodes,
-                size,
-                choice,
-                used,
-                solutions[k],
-            )
-            status[k] = s
-            counts[k] = cnt
-            nodes_used[k] = visited
-            guesses[k] = guessed
+    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
+    from a shared counter (see :mod:`._loop`)."""
+    next_unit = np.zeros(1, dtype=np.int64)
+    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
+        take_units(
+            solve_one,
+            allocate_work,
+            next_unit,
+            chunk,
+            puzzles,
+            table,
+            limit,
+            max_nodes,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )

@@ -1,8 +1,8 @@
 """Sudoku on candidate bit masks: the second engine beside the Dancing Links kernel.
 
 Each cell keeps a ``uint64`` mask of the digits it may still hold (bit ``d`` for digit
-``d + 1``; ``n <= 36`` fits easily) and bit 63, :data:`PLACED`, once its digit is fixed
-and has been (or is queued to be) removed from its peers. Propagation runs the two
+``d + 1``; ``n <= 36`` fits easily) and bit 63, the contract's ``PLACED``, once its
+digit is fixed and has been (or is queued to be) removed from its peers. Propagation runs the two
 singles rules until they find nothing, then one round of locked candidates, and again
 while that round places cells or the singles place more:
 
@@ -26,67 +26,27 @@ propagation, with no per-candidate setup.
 
 Counters: ``nodes`` counts propagated states (the givens' state plus one per digit
 tried); ``guesses`` counts branch points, search levels with two or more candidates.
-Statuses and result arrays are those of :mod:`numbadlx.sudoku.kernel`.
+Statuses, result arrays and the kernels' signatures are the engines' contract
+(:mod:`._contract`).
 """
 
-import functools
-
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
+from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
-from .kernel import INVALID, clear_result, final_status
-from .shape import unit_tables
+from ._contract import INVALID, PLACED, final_status, popcount
+from ._loop import lanes_for, solve_rows, take_units
 
-#: Flag bit of a cell whose digit is fixed.
-PLACED = np.uint64(1) << np.uint64(63)
 _ONE = np.uint64(1)
 _DIGITS = ~PLACED
 
 
-@intrinsic
-def popcount(typingctx, value):
-    """Set bits of a uint64 or int64, in its own type (LLVM's ctpop: one instruction
-    where the CPU has it)."""
-    if value not in (types.uint64, types.int64):
-        return None
-
-    def codegen(context, builder, signature, args):
-        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(ctpop, args)
-
-    return value(value), codegen
-
-
-@functools.cache
-def shape_tables(n, box_rows, box_cols):
-    """Index tables for one shape: ``(peers, units)``, made once per shape (read-only).
-
-    ``peers[cell]`` lists the ``2 (n - 1) + (r - 1)(c - 1)`` other cells of the cell's
-    row, column and box; ``units`` is ``(3 n, n)``: the cells of each row, then each
-    column, then each box.
-
-    Examples
-    --------
-    >>> peers, units = shape_tables(4, 2, 2)
-    >>> peers.shape, units.shape
-    ((16, 7), (12, 4))
-    """
-    units, peers, _ = unit_tables(n, box_rows, box_cols)  # the builder the rater uses
-    units = units.astype(np.int32)
-    peers = peers.astype(np.int32)
-    peers.flags.writeable = False
-    units.flags.writeable = False
-    return peers, units
-
-
 @njit(cache=True, nogil=True)
-def allocate_work(n):
-    """Per-chunk work buffers for n x n puzzles: ``(masks, stack, stack_cell,
-    stack_left, stack_placed, queue, segments)``; the stack holds one mask copy per
-    search level (at most ``n * n`` levels)."""
+def allocate_work(table):
+    """One thread's work buffers for the grids of ``table``: ``(masks, stack,
+    stack_cell, stack_left, stack_placed, queue, segments)``; the stack holds one mask
+    copy per search level (at most ``n * n`` levels)."""
+    n = table.n
     nn = n * n
     masks = np.empty(nn, dtype=np.uint64)
     stack = np.empty((nn + 1, nn), dtype=np.uint64)
@@ -456,28 +416,17 @@ def _choose(masks, n, peers, units, at_least):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(
-    grid,
-    n,
-    box_rows,
-    box_cols,
-    limit,
-    max_nodes,
-    locked,
-    peers,
-    units,
-    masks,
-    stack,
-    stack_cell,
-    stack_left,
-    stack_placed,
-    queue,
-    segments,
-    solution,
-):
-    """Propagate and search one puzzle. Returns ``(status, count, nodes, guesses)``;
-    the first solution found goes into ``solution``. ``locked`` switches the locked
-    candidates rule on; ``max_nodes`` (> 0) bounds the states propagated."""
+def solve_one(grid, table, limit, max_nodes, work, solution):
+    """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
+    Returns ``(status, count, nodes, guesses)``; the first solution found goes into
+    ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
+    n = table.n
+    box_rows = table.box_rows
+    box_cols = table.box_cols
+    peers = table.peers
+    units = table.units
+    locked = True  # the locked candidates rule
     nn = n * n
     for cell in range(nn):
         solution[cell] = 0
@@ -561,55 +510,47 @@ def solve_one(
     return final_status(complete, count, limit), count, visited, guesses
 
 
+@njit(cache=True, nogil=True)
+def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    solve_rows(
+        solve_one,
+        puzzles,
+        0,
+        puzzles.shape[0],
+        table,
+        limit,
+        max_nodes,
+        work,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles,
-    n,
-    box_rows,
-    box_cols,
-    limit,
-    max_nodes,
-    chunk,
-    locked,
-    peers,
-    units,
-    solutions,
-    status,
-    counts,
-    nodes_used,
-    guesses,
+    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
 ):
-    """Solve every row of ``puzzles`` into the preallocated result arrays, as
-    :func:`numbadlx.sudoku.kernel.solve_bulk` does (same chunks, same striding, rows
-    already INVALID skipped), with the guesses of each puzzle in ``guesses``."""
-    n_puzzles = puzzles.shape[0]
-    n_chunks = (n_puzzles + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        masks, stack, stack_cell, stack_left, stack_placed, queue, segments = allocate_work(n)
-        for k in range(c, n_puzzles, n_chunks):
-            if status[k] == INVALID:
-                clear_result(k, solutions, counts, nodes_used, guesses)
-                continue
-            s, cnt, visited, guessed = solve_one(
-                puzzles[k],
-                n,
-                box_rows,
-                box_cols,
-                limit,
-                max_nodes,
-                locked,
-                peers,
-                units,
-                masks,
-                stack,
-                stack_cell,
-                stack_left,
-                stack_placed,
-                queue,
-                segments,
-                solutions[k],
-            )
-            status[k] = s
-            counts[k] = cnt
-            nodes_used[k] = visited
-            guesses[k] = guessed
+    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
+    from a shared counter (see :mod:`._loop`)."""
+    next_unit = np.zeros(1, dtype=np.int64)
+    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
+        take_units(
+            solve_one,
+            allocate_work,
+            next_unit,
+            chunk,
+            puzzles,
+            table,
+            limit,
+            max_nodes,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )

@@ -20,32 +20,17 @@ once by counting bits across words, and the rules run again until nothing change
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it), or else on a cell
 with the fewest; ``guesses`` counts these branch points and ``nodes``
-the states propagated (the givens' state and one per digit tried), as in
-:mod:`numbadlx.sudoku.bitboard`. Statuses and result arrays are those of
-:mod:`numbadlx.sudoku.kernel`.
-
-Examples
---------
->>> import numpy as np
->>> from numbadlx.sudoku import bands
->>> puzzle = np.frombuffer(b"53..7....6..195....98....6.8...6...34..8.3..17...2...6"
-...                        b".6....28....419..5....8..79", dtype=np.uint8)
->>> grid = np.where(puzzle == ord("."), 0, puzzle - ord("0")).astype(np.uint8)
->>> state, stack, stack_cell, stack_left = bands.allocate_work()
->>> solution = np.zeros(81, dtype=np.uint8)
->>> status, count, nodes, guesses = bands.solve_one(
-...     grid, 2, 0, state, stack, stack_cell, stack_left, solution)
->>> int(count), int(guesses), "".join(map(str, solution[:9]))
-(1, 0, '534678912')
+the states propagated (the givens' state and one per digit tried), as in the "bits"
+engine. Statuses, result arrays and the kernels' signatures are the engines' contract
+(:mod:`._contract`); the unit table is taken and not read, the shape being fixed.
 """
 
 import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .bitboard import popcount
-from .kernel import INVALID, clear_result, final_status
-from .parallel import fetch_add
+from ._contract import INVALID, final_status, popcount
+from ._loop import lanes_for, solve_rows, take_units
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
 STATE_WORDS = 31
@@ -113,9 +98,9 @@ for _table in (
 
 
 @njit(cache=True, nogil=True)
-def allocate_work():
-    """Per-chunk work buffers: ``(state, stack, stack_cell, stack_left)``, the stack with
-    room for one state per level (at most 81 levels)."""
+def allocate_work(table):
+    """One thread's work buffers: ``(state, stack, stack_cell, stack_left)``, the stack
+    with room for one state per level (at most 81 levels); ``table`` is not read."""
     state = np.zeros(STATE_WORDS, dtype=np.int64)
     stack = np.zeros((82, STATE_WORDS), dtype=np.int64)
     stack_cell = np.zeros(82, dtype=np.int64)
@@ -412,10 +397,11 @@ def _start(grid, state):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solution):
-    """Propagate and search one 9x9 puzzle. Returns ``(status, count, nodes, guesses)``;
-    the first solution found goes into ``solution``; ``max_nodes`` (> 0) bounds the
-    states propagated."""
+def solve_one(grid, table, limit, max_nodes, work, solution):
+    """Propagate and search one 9x9 puzzle (the engines' contract, see
+    :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
+    found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+    state, stack, stack_cell, stack_left = work
     for cell in range(81):
         solution[cell] = 0
     dirty = _start(grid, state)
@@ -471,79 +457,46 @@ def solve_one(grid, limit, max_nodes, state, stack, stack_cell, stack_left, solu
 
 
 @njit(cache=True, nogil=True)
-def _solve_rows(
-    puzzles, begin, end, limit, max_nodes, work, solutions, status, counts, nodes, guesses
-):
-    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with the work buffers ``work``
-    (:func:`allocate_work`; rows already INVALID are skipped)."""
-    state, stack, stack_cell, stack_left = work
-    for k in range(begin, end):
-        if status[k] == INVALID:
-            clear_result(k, solutions, counts, nodes, guesses)
-            continue
-        s, cnt, visited, guessed = solve_one(
-            puzzles[k], limit, max_nodes, state, stack, stack_cell, stack_left, solutions[k]
-        )
-        status[k] = s
-        counts[k] = cnt
-        nodes[k] = visited
-        guesses[k] = guessed
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(puzzles, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses):
-    """Solve every row of ``puzzles`` (``(N, 81)`` uint8) into the preallocated result
-    arrays, in work units of ``chunk`` consecutive rows (rows already INVALID skipped).
-
-    Each of ``lanes`` threads (the thread count) takes the next unit as it comes free
-    (:func:`~numbadlx.sudoku.parallel.fetch_add`) and keeps one set of work buffers.
-    Units of consecutive rows, not rows strided as in
-    :func:`numbadlx.sudoku.kernel.solve_bulk`: these puzzles take microseconds, and two
-    threads writing the results of neighbouring rows (one cache line) cost more than
-    striding buys. Taken as they come, not split by ``prange``: with OpenMP, Numba gives
-    each thread one contiguous share (``benchmarks/prange_schedule.py``), and top1465 has
-    62% of its search nodes in its first half.
-    """
-    n_puzzles = puzzles.shape[0]
-    n_units = (n_puzzles + chunk - 1) // chunk
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(max(1, min(lanes, n_units))):
-        work = allocate_work()
-        while True:
-            unit = fetch_add(next_unit, 0, 1)
-            if unit >= n_units:
-                break
-            begin = unit * chunk
-            end = min(n_puzzles, begin + chunk)
-            _solve_rows(
-                puzzles,
-                begin,
-                end,
-                limit,
-                max_nodes,
-                work,
-                solutions,
-                status,
-                counts,
-                nodes,
-                guesses,
-            )
-
-
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, limit, max_nodes, solutions, status, counts, nodes, guesses):
-    """:func:`solve_bulk` on the calling thread alone, for one thread or a few puzzles:
-    the parallel kernel costs about 0.06 s more to load from the cache."""
-    _solve_rows(
+def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    solve_rows(
+        solve_one,
         puzzles,
         0,
         puzzles.shape[0],
+        table,
         limit,
         max_nodes,
-        allocate_work(),
+        work,
         solutions,
         status,
         counts,
         nodes,
         guesses,
     )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_bulk(
+    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+):
+    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
+    from a shared counter (see :mod:`._loop`)."""
+    next_unit = np.zeros(1, dtype=np.int64)
+    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
+        take_units(
+            solve_one,
+            allocate_work,
+            next_unit,
+            chunk,
+            puzzles,
+            table,
+            limit,
+            max_nodes,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )

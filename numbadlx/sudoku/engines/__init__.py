@@ -1,0 +1,94 @@
+"""The Sudoku engines: one contract, one bulk loop, one registry.
+
+An engine is a private module of this package with four ``@njit`` kernels of the same
+signatures (``work`` is the engine's own tuple of buffers; everything else is the
+same arrays for every engine)::
+
+    allocate_work(table) -> work                   one thread's buffers, reused per puzzle
+    solve_one(grid, table, limit, max_nodes, work, solution)
+        -> (status, count, nodes, guesses)         one puzzle; first solution into solution
+    solve_serial(puzzles, table, limit, max_nodes,
+                 solutions, status, counts, nodes, guesses)       on the calling thread
+    solve_bulk(puzzles, table, limit, max_nodes, chunk, lanes,
+               solutions, status, counts, nodes, guesses)         on ``lanes`` threads
+
+The two batch kernels are the engine's entry points into the one bulk loop
+(``_loop.py``): rows whose ``status`` is INVALID on entry are cleared, not searched;
+every other row gets its status, count (up to ``limit``), nodes and guesses, and its
+first solution (zeros if none). ``max_nodes`` 0 means no budget.
+
+``table`` is the grid's :class:`~numbadlx.sudoku.geometry.UnitTable`, built once per
+shape in Python (:func:`~numbadlx.sudoku.geometry.unit_table`); the engines never
+work out rows, columns or boxes themselves::
+
+    grid (n*n,) uint8            table: UnitTable
+    +---+---+---+---+            n, box_rows, box_cols   4, 2, 2
+    | 0 | 1 | 2 | 3 |            units      (U, n)       u0 = [0 1 2 3]   (rows,
+    +---+---+---+---+                                    u4 = [0 4 8 12]   columns,
+    | 4 | 5 | 6 | 7 |                                    u8 = [0 1 4 5]    boxes)
+    +---+---+---+---+            peers      (n*n, P)     cell 5 -> [0 1 4 6 7 9 13]
+    | 8 | 9 |10 |11 |
+    +---+---+---+---+            cell_units (n*n, 3)     cell 5 -> [u1 u5 u8]
+    |12 |13 |14 |15 |
+    +---+---+---+---+            results, row k of each: solutions (N, n*n) uint8,
+                                 status (N,) uint8, counts, nodes, guesses (N,) int64
+
+``nodes`` counts the engine's own steps (items chosen for "dlx", states propagated for
+"bits" and "bands"); ``guesses`` counts branch points, search levels with two or more
+candidates, in every engine.
+
+The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``); code
+outside this package reaches them through :data:`REGISTRY` (or :func:`run`). Adding an
+engine is one more module with these four kernels and one more registry entry.
+
+Examples
+--------
+>>> import numpy as np
+>>> from numbadlx.sudoku.engines import REGISTRY, UNIQUE
+>>> from numbadlx.sudoku.geometry import unit_table
+>>> table = unit_table(4)
+>>> engine = REGISTRY["bits"]
+>>> grid = np.array([0, 2, 0, 0, 0, 0, 4, 0, 3, 4, 0, 0, 0, 0, 0, 0], dtype=np.uint8)
+>>> solution = np.zeros(16, dtype=np.uint8)
+>>> status, count, nodes, guesses = engine.solve_one(
+...     grid, table, 2, 0, engine.allocate_work(table), solution)
+>>> status == UNIQUE, solution.tolist()[:4]
+(True, [4, 2, 1, 3])
+"""
+
+from ._contract import (
+    BUDGET,
+    INVALID,
+    MULTIPLE,
+    NO_SOLUTION,
+    NOT_RUN,
+    PLACED,
+    SOLVED,
+    UNIQUE,
+    clear_result,
+    fetch_add,
+    final_status,
+    popcount,
+)
+from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
+
+__all__ = [
+    "Engine",
+    "REGISTRY",
+    "ENGINES",
+    "pick_engine",
+    "run",
+    "work_unit",
+    "NOT_RUN",
+    "UNIQUE",
+    "SOLVED",
+    "MULTIPLE",
+    "NO_SOLUTION",
+    "INVALID",
+    "BUDGET",
+    "PLACED",
+    "final_status",
+    "clear_result",
+    "popcount",
+    "fetch_add",
+]

@@ -1,0 +1,140 @@
+"""The engines' shared names: status codes, the placed bit, the result-row helpers, and
+the two intrinsics every bulk loop and bit-mask engine uses. The kernel signature they
+serve is set out in the package docstring (:mod:`numbadlx.sudoku.engines`).
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = [
+    "NOT_RUN",
+    "UNIQUE",
+    "SOLVED",
+    "MULTIPLE",
+    "NO_SOLUTION",
+    "INVALID",
+    "BUDGET",
+    "PLACED",
+    "final_status",
+    "clear_result",
+    "popcount",
+    "fetch_add",
+]
+
+# status codes (mirrored by numbadlx.sudoku.Status)
+NOT_RUN = 0
+UNIQUE = 1
+SOLVED = 2
+MULTIPLE = 3
+NO_SOLUTION = 4
+INVALID = 5
+BUDGET = 6
+
+#: Flag bit of a cell whose digit is fixed, in a ``uint64`` candidate mask (bit ``d``
+#: for digit ``d + 1``; sizes up to 36 leave it free).
+PLACED = np.uint64(1) << np.uint64(63)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def clear_result(k, solutions, counts, nodes, guesses):
+    """Zero row ``k`` of the result arrays: what every engine's bulk loop leaves for a
+    puzzle already INVALID, which it does not search."""
+    counts[k] = 0
+    nodes[k] = 0
+    guesses[k] = 0
+    for cell in range(solutions.shape[1]):
+        solutions[k, cell] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def final_status(complete, count, limit):
+    """The status of a finished search (every Sudoku engine's): BUDGET if it was cut
+    short, else NO_SOLUTION, MULTIPLE, SOLVED (limit 1) or UNIQUE by the count."""
+    if not complete:
+        return BUDGET
+    if count == 0:
+        return NO_SOLUTION
+    if count >= 2:
+        return MULTIPLE
+    return SOLVED if limit == 1 else UNIQUE
+
+
+@intrinsic
+def popcount(typingctx, value):
+    """Set bits of a uint64 or int64, in its own type (LLVM's ctpop: one instruction
+    where the CPU has it)."""
+    if value not in (types.uint64, types.int64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, args)
+
+    return value(value), codegen
+
+
+@intrinsic
+def fetch_add(typingctx, counter, index, value):
+    """``counter[index] += value`` as one atomic step, inside ``@njit`` code; returns
+    the value before the addition.
+
+    The threads of one ``prange`` that share ``counter`` take work units with it as
+    they come free: with OpenMP, Numba gives each thread one contiguous share of a
+    ``prange``, which leaves a thread idle when the hard puzzles of a file sit in the
+    other's share, or when the machine slows one thread (see
+    ``benchmarks/prange_schedule.py``).
+
+    Parameters
+    ----------
+    counter : 1-D int64 array (writable)
+        Shared by the threads; allocated before the ``prange``.
+    index : integer
+        The element to add to; bounds are checked only under ``NUMBA_BOUNDSCHECK=1``.
+    value : integer
+        Added to ``counter[index]``.
+
+    Notes
+    -----
+    Numba's own analysis does not see this write. In the function that runs the
+    ``prange``, ``counter[index]`` read after the loop was seen to come out as it was
+    before the loop: read the counter in another function, or return the array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> @njit
+    ... def take_two(counter):
+    ...     return fetch_add(counter, 0, 1), fetch_add(counter, 0, 1)
+    >>> counter = np.zeros(1, dtype=np.int64)
+    >>> take_two(counter), int(counter[0])
+    ((0, 1), 2)
+    """
+    if not (
+        isinstance(counter, types.Array)
+        and counter.ndim == 1
+        and counter.dtype == types.int64
+        and counter.mutable
+        and isinstance(index, types.Integer)
+        and isinstance(value, types.Integer)
+    ):
+        return None
+    signature = types.int64(counter, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        array_type = sig.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(
+            context,
+            builder,
+            array_type,
+            array,
+            [args[1]],
+            boundscheck=context.enable_boundscheck,
+        )
+        return builder.atomic_rmw("add", pointer, args[2], "monotonic")
+
+    return signature, codegen

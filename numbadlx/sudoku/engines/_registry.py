@@ -1,0 +1,171 @@
+"""The registry of engines: name -> :class:`Engine`, what ``engine="auto"`` reads."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..shape import box_shape
+from . import _bands, _bits, _dlx
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One Sudoku engine: its kernels (every one with the contract's signature, see
+    :mod:`numbadlx.sudoku.engines`) and the shapes it supports.
+
+    Attributes
+    ----------
+    name : str
+        The name ``solve(engine=...)`` takes.
+    summary : str
+        One line on how it searches.
+    allocate_work, solve_one, solve_serial, solve_bulk : Numba kernels
+        The contract's four kernels.
+    shapes : str
+        The shapes it supports, in words ("every shape", "9x9 with 3x3 boxes").
+    fits : callable
+        ``fits(n, (box_rows, box_cols))``: whether it solves that shape.
+    auto_rank : int or None
+        Order of preference for ``engine="auto"`` among the engines that fit a shape
+        (lowest first); None for an engine "auto" never picks.
+    serial_up_to : int
+        Calls with at most this many puzzles run on the calling thread (so do calls
+        with one thread).
+    node_seconds : callable
+        ``node_seconds(n)``: a deliberately high guess of one search node's cost on
+        ``n x n`` grids, for planning calls under a deadline.
+    """
+
+    name: str
+    summary: str
+    allocate_work: Callable
+    solve_one: Callable
+    solve_serial: Callable
+    solve_bulk: Callable
+    shapes: str
+    fits: Callable[[int, tuple[int, int]], bool]
+    auto_rank: int | None
+    serial_up_to: int
+    node_seconds: Callable[[int], float]
+
+
+def _classic(n, box):
+    return n == 9 and tuple(box) == (3, 3)
+
+
+def _entry(name, module, **fields):
+    return Engine(
+        name=name,
+        allocate_work=module.allocate_work,
+        solve_one=module.solve_one,
+        solve_serial=module.solve_serial,
+        solve_bulk=module.solve_bulk,
+        **fields,
+    )
+
+
+# What "auto" runs, from benchmarks/engines.py: "bands" on 9x9 with 3x3 boxes (1.7-3.7x
+# "bits" and 1.6-6.3x "dlx" on every public 9x9 set); "bits" on every other shape. On
+# random grids with holes (easy, many solutions) "bits" is 0.95-3.3x "dlx" from 4x4 to
+# 36x36, closest (about even) on 10x10 to 16x16; on the hard 16x16 set it is 11x "dlx",
+# and the third 25x25 puzzle, past 5M "dlx" nodes, takes it 125.
+#
+# Small calls: a 9x9 puzzle takes "bands" microseconds, so up to 16 of them run on the
+# calling thread (waking the other threads and loading the parallel kernel cost more);
+# "dlx" and "bits" solve grids of every size, where two hard puzzles already fill two
+# threads, so only a single puzzle runs on the calling thread.
+REGISTRY = types.MappingProxyType(
+    {
+        "dlx": _entry(
+            "dlx",
+            _dlx,
+            summary="Dancing Links (Algorithm X) over the pruned exact cover",
+            shapes="every shape",
+            fits=lambda n, box: True,
+            auto_rank=None,
+            serial_up_to=1,
+            node_seconds=lambda n: 2e-8 * n,  # a node is one item chosen
+        ),
+        "bits": _entry(
+            "bits",
+            _bits,
+            summary="candidate bit masks: singles, locked candidates, a stack of copies",
+            shapes="every shape",
+            fits=lambda n, box: True,
+            auto_rank=1,
+            serial_up_to=1,
+            node_seconds=lambda n: 4e-8 * n * n,  # a node is a whole propagation
+        ),
+        "bands": _entry(
+            "bands",
+            _bands,
+            summary="per-digit band masks and a permutation rule",
+            shapes="9x9 puzzles with 3x3 boxes",
+            fits=_classic,
+            auto_rank=0,
+            serial_up_to=16,
+            node_seconds=lambda n: 4e-8 * n * n,
+        ),
+    }
+)
+
+#: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
+#: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
+#: the per-digit band masks of 9x9 puzzles with 3x3 boxes; ``"auto"`` picks the
+#: fastest for the shape (see :data:`REGISTRY`).
+ENGINES = ("auto", *REGISTRY)
+
+
+def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
+    """The engine that ``engine`` means for ``n x n`` puzzles with boxes of ``box``
+    (rows, columns; None: the default shape of :func:`~numbadlx.sudoku.box_shape`):
+    ``"dlx"``, ``"bits"`` or ``"bands"``.
+
+    Raises ValueError for a name not in :data:`ENGINES`, a size or box
+    :func:`~numbadlx.sudoku.box_shape` does not support, or an engine that does not
+    solve that shape (``"bands"`` for a shape other than 9x9 with 3x3 boxes).
+
+    Examples
+    --------
+    >>> pick_engine("auto", 9), pick_engine("auto", 25), pick_engine("dlx", 9)
+    ('bands', 'bits', 'dlx')
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    box = box_shape(n, box)  # the size and box must exist
+    if engine == "auto":
+        ranked = [e for e in REGISTRY.values() if e.auto_rank is not None and e.fits(n, box)]
+        return min(ranked, key=lambda e: e.auto_rank).name
+    if not REGISTRY[engine].fits(n, box):
+        raise ValueError(
+            f'engine "{engine}" solves {REGISTRY[engine].shapes} only; got {n}x{n} with '
+            f'{box[0]}x{box[1]} boxes (use engine="bits" or "auto")'
+        )
+    return engine
+
+
+def work_unit(chunk: int, rows: int, threads: int) -> int:
+    """Puzzles per work unit for one kernel call of ``rows`` puzzles: ``chunk``, or fewer
+    so that each thread gets at least 64 units (a small set of hard puzzles in a few
+    big units leaves one thread waiting for the other's last unit)."""
+    return max(1, min(chunk, -(-rows // (64 * threads))))
+
+
+def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
+    """One call of engine ``engine``'s batch kernel: every row of ``puzzles`` into
+    ``out = (solutions, status, counts, nodes, guesses)``.
+
+    ``max_nodes`` 0 is no budget; ``chunk`` bounds the rows of a work unit (see
+    :func:`work_unit`); ``threads`` is the thread count, and with one thread, or a call
+    of at most the engine's ``serial_up_to`` puzzles, the serial kernel runs on the
+    calling thread.
+    """
+    entry = REGISTRY[engine]
+    rows = puzzles.shape[0]
+    if threads <= 1 or rows <= entry.serial_up_to:
+        entry.solve_serial(puzzles, table, limit, max_nodes, *out)
+    else:
+        unit = work_unit(chunk, rows, threads)
+        entry.solve_bulk(puzzles, table, limit, max_nodes, unit, threads, *out)
