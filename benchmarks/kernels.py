@@ -49,6 +49,7 @@ import threading
 import time
 
 import cases
+import machine
 import numpy as np
 from machine import describe, load_average
 
@@ -460,6 +461,7 @@ def main(argv=None):
         metavar="PATH",
         help="Knuth's DLX3 binary, to compare Algorithm M's node counts with",
     )
+    machine.add_results_option(parser, "kernels")
     args = parser.parse_args(argv)
     rounds = 1 if args.quick else args.rounds
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
@@ -491,4 +493,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "kernels", "The exact-cover kernels against the baseline")
