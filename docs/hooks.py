@@ -42,19 +42,29 @@ def readme_section(title):
     return FILE_LINK.sub(r"\1", match.group(1)).strip() + "\n"
 
 
-def results_file(name):
-    """A benchmark results file without its ``# `` title; an error if it is missing."""
+def results_file(name, level=1):
+    """A benchmark results file without its ``# `` title, its own headings moved below
+    a page heading of ``level``; an error if the file is missing."""
     path = RESULTS / f"{name}.md"
     if not path.is_file():
         raise ValueError(f"benchmarks/results/{name}.md is missing (asked for by the docs)")
     text = path.read_text(encoding="utf-8")
     text = re.sub(r"\A# [^\n]*\n", "", text)
+    text = re.sub(r"^##", "#" * (level + 1), text, flags=re.MULTILINE)
     return FILE_LINK.sub(r"\1", text).strip() + "\n"
+
+
+def _heading_level(markdown, end):
+    """The level of the last ``#`` heading before position ``end`` (1 without one)."""
+    levels = re.findall(r"^(#+) ", markdown[:end], re.MULTILINE)
+    return len(levels[-1]) if levels else 1
 
 
 def on_page_markdown(markdown, page, config, files):
     markdown = MARKER.sub(lambda match: readme_section(match.group(1)), markdown)
-    return RESULTS_BLOCK.sub(lambda match: results_file(match.group(1)), markdown)
+    return RESULTS_BLOCK.sub(
+        lambda m: results_file(m.group(1), _heading_level(markdown, m.start())), markdown
+    )
 
 
 ROLE_NAMES = r"(?:func|meth|class|mod|attr|data|exc|obj)"
