@@ -169,7 +169,8 @@ def to_markdown(output):
     Markdown tables stay as they are; a text table (a header, a rule of dashes, rows
     aligned under it) becomes a Markdown table; ``#`` comment lines become list items,
     except the machine description and load averages (the file's heading says when
-    and where it ran); other lines stay as they are.
+    and where it ran); an indented line starts a new line (a Markdown hard break);
+    other lines stay as they are.
     """
     lines = output.splitlines()
     out, k = [], 0
@@ -203,6 +204,9 @@ def to_markdown(output):
                 out.append("")
         elif out and out[-1].startswith("- ") and line.strip():
             out.append("")
+        elif line.startswith("  ") and line.strip() and out and out[-1].strip():
+            out[-1] += "  "  # an indented line of the output starts a line of its own
+            line = line.strip()
         out.append(line)
         k += 1
     text = "\n".join(out)
