@@ -347,7 +347,7 @@ def threads(job, rounds):
             if not (a[8][2] == b[8][2] and a[8][0] == b[8][0]):
                 raise AssertionError("the two threads disagree")
         s, p = statistics.median(serial), statistics.median(parallel)
-        label = f"{BASELINE} (GIL held)" if side == "old" else "today (nogil)"
+        label = "baseline (GIL held)" if side == "old" else "today (nogil)"
         rows.append(
             [
                 f"{job.name} x2",
