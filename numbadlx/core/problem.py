@@ -413,8 +413,8 @@ class ExactCover:
 
     def _repr_html_(self):
         """Jupyter view: sizes, item names, and for small problems the 0/1 matrix with
-        a solution's options marked (see :mod:`numbadlx.display.html`)."""
-        from ..display.html import exact_cover_html
+        a solution's options marked (see :mod:`numbadlx.display.cover_html`)."""
+        from ..display.cover_html import exact_cover_html
 
         return exact_cover_html(self)
 

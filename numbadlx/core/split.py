@@ -35,9 +35,12 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .problem import ExactCover
+if TYPE_CHECKING:
+    from .problem import ExactCover
 
 __all__ = ["split_prefixes", "count_prefix", "count_prefixes", "subproblem", "count_split"]
 
@@ -233,7 +236,9 @@ def _reduce(tables: _Tables, prefix):
     colours = None if tables.colours is None else tables.colours[entries]
     names = problem.item_names
     option_names = problem.option_names
-    reduced = ExactCover.from_csr(
+    # the problem's own class builds the reduced one: this module stays below problem.py,
+    # which counts on threads through it
+    reduced = type(problem).from_csr(
         indptr,
         indices,
         n_items=int(keep_item.sum()),
