@@ -1,10 +1,13 @@
 """The package's import graph, built from the source: no module imports itself back.
 
-Every ``import`` and ``from ... import`` of a ``numbadlx`` module counts, at the top of
-a file or inside a function; only those under ``if TYPE_CHECKING:`` (annotations, never
-run) do not. The only edges set aside are the display hooks: a lower
-layer's object (``_repr_html_``, ``play``) asks :mod:`numbadlx.display` to draw it. They
-are the upward imports that pyproject.toml's import-linter contract lists under
+Every ``import`` and ``from ... import`` of a ``numbadlx`` module counts: at the top of
+a file, inside a function, and under ``if TYPE_CHECKING:`` too (a module that would
+only annotate with a class of a module that imports it names the class in its
+docstring instead).
+
+The only edges set aside are the display hooks: a lower layer's object
+(``_repr_html_``, ``play``) asks :mod:`numbadlx.display` to draw it. They are the
+upward imports that pyproject.toml's import-linter contract lists under
 ``ignore_imports``, and each must stay inside a function, so that importing the lower
 layer never loads the display layer.
 """
@@ -36,30 +39,18 @@ def _modules():
     return found
 
 
-def _is_type_checking(test):
-    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``: a block that never runs."""
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-
-
 def _imports(module, is_package, text, known):
     """``[(target module, line, inside a function)]`` for each numbadlx import of a
     module's source. ``from a import b`` names module ``a.b`` when that is a module of
     the package, else ``a`` (``b`` is then a name defined in ``a``)."""
     home = module if is_package else module.rpartition(".")[0]
     tree = ast.parse(text)
-    in_function, for_typing = set(), set()
+    in_function = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             in_function.update(id(inner) for inner in ast.walk(node) if inner is not node)
-        elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            for statement in node.body:
-                for_typing.update(id(inner) for inner in ast.walk(statement))
     edges = []
     for node in ast.walk(tree):
-        if id(node) in for_typing:
-            continue
         local = id(node) in in_function
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -169,7 +160,8 @@ def test_no_import_cycle_but_the_display_hooks():
     graph = import_graph()
     for importer, imported in hooks():
         graph[importer].pop(imported, None)
-    assert cycles(graph) == []
+    found = cycles(graph)
+    assert found == [], f"modules that import each other, directly or round a loop: {found}"
 
 
 @pytest.mark.parametrize(
