@@ -302,6 +302,7 @@ def main(argv=None):
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, 1 repeat")
     parser.add_argument("--verbose", "-v", action="store_true")
+    machine.add_results_option(parser, "colours")
     args = parser.parse_args(argv)
     if args.quick:
         args.repeats = 1
@@ -326,4 +327,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "colours", "Colours and multiplicities (Algorithms C and M)")

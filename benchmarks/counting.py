@@ -138,6 +138,7 @@ def main(argv=None):
         help="cpu (default): this thread's CPU time, every side runs in this thread; "
         "wall: time.perf_counter",
     )
+    machine.add_results_option(parser, "counting")
     args = parser.parse_args(argv)
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     print(machine.describe("numbadlx counting: DLX vs memo vs xcover covers_zdd"))
@@ -246,4 +247,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "counting", "Counting past enumeration: memoised counts and the ZDD")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import dask.array as da
 import distributed
+import machine
 import numpy as np
 from machine import describe  # benchmarks/machine.py: the script's folder is on sys.path
 
@@ -79,6 +80,7 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--limit", type=int, default=2)
+    machine.add_results_option(parser, "dask_cluster")
     args = parser.parse_args(argv)
     source = Path(args.file)
     if not source.is_file():
@@ -243,4 +245,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "dask_cluster", "A Dask LocalCluster against in-process solving")

@@ -303,6 +303,7 @@ def main(argv=None):
     parser.add_argument("--no-threads", action="store_true", help="skip the threads table")
     parser.add_argument("--no-large", action="store_true", help="skip the large grids table")
     parser.add_argument("--quick", action="store_true", help="smoke run: top1465, 1 round")
+    machine.add_results_option(parser, "engines")
     args = parser.parse_args(argv)
     if args.quick:
         args.sets, args.rounds, args.shapes = "top1465", 1, "4:2x2,9:3x3,16:4x4"
@@ -334,4 +335,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "engines", "Sudoku engines against tdoku")

@@ -354,6 +354,7 @@ def main(argv=None):
     parser.add_argument(
         "--verbose", "-v", action="store_true", help="print every timed run to stderr"
     )
+    machine.add_results_option(parser, "exact_cover")
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.long_repeats < 1:
         parser.error("--repeats and --long-repeats must be positive")
@@ -432,4 +433,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(machine.run(main, "exact_cover", "Exact cover against the peers"))

@@ -105,6 +105,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts, one round")
     parser.add_argument("--rounds", type=int, default=3)
+    machine.add_results_option(parser, "generate")
     args = parser.parse_args(argv)
     rounds = 1 if args.quick else args.rounds
     print(machine.describe("numbadlx: making and rating puzzles (benchmarks/generate.py)"))
@@ -220,4 +221,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(machine.run(main, "generate", "Making and rating puzzles"))

@@ -49,6 +49,7 @@ import threading
 import time
 
 import cases
+import machine
 import numpy as np
 from machine import describe, load_average
 
@@ -346,7 +347,7 @@ def threads(job, rounds):
             if not (a[8][2] == b[8][2] and a[8][0] == b[8][0]):
                 raise AssertionError("the two threads disagree")
         s, p = statistics.median(serial), statistics.median(parallel)
-        label = f"{BASELINE} (GIL held)" if side == "old" else "today (nogil)"
+        label = "baseline (GIL held)" if side == "old" else "today (nogil)"
         rows.append(
             [
                 f"{job.name} x2",
@@ -460,6 +461,7 @@ def main(argv=None):
         metavar="PATH",
         help="Knuth's DLX3 binary, to compare Algorithm M's node counts with",
     )
+    machine.add_results_option(parser, "kernels")
     args = parser.parse_args(argv)
     rounds = 1 if args.quick else args.rounds
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
@@ -491,4 +493,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "kernels", "The exact-cover kernels against the baseline")

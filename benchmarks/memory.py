@@ -78,6 +78,7 @@ def main(argv=None):
     parser.add_argument("--limit", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--quick", action="store_true", help="smoke run: --sizes 2000")
+    machine.add_results_option(parser, "memory")
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes = [2000]
@@ -147,4 +148,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(machine.run(main, "memory", "Peak memory streaming puzzles through the CLI"))

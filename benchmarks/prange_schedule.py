@@ -70,6 +70,7 @@ def main(argv=None):
     parser.add_argument("--work", type=int, default=20_000, help="loop steps of a light item")
     parser.add_argument("--heavy", type=int, default=3, help="how much heavier the first half is")
     parser.add_argument("--rounds", type=int, default=5)
+    machine.add_results_option(parser, "prange_schedule")
     args = parser.parse_args(argv)
     print(machine.describe("prange scheduling of uneven work"))
     print(f"# numba threading layer: {numba.config.THREADING_LAYER} (requested)")
@@ -106,4 +107,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "prange_schedule", "How prange shares uneven work")

@@ -99,6 +99,7 @@ def main(argv=None):
         action="store_true",
         help="smoke run: top1465 only, limit 1, 1 thread, 1 repeat",
     )
+    machine.add_results_option(parser, "sudoku")
     args = parser.parse_args(argv)
     if args.quick:
         args.sets, args.limits, args.threads = "top1465", "1", "1"
@@ -153,4 +154,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "sudoku", "Bulk Sudoku throughput and cold start")

@@ -245,6 +245,7 @@ def main(argv=None):
         action="store_true",
         help="smoke run: top1465, limit 2, 30 puzzles, 1 round",
     )
+    machine.add_results_option(parser, "sudoku_peers")
     args = parser.parse_args(argv)
     if args.quick:
         args.sets, args.limits, args.sample, args.rounds = "top1465", "2", 30, 1
@@ -352,4 +353,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "sudoku_peers", "Sudoku next to the PyPI peers and tdoku's solvers")

@@ -13,7 +13,8 @@ Examples
 2
 """
 
-from . import problems, sudoku
+# _kernel_cache comes first: importing it drops stale Numba caches before any kernel loads
+from . import _kernel_cache, problems, sudoku  # noqa: F401
 from .core import BudgetExceeded, ExactCover, SearchStats, count, explain, solve, verify
 
 __version__ = "0.1.0"

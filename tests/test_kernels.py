@@ -1,7 +1,6 @@
 """The search kernels themselves: one source for X and C, Algorithm M's item choice,
 and the GIL released by every kernel (two threads searching at once)."""
 
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 
@@ -206,30 +205,3 @@ def test_links_tables_have_the_link_dtype_and_layout():
     assert nodes.dtype == items.dtype == links.LINK_DTYPE
     assert nodes.shape == (4, 3 + 1 + 4 + 2 + 1) and items.shape == (2, 3 + 2)
     assert nodes[links.ITEM, 1:4].tolist() == [1, 2, 1]  # the item lengths
-
-
-def test_stale_kernel_caches_are_dropped_when_a_helper_file_is_newer(tmp_path):
-    """Numba's cache watches a kernel's own file only; the package removes the cache
-    index of xc and m when common.py or links.py changed after it was written."""
-    from numbadlx.core.kernels import drop_stale_caches
-
-    kernels = tmp_path / "kernels"
-    cache = kernels / "__pycache__"
-    cache.mkdir(parents=True)
-    for name in ("common.py", "xc.py", "m.py"):
-        (kernels / name).write_text("")
-    (tmp_path / "links.py").write_text("")
-    stale = cache / "xc._search-60.py311.nbi"
-    fresh = cache / "m.search_m-90.py311.nbi"
-    own = cache / "common.cover-109.py311.nbi"
-    for index in (stale, fresh, own):
-        index.write_text("")
-    os.utime(stale, (1_000, 1_000))  # written long before common.py changed
-    os.utime(own, (1_000, 1_000))  # common's own kernels: Numba checks those itself
-    assert drop_stale_caches(kernels) == [stale.name]
-    assert not stale.exists() and fresh.exists() and own.exists()
-    os.utime(fresh, (1_000, 1_000))
-    os.utime(tmp_path / "links.py", (2_000, 2_000))
-    os.utime(kernels / "common.py", (500, 500))
-    assert drop_stale_caches(kernels) == [fresh.name]  # links.py is newer than it
-    assert drop_stale_caches(tmp_path / "nowhere") == []

@@ -103,6 +103,27 @@ def test_players_have_their_own_ids_and_escape_names():
     assert isinstance(first, MatrixPlayer) and len(first) == len(first.steps)
 
 
+def test_script_and_styles_are_package_files():
+    """The page carries ``assets/player.js`` and ``player.css`` as read from the package,
+    with the player's id and steps put in place of their placeholders."""
+    from importlib.resources import files
+
+    assets = files("numbadlx.display") / "assets"
+    script = (assets / "player.js").read_text(encoding="utf-8")
+    styles = (assets / "player.css").read_text(encoding="utf-8")
+    assert "var D = DATA;" in script and 'getElementById("ID")' in script
+    assert styles.count("#ID") > 10
+    player = play(_classic())
+    text = player.html()
+    uid = player.dom_id
+    assert f"<style>{styles.replace('#ID', '#' + uid)}</style>" in text
+    tail = script.split("var D = DATA;")[1]
+    assert tail.replace('"ID-"', f'"{uid}-"') in text
+    assert "DATA" not in text and '"ID' not in text
+    with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml")) as handle:
+        assert '"numbadlx.display" = ["assets/*.js", "assets/*.css"]' in handle.read()
+
+
 # ------------------------------------------------------------------ browser
 def _browser_paths():
     chromium = next(

@@ -25,6 +25,7 @@ import time
 
 from .kernels.common import ST_NODES, ST_SOLUTIONS
 from .search import BudgetExceeded, Search, SearchStats
+from .threads import count_threaded
 from .validate import check_count, check_timeout
 from .zdd import MemoryBudgetExceeded, MemoSearch
 
@@ -113,10 +114,6 @@ def _count_dlx(problem, limit, max_nodes, timeout, threads, start, search=None, 
         _out_of_nodes(problem, max_nodes, other_nodes)
     left = None if max_nodes is None else max_nodes - other_nodes
     if threads > 1:
-        # Imported here: threads imports split, which imports problem, which imports
-        # this module.
-        from .threads import count_threaded
-
         try:
             return count_threaded(problem, threads, max_nodes=left, timeout=timeout, started=start)
         finally:

@@ -18,16 +18,25 @@ from . import dlx_text, verification
 from . import trace as _trace
 from .counting import count_by_method
 from .links import build_links
-from .search import RET_BUDGET, RET_DONE, BudgetExceeded, Search, SearchStats, decode_solution
+from .search import (
+    BudgetExceeded,
+    SearchStats,
+    count_dlx,
+    first_solution,
+    iter_solutions,
+)
 from .validate import (
     check_bounds,
+    check_colour_names,
     check_colours,
-    check_count,
     check_csr,
+    check_names,
     colours_from_lists,
+    dense_colours,
     dense_to_csr,
     options_to_csr,
     secondary_mask,
+    to_csr,
 )
 from .zdd import ZDD, build_zdd
 
@@ -114,20 +123,7 @@ class ExactCover:
         colour_names: Sequence[str] | None = None,
         dense: bool | None = None,
     ) -> None:
-        if not isinstance(options, (np.ndarray, Sequence)):
-            options = list(options)  # an iterator: read once, used twice below
-        if dense is None:
-            dense = _reads_as_dense(options)
-        if dense:
-            indptr, indices, width = dense_to_csr(options)
-            if n_items is not None and n_items != width:
-                raise ValueError(f"n_items = {n_items} but the matrix has {width} columns")
-            if colours is not None:
-                colours = _dense_colours(colours, options)
-        else:
-            indptr, indices, width = options_to_csr(options, n_items)
-            if colours is not None:
-                colours = colours_from_lists(colours, indptr)
+        indptr, indices, width, colours = to_csr(options, n_items, colours, dense)
         self._setup(
             indptr,
             indices,
@@ -157,7 +153,7 @@ class ExactCover:
         matrix of the same shape)."""
         indptr, indices, width = dense_to_csr(matrix)
         if colours is not None:
-            colours = _dense_colours(colours, matrix)
+            colours = dense_colours(colours, matrix)
         return cls._from_checked(
             indptr,
             indices,
@@ -280,31 +276,11 @@ class ExactCover:
         )
 
     @classmethod
-    def _from_checked(
-        cls,
-        indptr,
-        indices,
-        n_items,
-        secondary,
-        item_names,
-        option_names,
-        line_numbers=None,
-        colours=None,
-        bounds=None,
-        colour_names=None,
-    ):
+    def _from_checked(cls, *args, line_numbers=None, **kwargs):
+        """A problem from input already read into CSR (``args`` and ``kwargs`` as in
+        :meth:`_setup`), without going through ``__init__``."""
         problem = cls.__new__(cls)
-        problem._setup(
-            indptr,
-            indices,
-            n_items,
-            secondary,
-            item_names,
-            option_names,
-            colours=colours,
-            bounds=bounds,
-            colour_names=colour_names,
-        )
+        problem._setup(*args, **kwargs)
         problem.line_numbers = line_numbers
         return problem
 
@@ -328,21 +304,13 @@ class ExactCover:
         self.n_primary = int(self.n_items - self.secondary.sum())
         self.n_secondary = self.n_items - self.n_primary
         self.line_numbers = getattr(self, "line_numbers", None)
-        if item_names is not None:
-            item_names = [str(name) for name in item_names]
-            if len(item_names) != self.n_items:
-                raise ValueError(f"{len(item_names)} item names for {self.n_items} items")
-        if option_names is not None:
-            option_names = [str(name) for name in option_names]
-            if len(option_names) != self.n_options:
-                raise ValueError(f"{len(option_names)} option names for {self.n_options} options")
-        self.item_names = item_names
-        self.option_names = option_names
+        self.item_names = item_names = check_names(item_names, self.n_items, "item")
+        self.option_names = check_names(option_names, self.n_options, "option")
         #: colours parallel to ``indices`` (int32, 0 = none), or None without colours
         self.colours = check_colours(colours, indptr, indices, self.secondary)
         #: ``(u, v)`` per primary item (int64, rows in item order), or None
         self.bounds = check_bounds(bounds, self.n_items, self.secondary, item_names)
-        self.colour_names = _colour_names(colour_names, self.colours)
+        self.colour_names = check_colour_names(colour_names, self.colours)
         # Internal item numbering: primary items first, then secondary, each in order.
         self._order = np.concatenate(
             [np.flatnonzero(~self.secondary), np.flatnonzero(self.secondary)]
@@ -413,22 +381,12 @@ class ExactCover:
 
     def _repr_html_(self):
         """Jupyter view: sizes, item names, and for small problems the 0/1 matrix with
-        a solution's options marked (see :mod:`numbadlx.display.html`)."""
-        from ..display.html import exact_cover_html
+        a solution's options marked (see :mod:`numbadlx.display.cover_html`)."""
+        from ..display.cover_html import exact_cover_html
 
         return exact_cover_html(self)
 
     # ----------------------------------------------------------------- search
-    def _finish(self, search, code, found, what):
-        self.stats = search.summary()
-        if code == RET_BUDGET:
-            raise BudgetExceeded(
-                f"{what} stopped at its budget ({search.budget_text()}) after "
-                f"{self.stats.nodes} nodes, {found} solution(s) seen",
-                found,
-                self.stats,
-            )
-
     def solve(
         self, *, max_nodes: int | None = None, timeout: float | None = None
     ) -> NDArray[np.int64] | None:
@@ -437,10 +395,7 @@ class ExactCover:
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
         the search first.
         """
-        search = Search(self, max_nodes=max_nodes, timeout=timeout)
-        code, found, record = search.run(1, 1)
-        self._finish(search, code, found, "solve")
-        return decode_solution(record[0]) if found else None
+        return first_solution(self, max_nodes=max_nodes, timeout=timeout)
 
     def count(
         self,
@@ -483,11 +438,7 @@ class ExactCover:
                 threads=threads,
                 max_bytes=max_bytes,
             )
-        limit = None if limit is None else check_count(limit, "limit")
-        search = Search(self, max_nodes=max_nodes, timeout=timeout)
-        code, found, _ = search.run(0 if limit is None else limit, 0)
-        self._finish(search, code, found, "count")
-        return found
+        return count_dlx(self, limit, max_nodes=max_nodes, timeout=timeout)
 
     def solutions(
         self,
@@ -508,24 +459,7 @@ class ExactCover:
         between solutions counts too). Past either, the next request raises
         :class:`BudgetExceeded` with ``.found`` the solutions yielded so far.
         """
-        limit = None if limit is None else check_count(limit, "limit")
-        batch = check_count(batch, "batch")
-        search = Search(self, max_nodes=max_nodes, timeout=timeout)
-        return self._solutions(search, limit, batch)
-
-    def _solutions(self, search, limit, batch):
-        produced = 0
-        while limit is None or produced < limit:
-            want = batch if limit is None else min(batch, limit - produced)
-            code, found, record = search.run(want, want)
-            self.stats = search.summary()
-            for row in record[:found]:
-                yield decode_solution(row)
-            produced += found
-            if code == RET_DONE:
-                return
-            if code == RET_BUDGET:
-                self._finish(search, code, produced, "solutions")
+        return iter_solutions(self, limit, max_nodes=max_nodes, timeout=timeout, batch=batch)
 
     def zdd(
         self,
@@ -600,67 +534,6 @@ class ExactCover:
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
         return dlx_text.to_dlx(self)
-
-
-def _reads_as_dense(options):
-    """The default of ``ExactCover(options, dense=None)``: True for a matrix, False for
-    option lists, ValueError when a list of rows reads both ways."""
-    if isinstance(options, np.ndarray):
-        return True
-    try:
-        rows = [list(row) for row in options]
-    except TypeError:
-        return False  # not a sequence of sequences: options_to_csr says what is wrong
-    if not rows or any(len(row) != len(rows[0]) for row in rows) or not rows[0]:
-        return False
-    if all(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
-        return True
-    if not all(
-        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v in (0, 1)
-        for row in rows
-        for v in row
-    ):
-        return False
-    as_options = all(len(set(row)) == len(row) for row in rows)
-    as_matrix = all(1 in row for row in rows) and (len(rows) > 1 or not as_options)
-    if as_options and as_matrix:
-        raise ValueError(
-            f"options {rows[:2]}{'...' if len(rows) > 2 else ''} read both as a 0/1 "
-            f"matrix and as lists of item indices: pass dense=True or dense=False, a "
-            f"NumPy array (always a matrix), or use ExactCover.from_dense / from_options"
-        )
-    return as_matrix
-
-
-def _dense_colours(colours, matrix):
-    """Colours given as a dense matrix: pick the entries of the non-zero cells, in the
-    order :func:`dense_to_csr` lists them."""
-    present = np.asarray(matrix) != 0
-    array = np.asarray(colours)
-    if array.shape != present.shape:
-        raise ValueError(
-            f"colour matrix has shape {array.shape}, expected {present.shape} "
-            f"(the shape of the options matrix)"
-        )
-    if not (np.issubdtype(array.dtype, np.integer) and array.dtype != np.bool_):
-        raise ValueError(f"colour matrix must hold integers, got dtype {array.dtype}")
-    stray = (array != 0) & ~present
-    if stray.any():
-        row, col = np.argwhere(stray)[0]
-        raise ValueError(
-            f"colour {array[row, col]} at row {row}, item {col}, where the option has no item"
-        )
-    return array[present].astype(np.int64)
-
-
-def _colour_names(names, colours):
-    if names is None:
-        return None
-    names = [str(name) for name in names]
-    largest = int(colours.max()) if colours is not None else 0
-    if len(names) < largest:
-        raise ValueError(f"{len(names)} colour names but colours go up to {largest}")
-    return names
 
 
 def _problem(matrix, secondary, dense):

@@ -4,7 +4,9 @@
 kernel's state arrays, and advances the search in slices of nodes so that a node
 budget, a wall-clock deadline and Ctrl-C are all looked at between slices. Every
 public search call of :class:`numbadlx.ExactCover` (``solve``, ``count``,
-``solutions``, ``trace``) and :mod:`numbadlx.core.split` goes through it.
+``solutions``, ``trace``) and :mod:`numbadlx.core.split` goes through it; the first
+three are :func:`first_solution`, :func:`count_dlx` and :func:`iter_solutions`
+below, which leave the effort in ``problem.stats``.
 
 The budgets belong to the search, not to one call: ``max_nodes`` counts every node
 the search enters and ``timeout`` fixes one deadline when the :class:`Search` is made,
@@ -29,6 +31,9 @@ __all__ = [
     "SearchStats",
     "BudgetExceeded",
     "decode_solution",
+    "first_solution",
+    "count_dlx",
+    "iter_solutions",
     "RET_DONE",
     "RET_LIMIT",
     "RET_BUDGET",
@@ -219,3 +224,82 @@ def decode_solution(row):
     chosen = row[row >= 0].astype(np.int64)
     chosen.sort()
     return chosen
+
+
+# ----------------------------------------------- the searches of ExactCover
+def _finish(problem, search, code, found, what):
+    """Keep the search's effort in ``problem.stats``; raise BudgetExceeded if a budget
+    stopped it (``what``: the call, for the message)."""
+    problem.stats = search.summary()
+    if code == RET_BUDGET:
+        raise BudgetExceeded(
+            f"{what} stopped at its budget ({search.budget_text()}) after "
+            f"{problem.stats.nodes} nodes, {found} solution(s) seen",
+            found,
+            problem.stats,
+        )
+
+
+def first_solution(problem, *, max_nodes=None, timeout=None):
+    """``problem``'s first solution as sorted option indices, or None (the search of
+    :meth:`numbadlx.ExactCover.solve`).
+
+    Examples
+    --------
+    >>> from numbadlx import ExactCover
+    >>> first_solution(ExactCover([[0, 1], [0], [1]])).tolist()
+    [0]
+    """
+    search = Search(problem, max_nodes=max_nodes, timeout=timeout)
+    code, found, record = search.run(1, 1)
+    _finish(problem, search, code, found, "solve")
+    return decode_solution(record[0]) if found else None
+
+
+def count_dlx(problem, limit=None, *, max_nodes=None, timeout=None):
+    """``problem``'s solutions counted by plain DLX on this thread, up to ``limit`` (the
+    search of :meth:`numbadlx.ExactCover.count` with its default method).
+
+    Examples
+    --------
+    >>> from numbadlx import ExactCover
+    >>> count_dlx(ExactCover([[0, 1], [0], [1]]))
+    2
+    """
+    limit = None if limit is None else check_count(limit, "limit")
+    search = Search(problem, max_nodes=max_nodes, timeout=timeout)
+    code, found, _ = search.run(0 if limit is None else limit, 0)
+    _finish(problem, search, code, found, "count")
+    return found
+
+
+def iter_solutions(problem, limit=None, *, max_nodes=None, timeout=None, batch=64):
+    """An iterator over ``problem``'s solutions, one search resumed batch after batch
+    (see :meth:`numbadlx.ExactCover.solutions`). The arguments are checked, and the
+    deadline fixed, by this call, not at the first solution asked for.
+
+    Examples
+    --------
+    >>> from numbadlx import ExactCover
+    >>> [s.tolist() for s in iter_solutions(ExactCover([[0, 1], [0], [1]]), batch=1)]
+    [[0], [1, 2]]
+    """
+    limit = None if limit is None else check_count(limit, "limit")
+    batch = check_count(batch, "batch")
+    search = Search(problem, max_nodes=max_nodes, timeout=timeout)
+    return _batches(problem, search, limit, batch)
+
+
+def _batches(problem, search, limit, batch):
+    produced = 0
+    while limit is None or produced < limit:
+        want = batch if limit is None else min(batch, limit - produced)
+        code, found, record = search.run(want, want)
+        problem.stats = search.summary()
+        for row in record[:found]:
+            yield decode_solution(row)
+        produced += found
+        if code == RET_DONE:
+            return
+        if code == RET_BUDGET:
+            _finish(problem, search, code, produced, "solutions")

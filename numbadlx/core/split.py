@@ -37,8 +37,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .problem import ExactCover
-
 __all__ = ["split_prefixes", "count_prefix", "count_prefixes", "subproblem", "count_split"]
 
 
@@ -46,7 +44,7 @@ class _Tables:
     """Read-only views of a problem for replaying choices: CSR options plus, per item,
     the options that hold it (in option order, as the kernel's item lists keep them)."""
 
-    def __init__(self, problem: ExactCover):
+    def __init__(self, problem):
         if getattr(problem, "bounds", None) is not None:
             raise ValueError(
                 "splitting supports Algorithms X and C (no multiplicities); "
@@ -118,7 +116,7 @@ class _Tables:
         return options[active[options]]
 
 
-def split_prefixes(problem: ExactCover, depth: int) -> list[tuple[int, ...]]:
+def split_prefixes(problem, depth: int) -> list[tuple[int, ...]]:
     """Prefixes of choices that split ``problem``'s search tree at ``depth`` levels.
 
     Parameters
@@ -181,7 +179,7 @@ def _replay(tables: _Tables, prefix):
     return state
 
 
-def subproblem(problem: ExactCover, prefix):
+def subproblem(problem, prefix):
     """The problem left after choosing the options of ``prefix``.
 
     Returns ``(reduced, option_map)``: ``reduced`` is an :class:`ExactCover` over the
@@ -233,7 +231,9 @@ def _reduce(tables: _Tables, prefix):
     colours = None if tables.colours is None else tables.colours[entries]
     names = problem.item_names
     option_names = problem.option_names
-    reduced = ExactCover.from_csr(
+    # the problem's own class builds the reduced one: this module stays below problem.py,
+    # which counts on threads through it
+    reduced = type(problem).from_csr(
         indptr,
         indices,
         n_items=int(keep_item.sum()),
@@ -248,7 +248,7 @@ def _reduce(tables: _Tables, prefix):
     return reduced, option_map, None
 
 
-def count_prefix(problem: ExactCover, prefix, *, max_nodes=None, timeout=None) -> int:
+def count_prefix(problem, prefix, *, max_nodes=None, timeout=None) -> int:
     """Number of solutions of ``problem`` that contain every option of ``prefix``.
 
     ``prefix`` is any sequence of option indices that do not clash (ValueError
@@ -268,7 +268,7 @@ def count_prefix(problem: ExactCover, prefix, *, max_nodes=None, timeout=None) -
     return int(reduced.count(max_nodes=max_nodes, timeout=timeout))
 
 
-def count_prefixes(problem: ExactCover, prefixes, *, max_nodes=None, timeout=None) -> np.ndarray:
+def count_prefixes(problem, prefixes, *, max_nodes=None, timeout=None) -> np.ndarray:
     """:func:`count_prefix` for each of ``prefixes`` (the problem's tables are built
     once); an int64 array. ``max_nodes`` and ``timeout`` apply to each prefix."""
     tables = _Tables(problem)
@@ -281,7 +281,7 @@ def count_prefixes(problem: ExactCover, prefixes, *, max_nodes=None, timeout=Non
     return counts
 
 
-def count_split(problem: ExactCover, depth: int, **budget) -> int:
+def count_split(problem, depth: int, **budget) -> int:
     """Count ``problem`` by splitting it at ``depth`` and adding the prefix counts
     (one after another, in this process: a reference for the distributed version).
 

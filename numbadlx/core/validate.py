@@ -7,6 +7,7 @@ wrong and where.
 """
 
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -410,3 +411,134 @@ def check_timeout(timeout):
     if not timeout >= 0:  # NaN fails this too
         raise ValueError(f"timeout must be >= 0 seconds, got {timeout!r}")
     return None if timeout == float("inf") else float(timeout)
+
+
+# ------------------------------------------------ the input forms of ExactCover
+def to_csr(options, n_items=None, colours=None, dense=None):
+    """Read the ``options`` of ``ExactCover(options, ...)``, a dense 0/1 matrix or
+    option lists (``dense`` as there; by default :func:`reads_as_dense` decides), with
+    their ``colours`` in the same form; return ``(indptr, indices, n_items,
+    colours)``, the colours parallel to ``indices`` (None without colours).
+
+    Examples
+    --------
+    >>> indptr, indices, n_items, colours = to_csr([[0, 1], [1]])
+    >>> indptr.tolist(), indices.tolist(), n_items, colours
+    ([0, 2, 3], [0, 1, 1], 2, None)
+    """
+    if not isinstance(options, (np.ndarray, Sequence)):
+        options = list(options)  # an iterator: read once, used twice below
+    if dense is None:
+        dense = reads_as_dense(options)
+    if dense:
+        indptr, indices, width = dense_to_csr(options)
+        if n_items is not None and n_items != width:
+            raise ValueError(f"n_items = {n_items} but the matrix has {width} columns")
+        if colours is not None:
+            colours = dense_colours(colours, options)
+    else:
+        indptr, indices, width = options_to_csr(options, n_items)
+        if colours is not None:
+            colours = colours_from_lists(colours, indptr)
+    return indptr, indices, width, colours
+
+
+def reads_as_dense(options):
+    """The default of ``ExactCover(options, dense=None)``: True for a matrix, False for
+    option lists, ValueError when a list of rows reads both ways.
+
+    A NumPy array is a matrix, and so is a list of equal-length rows of bools, or of
+    0/1 rows, each with a 1, that could not be option lists (a row repeats an index).
+
+    Examples
+    --------
+    >>> reads_as_dense([[True, False], [False, True]]), reads_as_dense([[0, 2], [1]])
+    (True, False)
+    """
+    if isinstance(options, np.ndarray):
+        return True
+    try:
+        rows = [list(row) for row in options]
+    except TypeError:
+        return False  # not a sequence of sequences: options_to_csr says what is wrong
+    if not rows or any(len(row) != len(rows[0]) for row in rows) or not rows[0]:
+        return False
+    if all(isinstance(v, (bool, np.bool_)) for row in rows for v in row):
+        return True
+    if not all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v in (0, 1)
+        for row in rows
+        for v in row
+    ):
+        return False
+    as_options = all(len(set(row)) == len(row) for row in rows)
+    as_matrix = all(1 in row for row in rows) and (len(rows) > 1 or not as_options)
+    if as_options and as_matrix:
+        raise ValueError(
+            f"options {rows[:2]}{'...' if len(rows) > 2 else ''} read both as a 0/1 "
+            f"matrix and as lists of item indices: pass dense=True or dense=False, a "
+            f"NumPy array (always a matrix), or use ExactCover.from_dense / from_options"
+        )
+    return as_matrix
+
+
+def dense_colours(colours, matrix):
+    """Colours given as a dense matrix of the options' shape: the entries of the
+    non-zero cells, in the order :func:`dense_to_csr` lists them (an int64 array).
+
+    Examples
+    --------
+    >>> dense_colours([[0, 3], [0, 0]], [[1, 1], [1, 0]]).tolist()
+    [0, 3, 0]
+    """
+    present = np.asarray(matrix) != 0
+    array = np.asarray(colours)
+    if array.shape != present.shape:
+        raise ValueError(
+            f"colour matrix has shape {array.shape}, expected {present.shape} "
+            f"(the shape of the options matrix)"
+        )
+    if not (np.issubdtype(array.dtype, np.integer) and array.dtype != np.bool_):
+        raise ValueError(f"colour matrix must hold integers, got dtype {array.dtype}")
+    stray = (array != 0) & ~present
+    if stray.any():
+        row, col = np.argwhere(stray)[0]
+        raise ValueError(
+            f"colour {array[row, col]} at row {row}, item {col}, where the option has no item"
+        )
+    return array[present].astype(np.int64)
+
+
+def check_names(names, count, what):
+    """``names`` as a list of ``count`` strings (None stays None); ``what`` (``'item'``
+    or ``'option'``) names them in the error.
+
+    Examples
+    --------
+    >>> check_names("ab", 2, "item")
+    ['a', 'b']
+    """
+    if names is None:
+        return None
+    names = [str(name) for name in names]
+    if len(names) != count:
+        raise ValueError(f"{len(names)} {what} names for {count} {what}s")
+    return names
+
+
+def check_colour_names(names, colours):
+    """Names of colours ``1, 2, ...`` as a list of strings, at least one per colour
+    used in ``colours`` (None stays None).
+
+    Examples
+    --------
+    >>> check_colour_names(["red", "blue"], np.array([0, 2, 1]))
+    ['red', 'blue']
+    """
+    if names is None:
+        return None
+    names = [str(name) for name in names]
+    largest = int(colours.max()) if colours is not None else 0
+    if len(names) < largest:
+        raise ValueError(f"{len(names)} colour names but colours go up to {largest}")
+    return names

@@ -12,20 +12,15 @@ with the rules:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .validate import check_option_indices
 
-if TYPE_CHECKING:
-    from .problem import ExactCover
-
 __all__ = ["verify", "explain"]
 
 
-def explain(problem: ExactCover, solution: ArrayLike) -> str | None:
+def explain(problem, solution: ArrayLike) -> str | None:
     """Why ``solution`` is not an exact cover of ``problem``, or None if it is one.
 
     Parameters
@@ -116,7 +111,7 @@ def _colour_label(problem, colour):
     return str(colour)
 
 
-def verify(problem: ExactCover, solution: ArrayLike) -> bool:
+def verify(problem, solution: ArrayLike) -> bool:
     """True if ``solution`` covers every primary item of ``problem`` exactly once (or
     within its bounds) and every secondary item at most once (or only with one colour).
 

@@ -4,9 +4,10 @@
 kernel with its trace table on), expands every event into the steps a teacher would
 draw, and returns a :class:`MatrixPlayer`. Its ``_repr_html_`` is one self-contained
 ``<div>``: the options x items 0/1 matrix as an HTML table, the steps as JSON and a
-small script that redraws the table at each step. No kernel, no network and no
-library is needed, so the player still works in an exported notebook or a static
-documentation page; :meth:`MatrixPlayer.save` writes it as a page of its own.
+small script that redraws the table at each step (the script and the styles are the
+package files ``assets/player.js`` and ``assets/player.css``). No kernel, no network
+and no library is needed, so the player still works in an exported notebook or a
+static documentation page; :meth:`MatrixPlayer.save` writes it as a page of its own.
 
 The steps, from the trace's ``choose``, ``try``, ``backtrack`` and ``solution``
 events:
@@ -54,6 +55,8 @@ import json
 import uuid
 import warnings
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -384,205 +387,15 @@ def play(problem: Any, *, max_events: int | None = None, limit: int | None = Non
 
 
 # ------------------------------------------------------------------ HTML
-_CSS = """
-#ID { font-family: sans-serif; font-size: 13px; margin: 6px 0; }
-#ID .ndlx-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px;
-  margin-bottom: 4px; }
-#ID .ndlx-controls button { min-width: 2.4em; padding: 1px 6px; cursor: pointer; }
-#ID .ndlx-controls input[type=range] { flex: 1 1 200px; min-width: 120px; }
-#ID .ndlx-caption { min-height: 2.6em; margin: 4px 0; padding: 4px 6px;
-  background: #f6f6f6; border-left: 3px solid #888; }
-#ID .ndlx-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
-#ID .ndlx-scroll { max-width: 100%; max-height: 640px; overflow: auto; }
-#ID table.ndlx-matrix { border-collapse: collapse; font-family: monospace;
-  font-size: 13px; }
-#ID table.ndlx-matrix th, #ID table.ndlx-matrix td { border: 1px solid #ddd;
-  padding: 1px 5px; text-align: center; min-width: 1.3em; height: 1.4em;
-  transition: opacity .15s; }
-#ID table.ndlx-matrix th.secondary { color: #777; font-style: italic; }
-#ID table.ndlx-matrix tr th:first-child { text-align: left; white-space: nowrap; }
-#ID td.covered, #ID th.covered { background: #d6e6fa; }
-#ID td.covered.one { background: #1f62c4; color: #fff; }
-#ID th.focus { outline: 2px solid #1f62c4; outline-offset: -2px; }
-#ID tr.candidate th { font-weight: bold; text-decoration: underline; }
-#ID tr.clash td, #ID tr.clash th { background: #eddcf5; }
-#ID tr.clash td.one { background: #8e44ad; color: #fff; }
-#ID tr.chosen td, #ID tr.chosen th { background: #fbdcdc; }
-#ID tr.chosen td.one { background: #d62728; color: #fff; }
-#ID tr.solution td.one { background: #d62728; color: #fff; }
-#ID tr.solution th { color: #d62728; font-weight: bold; }
-#ID tr.undone th { text-decoration: line-through; }
-#ID tr.picked th { color: #d62728; }
-#ID tr.removed td, #ID tr.removed th, #ID td.removed, #ID th.removed { opacity: .18; }
-#ID.ndlx-hide tr.removed, #ID.ndlx-hide td.removed, #ID.ndlx-hide th.removed {
-  display: none; }
-#ID .ndlx-side { min-width: 14em; }
-#ID .ndlx-side h4 { margin: 4px 0 2px 0; font-size: 13px; }
-#ID .ndlx-side ol, #ID .ndlx-side ul { margin: 0; padding-left: 1.6em; }
-#ID .ndlx-side li.tried { color: #888; text-decoration: line-through; }
-#ID .ndlx-side li.current { color: #d62728; font-weight: bold; }
-#ID .ndlx-legend span { display: inline-block; padding: 0 5px; margin-right: 6px;
-  color: #fff; }
-#ID .ndlx-note { color: #a33; }
-"""
+@cache
+def _asset(name):
+    """The text of ``assets/<name>``, a package file beside this module (read once).
 
-_SCRIPT = r"""
-(function () {
-  var root = document.getElementById("ID");
-  if (!root || root.getAttribute("data-ready")) { return; }
-  root.setAttribute("data-ready", "1");
-  var D = DATA;
-  var KINDS = ["choose", "try", "cover", "uncover", "backtrack", "solution"];
-  function el(part) { return document.getElementById("ID-" + part); }
-  var rows = [], cells = [], heads = [];
-  var table = el("matrix");
-  for (var k = 0; k < D.options.length; k++) {
-    var tr = table.querySelector('tr[data-option="' + k + '"]');
-    rows.push(tr);
-    cells.push(Array.prototype.slice.call(tr.querySelectorAll("td")));
-  }
-  heads = Array.prototype.slice.call(table.querySelectorAll("th[data-item]"));
-  function colour(k, j) { return D.colours ? D.colours[k][j] : 0; }
-  // item -> -1 (covered) or the colour it was given (purified), from options ks
-  function coverMap(ks) {
-    var map = {};
-    ks.forEach(function (k) {
-      D.options[k].forEach(function (i, j) {
-        var c = colour(k, j);
-        map[i] = (D.primary[i] || c === 0) ? -1 : c;
-      });
-    });
-    return map;
-  }
-  function clashes(k, map) {
-    var items = D.options[k];
-    for (var j = 0; j < items.length; j++) {
-      var c = map[items[j]];
-      if (c !== undefined && (c === -1 || colour(k, j) !== c)) { return true; }
-    }
-    return false;
-  }
-  function activeRows(stack) {
-    var map = coverMap(stack), picked = {}, active = [];
-    stack.forEach(function (k) { picked[k] = true; });
-    for (var k = 0; k < D.options.length; k++) {
-      active.push(!picked[k] && !clashes(k, map));
-    }
-    return {active: active, map: map};
-  }
-  var current = 0;
-  function render(n) {
-    n = Math.max(0, Math.min(D.steps.length - 1, n));
-    current = n;
-    var s = D.steps[n], kind = KINDS[s[0]], level = s[1], item = s[2], option = s[3];
-    var stack = s[4], tried = s[5];
-    var state = activeRows(stack);
-    var rowClass = [], colClass = [];
-    var k, i;
-    for (k = 0; k < D.options.length; k++) { rowClass.push(state.active[k] ? [] : ["removed"]); }
-    for (i = 0; i < D.items.length; i++) {
-      colClass.push(state.map[i] !== undefined ? ["removed"] : []);
-    }
-    stack.forEach(function (k) { rowClass[k].push(kind === "solution" ? "solution" : "picked"); });
-    if (kind === "solution") {
-      stack.forEach(function (k) { rowClass[k] = ["solution"]; });
-    }
-    // this level's choices: active options (above this level) holding its item
-    var choices = [];
-    if (item >= 0 && kind !== "solution") {
-      var above = activeRows(stack.slice(0, level)).active;
-      for (k = 0; k < D.options.length; k++) {
-        if (above[k] && D.options[k].indexOf(item) >= 0) { choices.push(k); }
-      }
-    }
-    if (kind === "choose" || kind === "backtrack") {
-      colClass[item].push("covered");
-      colClass[item].push("focus");
-      choices.forEach(function (k) { rowClass[k].push("candidate"); });
-    } else if (kind === "try") {
-      var mine = coverMap([option]);
-      D.options[option].forEach(function (i) { colClass[i].push("covered"); });
-      for (k = 0; k < D.options.length; k++) {
-        if (k !== option && state.active[k] && clashes(k, mine)) { rowClass[k].push("clash"); }
-      }
-      rowClass[option].push("chosen");
-      colClass[item].push("focus");
-    } else if (kind === "uncover") {
-      rowClass[option].push("undone");
-      D.options[option].forEach(function (i) { colClass[i].push("covered"); });
-    }
-    for (k = 0; k < rows.length; k++) {
-      rows[k].className = rowClass[k].join(" ");
-      for (i = 0; i < cells[k].length; i++) {
-        var base = cells[k][i].getAttribute("data-one") ? "one " : "";
-        cells[k][i].className = base + colClass[i].join(" ");
-      }
-    }
-    for (i = 0; i < heads.length; i++) {
-      heads[i].className = (D.primary[i] ? "" : "secondary ") + colClass[i].join(" ");
-    }
-    el("caption").textContent = D.texts[n];
-    el("counter").textContent = "step " + (n + 1) + " / " + D.steps.length + " (" + kind + ")";
-    el("slider").value = n;
-    var list = el("choices");
-    list.innerHTML = "";
-    choices.forEach(function (k) {
-      var li = document.createElement("li");
-      li.textContent = D.names[k] + ": " + D.options[k].map(function (i) {
-        return D.items[i];
-      }).join(" ");
-      li.setAttribute("data-option", k);
-      if (k === option && (kind === "try" || kind === "cover")) { li.className = "current"; }
-      else if (tried.indexOf(k) >= 0) { li.className = "tried"; }
-      list.appendChild(li);
-    });
-    el("level").textContent = item >= 0 && kind !== "solution"
-      ? "level " + level + ", item " + D.items[item] : "level " + level;
-    var sol = el("solution");
-    sol.innerHTML = "";
-    stack.forEach(function (k) {
-      var li = document.createElement("li");
-      li.textContent = D.names[k] + ": " + D.options[k].map(function (i) {
-        return D.items[i];
-      }).join(" ");
-      li.setAttribute("data-option", k);
-      sol.appendChild(li);
-    });
-    root.setAttribute("data-step", n);
-  }
-  var timer = null;
-  function stop() {
-    if (timer) { clearInterval(timer); timer = null; el("play").textContent = "play"; }
-  }
-  el("first").onclick = function () { stop(); render(0); };
-  el("prev").onclick = function () { stop(); render(current - 1); };
-  el("next").onclick = function () { stop(); render(current + 1); };
-  el("last").onclick = function () { stop(); render(D.steps.length - 1); };
-  el("slider").oninput = function () { stop(); render(parseInt(this.value, 10)); };
-  el("hide").onchange = function () {
-    if (this.checked) { root.classList.add("ndlx-hide"); }
-    else { root.classList.remove("ndlx-hide"); }
-  };
-  // arrow keys, Home and End step the player that has the focus (click it first)
-  root.addEventListener("keydown", function (event) {
-    var moves = {ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0,
-                 End: D.steps.length - 1};
-    if (event.target.tagName === "INPUT" || !(event.key in moves)) { return; }
-    event.preventDefault();
-    stop();
-    render(moves[event.key]);
-  });
-  el("play").onclick = function () {
-    if (timer) { stop(); return; }
-    if (current >= D.steps.length - 1) { render(0); }
-    el("play").textContent = "pause";
-    timer = setInterval(function () {
-      if (current >= D.steps.length - 1) { stop(); } else { render(current + 1); }
-    }, 700);
-  };
-  render(0);
-})();
-"""
+    ``player.css`` writes ``#ID`` for the player's element, ``player.js`` the string
+    ``"ID"`` for its id, ``"ID-"`` for the prefix of its parts' ids and ``DATA`` for
+    the steps; :func:`_player_html` puts the real ones in.
+    """
+    return (files(__package__) / "assets" / name).read_text(encoding="utf-8")
 
 
 def _esc(value):
@@ -614,7 +427,7 @@ def _player_html(player):
     colour_names = problem.colour_names
     out = [
         f'<div class="numbadlx-player" id="{uid}" tabindex="0">',
-        "<style>" + _CSS.replace("#ID", "#" + uid) + "</style>",
+        "<style>" + _asset("player.css").replace("#ID", "#" + uid) + "</style>",
         f"<p><b>Dancing Links, step by step</b> (Algorithm {problem.algorithm}): "
         f"{problem.n_options:,} options x {problem.n_items:,} items, {len(player.steps):,} "
         f"steps, {player.solutions} solution(s) shown.</p>",
@@ -674,7 +487,9 @@ def _player_html(player):
         '<span style="background:#8e44ad">clashing options</span></p>'
         "<p>Faded: removed from the matrix.</p></div></div>"
     )
-    script = _SCRIPT.replace('"ID"', json.dumps(uid)).replace('"ID-"', json.dumps(uid + "-"))
+    script = (
+        _asset("player.js").replace('"ID"', json.dumps(uid)).replace('"ID-"', json.dumps(uid + "-"))
+    )
     script = script.replace("DATA", payload, 1)
     out.append(f"<script>{script}</script></div>")
     return "".join(out)

@@ -160,7 +160,7 @@ class SudokuResult:
     def _repr_html_(self):
         """Jupyter view: status counts, throughput, effort and the first rows."""
         # Jupyter's hook; the drawing lives in the display layer, above this one
-        from ..display.html import sudoku_result_html
+        from ..display.sudoku_html import sudoku_result_html
 
         return sudoku_result_html(self)
 

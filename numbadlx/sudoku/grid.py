@@ -112,7 +112,7 @@ class Grid:
 
     def _repr_html_(self):
         # Jupyter's hook; the drawing lives in the display layer, above this one
-        from ..display.html import grid_table
+        from ..display.sudoku_html import grid_table
 
         return grid_table(self)
 

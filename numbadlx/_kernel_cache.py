@@ -1,0 +1,201 @@
+"""One guard against stale Numba caches, for every kernel in the package.
+
+Numba's on-disk cache (``@njit(cache=True)``) keys a kernel on its own source file
+only. A kernel that compiles a helper or a constant from another file of the package
+would, after that file changed, load machine code built from the old helper. So, before
+any kernel module loads, :func:`drop_stale_caches` removes the cache index (``.nbi``)
+of every kernel module older than a file it depends on; Numba then compiles it again.
+
+Importing this module runs the guard (``numbadlx/__init__.py`` imports it first).
+The table of those dependencies, :data:`DEPENDENCIES`, is derived from the source by
+:func:`derive_dependencies` (the package's own imports, followed transitively, from
+every module that defines a cached kernel) and written here as a literal, so that the
+import costs a few ``stat`` calls and no parsing. The tests derive it again and fail
+when the literal is out of date; ``python -m numbadlx._kernel_cache`` prints the
+literal to paste.
+
+Where a cache lives (Numba's rules, for a kernel in ``pkg/mod.py``):
+
+* ``pkg/__pycache__/`` when that folder is writable (the default);
+* ``$NUMBA_CACHE_DIR/<pkg>_<sha1 of the folder's path>/`` when that variable is set;
+* the user-wide cache folder under the same name when ``pkg/`` is read-only (here:
+  ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; other systems' user-wide folders
+  are not searched).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: For each module (path relative to the package folder) that defines a cached kernel
+#: and imports other files of the package: those files, transitively. Regenerate with
+#: ``python -m numbadlx._kernel_cache`` after moving a kernel or a helper.
+DEPENDENCIES = {
+    "core/kernels/common.py": ("core/links.py",),
+    "core/kernels/m.py": ("core/kernels/common.py", "core/links.py"),
+    "core/kernels/memo.py": ("core/kernels/common.py", "core/links.py"),
+    "core/kernels/xc.py": ("core/kernels/common.py", "core/links.py"),
+    "sudoku/bands.py": (
+        "core/links.py",
+        "sudoku/bitboard.py",
+        "sudoku/kernel.py",
+        "sudoku/parallel.py",
+        "sudoku/shape.py",
+    ),
+    "sudoku/bitboard.py": ("core/links.py", "sudoku/kernel.py", "sudoku/shape.py"),
+    "sudoku/kernel.py": ("core/links.py",),
+    "sudoku/puzzle_kernel.py": (
+        "core/links.py",
+        "sudoku/bitboard.py",
+        "sudoku/kernel.py",
+        "sudoku/shape.py",
+    ),
+}
+
+
+def _defines_cached_kernel(tree: ast.Module) -> bool:
+    """True if a function of the module is decorated ``@njit(..., cache=True, ...)``."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and any(
+                keyword.arg == "cache"
+                and isinstance(keyword.value, ast.Constant)
+                and keyword.value.value is True
+                for keyword in decorator.keywords
+            ):
+                return True
+    return False
+
+
+def _module_file(package_dir: Path, parts: list[str]) -> Path | None:
+    """The file of the package module ``parts`` (``["core", "links"]``), or None."""
+    base = package_dir.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if parts and candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_files(package_dir: Path, path: Path, tree: ast.Module) -> set[Path]:
+    """Files of the package that ``path`` imports (at any depth of its code)."""
+    here = list(path.relative_to(package_dir).with_suffix("").parts)
+    home = here[:-1]  # the package that holds the module (for a package: itself)
+    found = set()
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [
+                (alias.name.split(".")[1:], [])
+                for alias in node.names
+                if alias.name.split(".")[0] == PACKAGE_DIR.name
+            ]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                up = node.level - 1
+                if up > len(home):
+                    continue
+                base = home[: len(home) - up] if up else list(home)
+                module = base + (node.module.split(".") if node.module else [])
+            elif node.module and node.module.split(".")[0] == PACKAGE_DIR.name:
+                module = node.module.split(".")[1:]
+            else:
+                continue
+            targets = [(module, [alias.name for alias in node.names])]
+        for module, names in targets:
+            submodules = [_module_file(package_dir, module + [name]) for name in names]
+            found.update(file for file in submodules if file is not None)
+            if not names or not all(submodules):
+                own = _module_file(package_dir, module)
+                if own is not None:
+                    found.add(own)
+    found.discard(path)
+    return found
+
+
+def derive_dependencies(package_dir: Path = PACKAGE_DIR) -> dict[str, tuple[str, ...]]:
+    """The dependency table from the source: for each module that defines a cached
+    kernel, every file of the package it imports, directly or through the files it
+    imports (modules with none are left out).
+
+    Examples
+    --------
+    >>> table = derive_dependencies()
+    >>> "core/links.py" in table["core/kernels/xc.py"]
+    True
+    """
+    package_dir = Path(package_dir)
+    paths = package_dir.rglob("*.py")
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in paths}
+    direct = {path: _imported_files(package_dir, path, tree) for path, tree in trees.items()}
+    table = {}
+    for path in sorted(trees):
+        if not _defines_cached_kernel(trees[path]):
+            continue
+        seen, todo = set(), list(direct[path])
+        while todo:
+            file = todo.pop()
+            if file in seen or file == path:
+                continue
+            seen.add(file)
+            todo.extend(direct.get(file, ()))
+        if seen:
+            key = path.relative_to(package_dir).as_posix()
+            table[key] = tuple(sorted(file.relative_to(package_dir).as_posix() for file in seen))
+    return table
+
+
+def cache_folders(source: Path) -> list[Path]:
+    """The folders where Numba may keep the cache of kernels defined in ``source``."""
+    folder = Path(os.path.abspath(source)).parent
+    name = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    folders = [folder / "__pycache__"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        folders.append(Path(os.environ["NUMBA_CACHE_DIR"]) / name)
+    user = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folders.append(Path(user) / "numba" / name)
+    return folders
+
+
+def drop_stale_caches(package_dir: Path = PACKAGE_DIR, table: dict | None = None) -> list[str]:
+    """Remove the Numba cache index of every kernel module older than a file it
+    depends on (``table``, by default :data:`DEPENDENCIES`). Folders that do not exist
+    or cannot be written are left alone. Returns the paths of the index files removed.
+    """
+    removed = []
+    for module, sources in (DEPENDENCIES if table is None else table).items():
+        source = Path(package_dir) / module
+        try:
+            newest = max((Path(package_dir) / other).stat().st_mtime for other in sources)
+        except (OSError, ValueError):
+            continue
+        prefix = source.stem + "."
+        for folder in cache_folders(source):
+            try:
+                indexes = [entry for entry in os.scandir(folder) if entry.name.endswith(".nbi")]
+            except OSError:
+                continue
+            for entry in indexes:
+                try:
+                    if entry.name.startswith(prefix) and entry.stat().st_mtime < newest:
+                        os.unlink(entry.path)
+                        removed.append(entry.path)
+                except OSError:
+                    pass
+    return removed
+
+
+# on import, which numbadlx/__init__.py does before loading any kernel module
+drop_stale_caches()
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    print("DEPENDENCIES = {")
+    for key, value in derive_dependencies().items():
+        print(f"    {key!r}: {value!r},")
+    print("}")
