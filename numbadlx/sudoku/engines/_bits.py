@@ -272,61 +272,46 @@ def _propagate(
 
 
 @njit(cache=True, nogil=True)
-def _start(grid, n, box_rows, box_cols, masks, queue, used):
+def _start(grid, n, cell_units, n_units, masks, queue, used):
     """Candidate masks of the givens' state. Returns ``(queued cells, givens)``, or
     ``(-1, 0)`` for INVALID givens (a value above n or two equal givens in a unit) and
-    ``(-2, 0)`` for a cell left with no digit. ``used`` (at least ``3 n`` long) is
-    scratch space for the row, column and box masks of the givens."""
+    ``(-2, 0)`` for a cell left with no digit. ``used`` (at least ``n_units`` long) is
+    scratch space for the masks of the givens in each unit (numbered as in
+    ``cell_units``, the unit table's)."""
     full = (_ONE << np.uint64(n)) - _ONE
-    boxes_per_row = n // box_cols
-    for k in range(3 * n):
+    for k in range(n_units):
         used[k] = 0
-    # (box numbers are counted along, not divided out: a division per cell costs more
-    # than the rest of the pass)
-    cell = 0
-    for row in range(n):
-        b = 2 * n + (row // box_rows) * boxes_per_row
-        across = 0
-        for col in range(n):
-            v = grid[cell]
-            if v != 0:
-                if v > n:
-                    return -1, 0
-                bit = _ONE << np.uint64(v - 1)
-                if (used[row] | used[n + col] | used[b]) & bit:
-                    return -1, 0
-                used[row] |= bit
-                used[n + col] |= bit
-                used[b] |= bit
-            cell += 1
-            across += 1
-            if across == box_cols:
-                across = 0
-                b += 1
+    for cell in range(n * n):
+        v = grid[cell]
+        if v != 0:
+            if v > n:
+                return -1, 0
+            bit = _ONE << np.uint64(v - 1)
+            row = cell_units[cell, 0]
+            col = cell_units[cell, 1]
+            b = cell_units[cell, 2]
+            if (used[row] | used[col] | used[b]) & bit:
+                return -1, 0
+            used[row] |= bit
+            used[col] |= bit
+            used[b] |= bit
     tail = 0
     givens = 0
-    cell = 0
-    for row in range(n):
-        b = 2 * n + (row // box_rows) * boxes_per_row
-        across = 0
-        for col in range(n):
-            v = grid[cell]
-            if v != 0:
-                masks[cell] = (_ONE << np.uint64(v - 1)) | PLACED
-                givens += 1
+    for cell in range(n * n):
+        v = grid[cell]
+        if v != 0:
+            masks[cell] = (_ONE << np.uint64(v - 1)) | PLACED
+            givens += 1
+        else:
+            m = full & ~(
+                used[cell_units[cell, 0]] | used[cell_units[cell, 1]] | used[cell_units[cell, 2]]
+            )
+            if m == 0:
+                return -2, 0
+            if m & (m - _ONE) == 0:
+                tail = _place(masks, cell, m, queue, tail)
             else:
-                m = full & ~(used[row] | used[n + col] | used[b])
-                if m == 0:
-                    return -2, 0
-                if m & (m - _ONE) == 0:
-                    tail = _place(masks, cell, m, queue, tail)
-                else:
-                    masks[cell] = m
-            cell += 1
-            across += 1
-            if across == box_cols:
-                across = 0
-                b += 1
+                masks[cell] = m
     return tail, givens
 
 
@@ -430,7 +415,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     nn = n * n
     for cell in range(nn):
         solution[cell] = 0
-    tail, givens = _start(grid, n, box_rows, box_cols, masks, queue, segments)
+    tail, givens = _start(grid, n, table.cell_units, units.shape[0], masks, queue, segments)
     if tail == -1:
         return INVALID, 0, 0, 0
     visited = 1
