@@ -406,3 +406,54 @@ def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
                 parallel = run(kernels.solve_bulk, chunk, lanes)
             for a, b in zip(serial, parallel):
                 assert np.array_equal(a, b), (chunk, lanes)
+
+
+# ----------------------------------------------------------- the engines' contract
+def test_every_engine_keeps_the_one_contract():
+    # one signature for every engine's four kernels, one set of statuses, one registry
+    import inspect
+
+    from numbadlx.sudoku import engines
+
+    kernels = ("allocate_work", "solve_one", "solve_serial", "solve_bulk")
+
+    def parameters(engine):
+        return [list(inspect.signature(getattr(engine, k).py_func).parameters) for k in kernels]
+
+    first = parameters(engines.REGISTRY["dlx"])
+    assert first[1] == ["grid", "table", "limit", "max_nodes", "work", "solution"]
+    for name, engine in engines.REGISTRY.items():
+        assert engine.name == name and parameters(engine) == first, name
+    assert engines.ENGINES == sudoku.ENGINES == ("auto", *engines.REGISTRY)
+    assert {s.name: int(s) for s in Status} == {
+        name: getattr(engines, name)
+        for name in ("NOT_RUN", "UNIQUE", "SOLVED", "MULTIPLE", "NO_SOLUTION", "INVALID", "BUDGET")
+    }
+    # "auto" takes the best-ranked engine that fits the shape
+    assert sudoku.pick_engine("auto", 9) == "bands"
+    assert sudoku.pick_engine("auto", 9, (3, 3)) == "bands"
+    assert sudoku.pick_engine("auto", 16) == sudoku.pick_engine("auto", 6, (3, 2)) == "bits"
+
+
+@pytest.mark.parametrize(
+    "n,box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (12, (3, 4)), (9, (3, 3))]
+)
+def test_unit_table_is_the_rows_columns_and_boxes(n, box):
+    # the one geometry every engine takes, against its definition cell by cell
+    from numbadlx.sudoku.geometry import unit_table
+
+    table = unit_table(n, box)
+    rows, cols = box
+    where = [(c // n, c % n, (c // n // rows) * (n // cols) + c % n // cols) for c in range(n * n)]
+    units = [
+        [c for c in range(n * n) if where[c][kind] == u] for kind in range(3) for u in range(n)
+    ]
+    assert table.units.tolist() == units
+    assert table.cell_units.tolist() == [[r, n + c, 2 * n + b] for r, c, b in where]
+    peers = [
+        [p for p in range(n * n) if p != c and any(x == y for x, y in zip(where[c], where[p]))]
+        for c in range(n * n)
+    ]
+    assert table.peers.tolist() == peers
+    assert (table.n, table.box_rows, table.box_cols) == (n, rows, cols)
+    assert not table.units.flags.writeable and unit_table(n, box) is table

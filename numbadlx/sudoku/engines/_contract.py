@@ -24,13 +24,20 @@ __all__ = [
     "fetch_add",
 ]
 
-# status codes (mirrored by numbadlx.sudoku.Status)
+# Status codes of every engine (numbadlx.sudoku.Status names them for users)
+#: Not searched (yet).
 NOT_RUN = 0
+#: Exactly one solution (searched with limit >= 2).
 UNIQUE = 1
+#: A solution, uniqueness not checked (limit 1).
 SOLVED = 2
+#: At least two solutions; the first one is kept.
 MULTIPLE = 3
+#: Valid givens, but no way to complete them.
 NO_SOLUTION = 4
+#: Clashing givens, a value above n, or a row marked INVALID before the call.
 INVALID = 5
+#: ``max_nodes`` ran out first.
 BUDGET = 6
 
 #: Flag bit of a cell whose digit is fixed, in a ``uint64`` candidate mask (bit ``d``
