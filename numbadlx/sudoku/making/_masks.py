@@ -19,17 +19,6 @@ from ..bitboard import popcount as ctpop
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-__all__ = [
-    "PLACED",
-    "ONE",
-    "ZERO",
-    "full_mask",
-    "popcount",
-    "lowest_bit",
-    "bit_index",
-    "candidates_of",
-]
-
 
 def full_mask(n):
     """The candidate mask with all n digits."""
