@@ -295,6 +295,14 @@ def test_tries_zero_exactly_when_singles_solve():
     assert (ratings.solved_by_logic == ~searched).all()
 
 
+def test_making_is_where_the_public_names_live():
+    from numbadlx.sudoku import making
+
+    assert set(making.__all__) <= set(sudoku.__all__)
+    for name in making.__all__:
+        assert getattr(sudoku, name) is getattr(making, name)
+
+
 def test_ratings_are_reproducible_and_handle_odd_puzzles():
     puzzles = sudoku.generate(30, 9, seed=16)
     one = sudoku.rate(puzzles, threads=1, seed=3)

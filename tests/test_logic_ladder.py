@@ -531,3 +531,11 @@ def test_trials_on_a_contradiction_remove_what_it_refutes(technique):
     assert kernel_removes(technique, cand) == (
         ones if technique == _ladder.T_NISHIO else everything
     )
+
+
+def test_the_ladder_reports_the_engines_status_codes_or_its_own():
+    assert _ladder.SOLVED == sudoku.Status.SOLVED
+    assert _ladder.NO_SOLUTION == sudoku.Status.NO_SOLUTION
+    assert _ladder.STUCK not in {int(status) for status in sudoku.Status}
+    ratings = sudoku.rate(["0200004034000000"])
+    assert ratings.solved_by_logic.tolist() == [True]
