@@ -390,7 +390,7 @@ def test_rate_refuses_to_write_over_its_input_and_quotes_its_csv(tmp_path, capsy
     import csv as csv_module
 
     rows = list(csv_module.reader(out.read_text().splitlines()))
-    assert rows[0] == ["puzzle", "guesses", "logic", "hardest"]
+    assert rows[0] == ["puzzle", "tries", "logic", "hardest"]
     assert rows[1][0] == f"{line};a, b" and len(rows[1]) == 4
     assert main(["rate", str(tmp_path)]) == EXIT_USAGE
     assert "is a directory" in capsys.readouterr().err

@@ -4,7 +4,7 @@
   line per puzzle (the default), CSV with a ``puzzle`` column (``*.csv``) or ``.npy``;
 * :func:`rate_file` reads a puzzle file chunk by chunk (any format
   :func:`~numbadlx.sudoku.iter_chunks` reads) and writes a CSV line per puzzle:
-  ``puzzle,guesses,logic,hardest``.
+  ``puzzle,tries,logic,hardest``.
 
 Examples
 --------
@@ -14,7 +14,7 @@ Examples
 >>> save_puzzles(folder / "p.txt", sudoku.generate(2, 4, seed=0))
 >>> summary = rate_file(folder / "p.txt", folder / "r.csv")
 >>> summary.puzzles, (folder / "r.csv").read_text().splitlines()[0]
-(2, 'puzzle,guesses,logic,hardest')
+(2, 'puzzle,tries,logic,hardest')
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .formats import format_lines, iter_chunks, parse
-from .rate import rate
+from .making import rate
 from .stream import check_output, csv_field, input_file
 
 __all__ = ["save_puzzles", "rate_file", "RateSummary", "RATE_HEADER"]
 
 #: The header of :func:`rate_file`'s CSV.
-RATE_HEADER = "puzzle,guesses,logic,hardest"
+RATE_HEADER = "puzzle,tries,logic,hardest"
 
 
 def save_puzzles(
@@ -89,7 +89,7 @@ def rate_file(
     progress: Callable[[int, int], None] | None = None,
 ) -> RateSummary:
     """Rate every puzzle of a file (:func:`numbadlx.sudoku.rate`) into a CSV:
-    ``puzzle,guesses,logic,hardest``, one line per puzzle in input order. An unreadable
+    ``puzzle,tries,logic,hardest``, one line per puzzle in input order. An unreadable
     puzzle keeps its text and gets empty ratings and ``hardest`` = the reason.
 
     Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
@@ -102,7 +102,7 @@ def rate_file(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "p.txt"
     >>> _ = path.write_text("0200004034000000\\n")
     >>> _ = rate_file(path)
-    puzzle,guesses,logic,hardest
+    puzzle,tries,logic,hardest
     0200004034000000,0,1.2,hidden single (box)
     """
     start = time.perf_counter()
@@ -133,12 +133,12 @@ def rate_file(
                 if chunk.bad[k]:
                     rows.append(f"{csv_field(field)},,,{csv_field(reasons.get(k, 'unreadable'))}")
                     continue
-                guesses = _number(ratings.guesses[k])
+                tries = _number(ratings.tries[k])
                 value = _number(ratings.logic[k]) if logic else ""
                 hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
-                if not np.isfinite(ratings.guesses[k]):
+                if not np.isfinite(ratings.tries[k]):
                     hardest = "invalid or no solution"
-                rows.append(f"{csv_field(field)},{guesses},{value},{csv_field(hardest)}")
+                rows.append(f"{csv_field(field)},{tries},{value},{csv_field(hardest)}")
             handle.write("".join(row + "\n" for row in rows))
             handle.flush()
             done += len(chunk.raw)
