@@ -21,7 +21,8 @@ from ._common import (
 
 
 def _executor(args):
-    """The executor that ``--dask`` asks for (None: local), or False after an error."""
+    """The executor the arguments ask for (Dask with ``--dask``, else local), or False
+    after an error message."""
     from .. import jobs
 
     if not getattr(args, "dask", None):
