@@ -12,8 +12,6 @@ The layer's data path, one module a stage:
   :mod:`~numbadlx.sudoku.bands` the third, for 9x9 only, per-digit band masks;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
-* :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
-  the command line and by :mod:`numbadlx.dask`);
 * :mod:`~numbadlx.sudoku.grid` shows one grid;
 * :mod:`~numbadlx.sudoku.making` makes random full grids and unique (minimal,
   symmetric, bounded) puzzles, rates puzzles (search tries and a logic ladder) and
@@ -27,7 +25,6 @@ Examples
 ({'UNIQUE': 1}, '4213134234212134')
 """
 
-from . import stream
 from .bulk import (
     DEFAULT_CHUNK,
     ENGINES,
@@ -112,5 +109,4 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
-    "stream",
 ]
