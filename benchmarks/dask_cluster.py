@@ -35,8 +35,8 @@ from machine import describe  # benchmarks/machine.py: the script's folder is on
 
 from numbadlx import cli, sudoku
 from numbadlx import dask as ndask
+from numbadlx.jobs import fsync_file, write_checkpoint
 from numbadlx.sudoku import parse
-from numbadlx.sudoku.stream import fsync_file, write_checkpoint
 
 
 def _data_file(name):
@@ -64,7 +64,7 @@ def _warm():
 
 def _commit_cost(folder, times=20):
     """Seconds per durable commit as the file solvers make them: output fsynced, then
-    the checkpoint replaced (the stream's own functions)."""
+    the checkpoint replaced (the file jobs' own functions)."""
     with open(folder / "commit.bin", "wb") as handle:
         start = time.perf_counter()
         for k in range(times):

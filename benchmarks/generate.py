@@ -178,7 +178,7 @@ def main(argv=None):
             f"{names[k]} {counts[k] / len(p):.0%}" for k in np.argsort(-counts, kind="stable")[:3]
         )
         print(
-            f"| {name} | {len(p):,} | {np.median(r.guesses):.2f} | {np.mean(r.guesses):.2f} | "
+            f"| {name} | {len(p):,} | {np.median(r.tries):.2f} | {np.mean(r.tries):.2f} | "
             f"{np.median(r.logic):.2f} | {r.solved_by_logic.mean():.0%} | {top} |"
         )
 
@@ -206,7 +206,7 @@ def main(argv=None):
     print("| rating | tuned on this sample | held out: odd rows | even rows | whole | target |")
     print("|---|---|---:|---:|---:|---:|")
     for name, values, tuned, target in (
-        ("guesses (mean over 8 isomorphs)", ratings.guesses, "nothing", "0.9"),
+        ("tries (mean over 8 isomorphs)", ratings.tries, "nothing", "0.9"),
         ("logic", ratings.logic, "even rows only", "0.75"),
         ("DLX nodes, limit 2 (for scale)", nodes, "nothing", ""),
         ("log DLX nodes over 8 isomorphs (for scale)", log_nodes, "nothing", ""),

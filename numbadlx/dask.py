@@ -6,12 +6,12 @@ An optional layer (``pip install numbadlx[dask]``); the core package never impor
   puzzles and returns a lazy :class:`DaskSudokuResult` (solutions, status, counts,
   nodes as dask arrays). Any Dask scheduler runs it: threads, processes,
   ``dask.distributed``.
-* :func:`solve_file` splits a puzzle file into byte ranges on line boundaries, solves
-  the ranges as tasks (on a ``distributed`` cluster, or a local thread pool) and
-  writes the output in input order through the same checkpointed output as
-  ``numbadlx solve`` (:mod:`numbadlx.sudoku.stream`), so ``resume=True``
-  (``--resume``) carries on an interrupted run, with or without Dask. Its
-  :class:`FileSummary` is the stream's, re-exported here.
+* :func:`solve_file` runs the file solve of :mod:`numbadlx.jobs` on its Dask executor
+  (:class:`numbadlx.jobs.DaskExecutor`): byte ranges on line boundaries solved as
+  tasks (on a ``distributed`` cluster, or a local thread pool), the output written in
+  input order through the same checkpointed output as ``numbadlx solve``, so
+  ``resume=True`` (``--resume``) carries on an interrupted run, with or without Dask.
+  Its :class:`FileSummary` is the runner's, re-exported here.
 * :func:`count` splits an exact-cover search tree into prefixes
   (:mod:`numbadlx.core.split`), counts them as tasks and adds the results.
 
@@ -35,7 +35,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,12 +42,13 @@ import dask as _dask
 import dask.array as _da
 import numpy as np
 
+from . import jobs as _jobs
 from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
 from .core.validate import check_count
+from .jobs import DEFAULT_RANGE_BYTES, DaskExecutor, FileSummary
 from .sudoku.formats import line_ranges
-from .sudoku.stream import FileSummary, count_statuses, input_file, open_output, result_text
 
 __all__ = [
     "solve",
@@ -60,9 +60,6 @@ __all__ = [
     "FileSummary",
     "DEFAULT_RANGE_BYTES",
 ]
-
-#: Bytes of input per task in :func:`solve_file` (about 100 000 9x9 puzzles).
-DEFAULT_RANGE_BYTES = 8 << 20
 
 _STATUS_NAMES = [status.name for status in _sudoku.Status]
 
@@ -370,119 +367,6 @@ def count(
 # --------------------------------------------------------------------------- files
 
 
-def _solve_range(
-    path,
-    fmt,
-    n,
-    box,
-    start,
-    stop,
-    first_line,
-    limit,
-    max_nodes,
-    csv,
-    threads,
-    chunk_size,
-    timeout=None,
-):
-    """Task: solve the puzzles of one byte range; return (output bytes, puzzles, tally)."""
-    pieces = []
-    tally = count_statuses([])
-    puzzles = 0
-    if start >= stop:
-        return b"", 0, tally
-    for chunk in _sudoku.iter_chunks(
-        path,
-        chunk_size=chunk_size,
-        n=n,
-        box=box,
-        format=fmt,
-        start_byte=start,
-        start_line=first_line,
-        stop_byte=stop,
-    ):
-        if len(chunk) == 0:
-            continue
-        # the chunk itself, as the local loop passes it: its unreadable rows and any
-        # CSV solution column to check, so both kinds of run write the same lines
-        result = _solve_array(chunk, limit, max_nodes, box, threads, None, timeout=timeout)
-        pieces.append(result_text(chunk, result, csv))
-        puzzles += len(chunk)
-        tally += count_statuses(result.status)
-    return b"".join(pieces), puzzles, tally
-
-
-def _file_format(path, fmt, n):
-    # checked before the output is opened, which would empty it
-    fmt = _sudoku.file_format(input_file(path), fmt, n)
-    if fmt not in ("lines", "csv"):
-        raise ValueError(
-            f"{path}: solving on Dask reads line and CSV files (one puzzle "
-            f"per line), not {fmt!r}; use the local solver for it"
-        )
-    return fmt
-
-
-class _Executor:
-    """Where range tasks run: a distributed Client, or a local thread pool."""
-
-    def __init__(self, scheduler):
-        self.client = None
-        self.pool = None
-        self.owned = []  # things to close at the end, last first
-        self.distributed = False
-        if scheduler is None:
-            try:
-                from distributed import default_client
-
-                scheduler = default_client()
-            except (ImportError, ValueError):
-                scheduler = "threads"
-        if isinstance(scheduler, str) and scheduler.split(":")[0] in ("threads", "local"):
-            kind, _, number = scheduler.partition(":")
-            workers = int(number) if number else (os.cpu_count() or 1)
-            if workers < 1:
-                raise ValueError(f"{scheduler}: need at least one worker")
-            if kind == "threads":
-                self.pool = ThreadPoolExecutor(workers, thread_name_prefix="numbadlx")
-                self.owned.append(self.pool.shutdown)
-                self.slots = workers
-                return
-            from distributed import Client, LocalCluster
-
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
-            )
-            self.owned.append(cluster.close)
-            scheduler = Client(cluster)
-            self.owned.append(scheduler.close)
-        elif isinstance(scheduler, str):
-            from distributed import Client
-
-            scheduler = Client(scheduler)
-            self.owned.append(scheduler.close)
-        self.client = scheduler
-        self.distributed = True
-        self.slots = max(1, sum(self.client.nthreads().values()))
-
-    def submit(self, fn, *args):
-        if self.pool is not None:
-            return self.pool.submit(fn, *args)
-        return self.client.submit(fn, *args, pure=False)
-
-    def cancel(self, futures):
-        for future in futures:
-            future.cancel()
-
-    def close(self):
-        for close in reversed(self.owned):
-            try:
-                close()
-            except Exception:  # noqa: BLE001 - best effort at shutdown
-                pass
-        self.owned = []
-
-
 def solve_file(
     input: str | os.PathLike,
     output: str | os.PathLike | None = None,
@@ -503,6 +387,9 @@ def solve_file(
     header: bool = True,
     timeout: float | None = None,
     log: Callable[[str], None] | None = None,
+    engine: str = "auto",
+    grid: bool = False,
+    column: str | int | None = None,
 ) -> FileSummary:
     """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
 
@@ -510,8 +397,8 @@ def solve_file(
     (:func:`line_ranges`); each range is a task that reads, solves and formats its own
     puzzles (so the workers must see ``input`` at the same path). The driver writes
     the ranges' lines in input order as they arrive, through the
-    :class:`~numbadlx.sudoku.stream.CheckpointedOutput` of the local
-    :func:`numbadlx.sudoku.stream.solve_file` (each range a commit: output fsynced, then
+    :class:`~numbadlx.jobs.CheckpointedOutput` of the local
+    :func:`numbadlx.jobs.solve_file` (each range a commit: output fsynced, then
     the ``OUTPUT.progress`` checkpoint replaced), so an interrupted run of either kind
     resumes with ``resume=True`` (``--resume``), locally or on Dask. The lines are those of
     ``numbadlx solve`` (text, or CSV for an output named ``*.csv`` or ``csv=True``).
@@ -552,6 +439,8 @@ def solve_file(
     log : callable, optional
         Called with each note on the run (resuming, no checkpoint found) as it arises;
         the notes are also in the summary's ``messages``.
+    engine, grid, column : as in :func:`numbadlx.jobs.solve_file`: the search engine,
+        grid blocks instead of lines, the puzzle column of a CSV input.
 
     Returns
     -------
@@ -559,74 +448,25 @@ def solve_file(
         ``interrupted`` is True after Ctrl-C (KeyboardInterrupt); the output then holds
         only whole ranges and the checkpoint says where to carry on.
     """
-    started = time.perf_counter()
-    path = os.fspath(input)
-    fmt = _file_format(path, format, n)
-    sink, csv = open_output(
-        path,
+    executor = DaskExecutor(
+        scheduler, chunk_bytes=chunk_bytes, chunk_size=chunk_size, window=window, n=n
+    )
+    return _jobs.solve_file(
+        input,
         output,
         limit=limit,
         max_nodes=max_nodes,
         box=box,
         format=format,
         csv=csv,
+        threads=int(threads),
         timeout=timeout,
         resume=resume,
-        header=header,
+        progress=progress,
         log=log,
+        engine=engine,
+        grid=grid,
+        column=column,
+        executor=executor,
+        header=header,
     )
-    executor = None
-    pending = {}
-    interrupted = ok = False
-    try:
-        n = sink.n or n
-        if n is None:
-            n = _infer_size(path, fmt, box)
-        # a CSV is cut between rows, never inside a quoted field holding line breaks
-        quoted = fmt == "csv"
-        ranges = line_ranges(path, chunk_bytes, sink.start_byte, quoted) if n is not None else []
-        if progress is not None and sink.start_byte:
-            progress(sink.start_byte, sink.puzzles)
-        executor = _Executor(scheduler)
-        window = max(1, int(window) if window else 4 * executor.slots)
-        submitted = 0
-        for index in range(len(ranges)):
-            while submitted < len(ranges) and submitted < index + window:
-                start, stop, first_line = ranges[submitted]
-                pending[submitted] = executor.submit(
-                    _solve_range,
-                    path,
-                    fmt,
-                    n,
-                    box,
-                    start,
-                    stop,
-                    first_line,
-                    int(limit),
-                    max_nodes,
-                    csv,
-                    int(threads),
-                    int(chunk_size),
-                    timeout,
-                )
-                submitted += 1
-            text, count_, part_tally = pending.pop(index).result()
-            sink.commit(text, ranges[index][1], count_, part_tally, n=n)
-            if progress is not None:
-                progress(ranges[index][1], sink.puzzles)
-        ok = True
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if executor is not None:
-            executor.cancel(pending.values())
-            executor.close()
-        sink.close(ok)
-    return sink.summary(started, interrupted)
-
-
-def _infer_size(path, fmt, box):
-    """Puzzle size from the first puzzle of the file, or None for a file without any."""
-    for chunk in _sudoku.iter_chunks(path, chunk_size=1, box=box, format=fmt):
-        return chunk.n
-    return None

@@ -165,9 +165,9 @@ def test_python_m_entry_point(tmp_path):
     assert solutions.shape == (2, 81) and np.all(solutions > 0)
 
 
-# ------------------------------------------------ the library under the CLI: stream
+# ------------------------------------------------ the library under the CLI: jobs
 def test_stream_solve_file_writes_what_the_cli_writes(tmp_path, capsys):
-    from numbadlx.sudoku import stream
+    from numbadlx import jobs
 
     puzzles = random_puzzles(30, seed=21)
     puzzles[::4, :4] = 0  # some MULTIPLE
@@ -190,41 +190,42 @@ def test_stream_solve_file_writes_what_the_cli_writes(tmp_path, capsys):
         )
     capsys.readouterr()
     calls = []
-    summary = stream.solve_file(
+    summary = jobs.solve_file(
         source,
         tmp_path / "lib.txt",
         chunk_size=7,
         progress=lambda end, done: calls.append((end, done)),
     )
     assert (tmp_path / "lib.txt").read_bytes() == (tmp_path / "cli.txt").read_bytes()
-    assert isinstance(summary, stream.FileSummary) and not summary.interrupted
+    assert isinstance(summary, jobs.FileSummary) and not summary.interrupted
     assert summary.puzzles == 31 and summary.ranges == 5 and summary.resumed_puzzles == 0
     assert summary.tally["INVALID"] == 1 and sum(summary.tally.values()) == 31
     assert list(summary.tally) == [s.name for s in sudoku.Status if s.name in summary.tally]
     assert summary.end_byte == summary.input_size == source.stat().st_size
     assert [done for _, done in calls] == [7, 14, 21, 28, 31]  # after each commit
-    stream.solve_file(source, tmp_path / "lib.csv", chunk_size=7)  # CSV from the name
+    jobs.solve_file(source, tmp_path / "lib.csv", chunk_size=7)  # CSV from the name
     assert (tmp_path / "lib.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
     assert not list(tmp_path.glob("*.progress"))
     with pytest.raises(ValueError, match="no such file"):
-        stream.solve_file(tmp_path / "missing.txt", tmp_path / "x.txt")
+        jobs.solve_file(tmp_path / "missing.txt", tmp_path / "x.txt")
 
 
 def test_result_lines_name_every_status(tmp_path):
-    from numbadlx.sudoku import Status, iter_chunks, stream
+    from numbadlx import jobs
+    from numbadlx.sudoku import Status, iter_chunks
 
     source = tmp_path / "in.txt"
     lines_in = ["0200004034000000", "1100000000000000", "0" * 16, "12x4", "0230000010004000"]
     source.write_text("\n".join(lines_in) + "\n")
     chunk = next(iter_chunks(source, chunk_size=10))
     result = sudoku.solve(chunk.puzzles, limit=2, invalid=chunk.bad)
-    lines = stream.result_lines(chunk, result, csv=False)
+    lines = jobs.result_lines(chunk, result, csv=False)
     assert lines[0] == "4213134234212134"
     assert lines[1] == "1100000000000000  # INVALID: givens clash"
     assert lines[2].endswith("  # MULTIPLE (first of at least 2)")
     assert lines[3].startswith("12x4  # INVALID: ") and "in.txt:4" in lines[3]
     assert lines[4] == "0230000010004000  # NO_SOLUTION"
-    rows = stream.result_lines(chunk, result, csv=True)
+    rows = jobs.result_lines(chunk, result, csv=True)
     assert [row.split(",")[2] for row in rows] == [
         Status.UNIQUE.name,
         Status.INVALID.name,
@@ -232,9 +233,9 @@ def test_result_lines_name_every_status(tmp_path):
         Status.INVALID.name,
         Status.NO_SOLUTION.name,
     ]
-    assert stream.CSV_HEADER == "puzzle,solution,status,count,nodes"
-    assert stream.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
-    assert stream.count_statuses(result.status).tolist() == [0, 1, 0, 1, 1, 2, 0]
+    assert jobs.CSV_HEADER == "puzzle,solution,status,count,nodes"
+    assert jobs.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
+    assert jobs.count_statuses(result.status).tolist() == [0, 1, 0, 1, 1, 2, 0]
 
 
 def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):

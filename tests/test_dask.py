@@ -331,11 +331,12 @@ def test_ctrl_c_on_the_cli_then_resume(client, part17, tmp_path):
 
 
 def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
-    """A local run stopped half way resumes on Dask (threads) with the stream's notes and
-    progress, and both return the stream's FileSummary."""
-    from numbadlx.sudoku import random_puzzles, stream
+    """A local run stopped half way resumes on Dask (threads) with the runner's notes and
+    progress, and both return the runner's FileSummary."""
+    from numbadlx import jobs
+    from numbadlx.sudoku import random_puzzles
 
-    assert ndask.FileSummary is stream.FileSummary
+    assert ndask.FileSummary is jobs.FileSummary
     puzzles = random_puzzles(50, seed=31)
     puzzles[::7, :5] = 0
     source = tmp_path / "in.txt"
@@ -347,7 +348,7 @@ def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
         if done >= 20:
             raise KeyboardInterrupt
 
-    summary = stream.solve_file(source, out, chunk_size=10, progress=stop)
+    summary = jobs.solve_file(source, out, chunk_size=10, progress=stop)
     assert summary.interrupted and summary.puzzles == 20
     saved = json.loads((tmp_path / "out.csv.progress").read_text())
     calls, notes = [], []
@@ -360,7 +361,7 @@ def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
         progress=lambda *a: calls.append(a),
         log=notes.append,
     )
-    assert isinstance(summary, stream.FileSummary) and not summary.interrupted
+    assert isinstance(summary, jobs.FileSummary) and not summary.interrupted
     assert calls[0] == (saved["end_byte"], 20) and calls[-1] == (source.stat().st_size, 50)
     assert notes == summary.messages and "already written" in notes[0]
     assert summary.resumed_puzzles == 20 and summary.puzzles == 50

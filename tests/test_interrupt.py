@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from numbadlx import sudoku
+from numbadlx import jobs, sudoku
 from numbadlx.cli import main
-from numbadlx.sudoku import random_puzzles, stream
+from numbadlx.sudoku import random_puzzles
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -203,9 +203,9 @@ def test_ctrl_c_stops_within_seconds_during_one_long_search(tmp_path):
 
 # ------------------------------------------------------------ in-process edge cases
 def _failing_solve(monkeypatch, after, error=KeyboardInterrupt):
-    """Make the CLI's solver raise ``error`` on call number ``after + 1`` (the local run
-    calls the ``solve`` of :mod:`numbadlx.sudoku.stream`)."""
-    real = stream.solve
+    """Make the CLI's solver raise ``error`` on call number ``after + 1`` (the file jobs
+    call :func:`numbadlx.sudoku.solve` by its public name)."""
+    real = sudoku.solve
     calls = []
 
     def solve(*args, **kwargs):
@@ -214,7 +214,7 @@ def _failing_solve(monkeypatch, after, error=KeyboardInterrupt):
             raise error()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(stream, "solve", solve)
+    monkeypatch.setattr(sudoku, "solve", solve)
 
 
 def _puzzle_file(path, count=60, seed=9):
@@ -265,18 +265,18 @@ def test_ctrl_c_during_a_commit_is_held_until_the_checkpoint_agrees(tmp_path, mo
     source = _puzzle_file(tmp_path / "in.txt")
     full = tmp_path / "full.txt"
     assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
-    real = stream.write_checkpoint
+    real = jobs.CheckpointedOutput.store_checkpoint
     calls = []
 
-    def write_then_signal(path, record):
-        real(path, record)
+    def write_then_signal(self, record):
+        real(self, record)
         calls.append(1)
         if len(calls) == 2:
             signal.raise_signal(signal.SIGINT)
 
     out = tmp_path / "out.txt"
     with monkeypatch.context() as patch:
-        patch.setattr(stream, "write_checkpoint", write_then_signal)
+        patch.setattr(jobs.CheckpointedOutput, "store_checkpoint", write_then_signal)
         assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
     saved = _checkpoint(out)
     assert saved["puzzles"] == 20 and os.path.getsize(out) == saved["output_bytes"]
@@ -389,22 +389,22 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
 def test_checkpointed_output_commits_and_cuts_back(tmp_path):
     source = _puzzle_file(tmp_path / "in.txt")
     out = tmp_path / "out.csv"
-    options = stream.output_options(limit=2, csv=True)
-    header = (stream.CSV_HEADER + "\n").encode()
-    sink = stream.CheckpointedOutput(out, source, options, header=header)
+    options = jobs.output_options(limit=2, csv=True)
+    header = (jobs.CSV_HEADER + "\n").encode()
+    sink = jobs.CheckpointedOutput(out, source, options, header=header)
     assert (sink.start_byte, sink.puzzles, sink.n, sink.messages) == (0, 0, None, [])
     sink.commit(b"a\nb\n", 40, 2, [0, 2, 0, 0, 0, 0, 0], n=9)
     saved = _checkpoint(out)
     assert saved["output_bytes"] == len(header) + 4 == os.path.getsize(out)
     assert (saved["end_byte"], saved["puzzles"], saved["n"]) == (40, 2, 9)
     assert saved["tally"] == [0, 2, 0, 0, 0, 0, 0] and saved["options"] == options
-    assert stream.Checkpoint.read(str(out) + ".progress").as_dict() == saved
+    assert jobs.Checkpoint.read(str(out) + ".progress").as_dict() == saved
     with open(out, "ab") as handle:
         handle.write(b"half a li")  # a chunk cut short by a failure
     sink.close(ok=False)
     assert out.read_bytes() == header + b"a\nb\n"  # back to the commit
     notes = []
-    with stream.CheckpointedOutput(
+    with jobs.CheckpointedOutput(
         out, source, options, resume=True, header=header, log=notes.append
     ) as sink:
         assert (sink.start_byte, sink.puzzles, sink.n) == (40, 2, 9)
@@ -415,36 +415,36 @@ def test_checkpointed_output_commits_and_cuts_back(tmp_path):
     assert not (tmp_path / "out.csv.progress").exists()  # finished: no checkpoint
     # other options, another input, a shorter output: refused before touching anything
     (tmp_path / "other.txt").write_text(source.read_text() + "\n")
-    sink = stream.CheckpointedOutput(out, source, options, header=header)
+    sink = jobs.CheckpointedOutput(out, source, options, header=header)
     sink.commit(b"d\n", 10, 1, [0] * 7)
     sink.close(ok=False)
-    other = stream.output_options(limit=1, csv=True)
+    other = jobs.output_options(limit=1, csv=True)
     with pytest.raises(ValueError, match="other options"):
-        stream.CheckpointedOutput(out, source, other, resume=True)
+        jobs.CheckpointedOutput(out, source, other, resume=True)
     with pytest.raises(ValueError, match="another input"):
-        stream.CheckpointedOutput(out, tmp_path / "other.txt", options, resume=True)
+        jobs.CheckpointedOutput(out, tmp_path / "other.txt", options, resume=True)
     out.write_bytes(b"x")  # shorter than the checkpoint says
     with pytest.raises(ValueError, match="cannot be resumed"):
-        stream.CheckpointedOutput(out, source, options, resume=True)
+        jobs.CheckpointedOutput(out, source, options, resume=True)
     assert out.read_bytes() == b"x"
 
 
 def test_stream_solve_file_interrupted_and_resumed(tmp_path):
     source = _puzzle_file(tmp_path / "in.txt")
     full = tmp_path / "full.txt"
-    stream.solve_file(source, full, chunk_size=10)
+    jobs.solve_file(source, full, chunk_size=10)
     out = tmp_path / "out.txt"
 
     def stop_after_two(end_byte, done):
         if done >= 20:
             raise KeyboardInterrupt
 
-    summary = stream.solve_file(source, out, chunk_size=10, progress=stop_after_two)
+    summary = jobs.solve_file(source, out, chunk_size=10, progress=stop_after_two)
     assert summary.interrupted and summary.puzzles == 20 and summary.ranges == 2
     saved = _checkpoint(out)
     assert saved["end_byte"] == summary.end_byte and os.path.getsize(out) == saved["output_bytes"]
     calls, notes = [], []
-    summary = stream.solve_file(
+    summary = jobs.solve_file(
         source,
         out,
         chunk_size=10,
@@ -457,7 +457,7 @@ def test_stream_solve_file_interrupted_and_resumed(tmp_path):
     assert calls[0] == (saved["end_byte"], 20) and calls[-1][1] == 60  # starts there
     assert notes == summary.messages and "already written" in notes[0]
     assert out.read_bytes() == full.read_bytes()
-    summary = stream.solve_file(source, out, resume=True, log=notes.append)
+    summary = jobs.solve_file(source, out, resume=True, log=notes.append)
     assert "no checkpoint" in notes[-1] and out.read_bytes() == full.read_bytes()
 
 
@@ -475,5 +475,5 @@ def test_a_box_checkpoint_of_the_cli_resumes_in_the_library(tmp_path, monkeypatc
             == 130
         )
     assert _checkpoint(out)["options"]["box"] == "2x3"
-    summary = stream.solve_file(source, out, box=(2, 3), chunk_size=10, resume=True)
+    summary = jobs.solve_file(source, out, box=(2, 3), chunk_size=10, resume=True)
     assert summary.puzzles == 30 and out.read_bytes() == full.read_bytes()

@@ -9,6 +9,7 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.core import ExactCover
+from numbadlx.jobs import output_options, result_text
 from numbadlx.sudoku import (
     format_grid_rows,
     format_lines,
@@ -18,7 +19,6 @@ from numbadlx.sudoku import (
     read_csv,
 )
 from numbadlx.sudoku.formats import file_format, line_ranges
-from numbadlx.sudoku.stream import output_options, result_text
 
 # Project Euler 96, grid 01, and its solution (published with the problem)
 EULER = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"

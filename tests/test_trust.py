@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from test_sudoku import grid_errors
 
-from numbadlx import ExactCover, count, explain, sudoku, verify
+from numbadlx import ExactCover, count, explain, jobs, sudoku, verify
 from numbadlx.cli import (
     EXIT_NO_ANSWER,
     EXIT_OK,
@@ -20,8 +20,8 @@ from numbadlx.cli import (
     EXIT_USAGE,
     main,
 )
+from numbadlx.jobs import checkpoint_path
 from numbadlx.sudoku import random_puzzles
-from numbadlx.sudoku.stream import checkpoint_path
 
 KNUTH = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n"
 
@@ -202,9 +202,9 @@ def test_a_second_writer_of_the_same_output_is_refused(tmp_path):
     with open(out, "r+b") as other:
         fcntl.flock(other.fileno(), fcntl.LOCK_EX)
         with pytest.raises(ValueError, match="being written by another run"):
-            sudoku.stream.solve_file(source, out)
+            jobs.solve_file(source, out)
         assert out.read_text() == "held by another run\n"  # untouched
-    assert sudoku.stream.solve_file(source, out).puzzles == 2
+    assert jobs.solve_file(source, out).puzzles == 2
 
 
 def test_npy_output_is_refused_not_written_as_text(tmp_path, capsys):
@@ -249,13 +249,13 @@ def test_standard_input_and_output_and_devices(tmp_path):
 # ------------------------------------------------------------------ resume
 def _interrupted_run(tmp_path, monkeypatch, **options):
     """A run killed after its first chunk: output and checkpoint of one chunk."""
-    from numbadlx.sudoku import stream
+    from numbadlx import jobs
 
     source = tmp_path / "in.txt"
     source.write_text(_lines(random_puzzles(40, seed=8)))
     out = tmp_path / "out.txt"
     calls = []
-    real = stream.solve
+    real = sudoku.solve
 
     def solve_then_die(*args, **kwargs):
         if calls:
@@ -263,9 +263,9 @@ def _interrupted_run(tmp_path, monkeypatch, **options):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(stream, "solve", solve_then_die)
-    summary = stream.solve_file(source, out, chunk_size=10, **options)
-    monkeypatch.setattr(stream, "solve", real)
+    monkeypatch.setattr(sudoku, "solve", solve_then_die)
+    summary = jobs.solve_file(source, out, chunk_size=10, **options)
+    monkeypatch.setattr(sudoku, "solve", real)
     assert summary.interrupted and summary.puzzles == 10
     return source, out
 
@@ -279,17 +279,17 @@ def test_resume_refuses_an_input_edited_in_place_at_the_same_size(tmp_path, monk
     source.write_bytes(bytes(data))
     os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # even with the old mtime
     with pytest.raises(ValueError, match="not those already solved"):
-        sudoku.stream.solve_file(source, out, chunk_size=10, resume=True)
+        jobs.solve_file(source, out, chunk_size=10, resume=True)
     os.utime(source)  # a new mtime alone is refused too
     with pytest.raises(ValueError, match="modified after the checkpoint"):
-        sudoku.stream.solve_file(source, out, chunk_size=10, resume=True)
+        jobs.solve_file(source, out, chunk_size=10, resume=True)
 
 
 def test_resume_refuses_another_timeout(tmp_path, monkeypatch):
     source, out = _interrupted_run(tmp_path, monkeypatch, timeout=30.0)
     with pytest.raises(ValueError, match="other options"):
-        sudoku.stream.solve_file(source, out, chunk_size=10, resume=True)
-    summary = sudoku.stream.solve_file(source, out, chunk_size=10, resume=True, timeout=30.0)
+        jobs.solve_file(source, out, chunk_size=10, resume=True)
+    summary = jobs.solve_file(source, out, chunk_size=10, resume=True, timeout=30.0)
     assert summary.puzzles == 40 and summary.resumed_puzzles == 10
 
 
@@ -390,7 +390,7 @@ def test_rate_refuses_to_write_over_its_input_and_quotes_its_csv(tmp_path, capsy
     import csv as csv_module
 
     rows = list(csv_module.reader(out.read_text().splitlines()))
-    assert rows[0] == ["puzzle", "guesses", "logic", "hardest"]
+    assert rows[0] == ["puzzle", "tries", "logic", "hardest"]
     assert rows[1][0] == f"{line};a, b" and len(rows[1]) == 4
     assert main(["rate", str(tmp_path)]) == EXIT_USAGE
     assert "is a directory" in capsys.readouterr().err

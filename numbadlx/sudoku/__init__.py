@@ -15,13 +15,10 @@ The layer's data path, one module a stage:
   and the registry ``engine="auto"`` reads;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
-* :mod:`~numbadlx.sudoku.stream` solves files chunk by chunk with checkpoints (used by
-  the command line and by :mod:`numbadlx.dask`);
 * :mod:`~numbadlx.sudoku.grid` shows one grid;
-* :mod:`~numbadlx.sudoku.generate` makes random full grids and unique (minimal,
-  symmetric, bounded) puzzles, :mod:`~numbadlx.sudoku.rate` rates puzzles (search
-  guesses and a logic ladder), :mod:`~numbadlx.sudoku.transform` makes isomorphs;
-  their kernels are in :mod:`~numbadlx.sudoku.puzzle_kernel`.
+* :mod:`~numbadlx.sudoku.making` makes random full grids and unique (minimal,
+  symmetric, bounded) puzzles, rates puzzles (search tries and a logic ladder) and
+  makes isomorphs.
 
 Examples
 --------
@@ -31,7 +28,6 @@ Examples
 ({'UNIQUE': 1}, '4213134234212134')
 """
 
-from . import stream
 from .bulk import (
     DEFAULT_CHUNK,
     ENGINES,
@@ -59,11 +55,22 @@ from .formats import (
     parse_chunk,
     read_csv,
 )
-from .generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
 from .grid import Grid
-from .rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
+from .making import (
+    SYMMETRIES,
+    TECHNIQUES,
+    Ratings,
+    Step,
+    Technique,
+    generate,
+    random_grid,
+    random_grids,
+    random_puzzles,
+    rate,
+    solving_path,
+    transform,
+)
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
-from .transform import transform
 
 __all__ = [
     "Status",
@@ -105,5 +112,4 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
-    "stream",
 ]

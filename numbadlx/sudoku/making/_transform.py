@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import puzzle_kernel as _pk
-from .formats import parse
-from .parallel import parallel_threads
-from .rate import _check_seed
-from .shape import box_shape
+from ..formats import parse
+from ..parallel import parallel_threads
+from ..shape import box_shape
+from ._loops import transform_bulk
+from ._rate import _check_seed
 
 __all__ = ["transform"]
 
@@ -71,5 +71,5 @@ def transform(
     rows, cols = box_shape(n, box)
     out = np.empty_like(grid)
     with parallel_threads(threads) as threads:
-        _pk.transform_bulk(grid, n, rows, cols, seed, 0, out, 256)
+        transform_bulk(grid, n, rows, cols, seed, 0, out, 256)
     return out

@@ -3,9 +3,8 @@
 A full grid comes from a randomised search (:func:`random_grids`). A puzzle is made
 from one by blanking cells in random order, keeping each blank only while the puzzle
 stays unique (:func:`generate`); with a symmetry, the cells a symmetry maps onto each
-other are blanked together. Every uniqueness check is a proof: either naked and hidden
-singles alone fill the grid, or the exact-cover kernel of :func:`numbadlx.sudoku.solve`
-finds exactly one solution with limit 2.
+other are blanked together. Every uniqueness check is a proof: a complete search finds
+no solution with another digit in a blanked cell.
 
 Every puzzle ``k`` of a call draws its randomness from ``(seed, k)`` only, so the same
 seed gives the same puzzles whatever the number of threads (puzzles are made in
@@ -30,13 +29,14 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core.validate import check_count
-from . import puzzle_kernel as _pk
-from .engines import REGISTRY, UNIQUE
-from .geometry import unit_table, unit_tables
-from .parallel import parallel_threads
-from .rate import LOGIC_RATINGS, _check_seed
-from .shape import box_shape
+from ...core.validate import check_count
+from ..engines import REGISTRY, UNIQUE
+from ..geometry import unit_table, unit_tables
+from ..parallel import parallel_threads
+from ..shape import box_shape
+from ._loops import generate_bulk, random_grids_bulk
+from ._masks import full_mask
+from ._rate import LOGIC_RATINGS, _check_seed
 
 __all__ = ["SYMMETRIES", "random_grids", "generate", "random_grid", "random_puzzles"]
 
@@ -102,7 +102,7 @@ def random_grids(
     units, peers, _ = unit_tables(size, rows, cols)
     out = np.zeros((count, size * size), dtype=np.uint8)
     with parallel_threads(threads) as threads:
-        _pk.random_grids_bulk(out, units, peers, _pk.full_mask(size), seed, 0)
+        random_grids_bulk(out, units, peers, full_mask(size), seed, 0)
     return out
 
 
@@ -199,7 +199,7 @@ def generate(
     with parallel_threads(threads) as threads:
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
-            _pk.generate_bulk(
+            generate_bulk(
                 out[begin:end],
                 used[begin:end],
                 size,
@@ -208,7 +208,7 @@ def generate(
                 units,
                 peers,
                 where,
-                _pk.full_mask(size),
+                full_mask(size),
                 orbits,
                 orbit_sizes,
                 minimal is not False,

@@ -1,9 +1,9 @@
 """How hard is a puzzle: two ratings, in bulk.
 
-:func:`rate` (its notes say what they mean) gives
-``guesses`` (search effort, tdoku's style) and ``logic`` (the hardest step on a ladder
-of human techniques, from singles through chains to trials, on a scale modelled on
-Sudoku Explainer's, stretched by how much of the grid singles left open).
+:func:`rate` (its notes say what they mean) gives ``tries`` (search effort, in the
+style of tdoku's guess counts) and ``logic`` (the hardest step on a ladder of human
+techniques, from singles through chains to trials, on a scale modelled on Sudoku
+Explainer's, stretched by how much of the grid singles left open).
 
 The steps the ladder took (technique, cell, digit, candidates removed) come with
 ``rate(..., steps=True)`` or :func:`solving_path`, for showing the solving path.
@@ -14,7 +14,7 @@ Examples
 >>> puzzle = ("530070000600195000098000060800060003400803001"
 ...           "700020006060000280000419005000080079")
 >>> ratings = sudoku.rate([puzzle])
->>> ratings.guesses.tolist(), ratings.hardest_names().tolist()
+>>> ratings.tries.tolist(), ratings.hardest_names().tolist()
 ([0.0], ['hidden single (box)'])
 """
 
@@ -29,12 +29,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..core.validate import check_count
-from . import puzzle_kernel as _pk
-from .formats import parse_chunk
-from .geometry import unit_tables
-from .parallel import parallel_threads
-from .shape import box_shape
+from ...core.validate import check_count
+from ..engines import SOLVED
+from ..formats import parse_chunk
+from ..geometry import unit_tables
+from ..parallel import parallel_threads
+from ..shape import box_shape
+from ._ladder import STEP_FIELDS, T_SEARCH
+from ._loops import rate_bulk
+from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
 
@@ -73,7 +76,7 @@ TECHNIQUES = (
     Technique("dynamic forcing chain (+)", 9.0),
     Technique("needs search", 9.5),
 )
-assert len(TECHNIQUES) == _pk.T_SEARCH + 1
+assert len(TECHNIQUES) == T_SEARCH + 1
 
 #: The ratings of :data:`TECHNIQUES` as an array (what the kernels take).
 LOGIC_RATINGS = np.array([t.rating for t in TECHNIQUES], dtype=np.float64)
@@ -108,8 +111,9 @@ class Ratings:
     Attributes
     ----------
     puzzles : (N, n*n) uint8, the puzzles rated.
-    guesses : (N,) float64, mean guesses over the isomorphs (NaN: clashing givens, no
-        solution, or values out of range).
+    tries : (N,) float64, mean tries over the isomorphs: digits a depth-first search
+        tried in a cell while others of that cell were still untried (NaN: clashing
+        givens, no solution, or values out of range).
     logic : (N,) float64, the logic rating (NaN where the logic solver met a
         contradiction, or was not run).
     hardest : (N,) uint8, index into :data:`TECHNIQUES` of the hardest step (0 where
@@ -117,12 +121,12 @@ class Ratings:
     solved_by_logic : (N,) bool, True where the ladder alone (chains and trials
         included) filled the grid, without a "needs search" step.
     n_steps : (N,) int32, steps the logic solver took.
-    isomorphs, seed : what ``guesses`` averaged over.
+    isomorphs, seed : what ``tries`` averaged over.
     seconds, threads : wall time and threads of the call.
     """
 
     puzzles: np.ndarray
-    guesses: np.ndarray
+    tries: np.ndarray
     logic: np.ndarray
     hardest: np.ndarray
     solved_by_logic: np.ndarray
@@ -134,7 +138,7 @@ class Ratings:
     step_table: np.ndarray | None = None
 
     def __len__(self):
-        return self.guesses.shape[0]
+        return self.tries.shape[0]
 
     def hardest_names(self):
         """The hardest technique of each puzzle, by name."""
@@ -160,7 +164,7 @@ class Ratings:
 
     def __repr__(self):
         return (
-            f"Ratings({len(self)} puzzles; median guesses {np.nanmedian(self.guesses):.2f}, "
+            f"Ratings({len(self)} puzzles; median tries {np.nanmedian(self.tries):.2f}, "
             f"median logic {np.nanmedian(self.logic):.2f}; {self.seconds:.3f} s)"
             if len(self)
             else "Ratings(0 puzzles)"
@@ -180,19 +184,19 @@ def rate(
     progress: Callable[[int, int], None] | None = None,
     first_index: int = 0,
 ) -> Ratings:
-    """Rate a batch of puzzles: ``guesses`` and ``logic`` (see the module docstring).
+    """Rate a batch of puzzles: ``tries`` and ``logic`` (see the module docstring).
 
     Parameters
     ----------
     puzzles : array_like or str or path
         An (N, n*n) array or anything :func:`numbadlx.sudoku.parse` reads.
     isomorphs : int, default 8
-        Random isomorphs ``guesses`` averages over (K).
+        Random isomorphs ``tries`` averages over (K).
     seed : int, default 0
         Seed of the isomorphs; puzzle ``k`` uses ``(seed, first_index + k)`` whatever
         the threads.
     logic : bool, default True
-        Also run the logic ladder (False: ``guesses`` only, faster).
+        Also run the logic ladder (False: ``tries`` only, faster).
     steps : bool, default False
         Keep every step of the logic solver, for :meth:`Ratings.path`.
     box, threads, chunk, progress
@@ -206,19 +210,22 @@ def rate(
 
     Notes
     -----
-    ``guesses``
-        The mean number of guesses a depth-first solver makes before it finds a solution,
+    ``tries``
+        The mean number of tries a depth-first solver makes before it finds a solution,
         over ``isomorphs`` random isomorphs of the puzzle (relabelled digits, shuffled bands,
         stacks, rows and columns, a transpose for square boxes), in the style of tdoku's
         rating. The solver places naked and hidden singles after every choice, branches on
-        the first cell with fewest candidates and tries its digits lowest first; a *guess*
+        the first cell with fewest candidates and tries its digits lowest first; a *try*
         is a digit tried while others of that cell are still untried (the last one is
-        forced). 0 means singles alone solve the puzzle (such a puzzle is rated from one
-        propagation: singles reach the same cells in every isomorph). Averaging over
-        isomorphs removes the bias of one particular clue order; the isomorphs of puzzle
-        ``k`` come from ``(seed, k)``, so the ratings are reproducible and do not depend
-        on the threads. The counts are of the same kind as tdoku's, not equal to them:
-        tdoku's solver propagates more (it also uses locked candidates), so it guesses
+        forced): a branch point counts every digit tried there but the last of its
+        cell, so a two-digit cell counts one whichever digit holds (the ``guesses`` of
+        :class:`~numbadlx.sudoku.SudokuResult` count each branch point once). 0 means
+        singles alone solve the puzzle (such a puzzle is rated from one propagation:
+        singles reach the same cells in every isomorph). Averaging over isomorphs removes
+        the bias of one particular clue order; the isomorphs of puzzle ``k`` come from
+        ``(seed, k)``, so the ratings are reproducible and do not depend on the threads.
+        The counts are of the same kind as tdoku's guess counts, not equal to them:
+        tdoku's solver propagates more (it also uses locked candidates), so it tries
         less.
     ``logic``
         The hardest technique a human-style solver needs, on a ladder tried easiest first
@@ -308,13 +315,13 @@ def rate(
     bad = np.asarray(chunk_read.bad, dtype=bool)
     grid = np.ascontiguousarray(np.where(bad[:, None], 0, chunk_read.puzzles), dtype=np.uint8)
     count, nn = grid.shape
-    guesses = np.full(count, np.nan)
+    tries = np.full(count, np.nan)
     values = np.full(count, np.nan)
     outcome = np.zeros(count, dtype=np.uint8)
     hardest = np.zeros(count, dtype=np.uint8)
     n_steps = np.zeros(count, dtype=np.int32)
     # at most one step per placement and one per candidate removed
-    table = np.zeros((count if steps else 0, nn * (n + 1), _pk.STEP_FIELDS), dtype=np.int32)
+    table = np.zeros((count if steps else 0, nn * (n + 1), STEP_FIELDS), dtype=np.int32)
     units, peers, where = unit_tables(n, rows, cols)
     start = time.perf_counter()
     with parallel_threads(threads) as threads:
@@ -322,7 +329,7 @@ def rate(
         for begin in range(0, count, block):
             end = min(count, begin + block)
             todo = slice(begin, end)
-            _pk.rate_bulk(
+            rate_bulk(
                 grid[todo],
                 n,
                 rows,
@@ -330,13 +337,13 @@ def rate(
                 units,
                 peers,
                 where,
-                _pk.full_mask(n),
+                full_mask(n),
                 isomorphs,
                 seed,
                 first_index + begin,
                 logic,
                 LOGIC_RATINGS,
-                guesses[todo],
+                tries[todo],
                 values[todo],
                 outcome[todo],
                 hardest[todo],
@@ -346,14 +353,14 @@ def rate(
             )
             if progress is not None:
                 progress(end, count)
-    guesses[bad] = np.nan
+    tries[bad] = np.nan
     values[bad] = np.nan
     return Ratings(
         puzzles=grid,
-        guesses=guesses,
+        tries=tries,
         logic=values,
         hardest=hardest,
-        solved_by_logic=outcome == _pk.SOLVED,
+        solved_by_logic=outcome == SOLVED,
         n_steps=n_steps,
         isomorphs=int(isomorphs),
         seed=seed,

@@ -1,0 +1,105 @@
+"""Command line: ``numbadlx solve`` (Sudoku files), ``numbadlx count`` (DLX files), and
+``numbadlx generate`` / ``numbadlx rate`` (make puzzles, rate them).
+
+``numbadlx solve [INPUT] [-o OUTPUT]`` streams a puzzle file in chunks (bounded
+memory), solves each chunk with the parallel bulk solver and writes one line per
+puzzle, in input order:
+
+* the solution, in the input's alphabet, when the puzzle has exactly one (UNIQUE) or
+  one was asked for (SOLVED, ``--limit 1``);
+* otherwise the solution found or the puzzle itself, then ``  # STATUS`` (MULTIPLE,
+  NO_SOLUTION, INVALID with the reason, BUDGET).
+
+With ``-o name.csv`` the output is CSV: ``puzzle,solution,status,count,nodes``; with
+``--output-format grid`` each puzzle is ``n`` lines of space-separated values and a
+blank line (the shape of contest files; a note line ``# STATUS`` after an unsolved
+one). ``--column NAME`` picks the puzzle column of a CSV input.
+Without INPUT it solves the sample puzzles shipped in the package.
+
+Output goes to a file chunk by chunk, each chunk flushed and fsynced before a small
+checkpoint file (``OUTPUT.progress``) records how far the input was read, so an
+interrupted run (Ctrl-C, a kill, a crash) loses nothing: ``--resume`` cuts the output
+back to the last checkpoint and carries on from there.
+
+What an interruption leaves:
+
+* Ctrl-C (SIGINT) stops within a fraction of a second even in the middle of a long
+  search (the solver runs on a helper thread; the main thread waits for it in a way a
+  signal can break). The output is cut back to the last checkpoint, so it holds
+  complete lines for a prefix of the input, and the message says how many puzzles that
+  is. Exit code 130.
+* A kill (SIGKILL, a crash, a power cut) cannot clean up: the output holds complete
+  lines up to the checkpoint's ``output_bytes``, and possibly part of the chunk being
+  written after them. ``--resume`` cuts that tail and carries on; the final output is
+  byte for byte the one an uninterrupted run writes.
+* The checkpoint also records the input's fingerprint (size, mtime and a SHA-256 of
+  the bytes already solved) and the options that shape the output (``--limit``,
+  ``--max-nodes``, ``--timeout``, ``--box``, ``--format``, ``--column``, ``--engine``,
+  the output kind and the puzzle size), and ``--resume`` refuses a changed input or
+  other options. The output is locked while a run writes it.
+
+``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
+``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of
+the chunk that are not finished by then get BUDGET, the hardest ones last.
+
+``numbadlx rate`` runs through the same checkpointed output (``--resume``, standard
+input, ``--dask``), and ``numbadlx generate`` takes the same lock on its output.
+
+This package parses the arguments and prints; the work is done by the file jobs of
+:mod:`numbadlx.jobs` (:func:`~numbadlx.jobs.solve_file`,
+:func:`~numbadlx.jobs.rate_file`, :func:`~numbadlx.jobs.generate_file`), on their
+local executor or, with ``--dask``, their Dask executor: both write the same output
+and checkpoints, and take every option.
+"""
+
+import os
+import sys
+
+from ._common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    EXIT_USAGE,
+    os_error_text,
+)
+from ._parser import build_parser
+
+__all__ = [
+    "main",
+    "EXIT_OK",
+    "EXIT_NO_ANSWER",
+    "EXIT_USAGE",
+    "EXIT_UNFINISHED",
+    "EXIT_INTERRUPTED",
+    "EXIT_BROKEN_PIPE",
+    "build_parser",
+]
+
+
+def main(argv=None):
+    """Entry point of the ``numbadlx`` command."""
+    args = build_parser().parse_args(argv)
+    if args.command in ("solve", "rate") and args.resume and args.output in (None, "-"):
+        print("numbadlx: error: --resume needs -o OUTPUT (a file)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        # Ctrl-C outside the solve loop (reading stdin, checking a resume): nothing
+        # was written yet that needs cutting back
+        print("numbadlx: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # e.g. `numbadlx solve big.txt | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except (ValueError, OSError) as error:
+        print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

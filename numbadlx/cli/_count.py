@@ -1,0 +1,119 @@
+"""``numbadlx count``: count (show, sample) the solutions of a DLX-format problem."""
+
+import sys
+
+from ._common import EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, bad_timeout, os_error_text, plural
+
+
+def count_command(args):
+    import time
+    from pathlib import Path
+
+    from ..core import BudgetExceeded, ExactCover, SearchStats
+
+    if bad_timeout(args):
+        return EXIT_USAGE
+    # "-" is standard input; anything else is a file name, passed on as a Path so that
+    # it is never read as DLX text (a missing file, a directory or a binary file is an
+    # error naming it).
+    try:
+        # stdin as bytes, so that the same UTF-8 and binary checks as for a file apply
+        problem = ExactCover.from_dlx(sys.stdin.buffer if args.file == "-" else Path(args.file))
+    except (OSError, ValueError) as error:
+        print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    print(
+        f"{'<stdin>' if args.file == '-' else args.file}: {problem.n_options} options, "
+        f"{problem.n_primary} primary and {problem.n_secondary} secondary items",
+        file=sys.stderr,
+    )
+    # --timeout is one deadline for all the searching the command does, --max-nodes one
+    # node budget: the count after --show gets only what the shown solutions left.
+    start = time.perf_counter()
+    shown = 0
+    show_nodes = 0
+    if args.sample:
+        return _sample_command(args, problem)
+    try:
+        if args.show:
+            for solution in problem.solutions(
+                limit=args.show, max_nodes=args.max_nodes, timeout=args.timeout
+            ):
+                shown += 1
+                print(f"solution {shown}:")
+                for k in solution:
+                    print("  " + _option_text(problem, k))
+            show_nodes = problem.stats.nodes
+            if shown < args.show:
+                # Fewer solutions than asked for: that search ran to the end, so it
+                # has counted them all (exactly, whatever --limit says) and a second
+                # one would only repeat it.
+                return _count_report(args, shown, problem.stats, exact=True)
+        max_nodes = None if args.max_nodes is None else args.max_nodes - show_nodes
+        timeout = None if args.timeout is None else args.timeout - (time.perf_counter() - start)
+        if (max_nodes is not None and max_nodes < 1) or (timeout is not None and timeout <= 0):
+            raise BudgetExceeded("nothing left for the count", 0, SearchStats(status="budget"))
+        total = problem.count(args.limit, max_nodes=max_nodes, timeout=timeout, method=args.method)
+    except ValueError as error:  # --method memo with --limit or multiplicities
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BudgetExceeded as stop:
+        # The count starts again from scratch, so the solutions shown are a lower bound
+        # too; the nodes are those of both searches.
+        print(
+            f"at least {plural(max(stop.found, shown), 'solution')} (stopped at the "
+            f"budget: {show_nodes + stop.stats.nodes} nodes, "
+            f"{time.perf_counter() - start:.2f} s)"
+        )
+        return EXIT_UNFINISHED
+    return _count_report(args, total, problem.stats)
+
+
+def _sample_command(args, problem):
+    """``count --sample K``: build the memoised diagram, print K uniform samples and the
+    exact count."""
+    from ..core import BudgetExceeded
+
+    if args.show or args.limit is not None:
+        print("numbadlx: error: --sample goes with neither --show nor --limit", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        zdd = problem.zdd(max_nodes=args.max_nodes, timeout=args.timeout)
+        if zdd.count() == 0:
+            print("0 solutions")
+            return EXIT_OK
+        for number, solution in enumerate(zdd.sample(args.sample, seed=args.seed), 1):
+            print(f"sample {number}:")
+            for k in solution:
+                print("  " + _option_text(problem, k))
+    except ValueError as error:  # multiplicities: the memoised search does not do M
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BudgetExceeded as stop:
+        print(f"no count: the memoised search stopped at its budget ({stop})")
+        return EXIT_UNFINISHED
+    return _count_report(args, zdd.count(), problem.stats)
+
+
+def _option_text(problem, k):
+    """Option ``k`` as its line in the DLX file: item names, ``x:colour`` for colours."""
+    names = problem.item_names
+    colours = problem.option_colours(k)
+    labels = problem.colour_names
+    words = []
+    for item, colour in zip(problem.option(k), colours):
+        word = names[item]
+        if colour:
+            word += ":" + (labels[colour - 1] if labels is not None else str(colour))
+        words.append(word)
+    return " ".join(words)
+
+
+def _count_report(args, total, stats, exact=False):
+    # Below the limit the count is exact; at the limit there may be more.
+    if not exact and args.limit is not None and total >= args.limit:
+        print(f"at least {plural(total, 'solution')} (stopped at --limit {args.limit})")
+    else:
+        print(plural(total, "solution"))
+    print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,240 @@
+"""``numbadlx solve``, ``rate`` and ``generate``: the file jobs of :mod:`numbadlx.jobs`,
+with their arguments turned into a job and an executor, and their summary printed."""
+
+import os
+import sys
+
+from ._common import (
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EXIT_OK,
+    EXIT_USAGE,
+    ProgressBar,
+    bad_timeout,
+    note,
+    parse_box,
+    parse_pair,
+    plural,
+    show_progress,
+    solve_exit_code,
+)
+
+
+def _executor(args):
+    """The executor the arguments ask for (Dask with ``--dask``, else local), or False
+    after an error message."""
+    from .. import jobs
+
+    if not getattr(args, "dask", None):
+        return jobs.LocalExecutor(args.chunk_size)
+    try:
+        import dask  # noqa: F401 - optional: needs numbadlx[dask]
+    except ImportError as error:
+        print(
+            f"numbadlx: error: --dask needs Dask ({error}); pip install 'numbadlx[dask]'",
+            file=sys.stderr,
+        )
+        return False
+    return jobs.DaskExecutor(
+        args.dask, chunk_bytes=args.dask_chunk_bytes, chunk_size=args.chunk_size
+    )
+
+
+def _input_size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _run_file_job(args, run, source, desc):
+    """Run ``run(path, progress)`` on ``source`` (a path, ``-`` or a pipe, read through
+    :class:`numbadlx.jobs.JobInput`) with a progress bar; its summary, or None after
+    an error message."""
+    from .. import jobs
+
+    job_input = jobs.JobInput(source, getattr(args, "resume", False))
+    with job_input as path:
+        progress = ProgressBar(_input_size(path), show_progress(args), desc)
+        try:
+            return run(path, progress)
+        except (ValueError, OSError) as error:
+            raise job_input.relabel(error) from None
+        finally:
+            progress.close()
+
+
+def solve_command(args):
+    from .. import jobs
+    from ..sudoku import default_sample_path
+
+    box = None
+    if args.box:
+        box = parse_box(args.box)
+        if box is None:
+            return EXIT_USAGE
+    if bad_timeout(args):
+        return EXIT_USAGE
+    executor = _executor(args)
+    if executor is False:
+        return EXIT_USAGE
+    output = None if args.output == "-" else args.output
+    show_solutions = args.output is not None or args.input is not None
+    if not show_solutions:
+        output = os.devnull  # the built-in sample: solve it, print only the summary
+    csv = args.csv or (output is not None and output.lower().endswith(".csv"))
+    csv = args.output_format == "csv" or (csv and args.output_format is None)
+    threads = (args.threads or 1) if args.dask else args.threads
+
+    def run(path, progress):
+        return jobs.solve_file(
+            path,
+            output,
+            limit=args.limit,
+            max_nodes=args.max_nodes,
+            box=box,
+            format=args.format,
+            csv=csv,
+            threads=threads,
+            timeout=args.timeout,
+            resume=args.resume,
+            progress=progress,
+            log=progress.note,
+            engine=args.engine,
+            grid=args.output_format == "grid",
+            column=int(args.column) if (args.column or "").isdigit() else args.column,
+            executor=executor,
+        )
+
+    source = args.input if args.input is not None else default_sample_path()
+    summary = _run_file_job(args, run, source, "solving on Dask" if args.dask else "solving")
+    tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
+    shown_source = "standard input" if args.input == "-" else source
+    note(f"{plural(summary.puzzles, 'puzzle')} from {shown_source}: {tally or 'none'}")
+    if args.dask:
+        note(
+            f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
+            f"limit {args.limit}"
+        )
+    else:
+        solved_now = summary.puzzles - summary.resumed_puzzles
+        rate = (
+            f"{solved_now / summary.solve_seconds:,.0f}"
+            if summary.solve_seconds > 0 and solved_now
+            else "-"
+        )
+        note(
+            f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
+            f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
+            f"{args.threads or 'all'})"
+        )
+    if output and output != os.devnull and not summary.interrupted:
+        note(f"wrote {output}")  # (an interrupted run says so below)
+    elif not show_solutions:
+        note("(solutions not printed for the built-in sample; give -o FILE to save them)")
+    if summary.interrupted:
+        return _interrupted(args, summary, output)
+    return solve_exit_code(summary.tally)
+
+
+def _interrupted(args, summary, output):
+    """Say what an interrupted run left; EXIT_INTERRUPTED."""
+    resumable = (
+        args.input not in (None, "-")
+        and os.path.isfile(args.input)
+        and output is not None
+        and not os.path.abspath(output).startswith(("/dev/", "/proc/"))
+    )
+    if not resumable:
+        note(f"interrupted after {summary.puzzles} puzzles")
+    elif getattr(args, "dask", None):
+        note(
+            f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+            f"complete. Run the same command with --resume to carry on."
+        )
+    else:
+        note(
+            f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+            f"complete (input read to byte {summary.end_byte} of "
+            f"{summary.input_size}). Run the same command with --resume to carry "
+            f"on."
+        )
+    return EXIT_INTERRUPTED
+
+
+def rate_command(args):
+    from .. import jobs
+
+    box = parse_box(args.box) if args.box else None
+    if args.box and box is None:
+        return EXIT_USAGE
+    executor = _executor(args)
+    if executor is False:
+        return EXIT_USAGE
+    output = None if args.output in (None, "-") else args.output
+
+    def run(path, progress):
+        return jobs.rate_file(
+            path,
+            output,
+            isomorphs=args.isomorphs,
+            seed=args.seed,
+            logic=not args.no_logic,
+            box=box,
+            format=args.format,
+            threads=args.threads or (1 if args.dask else None),
+            resume=args.resume,
+            progress=progress,
+            log=progress.note,
+            executor=executor,
+        )
+
+    summary = _run_file_job(args, run, args.input, "rating")
+    rate = f"{summary.puzzles / summary.seconds:,.0f}" if summary.seconds > 0 else "-"
+    note(f"rated {summary.puzzles} puzzles in {summary.seconds:.2f} s ({rate} puzzles/s)")
+    if summary.unreadable:
+        note(f"{summary.unreadable} puzzles could not be read (their reason is in the CSV)")
+    if summary.interrupted:
+        return _interrupted(args, summary, output)
+    if output is not None:
+        note(f"wrote {output}")
+    return EXIT_NO_ANSWER if summary.unreadable else EXIT_OK
+
+
+def generate_command(args):
+    import time
+
+    from .. import jobs
+
+    box = parse_box(args.box) if args.box else None
+    clues = parse_pair(args.clues, int, "--clues")
+    rating = parse_pair(args.rating, float, "--rating")
+    if (args.box and box is None) or clues is False or rating is False:
+        return EXIT_USAGE
+    minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
+    bar = ProgressBar(args.n, show_progress(args), "generating")
+    start = time.perf_counter()
+    try:
+        jobs.generate_file(
+            args.n,
+            args.output,
+            csv=args.csv or None,
+            size=args.size,
+            box=box,
+            minimal=minimal,
+            symmetry=args.symmetry,
+            clues=clues,
+            rating=rating,
+            seed=args.seed,
+            threads=args.threads,
+            attempts=args.attempts,
+            progress=lambda done, total: bar(done, done),
+        )
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    rate = f"{args.n / seconds:,.0f}" if seconds > 0 else "-"
+    note(f"{args.n} puzzles of {args.size}x{args.size} in {seconds:.2f} s ({rate} puzzles/s)")
+    if args.output not in (None, "-"):
+        note(f"wrote {args.output}")
+    return EXIT_OK

@@ -1,0 +1,243 @@
+"""The argument parser of the ``numbadlx`` command: its subcommands and options."""
+
+import argparse
+
+from ._common import EXIT_CODES, positive
+from ._count import count_command
+from ._files import generate_command, rate_command, solve_command
+
+
+def build_parser():
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="numbadlx",
+        description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
+        "and exact-cover counting.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"numbadlx {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    solve = sub.add_parser(
+        "solve",
+        help="solve a file of Sudoku puzzles",
+        description="Solve every puzzle of INPUT (one per line, grid "
+        "format, CSV or .npy); without INPUT, the built-in "
+        "sample of 1000 puzzles.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solve.add_argument(
+        "input",
+        nargs="?",
+        help="puzzle file; - reads standard input (default: the built-in sample)",
+    )
+    solve.add_argument(
+        "-o",
+        "--output",
+        help="write results here (CSV when named .csv; a regular file gets checkpoints "
+        "for --resume); - or no -o: standard output",
+    )
+    solve.add_argument(
+        "--limit",
+        type=positive,
+        default=2,
+        help="count solutions up to this (1: just solve; 2: also prove uniqueness; default 2)",
+    )
+    solve.add_argument(
+        "--threads", type=positive, default=None, help="threads (default: all cores)"
+    )
+    solve.add_argument(
+        "--max-nodes",
+        type=positive,
+        default=None,
+        help="search-node budget per puzzle (status BUDGET past it)",
+    )
+    solve.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock limit for each chunk of --chunk-size puzzles: "
+        "those not finished by then get BUDGET (easy ones first)",
+    )
+    solve.add_argument(
+        "--engine",
+        choices=["auto", "dlx", "bits", "bands"],
+        default="auto",
+        help="search engine: dlx (Dancing Links), bits (candidate bit masks with locked "
+        "candidates, any size), bands (per-digit band masks, 9x9 with 3x3 boxes only) or "
+        "auto (the fastest for the size; default)",
+    )
+    solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
+    solve.add_argument(
+        "--format",
+        choices=["lines", "grid", "csv", "npy"],
+        help="input format (default: from the extension and content)",
+    )
+    solve.add_argument(
+        "--csv", action="store_true", help="write CSV whatever -o is called (or to stdout)"
+    )
+    solve.add_argument(
+        "--output-format",
+        choices=["text", "csv", "grid"],
+        default=None,
+        help="text: a line per puzzle (default); csv: as --csv; grid: n lines of n "
+        "space-separated values per puzzle and a blank line, the shape of contest files",
+    )
+    solve.add_argument(
+        "--column",
+        metavar="NAME",
+        help="the puzzle column of a CSV input: a header name, or a column number counted "
+        "from 0 (default: quizzes, puzzle, unsolved, question, ...)",
+    )
+    solve.add_argument(
+        "--chunk-size",
+        type=positive,
+        default=16384,
+        help="puzzles read, solved and written at a time (default 16384)",
+    )
+    _run_options(solve, "solve")
+    solve.add_argument("--no-progress", action="store_true", help="no progress bar")
+    solve.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
+    solve.set_defaults(run=solve_command)
+    count = sub.add_parser(
+        "count",
+        help="count the solutions of a DLX-format problem",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    count.add_argument("file", help="problem in Knuth's DLX text format; - reads standard input")
+    count.add_argument("--limit", type=positive, default=None, help="stop at this many")
+    count.add_argument(
+        "--max-nodes",
+        type=positive,
+        default=None,
+        help="node budget of the whole command (--show included)",
+    )
+    count.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock limit of the whole search (--show included)",
+    )
+    count.add_argument(
+        "--show", type=positive, default=0, metavar="K", help="also print the first K solutions"
+    )
+    count.add_argument(
+        "--method",
+        choices=["dlx", "memo", "auto"],
+        default="dlx",
+        help="dlx: search every branch (default); memo: search each distinct subproblem "
+        "once (exact past 2**63; no multiplicities); auto: whichever is ahead after a short race",
+    )
+    count.add_argument(
+        "--sample",
+        type=positive,
+        default=0,
+        metavar="K",
+        help="also print K solutions drawn uniformly at random (builds the memoised diagram)",
+    )
+    count.add_argument("--seed", type=int, default=None, help="random seed of --sample")
+    count.set_defaults(run=count_command)
+    make = sub.add_parser(
+        "generate",
+        help="make Sudoku puzzles with exactly one solution",
+        description="Make N puzzles with exactly one solution (minimal by default) and "
+        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy).",
+    )
+    make.add_argument("-n", type=positive, required=True, help="how many puzzles")
+    make.add_argument("-o", "--output", help="write here; - or no -o: standard output")
+    make.add_argument("--size", type=positive, default=9, help="grid size (default 9)")
+    make.add_argument("--box", help="box shape RxC when the size is not a square, e.g. 2x3")
+    make.add_argument(
+        "--symmetry",
+        choices=["rotational", "diagonal", "mirror", "dihedral"],
+        help="symmetry of the pattern of clues",
+    )
+    make.add_argument(
+        "--minimal",
+        choices=["yes", "symmetric", "no"],
+        default="yes",
+        help="yes: every clue needed (default); symmetric: every symmetric group of "
+        "clues needed; no: stop at a clue count within --clues",
+    )
+    make.add_argument("--clues", metavar="LO,HI", help="keep puzzles with LO to HI clues")
+    make.add_argument(
+        "--rating", metavar="LO,HI", help="keep puzzles with a logic rating in LO..HI"
+    )
+    make.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    make.add_argument(
+        "--attempts",
+        type=positive,
+        default=1000,
+        help="grids tried per puzzle before giving up on the bounds (default 1000)",
+    )
+    make.add_argument("--threads", type=positive, default=None, help="threads")
+    make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
+    make.add_argument("--no-progress", action="store_true", help="no progress bar")
+    make.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
+    make.set_defaults(run=generate_command)
+    grade = sub.add_parser(
+        "rate",
+        help="rate the difficulty of Sudoku puzzles",
+        description="Rate every puzzle of INPUT (any format solve reads) and write CSV: "
+        "puzzle,tries,logic,hardest (see numbadlx.sudoku.rate).",
+    )
+    grade.add_argument("input", help="puzzle file; - reads standard input")
+    grade.add_argument("-o", "--output", help="CSV file; - or no -o: standard output")
+    grade.add_argument(
+        "--isomorphs",
+        type=positive,
+        default=8,
+        help="random isomorphs the tries are averaged over (default 8)",
+    )
+    grade.add_argument("--seed", type=int, default=0, help="seed of the isomorphs (default 0)")
+    grade.add_argument("--no-logic", action="store_true", help="tries only (faster)")
+    grade.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
+    grade.add_argument(
+        "--format",
+        choices=["lines", "grid", "csv", "npy"],
+        help="input format (default: from the extension and content)",
+    )
+    grade.add_argument(
+        "--chunk-size",
+        type=positive,
+        default=16384,
+        help="puzzles read and rated at a time (default 16384)",
+    )
+    grade.add_argument("--threads", type=positive, default=None, help="threads")
+    _run_options(grade, "rate")
+    grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+    grade.add_argument(
+        "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
+    )
+    grade.set_defaults(run=rate_command)
+    return parser
+
+
+def _run_options(parser, verb):
+    """The options of where and how a file job runs: --resume and --dask."""
+    parser.add_argument(
+        "--resume", action="store_true", help="carry on an interrupted run into the same -o file"
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help=f"{verb} on Dask: a scheduler address (tcp://host:8786), "
+        "local[:N] for a LocalCluster of N worker processes, or "
+        "threads[:N] (needs numbadlx[dask])",
+    )
+    parser.add_argument(
+        "--dask-chunk-bytes",
+        type=positive,
+        default=8 << 20,
+        metavar="BYTES",
+        help="input bytes per Dask task (default 8 MiB)",
+    )

@@ -1,0 +1,178 @@
+"""The checkpoint of a file job (``OUTPUT.progress``), the lock on its output, and
+Ctrl-C held back while a commit runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+from dataclasses import dataclass
+
+try:  # POSIX: an output file is locked while a job writes it
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+# --------------------------------------------------------------------------- checkpoint
+
+
+def checkpoint_path(output):
+    """The checkpoint file of ``output``: ``OUTPUT.progress``."""
+    return os.fspath(output) + ".progress"
+
+
+def fsync_file(handle):
+    """Flush a file object and fsync it: what was written is on disk."""
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def write_checkpoint(path, record):
+    """Write ``record`` (a JSON-able dict) to ``path`` atomically and durably: into
+    ``path.tmp``, fsynced, then renamed over ``path``."""
+    tmp = os.fspath(path) + ".tmp"
+    with open(tmp, "w") as handle:
+        json.dump(record, handle)
+        fsync_file(handle)
+    os.replace(tmp, path)
+
+
+def open_locked(path):
+    """Open ``path`` for reading and writing (created if missing, not truncated) and
+    lock it, so that a second run writing the same output is refused instead of
+    interleaving with this one."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ValueError(
+                f"{path} is being written by another run (it is locked); wait for that "
+                f"run to end or choose another output"
+            ) from None
+    return os.fdopen(fd, "r+b")
+
+
+def hash_range(path, digest, begin, end):
+    """Feed bytes ``begin:end`` of the file at ``path`` to ``digest``."""
+    with open(path, "rb") as handle:
+        handle.seek(begin)
+        left = end - begin
+        while left > 0:
+            block = handle.read(min(left, 1 << 20))
+            if not block:
+                break
+            digest.update(block)
+            left -= len(block)
+    return digest
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The record of ``OUTPUT.progress``: the input was read to ``end_byte`` and its
+    ``puzzles`` first puzzles are the first ``output_bytes`` bytes of the output.
+
+    Attributes
+    ----------
+    input : absolute path of the input; ``input_size`` its size in bytes,
+        ``input_mtime_ns`` its modification time and ``input_sha256`` the SHA-256 of
+        its first ``end_byte`` bytes: together its fingerprint.
+    end_byte : where to carry on reading the input.
+    puzzles : puzzles written; ``tally`` how many of each status (indexed by code).
+    output_bytes : committed length of the output.
+    n : puzzle size of the file (None: not recorded).
+    options : :func:`output_options` of the run (None: not recorded, not checked).
+    """
+
+    input: str
+    input_size: int
+    end_byte: int
+    puzzles: int
+    output_bytes: int
+    tally: tuple
+    n: int | None = None
+    options: dict | None = None
+    input_mtime_ns: int | None = None
+    input_sha256: str | None = None
+
+    @classmethod
+    def read(cls, path):
+        """Read ``path``; ValueError if it is not a readable checkpoint."""
+        try:
+            with open(path) as handle:
+                saved = json.load(handle)
+            return cls(
+                input=saved.get("input"),
+                input_size=saved.get("input_size"),
+                end_byte=int(saved["end_byte"]),
+                puzzles=int(saved["puzzles"]),
+                output_bytes=int(saved["output_bytes"]),
+                tally=tuple(int(v) for v in saved["tally"]),
+                n=saved.get("n"),
+                options=saved.get("options"),
+                input_mtime_ns=saved.get("input_mtime_ns"),
+                input_sha256=saved.get("input_sha256"),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(
+                f"cannot read the checkpoint {path} ({error}); remove it and "
+                f"run again without --resume"
+            ) from None
+
+    def as_dict(self):
+        """The JSON record."""
+        return {
+            "input": self.input,
+            "input_size": self.input_size,
+            "end_byte": self.end_byte,
+            "puzzles": self.puzzles,
+            "output_bytes": self.output_bytes,
+            "tally": list(self.tally),
+            "n": self.n,
+            "options": self.options,
+            "input_mtime_ns": self.input_mtime_ns,
+            "input_sha256": self.input_sha256,
+        }
+
+
+class DeferInterrupt:
+    """Ctrl-C handling around commits: raise KeyboardInterrupt at once, except while a
+    commit runs (``with guard:``), where it is held back until the commit is complete,
+    so the output and the checkpoint always agree."""
+
+    def __init__(self):
+        self.holding = False
+        self.pending = False
+        self.previous = None
+
+    def _handler(self, signum, frame):
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def install(self):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        current = signal.getsignal(signal.SIGINT)
+        if current is signal.default_int_handler:  # not when SIGINT is ignored
+            self.previous = current
+            signal.signal(signal.SIGINT, self._handler)
+
+    def restore(self):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def __enter__(self):
+        self.holding = True
+        return self
+
+    def __exit__(self, *exc):
+        self.holding = False
+        if self.pending and exc[0] is None:
+            self.pending = False
+            raise KeyboardInterrupt
+        return False

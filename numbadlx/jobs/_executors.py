@@ -1,0 +1,315 @@
+"""Where the work units of a file job run: in this process (:class:`LocalExecutor`) or
+on Dask (:class:`DaskExecutor`). An executor cuts the input into units, runs the job's
+``run_chunk`` on each and hands back :class:`Piece` objects in input order; it knows
+nothing of outputs, checkpoints or what a job computes."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import sudoku as _sudoku
+from ..sudoku.formats import line_ranges
+from ._lines import TALLY_SIZE
+
+#: Bytes of input per Dask task (about 100 000 9x9 puzzles).
+DEFAULT_RANGE_BYTES = 8 << 20
+
+
+@dataclass
+class Piece:
+    """The result of one work unit: ``data`` to append to the output for ``puzzles``
+    puzzles (their statuses counted in ``tally``), the input read to ``end_byte``;
+    ``n`` the puzzle size and ``seconds`` the job's own time on it."""
+
+    data: bytes
+    end_byte: int
+    puzzles: int
+    tally: np.ndarray
+    n: int | None
+    seconds: float = 0.0
+
+
+def run_chunks(job, chunks, first_index=0):
+    """Run ``job`` on every non-empty chunk of ``chunks`` (puzzle ``first_index`` of the
+    file first) and join the results: ``(data, puzzles, tally, seconds)``."""
+    pieces, tally, puzzles, seconds = [], np.zeros(TALLY_SIZE, dtype=np.int64), 0, 0.0
+    for chunk in chunks:
+        if len(chunk) == 0:
+            continue
+        data, part, spent = job.run_chunk(chunk, first_index + puzzles)
+        pieces.append(data)
+        tally += part
+        puzzles += len(chunk)
+        seconds += spent
+    return b"".join(pieces), puzzles, tally, seconds
+
+
+def _interruptible(function, *args):
+    """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
+
+    Python runs signal handlers only between bytecodes of the main thread, so a long
+    compiled search called from the main thread would hold Ctrl-C back until it ends.
+    The kernels release the GIL, so here the main thread waits in short joins and a
+    KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
+    caller is expected to exit soon after). Off the main thread, ``function`` is simply
+    called.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args)
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as error:  # handed to the main thread below
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="numbadlx-job", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+class LocalExecutor:
+    """Run a job in this process: the input is read ``chunk_size`` puzzles at a time (any
+    format :func:`~numbadlx.sudoku.iter_chunks` reads) and each chunk is one unit, run
+    on a helper thread so that Ctrl-C stops even a long search at once. The job's own
+    threads (``threads`` of solve and rate) do the parallel work."""
+
+    name = "local"
+
+    def __init__(self, chunk_size: int = 16384):
+        self.chunk_size = int(chunk_size)
+        self.startup_seconds = 0.0
+
+    def check(self, path, job):
+        """Nothing to check: every input format is read here."""
+
+    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+        warmed = False
+        done = first_index
+        for chunk in _sudoku.iter_chunks(
+            path,
+            chunk_size=self.chunk_size,
+            box=job.box,
+            format=job.format,
+            start_byte=start_byte,
+            n=n,
+            column=job.column,
+        ):
+            if len(chunk) == 0:
+                continue
+            if not warmed:
+                # compile or load the kernels before the first chunk, so that the
+                # job's seconds are its own
+                begin = time.perf_counter()
+                job.warm(chunk.n)
+                self.startup_seconds = time.perf_counter() - begin
+                warmed = True
+            data, tally, seconds = _interruptible(job.run_chunk, chunk, done)
+            done += len(chunk)
+            yield Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
+
+    def close(self):
+        """Nothing to release."""
+
+
+def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
+    """Task: run ``job`` on the puzzles of one byte range of the input."""
+    if start >= stop:
+        return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
+    chunks = _sudoku.iter_chunks(
+        path,
+        chunk_size=chunk_size,
+        n=n,
+        box=job.box,
+        format=fmt,
+        start_byte=start,
+        start_line=first_line,
+        stop_byte=stop,
+        column=job.column,
+    )
+    return run_chunks(job, chunks, first_index)
+
+
+def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
+    """Task: how many puzzles one byte range holds (for jobs that number them)."""
+    if start >= stop:
+        return 0
+    chunks = _sudoku.iter_chunks(
+        path,
+        chunk_size=chunk_size,
+        n=n,
+        box=job.box,
+        format=fmt,
+        start_byte=start,
+        start_line=first_line,
+        stop_byte=stop,
+        column=job.column,
+    )
+    return sum(len(chunk) for chunk in chunks)
+
+
+class DaskExecutor:
+    """Run a job on Dask: the input (line or CSV format) is cut into byte ranges of
+    about ``chunk_bytes`` on line boundaries (rows, for CSV), and each range is a task
+    that reads its own puzzles (so the workers must see the input at the same path)
+    and runs the job on them ``chunk_size`` at a time. At most ``window`` tasks are in
+    flight (default: 4 per worker thread); the results come back in input order.
+    ``n`` is the puzzle size (default: that of the first puzzle).
+
+    ``scheduler``: a ``distributed.Client``; a scheduler address
+    (``"tcp://host:8786"``); ``"local"`` or ``"local:N"`` for a ``LocalCluster`` of N
+    worker processes (default: one per core), closed at the end; ``"threads"`` or
+    ``"threads:N"`` for a thread pool in this process. Default: the active
+    ``distributed`` client, else threads. Dask and distributed are imported only here,
+    when a cluster is used.
+    """
+
+    name = "dask"
+
+    def __init__(
+        self,
+        scheduler: Any = None,
+        *,
+        chunk_bytes: int = DEFAULT_RANGE_BYTES,
+        chunk_size: int = 16384,
+        window: int | None = None,
+        n: int | None = None,
+    ):
+        self.scheduler = scheduler
+        self.n = n
+        self.chunk_bytes = int(chunk_bytes)
+        self.chunk_size = int(chunk_size)
+        self.window = window
+        self.startup_seconds = 0.0
+        self._fmt = None
+        self._client = None
+        self._pool = None
+        self._owned = []  # things to close at the end, last first
+
+    def check(self, path, job):
+        """Refuse (ValueError) an input a range task cannot read: checked before the
+        output is opened, which would empty it."""
+        fmt = _sudoku.file_format(path, job.format, self.n)
+        if fmt not in ("lines", "csv"):
+            raise ValueError(
+                f"{path}: solving on Dask reads line and CSV files (one puzzle "
+                f"per line), not {fmt!r}; use the local solver for it"
+            )
+        self._fmt = fmt
+
+    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+        fmt = self._fmt or _sudoku.file_format(path, job.format, self.n)
+        n = n or self.n
+        if n is None:
+            n = _first_size(path, fmt, job)
+        # a CSV is cut between rows, never inside a quoted field holding line breaks
+        ranges = (
+            line_ranges(path, self.chunk_bytes, start_byte, fmt == "csv") if n is not None else []
+        )
+        if not ranges:
+            return
+        self._connect()
+        firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
+        window = max(1, int(self.window) if self.window else 4 * self._slots)
+        pending = {}
+        submitted = 0
+        try:
+            for index, (_, stop, _) in enumerate(ranges):
+                while submitted < len(ranges) and submitted < index + window:
+                    start_, stop_, line = ranges[submitted]
+                    pending[submitted] = self._submit(
+                        _run_range, job, path, fmt, n, start_, stop_, line,
+                        firsts[submitted], self.chunk_size,
+                    )  # fmt: skip
+                    submitted += 1
+                data, puzzles, tally, seconds = pending.pop(index).result()
+                yield Piece(data, stop, puzzles, tally, n, seconds)
+        finally:
+            for future in pending.values():
+                future.cancel()
+
+    def _first_indices(self, job, path, fmt, n, ranges, first_index):
+        """The file index of each range's first puzzle, for jobs that need it (rate
+        draws its isomorphs from it); zeros otherwise."""
+        if not getattr(job, "numbered", False):
+            return [0] * len(ranges)
+        futures = [
+            self._submit(_count_range, job, path, fmt, n, a, b, line, self.chunk_size)
+            for a, b, line in ranges
+        ]
+        counts = [future.result() for future in futures]
+        return [first_index + int(v) for v in np.concatenate(([0], np.cumsum(counts)[:-1]))]
+
+    def _connect(self):
+        if self._client is not None or self._pool is not None:
+            return
+        scheduler = self.scheduler
+        if scheduler is None:
+            try:
+                from distributed import default_client
+
+                scheduler = default_client()
+            except (ImportError, ValueError):
+                scheduler = "threads"
+        if isinstance(scheduler, str) and scheduler.split(":")[0] in ("threads", "local"):
+            kind, _, number = scheduler.partition(":")
+            workers = int(number) if number else (os.cpu_count() or 1)
+            if workers < 1:
+                raise ValueError(f"{scheduler}: need at least one worker")
+            if kind == "threads":
+                self._pool = ThreadPoolExecutor(workers, thread_name_prefix="numbadlx")
+                self._owned.append(self._pool.shutdown)
+                self._slots = workers
+                return
+            from distributed import Client, LocalCluster
+
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
+            self._owned.append(cluster.close)
+            scheduler = Client(cluster)
+            self._owned.append(scheduler.close)
+        elif isinstance(scheduler, str):
+            from distributed import Client
+
+            scheduler = Client(scheduler)
+            self._owned.append(scheduler.close)
+        self._client = scheduler
+        self._slots = max(1, sum(self._client.nthreads().values()))
+
+    def _submit(self, fn, *args):
+        if self._pool is not None:
+            return self._pool.submit(fn, *args)
+        return self._client.submit(fn, *args, pure=False)
+
+    def close(self):
+        """Close what this executor opened (a thread pool, a LocalCluster, a Client)."""
+        for close in reversed(self._owned):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort at shutdown
+                pass
+        self._owned = []
+        self._client = self._pool = None
+
+
+def _first_size(path, fmt, job):
+    """Puzzle size from the first puzzle of the file, or None for a file without any."""
+    for chunk in _sudoku.iter_chunks(
+        path, chunk_size=1, box=job.box, format=fmt, column=job.column
+    ):
+        return chunk.n
+    return None

@@ -1,0 +1,152 @@
+"""What each file job computes on a chunk of puzzles, written once for every executor.
+
+A job is a small picklable object (it travels to Dask workers) with the options that
+shape its output; its ``run_chunk(chunk, first_index)`` turns a
+:class:`~numbadlx.sudoku.PuzzleChunk` into ``(bytes to write, tally, seconds)``. It calls
+the Sudoku layer through its public names only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import sudoku as _sudoku
+from ._lines import CSV_HEADER, RATE_HEADER, TALLY_SIZE, count_statuses, rate_text, result_text
+
+
+def output_options(
+    *,
+    limit,
+    max_nodes=None,
+    csv=False,
+    box=None,
+    format=None,
+    timeout=None,
+    grid=False,
+    column=None,
+    engine="auto",
+):
+    """What shapes the output lines of a solve, as a checkpoint records it: a resumed run
+    must use the same (``box`` is ``(rows, cols)`` or None; ``timeout`` is recorded
+    because budgeted and unbudgeted results must not be mixed, ``engine`` because the
+    node counts of CSV rows depend on it)."""
+    return {
+        "limit": int(limit),
+        "max_nodes": None if max_nodes is None else int(max_nodes),
+        "csv": bool(csv),
+        "box": None if box is None else f"{box[0]}x{box[1]}",
+        "format": format,
+        "timeout": None if timeout is None else float(timeout),
+        # recorded only when used, so that older checkpoints still match
+        **({"grid": True} if grid else {}),
+        **({"column": column} if column is not None else {}),
+        **({"engine": engine} if engine != "auto" else {}),
+    }
+
+
+@dataclass(frozen=True)
+class SolveJob:
+    """Solve each puzzle (:func:`numbadlx.sudoku.solve`) and write its result line
+    (:func:`~numbadlx.jobs.result_lines`)."""
+
+    limit: int = 2
+    max_nodes: int | None = None
+    box: tuple[int, int] | None = None
+    format: str | None = None
+    column: str | int | None = None
+    timeout: float | None = None
+    engine: str = "auto"
+    csv: bool = False
+    grid: bool = False
+    threads: int | None = None
+
+    numbered = False  # the lines do not depend on where a puzzle is in the file
+
+    @property
+    def options(self):
+        return output_options(
+            limit=self.limit,
+            max_nodes=self.max_nodes,
+            csv=self.csv,
+            box=self.box,
+            format=self.format,
+            timeout=self.timeout,
+            grid=self.grid,
+            column=self.column,
+            engine=self.engine,
+        )
+
+    @property
+    def header(self):
+        return (CSV_HEADER + "\n").encode() if self.csv else None
+
+    def warm(self, n):
+        """Compile or load the one kernel this size needs."""
+        _sudoku.warm_up((_sudoku.pick_engine(self.engine, n, self.box),))
+
+    def run_chunk(self, chunk, first_index=0):
+        result = _sudoku.solve(
+            chunk,  # with its unreadable rows and any solution column to check
+            limit=self.limit,
+            threads=self.threads,
+            max_nodes=self.max_nodes,
+            box=self.box,
+            invalid=chunk.bad,
+            timeout=self.timeout,
+            engine=self.engine,
+        )
+        text = result_text(chunk, result, self.csv, self.grid)
+        return text, count_statuses(result.status), result.seconds
+
+
+@dataclass(frozen=True)
+class RateJob:
+    """Rate each puzzle (:func:`numbadlx.sudoku.rate`) into a CSV row
+    (:func:`~numbadlx.jobs.rate_text`). Puzzle ``k`` of the file draws its isomorphs
+    from ``(seed, k)``, so the job is numbered: every unit is told the index of its
+    first puzzle. Its tally counts the unreadable puzzles, as INVALID."""
+
+    isomorphs: int = 8
+    seed: int = 0
+    logic: bool = True
+    box: tuple[int, int] | None = None
+    format: str | None = None
+    column: str | int | None = None
+    threads: int | None = None
+
+    numbered = True
+
+    @property
+    def options(self):
+        return {
+            "job": "rate",
+            "isomorphs": int(self.isomorphs),
+            "seed": int(self.seed),
+            "logic": bool(self.logic),
+            "box": None if self.box is None else f"{self.box[0]}x{self.box[1]}",
+            "format": self.format,
+            **({"column": self.column} if self.column is not None else {}),
+        }
+
+    @property
+    def header(self):
+        return (RATE_HEADER + "\n").encode()
+
+    def warm(self, n):
+        """Nothing to do: the rater compiles on its first call."""
+
+    def run_chunk(self, chunk, first_index=0):
+        ratings = _sudoku.rate(
+            chunk.puzzles,
+            isomorphs=self.isomorphs,
+            seed=self.seed,
+            logic=self.logic,
+            box=self.box,
+            threads=self.threads,
+            first_index=first_index,
+        )
+        tally = np.zeros(TALLY_SIZE, dtype=np.int64)
+        tally[int(_sudoku.Status.INVALID)] = int(np.count_nonzero(chunk.bad))
+        return rate_text(chunk, ratings, self.logic), tally, float(ratings.seconds)

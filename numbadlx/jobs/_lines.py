@@ -1,0 +1,167 @@
+"""The output lines of the file jobs: one per puzzle, text or CSV (solve), or a CSV row
+per puzzle (rate), and the tally of statuses a checkpoint keeps."""
+
+from __future__ import annotations
+
+import csv as _csv
+import io
+import re
+
+import numpy as np
+
+from ..sudoku import PuzzleChunk, Ratings, Status, SudokuResult, format_grid_rows, format_lines
+
+#: First line of a CSV output.
+CSV_HEADER = "puzzle,solution,status,count,nodes"
+
+TALLY_SIZE = max(Status) + 1
+_NAMES = [""] * TALLY_SIZE
+for _status in Status:
+    _NAMES[_status] = _status.name
+_UNIQUE, _SOLVED, _MULTIPLE = int(Status.UNIQUE), int(Status.SOLVED), int(Status.MULTIPLE)
+_INVALID, _BUDGET = int(Status.INVALID), int(Status.BUDGET)
+
+
+# --------------------------------------------------------------------------- result lines
+
+# Characters that end a line for str.splitlines() or a CSV reader: never inside one
+# output line (a grid puzzle's rows are joined with "/").
+_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+# An unreadable line longer than this is echoed cut short (CSV readers refuse fields
+# over 128 KiB; any real puzzle line is far shorter).
+_ECHO_LIMIT = 10_000
+
+
+def _one_line(raw, invalid=False):
+    if invalid and len(raw) > _ECHO_LIMIT:
+        raw = f"{raw[:80]}... ({len(raw)} characters)"
+    raw = raw.strip().replace("\n", "/")
+    if _LINE_BREAKS.search(raw):
+        raw = _LINE_BREAKS.sub(lambda m: ascii(m.group())[1:-1], raw)
+    return raw
+
+
+def csv_field(text: str) -> str:
+    """``text`` as one CSV field (quoted when it holds a comma or a quote)."""
+    if "," not in text and '"' not in text:
+        return text
+    buffer = io.StringIO()
+    _csv.writer(buffer, lineterminator="").writerow([text])
+    return buffer.getvalue()
+
+
+def result_lines(
+    chunk: PuzzleChunk, result: SudokuResult, csv: bool = False, grid: bool = False
+) -> list[str]:
+    """One output line per puzzle of ``chunk`` (a :class:`~numbadlx.sudoku.PuzzleChunk`)
+    solved as ``result`` (a :class:`~numbadlx.sudoku.SudokuResult`), in order.
+
+    Text: the solution for UNIQUE and SOLVED; else the solution found or the puzzle
+    itself, then ``  # STATUS`` (MULTIPLE, NO_SOLUTION, INVALID with the reason,
+    BUDGET); a note of ``result.messages`` on a solved row (a wrong solution column)
+    follows as ``  # STATUS; note``. CSV: ``puzzle,solution,status,count,nodes`` rows
+    (no header: see :data:`CSV_HEADER`). No line holds a line break, except with ``grid``: then each
+    puzzle is a block of ``n`` lines of space-separated values
+    (:func:`~numbadlx.sudoku.format_grid_rows`, the shape of contest files), the text
+    line's ``# STATUS`` note on a line of its own after it, and an empty line after
+    the block.
+    """
+    solutions = format_lines(result.solutions)
+    lines = []
+    messages = dict(chunk.errors)
+    for k in range(len(chunk)):
+        status = int(result.status[k])
+        raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
+        if csv:
+            solution = csv_field(solutions[k]) if result.counts[k] else ""
+            lines.append(
+                f"{csv_field(raw)},{solution},{_NAMES[status]},{result.counts[k]},{result.nodes[k]}"
+            )
+        elif status in (_UNIQUE, _SOLVED):
+            lines.append(solutions[k])
+        elif status == _MULTIPLE:
+            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least {result.counts[k]})")
+        elif status == _INVALID:
+            lines.append(f"{raw}  # INVALID: {messages.get(k, 'givens clash')}")
+        elif status == _BUDGET and result.counts[k] == 1:
+            lines.append(f"{solutions[k]}  # BUDGET (a solution; count not finished)")
+        elif status == _BUDGET and result.counts[k]:
+            # at least two solutions are known: not unique, though the count is open
+            lines.append(
+                f"{solutions[k]}  # BUDGET (not unique: {result.counts[k]} solutions found; "
+                f"count not finished)"
+            )
+        else:
+            lines.append(f"{raw}  # {_NAMES[status]}")
+        note = result.messages.get(k) if status != _INVALID else None
+        if note and not csv:
+            # e.g. a CSV solution column that is not a solution of its puzzle
+            joiner = "; " if "  # " in lines[-1] else f"  # {_NAMES[status]}; "
+            lines[-1] += joiner + _one_line(note)
+    return _grid_blocks(chunk, result, lines) if grid and not csv else lines
+
+
+def _grid_blocks(chunk, result, lines):
+    """The text ``lines`` of :func:`result_lines` as grid blocks (its ``grid`` form)."""
+    shown = np.where(result.counts[:, None] > 0, result.solutions, chunk.puzzles)
+    blocks = format_grid_rows(shown)
+    for k, line in enumerate(lines):
+        note = line.partition("  # ")[2]
+        if note:
+            blocks[k] += "\n# " + note
+        blocks[k] += "\n"
+    return blocks
+
+
+def result_text(
+    chunk: PuzzleChunk, result: SudokuResult, csv: bool = False, grid: bool = False
+) -> bytes:
+    """:func:`result_lines` as the bytes to write: UTF-8, each line ended by ``\\n``
+    (empty for an empty chunk)."""
+    lines = result_lines(chunk, result, csv, grid)
+    if not lines:
+        return b""
+    return ("\n".join(lines) + "\n").encode("utf-8", "replace")
+
+
+def count_statuses(status):
+    """How many puzzles have each :class:`~numbadlx.sudoku.Status`: an int64 array
+    indexed by the status code (the ``tally`` of a checkpoint)."""
+    return np.bincount(np.asarray(status, dtype=np.intp), minlength=TALLY_SIZE).astype(np.int64)
+
+
+def tally_dict(tally):
+    return {_NAMES[k]: int(v) for k, v in enumerate(tally) if v}
+
+
+#: First line of a rate job's CSV.
+RATE_HEADER = "puzzle,tries,logic,hardest"
+
+
+def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes:
+    """The CSV rows of ``chunk`` rated as ``ratings`` (a :class:`~numbadlx.sudoku.Ratings`):
+    ``puzzle,tries,logic,hardest`` (no header: see :data:`RATE_HEADER`), each ended by
+    ``\\n``. An unreadable puzzle keeps its text, with empty ratings and the reason as
+    ``hardest``; ``logic`` False leaves the logic columns empty."""
+    reasons = dict(chunk.errors)
+    names = ratings.hardest_names()
+    rows = []
+    for k, text in enumerate(chunk.raw):
+        field = text.replace("\n", " ")
+        if chunk.bad[k]:
+            rows.append(f"{csv_field(field)},,,{csv_field(reasons.get(k, 'unreadable'))}")
+            continue
+        tries = _number(ratings.tries[k])
+        value = _number(ratings.logic[k]) if logic else ""
+        hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
+        if not np.isfinite(ratings.tries[k]):
+            hardest = "invalid or no solution"
+        rows.append(f"{csv_field(field)},{tries},{value},{csv_field(hardest)}")
+    return "".join(row + "\n" for row in rows).encode("utf-8", "replace")
+
+
+def _number(value):
+    if not np.isfinite(value):
+        return ""
+    return f"{value:.4f}".rstrip("0").rstrip(".")

@@ -1,0 +1,314 @@
+"""The checkpointed output of a file job: commits, resume, clean-up, and the summary
+of a run."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._checkpoint import (
+    Checkpoint,
+    DeferInterrupt,
+    checkpoint_path,
+    fsync_file,
+    hash_range,
+    open_locked,
+    write_checkpoint,
+)
+from ._lines import TALLY_SIZE, tally_dict
+
+
+@dataclass
+class FileSummary:
+    """What a file job did (:func:`~numbadlx.jobs.solve_file`,
+    :func:`~numbadlx.jobs.rate_file`, :func:`numbadlx.dask.solve_file`).
+
+    Attributes
+    ----------
+    puzzles : puzzles written in all, with those of an earlier run it resumed
+        (``resumed_puzzles`` of them).
+    tally : ``{status name: count}`` over all ``puzzles`` (statuses that occur).
+    ranges : pieces solved and written in this run (chunks locally, byte ranges on
+        Dask).
+    start_byte : where this run started reading; ``end_byte`` where it stopped (the
+        last commit), of ``input_size`` bytes.
+    seconds : wall time; ``solve_seconds`` the job's own time in the solver or the
+        rater (summed over the tasks on Dask, so it may exceed ``seconds`` there) and
+        ``startup_seconds`` compiling or loading the solver first (local runs; 0 on
+        Dask).
+    interrupted : stopped by Ctrl-C (KeyboardInterrupt): the output holds whole lines
+        for the first ``puzzles`` puzzles and the checkpoint says where to carry on.
+    messages : notes on the run (resuming, no checkpoint found).
+    unreadable : puzzles that could not be read (rate jobs; a solve counts them as
+        INVALID in ``tally``).
+    """
+
+    puzzles: int
+    tally: dict
+    ranges: int
+    start_byte: int
+    seconds: float
+    interrupted: bool = False
+    messages: list = field(default_factory=list)
+    end_byte: int = 0
+    input_size: int = 0
+    resumed_puzzles: int = 0
+    solve_seconds: float = 0.0
+    startup_seconds: float = 0.0
+    unreadable: int = 0
+
+
+def _standard_output():
+    """Standard output as a binary file: its buffer, or for a text-only stream (a
+    doctest's) a small writer that decodes."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    return buffer if buffer is not None else _TextWriter(sys.stdout)
+
+
+class _TextWriter:
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, data):
+        self.stream.write(data.decode("utf-8", "replace"))
+
+    def flush(self):
+        self.stream.flush()
+
+    def close(self):
+        pass
+
+
+class CheckpointedOutput:
+    """The output of a file job, committed a chunk (or a range) at a time.
+
+    Opening it starts a fresh output (removing a stale checkpoint), or with ``resume``
+    and a checkpoint, validates the checkpoint against the input and ``options``, cuts
+    the output back to its committed length and carries on from there
+    (``start_byte``, ``puzzles``, ``tally``, ``n``). Ctrl-C is held back during
+    commits from then until :meth:`close`.
+
+    Parameters
+    ----------
+    output : path or None
+        The output file; None writes to standard output and ``os.devnull`` nowhere
+        (neither keeps a checkpoint).
+    input : path
+        The input file (recorded and checked by path, size, mtime and the SHA-256 of
+        the bytes already solved).
+    options : dict
+        :func:`output_options` of the run.
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
+    header : bytes, optional
+        Written before the first line when the run starts at the beginning.
+    log : callable, optional
+        Called with each message as it arises (they are also kept in ``messages``).
+    """
+
+    def __init__(self, output, input, options, *, resume=False, header=None, log=None):
+        self.output = None if output is None else os.fspath(output)
+        self.input = os.fspath(input)
+        info = os.stat(self.input)
+        self.input_size = info.st_size
+        self.input_mtime_ns = info.st_mtime_ns
+        self._digest = hashlib.sha256()  # of the input bytes read so far
+        self.options = options
+        # Only a regular file (or a new one) gets a checkpoint: a terminal, a pipe,
+        # /dev/stdout or /dev/null cannot be cut back or resumed. Names under /dev and
+        # /proc are streams even when they lead to a file (/dev/stdout >> log).
+        self.durable = (
+            self.output is not None
+            and not os.path.abspath(self.output).startswith(("/dev/", "/proc/"))
+            and (os.path.isfile(self.output) or not os.path.exists(self.output))
+        )
+        self.checkpoint = checkpoint_path(self.output) if self.durable else None
+        self.start_byte = 0
+        self.puzzles = 0
+        self.tally = np.zeros(TALLY_SIZE, dtype=np.int64)
+        self.n = None
+        self.messages = []
+        self.commits = 0
+        self._log = log
+        self._file = None
+        if resume and not self.durable:
+            raise ValueError(
+                f"cannot resume into {self.output or 'standard output'}: only a regular "
+                f"file keeps a checkpoint"
+            )
+        if self.output is None:
+            self._file = _standard_output()
+        elif not self.durable:
+            # append, never truncate: /dev/stdout may lead to a file (>> log) that
+            # "wb" would empty
+            self._file = open(self.output, "ab")
+        else:
+            self._file = open_locked(self.output)
+        try:
+            if self.checkpoint and resume and os.path.exists(self.checkpoint):
+                self._resume_from(Checkpoint.read(self.checkpoint))
+            else:
+                if self.checkpoint and resume:
+                    self._note(f"no checkpoint {self.checkpoint}; starting from the beginning")
+                if self.checkpoint and os.path.exists(self.checkpoint):
+                    os.remove(self.checkpoint)  # a stale one would describe some other output
+                if self.durable:
+                    self._file.truncate(0)
+        except BaseException:
+            self._file.close()
+            raise
+        if self.durable:
+            self._file.seek(0, os.SEEK_END)
+        self.resumed_puzzles = self.puzzles
+        self.end_byte = self.start_byte
+        self._header = header if header and self.start_byte == 0 else b""
+        self._committed = self._file.tell() if self.durable else 0
+        self._interrupts = DeferInterrupt()
+        self._interrupts.install()
+
+    def store_checkpoint(self, record):
+        """Replace the checkpoint file with ``record`` (:func:`write_checkpoint`)."""
+        write_checkpoint(self.checkpoint, record)
+
+    def _note(self, message):
+        self.messages.append(message)
+        if self._log is not None:
+            self._log(message)
+
+    def _resume_from(self, saved):
+        if saved.input != os.path.abspath(self.input):
+            raise ValueError(
+                f"{self.checkpoint} belongs to another input ({saved.input}); "
+                f"remove it or drop --resume"
+            )
+        changed = None
+        if saved.input_sha256 is None or saved.input_mtime_ns is None:
+            changed = "the checkpoint has no fingerprint of it (an older version wrote it)"
+        elif saved.input_size != self.input_size:
+            changed = f"its size is {self.input_size} bytes, not {saved.input_size}"
+        elif saved.input_mtime_ns != self.input_mtime_ns:
+            changed = "it was modified after the checkpoint was written"
+        else:
+            hash_range(self.input, self._digest, 0, saved.end_byte)
+            if self._digest.hexdigest() != saved.input_sha256:
+                changed = f"its first {saved.end_byte} bytes are not those already solved"
+        if changed:
+            raise ValueError(
+                f"{self.input} changed since {self.checkpoint} was written ({changed}); "
+                f"resuming would mix results of two inputs: drop --resume to start again"
+            )
+        if saved.options is not None and saved.options != self.options:
+            raise ValueError(
+                f"{self.checkpoint} was written with other options "
+                f"({saved.options}, now {self.options}); resume with the same "
+                f"--limit, --max-nodes, --timeout, --box, --format, --column, --engine "
+                f"and output type, or drop --resume"
+            )
+        have = os.path.getsize(self.output)
+        if have < saved.output_bytes:
+            raise ValueError(
+                f"{self.output} has {have} bytes but the checkpoint "
+                f"{self.checkpoint} says {saved.output_bytes} were written; the "
+                f"output was changed since, so the run cannot be resumed "
+                f"(drop --resume)"
+            )
+        self._file.truncate(saved.output_bytes)  # drop a part-written chunk
+        self.start_byte = saved.end_byte
+        self.puzzles = saved.puzzles
+        self.tally[: len(saved.tally)] = saved.tally[:TALLY_SIZE]
+        self.n = saved.n
+        self._note(
+            f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
+            f"puzzles already written)"
+        )
+
+    def commit(self, data, end_byte, puzzles, tally, n=None):
+        """Append ``data`` (the lines of ``puzzles`` more puzzles, whose statuses are
+        counted in ``tally``, the input read to ``end_byte``) and make it durable:
+        flush and fsync the output, then replace the checkpoint. All of it or none: a
+        Ctrl-C arriving meanwhile is raised once the commit is complete."""
+        with self._interrupts:
+            data = self._header + data
+            self._file.write(data)
+            self._header = b""
+            total = self.puzzles + int(puzzles)
+            tally = self.tally + np.asarray(tally, dtype=np.int64)
+            n = self.n if n is None else int(n)
+            if self.checkpoint:
+                fsync_file(self._file)
+                length = self._file.tell()
+                hash_range(self.input, self._digest, self.end_byte, int(end_byte))
+                self.store_checkpoint(
+                    Checkpoint(
+                        input=os.path.abspath(self.input),
+                        input_size=self.input_size,
+                        end_byte=int(end_byte),
+                        puzzles=total,
+                        output_bytes=length,
+                        tally=tuple(int(v) for v in tally),
+                        n=n,
+                        options=self.options,
+                        input_mtime_ns=self.input_mtime_ns,
+                        input_sha256=self._digest.hexdigest(),
+                    ).as_dict(),
+                )
+                self._committed = length
+            else:
+                self._file.flush()
+            self.puzzles, self.tally, self.n = total, tally, n
+            self.end_byte = int(end_byte)
+            self.commits += 1
+
+    def close(self, ok):
+        """Finish: when ``ok``, write a header still due and remove the checkpoint (the
+        output is complete); else cut the output back to the last commit, so it holds
+        whole lines only, and keep the checkpoint for a resume. Restores Ctrl-C."""
+        try:
+            if self._file is None:
+                return
+            if ok and self._header:
+                self._file.write(self._header)
+                self._header = b""
+            if ok and self.checkpoint and os.path.exists(self.checkpoint):
+                # while the output is still locked, so a run that takes the lock next
+                # never sees (or loses) a stale checkpoint
+                os.remove(self.checkpoint)
+            if self.output is None:
+                self._file.flush()
+            else:
+                if not ok and self.durable:
+                    self._file.flush()
+                    self._file.truncate(self._committed)
+                self._file.close()
+            self._file = None
+        finally:
+            self._interrupts.restore()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, trace):
+        self.close(ok=kind is None)
+        return False
+
+    def summary(self, started, interrupted, **more):
+        """A :class:`FileSummary` of the run so far (``started``: its
+        ``time.perf_counter()`` at the start; ``more``: further fields)."""
+        return FileSummary(
+            puzzles=self.puzzles,
+            tally=tally_dict(self.tally),
+            ranges=self.commits,
+            start_byte=self.start_byte,
+            seconds=time.perf_counter() - started,
+            interrupted=interrupted,
+            messages=list(self.messages),
+            end_byte=self.end_byte,
+            input_size=self.input_size,
+            resumed_puzzles=self.resumed_puzzles,
+            **more,
+        )

@@ -1,0 +1,348 @@
+"""The one loop of every file job: check the input and the output, open the checkpointed
+output (fresh or resumed), take the executor's pieces in input order and commit each;
+and the public job functions built on it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .. import sudoku as _sudoku
+from ._checkpoint import open_locked
+from ._executors import LocalExecutor
+from ._inputs import JobInput, check_output
+from ._jobs import RateJob, SolveJob
+from ._output import CheckpointedOutput, FileSummary
+
+
+def run_job(
+    job: Any,
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    executor: Any = None,
+    resume: bool = False,
+    header: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> FileSummary:
+    """Run ``job`` (:class:`SolveJob` or :class:`RateJob`) over the puzzle file
+    ``input`` into ``output`` on ``executor`` (default: a :class:`LocalExecutor`).
+
+    ``input`` ``"-"`` is standard input (a pipe is read the same way: both are copied to
+    a temporary file first, and cannot be resumed). ``output`` None is standard output,
+    ``os.devnull`` nowhere; a regular file gets an ``OUTPUT.progress`` checkpoint after
+    each piece and is locked while the job writes it. ``resume`` carries on from the
+    checkpoint; ``header`` writes the job's header (CSV) when starting from the top;
+    ``progress(end_byte, puzzles)`` is called after each piece (and first with the
+    starting point when resuming); ``log`` gets each note on the run.
+    The executor is closed at the end.
+    """
+    started = time.perf_counter()
+    executor = LocalExecutor() if executor is None else executor
+    source = JobInput(input, resume)
+    try:
+        with source as path:
+            try:
+                return _run(job, path, output, executor, resume, header, progress, log, started)
+            except (ValueError, OSError) as error:
+                relabelled = source.relabel(error)
+                if relabelled is error:
+                    raise
+                raise relabelled from None
+    finally:
+        executor.close()
+
+
+def _run(job, path, output, executor, resume, header, progress, log, started):
+    output = None if output is None else os.fspath(output)
+    check_output(path, output)
+    executor.check(path, job)  # before the output is opened, which would empty it
+    sink = CheckpointedOutput(
+        output, path, job.options, resume=resume, header=job.header if header else None, log=log
+    )
+    interrupted = ok = False
+    seconds = 0.0
+    try:
+        if progress is not None and sink.start_byte:
+            progress(sink.start_byte, sink.puzzles)
+        pieces = executor.pieces(
+            job, sink.input, start_byte=sink.start_byte, n=sink.n, first_index=sink.puzzles
+        )
+        with contextlib.closing(pieces):
+            for piece in pieces:
+                sink.commit(piece.data, piece.end_byte, piece.puzzles, piece.tally, n=piece.n)
+                seconds += piece.seconds
+                if progress is not None:
+                    progress(piece.end_byte, sink.puzzles)
+        ok = True
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        sink.close(ok)
+    summary = sink.summary(
+        started,
+        interrupted,
+        solve_seconds=seconds,
+        startup_seconds=executor.startup_seconds,
+    )
+    summary.unreadable = summary.tally.get("INVALID", 0) if isinstance(job, RateJob) else 0
+    return summary
+
+
+def solve_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+    csv: bool | None = None,
+    chunk_size: int = 16384,
+    threads: int | None = None,
+    timeout: float | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    engine: str = "auto",
+    grid: bool = False,
+    column: str | int | None = None,
+    executor: Any = None,
+    header: bool = True,
+) -> FileSummary:
+    """Solve a puzzle file chunk by chunk and write one result line per puzzle
+    (:func:`~numbadlx.jobs.result_lines`), in input order, with checkpoints.
+
+    Parameters
+    ----------
+    input : path or "-"
+        A puzzle file in any format :func:`~numbadlx.sudoku.iter_chunks` reads (line
+        and CSV files only on Dask); ``"-"`` reads standard input.
+    output : path, optional
+        Where to write (CSV when named ``*.csv`` or ``csv=True``), committed chunk by
+        chunk with an ``OUTPUT.progress`` checkpoint; None writes to standard output,
+        ``os.devnull`` nowhere.
+    limit, max_nodes, box, threads, engine : as in :func:`numbadlx.sudoku.solve`.
+    format : input format (inferred when omitted).
+    chunk_size : int
+        Puzzles read, solved and written at a time (inside a task on Dask).
+    timeout : float, optional
+        Seconds per chunk (``timeout`` of :func:`numbadlx.sudoku.solve`).
+    resume : bool
+        Carry on from ``OUTPUT.progress`` if it exists (else start afresh); ValueError
+        if it belongs to another input, other options, or the output is shorter than
+        it says. A run of either executor resumes with the other.
+    progress : callable, optional
+        Called as ``progress(end_byte, puzzles_written)`` after each chunk is written,
+        and first with the starting point when resuming.
+    log : callable, optional
+        Called with each note on the run (resuming, no checkpoint found) as it arises.
+    grid : bool
+        Write each result as a grid block (``grid`` of
+        :func:`~numbadlx.jobs.result_lines`, the shape of contest files) instead of a
+        line; not with CSV.
+    column : str or int, optional
+        The puzzle column of a CSV input (``column`` of
+        :func:`~numbadlx.sudoku.iter_chunks`).
+    executor : LocalExecutor or DaskExecutor, optional
+        Where the chunks are solved (default: this process, ``chunk_size`` at a time);
+        it is closed at the end.
+    header : bool
+        Write :data:`~numbadlx.jobs.CSV_HEADER` first when writing CSV from the top.
+
+    Returns
+    -------
+    FileSummary
+        ``interrupted`` is True after Ctrl-C (KeyboardInterrupt): the output then holds
+        whole lines for a prefix of the input and the checkpoint says where to carry
+        on. Any other error propagates, the output cut back to the last commit.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from numbadlx import jobs
+    >>> folder = tempfile.mkdtemp()
+    >>> source = os.path.join(folder, "in.txt")
+    >>> with open(source, "w") as f:
+    ...     _ = f.write("0200004034000000\\n1100000000000000\\n")
+    >>> summary = jobs.solve_file(source, os.path.join(folder, "out.txt"))
+    >>> summary.puzzles, summary.tally
+    (2, {'UNIQUE': 1, 'INVALID': 1})
+    >>> print(open(os.path.join(folder, "out.txt")).read(), end="")
+    4213134234212134
+    1100000000000000  # INVALID: givens clash
+    >>> import shutil; shutil.rmtree(folder)
+    """
+    name = None if output is None else os.fspath(output)
+    if csv is None:
+        csv = bool(name) and name.lower().endswith(".csv")
+    job = SolveJob(
+        limit=int(limit),
+        max_nodes=None if max_nodes is None else int(max_nodes),
+        box=box,
+        format=format,
+        column=column,
+        timeout=timeout,
+        engine=engine,
+        csv=bool(csv),
+        grid=bool(grid),
+        threads=threads,
+    )
+    if executor is None:
+        executor = LocalExecutor(chunk_size)
+    return run_job(
+        job, input, output, executor=executor, resume=resume, header=header,
+        progress=progress, log=log,
+    )  # fmt: skip
+
+
+def rate_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    isomorphs: int = 8,
+    seed: int = 0,
+    logic: bool = True,
+    box: tuple[int, int] | None = None,
+    format: str | None = None,
+    column: str | int | None = None,
+    chunk_size: int = 16384,
+    threads: int | None = None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    executor: Any = None,
+) -> FileSummary:
+    """Rate every puzzle of a file (:func:`numbadlx.sudoku.rate`) into a CSV:
+    ``puzzle,tries,logic,hardest``, one line per puzzle in input order, with the
+    checkpoints, lock and resume of :func:`solve_file`. An unreadable puzzle keeps its
+    text and gets empty ratings and ``hardest`` = the reason (``unreadable`` of the
+    summary counts them).
+
+    Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
+    ratings do not depend on ``chunk_size``, ``threads`` or the executor. ``input``
+    ``"-"`` reads standard input; ``output`` None or ``"-"`` writes standard output.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "p.txt"
+    >>> _ = path.write_text("0200004034000000\\n")
+    >>> _ = rate_file(path)
+    puzzle,tries,logic,hardest
+    0200004034000000,0,1.2,hidden single (box)
+    """
+    job = RateJob(
+        isomorphs=int(isomorphs),
+        seed=int(seed),
+        logic=bool(logic),
+        box=box,
+        format=format,
+        column=column,
+        threads=threads,
+    )
+    if output is not None and os.fspath(output) == "-":
+        output = None
+    if executor is None:
+        executor = LocalExecutor(chunk_size)
+    return run_job(job, input, output, executor=executor, resume=resume, progress=progress, log=log)
+
+
+def save_puzzles(
+    path: str | os.PathLike | None, puzzles: ArrayLike, *, csv: bool | None = None
+) -> None:
+    """Write puzzles to ``path``: ``.npy`` as an array, CSV (``*.csv`` or ``csv=True``)
+    with a ``puzzle`` column, else one line per puzzle. None or ``"-"``: standard output
+    (lines or CSV). A file is locked while it is written, as the output of every file
+    job is (ValueError if another job is writing it).
+
+    Examples
+    --------
+    >>> save_puzzles(None, [[1, 0, 0, 0] * 4])
+    1000100010001000
+    """
+    array = _sudoku.parse(puzzles) if not isinstance(puzzles, np.ndarray) else puzzles
+    with _PuzzleOutput(path, csv) as out:
+        out.write(array)
+
+
+def _puzzle_text(array, as_csv):
+    lines = _sudoku.format_lines(array) if len(array) else []
+    return ("puzzle\n" if as_csv else "") + "".join(line + "\n" for line in lines)
+
+
+def generate_file(
+    count: int,
+    output: str | os.PathLike | None = None,
+    *,
+    csv: bool | None = None,
+    **options: Any,
+) -> np.ndarray:
+    """Make ``count`` puzzles (:func:`numbadlx.sudoku.generate` with ``options``) and
+    write them with :func:`save_puzzles`; return them. The output file is locked from
+    before the first puzzle is made until it is written, so a job already writing it
+    is refused at once (ValueError) rather than after the work.
+
+    Examples
+    --------
+    >>> puzzles = generate_file(2, os.devnull, size=4, seed=0)
+    >>> puzzles.shape
+    (2, 16)
+    """
+    with _PuzzleOutput(output, csv) as out:
+        puzzles = _sudoku.generate(count, **options)
+        out.write(puzzles)
+    return puzzles
+
+
+class _PuzzleOutput:
+    """Where :func:`save_puzzles` writes: standard output, a device (written as it is),
+    or a regular file, locked from opening to closing and emptied only when written
+    (a new file that gets nothing is removed again)."""
+
+    def __init__(self, path, csv):
+        self.name = None if path is None or str(path) == "-" else os.fspath(path)
+        self.csv = (
+            csv if csv is not None else bool(self.name and self.name.lower().endswith(".csv"))
+        )
+        self.handle = None
+        self.created = False
+        self.written = False
+
+    def __enter__(self):
+        name = self.name
+        if name is not None and (os.path.isfile(name) or not os.path.exists(name)):
+            self.created = not os.path.exists(name)
+            self.handle = open_locked(name)
+        return self
+
+    def write(self, array):
+        if self.name is not None and self.name.lower().endswith(".npy"):
+            target = self.handle if self.handle is not None else self.name
+            if self.handle is not None:
+                self.handle.truncate(0)
+            np.save(target, np.ascontiguousarray(array, dtype=np.uint8))
+        elif self.name is None:
+            sys.stdout.write(_puzzle_text(array, self.csv))
+        elif self.handle is None:
+            with open(self.name, "w", encoding="ascii") as device:
+                device.write(_puzzle_text(array, self.csv))
+        else:
+            self.handle.truncate(0)
+            self.handle.write(_puzzle_text(array, self.csv).encode("ascii"))
+        self.written = True
+
+    def __exit__(self, *exc):
+        if self.handle is not None:
+            self.handle.close()
+            if self.created and not self.written:
+                os.remove(self.name)
+        return False

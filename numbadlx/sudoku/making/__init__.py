@@ -1,0 +1,44 @@
+"""Making, rating and transforming puzzles, in bulk.
+
+* :func:`random_grids` makes random full grids and :func:`generate` unique puzzles
+  (minimal, symmetric, bounded in clues or rating); :func:`random_grid` and
+  :func:`random_puzzles` are the older pattern-based makers;
+* :func:`rate` rates puzzles two ways: ``tries`` (search effort over random isomorphs)
+  and ``logic`` (the hardest step on a ladder of human techniques, :data:`TECHNIQUES`);
+  :func:`solving_path` lists the ladder's steps for one puzzle;
+* :func:`transform` makes random isomorphs.
+
+Every call draws puzzle ``k``'s randomness from ``(seed, k)`` only, so results do not
+depend on the number of threads.
+
+The kernels are private modules, one job each: candidate masks (``_masks``), the
+random generator (``_random``), the search behind uniqueness, ``tries`` and random grids
+(``_search``), the logic ladder (``_techniques``, ``_chains``, ``_ladder``), isomorphs
+(``_isomorphs``) and the ``prange`` loops over puzzles (``_loops``).
+
+Examples
+--------
+>>> from numbadlx.sudoku import making
+>>> puzzles = making.generate(2, 4, seed=0)
+>>> making.rate(puzzles).logic.tolist()
+[1.2, 1.2]
+"""
+
+from ._generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
+from ._rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
+from ._transform import transform
+
+__all__ = [
+    "random_grid",
+    "random_grids",
+    "random_puzzles",
+    "generate",
+    "SYMMETRIES",
+    "rate",
+    "Ratings",
+    "solving_path",
+    "Step",
+    "Technique",
+    "TECHNIQUES",
+    "transform",
+]

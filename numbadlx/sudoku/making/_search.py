@@ -1,0 +1,295 @@
+"""The making kernels' own solver: singles, then a depth-first search on mask copies.
+
+It serves three callers, all through :func:`search`:
+
+* ratings (:func:`numbadlx.sudoku.rate`): the ``tries`` of a first-solution search;
+* uniqueness while making puzzles (:func:`other_solution`): blanking cells of a puzzle
+  whose only solution is known keeps it unique exactly when no solution puts another
+  digit into one of the blanked cells, one complete search per blanked cell with the
+  known digit forbidden (cheaper than counting to two);
+* random full grids (:func:`random_grid_into`): the search from the empty grid with
+  random choices.
+
+Interface, for whoever replaces it with an engine's primitives:
+
+* :func:`propagate` ``(cand, units, peers, stack, full) -> placed or -1`` runs naked
+  and hidden singles to their fixed point on candidate masks (:mod:`._masks`, no
+  locked candidates); cells it places get the placed bit.
+* :func:`search` ``(states, todo, cells, stack, units, peers, full, limit, max_tries,
+  randomise, state, solution) -> (solutions up to limit, tries, complete)`` starts from
+  the masks in ``states[0]``, branches on the first unplaced cell with fewest
+  candidates (``randomise``: one of them at random) and tries its digits lowest first
+  (``randomise``: in random order). A *try* is a digit tried in a cell while other
+  digits of that cell are still untried; ``max_tries`` > 0 cuts the search there.
+  ``solution`` receives the first solution (digits 1..n). Work arrays come from
+  :func:`search_work`.
+
+The tests re-check every puzzle made with the exact-cover solver
+(:func:`numbadlx.sudoku.solve`).
+"""
+
+import numpy as np
+from numba import njit
+
+from ._masks import ONE, PLACED, ZERO, bit_index, candidates_of, lowest_bit, popcount
+from ._random import random_below, random_bit
+
+
+@njit(cache=True, nogil=True)
+def place(cand, cell, bit, peers, stack, top):
+    """Fix ``bit`` in ``cell`` and remove it from the peers; cells left with one
+    candidate go on ``stack``. Returns the new stack top, or -1 on a contradiction."""
+    cand[cell] = bit | PLACED
+    for j in range(peers.shape[1]):
+        p = peers[cell, j]
+        c = cand[p]
+        if c & bit:
+            if c & PLACED:
+                return -1
+            c &= ~bit
+            if c == ZERO:
+                return -1
+            cand[p] = c
+            if (c & (c - ONE)) == ZERO:
+                stack[top] = p
+                top += 1
+    return top
+
+
+@njit(cache=True, nogil=True)
+def drain(cand, peers, stack, top):
+    """Place every cell on ``stack`` that still has a single candidate (naked singles,
+    repeated until none is left). Returns the number placed, or -1."""
+    placed = 0
+    while top > 0:
+        top -= 1
+        p = stack[top]
+        c = cand[p]
+        if c & PLACED:
+            continue
+        top = place(cand, p, c, peers, stack, top)
+        if top < 0:
+            return -1
+        placed += 1
+    return placed
+
+
+@njit(cache=True, nogil=True)
+def propagate(cand, units, peers, stack, full):
+    """Naked and hidden singles until neither applies. Returns the number of cells
+    placed, or -1 on a contradiction (a cell without candidates, a digit without a
+    place in some unit)."""
+    n = units.shape[1]
+    top = 0
+    for cell in range(cand.shape[0]):
+        c = cand[cell]
+        if not (c & PLACED) and (c & (c - ONE)) == ZERO:
+            if c == ZERO:
+                return -1
+            stack[top] = cell
+            top += 1
+    placed = drain(cand, peers, stack, top)
+    if placed < 0:
+        return -1
+    while True:
+        found = False
+        for u in range(units.shape[0]):
+            once = ZERO
+            twice = ZERO
+            done = ZERO
+            for j in range(n):
+                c = cand[units[u, j]]
+                if c & PLACED:
+                    done |= c
+                else:
+                    twice |= once & c
+                    once |= c
+            done &= ~PLACED
+            if (once | done) != full:
+                return -1
+            hidden = once & ~twice & ~done
+            if hidden == ZERO:
+                continue
+            top = 0
+            while hidden:
+                bit = lowest_bit(hidden)
+                hidden ^= bit
+                for j in range(n):
+                    cell = units[u, j]
+                    c = cand[cell]
+                    if not (c & PLACED) and (c & bit):
+                        cand[cell] = bit
+                        stack[top] = cell
+                        top += 1
+                        break
+            more = drain(cand, peers, stack, top)
+            if more < 0:
+                return -1
+            placed += more
+            found = True
+        if not found:
+            return placed
+
+
+@njit(cache=True, nogil=True)
+def choose_cell(cand, randomise, state):
+    """The unplaced cell with fewest candidates (-1 if all are placed): the first such
+    cell, or with ``randomise`` one of them at random."""
+    best = 1 << 30
+    cell = -1
+    ties = 0
+    for k in range(cand.shape[0]):
+        c = cand[k]
+        if c & PLACED:
+            continue
+        s = popcount(c)
+        if s < best:
+            best = s
+            cell = k
+            ties = 1
+            if s == 2 and not randomise:
+                break
+        elif s == best and randomise:
+            ties += 1
+            if random_below(state, ties) == 0:
+                cell = k
+    return cell
+
+
+@njit(cache=True, nogil=True)
+def search(
+    states, todo, cells, stack, units, peers, full, limit, max_tries, randomise, state, solution
+):
+    """Depth-first search from the candidates in ``states[0]``: singles after every
+    choice, branching on a cell with fewest candidates.
+
+    A *try* is a digit tried in a cell while other digits of that cell are still
+    untried (the last one left is forced, not a try). Returns ``(solutions up to
+    limit, tries, complete)``; the first solution goes to ``solution`` (digits 1..n).
+    ``max_tries`` > 0 stops the search there (complete False).
+    """
+    tries = 0
+    count = 0
+    if propagate(states[0], units, peers, stack, full) < 0:
+        return 0, 0, True
+    level = 0
+    choose = True
+    nn = states.shape[1]
+    while True:
+        if choose:
+            cur = states[level]
+            cell = choose_cell(cur, randomise, state)
+            if cell < 0:
+                count += 1
+                if count == 1:
+                    for k in range(nn):
+                        solution[k] = bit_index(cur[k] & ~PLACED) + 1
+                if count >= limit:
+                    return count, tries, True
+                level -= 1
+                if level < 0:
+                    return count, tries, True
+                choose = False
+                continue
+            cells[level] = cell
+            todo[level] = cur[cell]
+        t = todo[level]
+        if t == ZERO:
+            level -= 1
+            if level < 0:
+                return count, tries, True
+            choose = False
+            continue
+        bit = random_bit(t, state) if randomise else lowest_bit(t)
+        t ^= bit
+        todo[level] = t
+        if t != ZERO:
+            tries += 1
+            if max_tries > 0 and tries > max_tries:
+                return count, tries, False
+        child = states[level + 1]
+        child[:] = states[level]
+        child[cells[level]] = bit
+        if propagate(child, units, peers, stack, full) < 0:
+            choose = False
+            continue
+        level += 1
+        choose = True
+
+
+@njit(cache=True, nogil=True)
+def search_work(nn):
+    """Work arrays of :func:`search` for grids of ``nn`` cells."""
+    states = np.zeros((nn + 2, nn), dtype=np.uint64)
+    todo = np.zeros(nn + 2, dtype=np.uint64)
+    cells = np.zeros(nn + 2, dtype=np.int64)
+    stack = np.zeros(16 * nn + 64, dtype=np.int32)
+    return states, todo, cells, stack
+
+
+@njit(cache=True, nogil=True)
+def random_grid_into(out, units, peers, full, state, states, todo, cells, stack):
+    """A random full grid, by :func:`search` with random choices from the empty grid.
+    Restarts (with the generator moved on) when a search meets too many dead ends."""
+    nn = out.shape[0]
+    budget = 2 * nn
+    while True:
+        for k in range(nn):
+            states[0, k] = full
+        count, _, _ = search(
+            states, todo, cells, stack, units, peers, full, 1, budget, True, state, out
+        )
+        if count == 1:
+            return
+        budget *= 2
+
+
+@njit(cache=True, nogil=True)
+def other_solution(
+    puzzle, cell, digit, units, peers, where, full, states, todo, cells, stack, state, solution
+):
+    """True if ``puzzle`` has a solution with something other than ``digit`` in the
+    blank ``cell``: a complete search (first solution only) with that digit forbidden."""
+    bit = ONE << np.uint64(digit - 1)
+    # quick proofs first: the digit is the only one the givens leave in the cell
+    # (naked single), or the only place of that digit in one of the cell's units
+    # (hidden single), both counting givens only
+    seen = ZERO
+    for j in range(peers.shape[1]):
+        v = puzzle[peers[cell, j]]
+        if v != 0:
+            seen |= ONE << np.uint64(v - 1)
+    if (full & ~seen) == bit:
+        return False
+    # the rows, columns and boxes where a given already holds the digit
+    n = units.shape[1]
+    held = np.zeros(3 * n, dtype=np.bool_)
+    for k in range(puzzle.shape[0]):
+        if puzzle[k] == digit:
+            held[where[k, 0]] = True
+            held[n + where[k, 1]] = True
+            held[2 * n + where[k, 2]] = True
+    for kind in range(3):
+        u = kind * n + where[cell, kind]
+        elsewhere = False
+        for j in range(n):
+            other = units[u, j]
+            if other != cell and puzzle[other] == 0:
+                if not (
+                    held[where[other, 0]]
+                    or held[n + where[other, 1]]
+                    or held[2 * n + where[other, 2]]
+                ):
+                    elsewhere = True
+                    break
+        if not elsewhere:
+            return False
+    if not candidates_of(puzzle, states[0], peers, full):
+        return False
+    states[0, cell] &= ~bit
+    if states[0, cell] == ZERO:
+        return False
+    found, _, _ = search(
+        states, todo, cells, stack, units, peers, full, 1, 0, False, state, solution
+    )
+    return found > 0

@@ -1,0 +1,249 @@
+"""The file-job runner (numbadlx.jobs): one checkpointed output, one lock and one
+input path for solve, rate and generate, on the local executor or on Dask."""
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from numbadlx import jobs, sudoku
+from numbadlx.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, main
+from numbadlx.sudoku import random_puzzles
+
+
+def _puzzle_file(path, count=40, seed=5, size=9):
+    puzzles = random_puzzles(count, size, seed=seed)
+    puzzles[::6, :5] = 0  # some with several solutions
+    path.write_text("\n".join(sudoku.format_lines(puzzles)) + "\n")
+    return path
+
+
+def _stdin(monkeypatch, data):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+# ---------------------------------------------------------------- rate like solve
+
+
+def test_rate_reads_standard_input(tmp_path, monkeypatch, capsys):
+    source = _puzzle_file(tmp_path / "in.txt", count=6, size=4)
+    assert main(["rate", str(source), "-o", str(tmp_path / "file.csv"), "--no-progress"]) == 0
+    _stdin(monkeypatch, source.read_bytes())
+    assert main(["rate", "-", "-o", str(tmp_path / "stdin.csv"), "--no-progress"]) == 0
+    assert (tmp_path / "stdin.csv").read_bytes() == (tmp_path / "file.csv").read_bytes()
+    capsys.readouterr()
+    _stdin(monkeypatch, source.read_bytes())
+    assert main(["rate", "-", "--no-progress"]) == 0
+    assert capsys.readouterr().out.encode() == (tmp_path / "file.csv").read_bytes()
+    # an unreadable line of standard input is named as such, not as a temporary copy
+    _stdin(monkeypatch, b"12\n")
+    assert main(["rate", "-", "--no-progress"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "<stdin>" in err and "numbadlx-input-" not in err
+    # standard input cannot be resumed
+    _stdin(monkeypatch, source.read_bytes())
+    assert main(["rate", "-", "-o", str(tmp_path / "x.csv"), "--resume"]) == EXIT_USAGE
+    assert "--resume needs an input file" in capsys.readouterr().err
+
+
+def test_rate_reads_standard_input_in_a_subprocess(tmp_path):
+    source = _puzzle_file(tmp_path / "in.txt", count=3, size=4)
+    run = subprocess.run(
+        [sys.executable, "-m", "numbadlx", "rate", "-", "--no-progress"],
+        input=source.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == EXIT_OK, run.stderr
+    assert run.stdout.splitlines()[0] == jobs.RATE_HEADER and len(run.stdout.splitlines()) == 4
+
+
+def test_rate_is_checkpointed_and_resumes(tmp_path, capsys):
+    source = _puzzle_file(tmp_path / "in.txt", count=30, size=4)
+    full = tmp_path / "full.csv"
+    jobs.rate_file(source, full, chunk_size=7)
+
+    def stop(end_byte, done):
+        if done >= 14:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "out.csv"
+    summary = jobs.rate_file(source, out, chunk_size=7, progress=stop)
+    assert summary.interrupted and summary.puzzles == 14
+    assert full.read_bytes().startswith(out.read_bytes())
+    assert (tmp_path / "out.csv.progress").exists()
+    # another seed would rate the rest differently: refused
+    with pytest.raises(ValueError, match="other options"):
+        jobs.rate_file(source, out, chunk_size=7, resume=True, seed=1)
+    assert main(["rate", str(source), "-o", str(out), "--resume", "--no-progress"]) == 0
+    assert out.read_bytes() == full.read_bytes()  # one header, isomorphs by file index
+    assert not (tmp_path / "out.csv.progress").exists()
+
+
+def test_a_solve_checkpoint_is_not_resumed_by_rate(tmp_path):
+    source = _puzzle_file(tmp_path / "in.txt", count=20, size=4)
+    out = tmp_path / "out.csv"
+
+    def stop(end_byte, done):
+        if done >= 10:
+            raise KeyboardInterrupt
+
+    assert jobs.solve_file(source, out, chunk_size=5, progress=stop).interrupted
+    with pytest.raises(ValueError, match="other options"):
+        jobs.rate_file(source, out, resume=True)
+
+
+# ---------------------------------------------------------------- one lock for all writers
+
+
+def test_rate_and_generate_take_the_lock_of_an_output_another_job_writes(tmp_path, capsys):
+    source = _puzzle_file(tmp_path / "in.txt", count=4, size=4)
+    out = tmp_path / "out.csv"
+    sink = jobs.CheckpointedOutput(out, source, jobs.output_options(limit=2, csv=True))
+    try:
+        sink.commit(b"line\n", 17, 1, jobs.count_statuses([0]))
+        with pytest.raises(ValueError, match="being written by another run"):
+            jobs.rate_file(source, out)
+        with pytest.raises(ValueError, match="being written by another run"):
+            jobs.generate_file(2, out, size=4, seed=0)
+        with pytest.raises(ValueError, match="being written by another run"):
+            jobs.save_puzzles(out, random_puzzles(1, 4, seed=0))
+        with pytest.raises(ValueError, match="being written by another run"):
+            jobs.solve_file(source, out)
+        assert main(["rate", str(source), "-o", str(out), "--no-progress"]) == EXIT_USAGE
+        assert "locked" in capsys.readouterr().err
+        args = ["generate", "-n", "1", "--size", "4", "-o", str(out), "--no-progress"]
+        assert main(args) == EXIT_USAGE
+        assert "locked" in capsys.readouterr().err
+        # the refused writers left the output and its checkpoint alone
+        assert out.read_bytes().endswith(b"line\n")
+        assert (tmp_path / "out.csv.progress").exists()
+    finally:
+        sink.close(ok=False)
+    # once the job is done, each of them may write it
+    jobs.generate_file(2, out, size=4, seed=0)
+    assert sudoku.parse(out).shape == (2, 16)
+    jobs.rate_file(source, out)
+    assert out.read_text().splitlines()[0] == jobs.RATE_HEADER
+
+
+def test_generate_leaves_no_file_when_it_fails(tmp_path):
+    out = tmp_path / "made.txt"
+    with pytest.raises(ValueError):
+        jobs.generate_file(1, out, clues=(5, 6))
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------- the Dask executor
+
+
+@pytest.fixture
+def dask_available():
+    pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+
+
+def test_the_runner_imports_no_dask():
+    code = (
+        "import sys, numbadlx.jobs, numbadlx.cli; print(sorted(m for m in sys.modules "
+        "if m == 'dask' or m.startswith(('dask.', 'distributed'))))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "[]", run.stderr
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--engine", "dlx"],
+        ["--engine", "bits", "--output-format", "grid"],
+        ["--output-format", "grid", "--limit", "1"],
+    ],
+    ids=["engine", "engine-grid", "grid"],
+)
+def test_cli_dask_takes_every_local_option(tmp_path, dask_available, extra):
+    source = _puzzle_file(tmp_path / "in.txt", count=40)
+    local, on_dask = tmp_path / "local.txt", tmp_path / "dask.txt"
+    base = ["solve", str(source), "--no-progress", *extra]
+    assert main([*base, "-o", str(local)]) == main(
+        [*base, "-o", str(on_dask), "--dask", "threads:2", "--dask-chunk-bytes", "700"]
+    )
+    assert on_dask.read_bytes() == local.read_bytes()
+    if "grid" in extra:
+        assert b"\n\n" in local.read_bytes()
+
+
+def test_cli_dask_reads_a_solution_column(tmp_path, dask_available):
+    puzzles = random_puzzles(30, seed=12)
+    solutions = sudoku.solve(puzzles, limit=1).solutions
+    rows = ["id,question,answer"]
+    for k, (p, s) in enumerate(zip(sudoku.format_lines(puzzles), sudoku.format_lines(solutions))):
+        if k == 4:
+            s = s[::-1]  # a wrong solution, noted on its line
+        rows.append(f"{k},{p},{s}")
+    source = tmp_path / "in.csv"
+    source.write_text("\n".join(rows) + "\n")
+    outputs = []
+    for name, extra in (("local", []), ("dask", ["--dask", "threads:2"])):
+        out = tmp_path / f"{name}.txt"
+        args = ["solve", str(source), "-o", str(out), "--column", "question", "--no-progress"]
+        main([*args, "--dask-chunk-bytes", "500", *extra])
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count(b"\n") == 30
+
+
+def test_a_dask_run_with_options_resumes_locally(tmp_path, dask_available):
+    source = _puzzle_file(tmp_path / "in.txt", count=60)
+    options = dict(engine="bits", grid=True)
+    full = tmp_path / "full.txt"
+    jobs.solve_file(source, full, **options)
+
+    def stop(end_byte, done):
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "out.txt"
+    executor = jobs.DaskExecutor("threads:2", chunk_bytes=500, window=1)
+    summary = jobs.solve_file(source, out, executor=executor, progress=stop, **options)
+    assert summary.interrupted and 20 <= summary.puzzles < 60
+    with pytest.raises(ValueError, match="other options"):
+        jobs.solve_file(source, out, resume=True)  # without the engine and grid
+    assert not jobs.solve_file(source, out, resume=True, **options).interrupted
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_rate_on_dask_numbers_the_puzzles_as_a_local_run(tmp_path, dask_available, capsys):
+    source = _puzzle_file(tmp_path / "in.txt", count=25, size=4)
+    local = tmp_path / "local.csv"
+    jobs.rate_file(source, local, seed=3)
+    executor = jobs.DaskExecutor("threads:2", chunk_bytes=60, chunk_size=4)
+    summary = jobs.rate_file(source, tmp_path / "dask.csv", seed=3, executor=executor)
+    assert summary.puzzles == 25 and summary.ranges > 3
+    assert (tmp_path / "dask.csv").read_bytes() == local.read_bytes()
+    args = ["rate", str(source), "-o", str(tmp_path / "cli.csv"), "--seed", "3"]
+    assert main([*args, "--dask", "threads:2", "--dask-chunk-bytes", "80"]) == EXIT_OK
+    assert (tmp_path / "cli.csv").read_bytes() == local.read_bytes()
+
+
+def test_an_interrupted_rate_says_how_to_carry_on(tmp_path, monkeypatch, capsys):
+    source = _puzzle_file(tmp_path / "in.txt", count=20, size=4)
+    real = sudoku.rate
+    calls = []
+
+    def rate(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sudoku, "rate", rate)
+    out = tmp_path / "out.csv"
+    args = ["rate", str(source), "-o", str(out), "--chunk-size", "5", "--no-progress"]
+    assert main(args) == EXIT_INTERRUPTED
+    assert "--resume" in capsys.readouterr().err
+    monkeypatch.setattr(sudoku, "rate", real)
+    assert main([*args, "--resume"]) == EXIT_OK
+    assert len(out.read_text().splitlines()) == 21
