@@ -84,8 +84,9 @@ def _interruptible(function, *args):
 class LocalExecutor:
     """Run a job in this process: the input is read ``chunk_size`` puzzles at a time (any
     format :func:`~numbadlx.sudoku.iter_chunks` reads) and each chunk is one unit, run
-    on a helper thread so that Ctrl-C stops even a long search at once. The job's own
-    threads (``threads`` of solve and rate) do the parallel work."""
+    on a helper thread so that Ctrl-C stops even a long search at once; a job without
+    input (generate) gets blocks of ``chunk_size`` puzzle indices as its units. The
+    job's own threads (``threads`` of solve, rate and generate) do the parallel work."""
 
     name = "local"
 
@@ -97,6 +98,9 @@ class LocalExecutor:
         """Nothing to check: every input format is read here."""
 
     def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+        if path is None:  # a job without input: blocks of puzzle indices
+            yield from self._blocks(job, first_index)
+            return
         warmed = False
         done = first_index
         for chunk in _sudoku.iter_chunks(
@@ -120,6 +124,15 @@ class LocalExecutor:
             data, tally, seconds = _interruptible(job.run_chunk, chunk, done)
             done += len(chunk)
             yield Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
+
+    def _blocks(self, job, first_index):
+        """Puzzles ``first_index`` to ``job.count - 1`` of a job that reads no input
+        (:class:`~numbadlx.jobs.GenerateJob`), ``chunk_size`` a unit; a piece's
+        ``end_byte`` is the index after its last puzzle."""
+        for begin in range(first_index, job.count, self.chunk_size):
+            end = min(job.count, begin + self.chunk_size)
+            data, tally, seconds = _interruptible(job.run_block, begin, end)
+            yield Piece(data, end, end - begin, tally, job.size, seconds)
 
     def close(self):
         """Nothing to release."""
