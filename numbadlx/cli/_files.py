@@ -202,8 +202,6 @@ def rate_command(args):
 
 
 def generate_command(args):
-    import time
-
     from .. import jobs
 
     box = parse_box(args.box) if args.box else None
@@ -212,12 +210,12 @@ def generate_command(args):
     if (args.box and box is None) or clues is False or rating is False:
         return EXIT_USAGE
     minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
+    output = None if args.output in (None, "-") else args.output
     bar = ProgressBar(args.n, show_progress(args), "generating")
-    start = time.perf_counter()
     try:
-        jobs.generate_file(
+        summary = jobs.generate_file(
             args.n,
-            args.output,
+            output,
             csv=args.csv or None,
             size=args.size,
             box=box,
@@ -228,13 +226,28 @@ def generate_command(args):
             seed=args.seed,
             threads=args.threads,
             attempts=args.attempts,
+            chunk_size=args.chunk_size,
+            resume=args.resume,
             progress=lambda done, total: bar(done, done),
+            log=bar.note,
         )
     finally:
         bar.close()
-    seconds = time.perf_counter() - start
-    rate = f"{args.n / seconds:,.0f}" if seconds > 0 else "-"
-    note(f"{args.n} puzzles of {args.size}x{args.size} in {seconds:.2f} s ({rate} puzzles/s)")
-    if args.output not in (None, "-"):
-        note(f"wrote {args.output}")
+    made = summary.puzzles - summary.resumed_puzzles
+    rate = f"{made / summary.seconds:,.0f}" if summary.seconds > 0 and made else "-"
+    note(
+        f"{summary.puzzles} puzzles of {args.size}x{args.size} in {summary.seconds:.2f} s "
+        f"({rate} puzzles/s), seed {summary.seed}"
+    )
+    if summary.interrupted:
+        if output is None or os.path.abspath(output).startswith(("/dev/", "/proc/")):
+            note(f"interrupted after {summary.puzzles} puzzles")
+        else:
+            note(
+                f"interrupted; {output} holds the first {summary.puzzles} puzzles "
+                f"complete. Run the same command with --resume to carry on."
+            )
+        return EXIT_INTERRUPTED
+    if output is not None:
+        note(f"wrote {output}")
     return EXIT_OK

@@ -148,7 +148,9 @@ def build_parser():
         "generate",
         help="make Sudoku puzzles with exactly one solution",
         description="Make N puzzles with exactly one solution (minimal by default) and "
-        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy).",
+        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy), "
+        "--chunk-size at a time: a regular file gets checkpoints for --resume, which "
+        "gives the file an uninterrupted run writes.",
     )
     make.add_argument("-n", type=positive, required=True, help="how many puzzles")
     make.add_argument("-o", "--output", help="write here; - or no -o: standard output")
@@ -170,7 +172,9 @@ def build_parser():
     make.add_argument(
         "--rating", metavar="LO,HI", help="keep puzzles with a logic rating in LO..HI"
     )
-    make.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    make.add_argument(
+        "--seed", type=int, default=None, help="random seed (default: fresh, and printed)"
+    )
     make.add_argument(
         "--attempts",
         type=positive,
@@ -178,6 +182,19 @@ def build_parser():
         help="grids tried per puzzle before giving up on the bounds (default 1000)",
     )
     make.add_argument("--threads", type=positive, default=None, help="threads")
+    make.add_argument(
+        "--chunk-size",
+        type=positive,
+        default=1024,
+        help="puzzles made and written at a time, between checkpoints (default 1024; "
+        "fewer for large grids)",
+    )
+    make.add_argument(
+        "--resume",
+        action="store_true",
+        help="carry on an interrupted run into the same -o file (same options; the "
+        "seed drawn is taken from the checkpoint when --seed is not given)",
+    )
     make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
     make.add_argument("--no-progress", action="store_true", help="no progress bar")
     make.add_argument(

@@ -73,8 +73,8 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
     if path is not None:
         check_output(path, output)
     if isinstance(job, GenerateJob):
+        job.check()  # before a fresh seed is drawn and said
         job = _settle_seed(job, output, resume, log)
-        job.check()
     executor.check(path, job)  # before the output is opened, which would empty it
     sink = CheckpointedOutput(
         output, path, job.options, resume=resume, header=job.header if header else None, log=log
