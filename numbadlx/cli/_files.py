@@ -35,9 +35,8 @@ def _executor(args):
             file=sys.stderr,
         )
         return False
-    return jobs.DaskExecutor(
-        args.dask, chunk_bytes=args.dask_chunk_bytes, chunk_size=args.chunk_size
-    )
+    chunk_bytes = getattr(args, "dask_chunk_bytes", jobs.DEFAULT_RANGE_BYTES)
+    return jobs.DaskExecutor(args.dask, chunk_bytes=chunk_bytes, chunk_size=args.chunk_size)
 
 
 def _input_size(path):
@@ -210,8 +209,12 @@ def generate_command(args):
     if (args.box and box is None) or clues is False or rating is False:
         return EXIT_USAGE
     minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
+    executor = _executor(args)
+    if executor is False:
+        return EXIT_USAGE
     output = None if args.output in (None, "-") else args.output
-    bar = ProgressBar(args.n, show_progress(args), "generating")
+    desc = "generating on Dask" if args.dask else "generating"
+    bar = ProgressBar(args.n, show_progress(args), desc)
     try:
         summary = jobs.generate_file(
             args.n,
@@ -224,9 +227,10 @@ def generate_command(args):
             clues=clues,
             rating=rating,
             seed=args.seed,
-            threads=args.threads,
+            threads=(args.threads or 1) if args.dask else args.threads,
             attempts=args.attempts,
             chunk_size=args.chunk_size,
+            executor=executor,
             resume=args.resume,
             progress=lambda done, total: bar(done, done),
             log=bar.note,

@@ -195,6 +195,13 @@ def build_parser():
         help="carry on an interrupted run into the same -o file (same options; the "
         "seed drawn is taken from the checkpoint when --seed is not given)",
     )
+    make.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="generate on Dask, a task per --chunk-size block: a scheduler address "
+        "(tcp://host:8786), local[:N] for a LocalCluster of N worker processes, or "
+        "threads[:N] (needs numbadlx[dask]); --threads is per task (default 1)",
+    )
     make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
     make.add_argument("--no-progress", action="store_true", help="no progress bar")
     make.add_argument(

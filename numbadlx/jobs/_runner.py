@@ -388,9 +388,7 @@ def generate_file(
     report = None if progress is None else (lambda end, done: progress(done, job.count))
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return run_job(
-        job, None, name, executor=executor, resume=resume, progress=report, log=log
-    )
+    return run_job(job, None, name, executor=executor, resume=resume, progress=report, log=log)
 
 
 class _PuzzleOutput:

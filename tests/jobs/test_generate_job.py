@@ -315,3 +315,29 @@ def test_ctrl_c_stops_at_once_leaves_whole_lines_and_resume_keeps_the_drawn_seed
     assert finished.returncode == EXIT_OK, err
     assert "drawn afresh" not in err and f"seed {seed}" in err
     assert out.read_bytes() == _text(sudoku.generate(COUNT, seed=seed))
+
+
+# ---------------------------------------------------------------- on Dask
+
+
+def test_dask_blocks_give_the_same_file_and_resume_a_local_run(tmp_path):
+    pytest.importorskip("dask")
+    out = tmp_path / "out.npy"
+    jobs.generate_file(10, out, size=4, seed=6, chunk_size=3, progress=_stop_after(1))
+    executor = jobs.DaskExecutor("threads:2", chunk_size=2, window=2)
+    summary = jobs.generate_file(10, out, size=4, seed=6, resume=True, executor=executor)
+    assert summary.resumed_puzzles == 3 and summary.ranges == 4
+    assert out.read_bytes() == _npy(sudoku.generate(10, 4, seed=6))
+
+
+@pytest.mark.slow
+def test_generate_on_a_local_cluster_writes_the_local_file(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    args = ["generate", "-n", "40", "--size", "4", "--seed", "9", "--no-progress"]
+    assert (
+        main([*args, "-o", str(tmp_path / "dask.csv"), "--dask", "local:2", "--chunk-size", "5"])
+        == EXIT_OK
+    )
+    assert main([*args, "-o", str(tmp_path / "here.csv"), "--chunk-size", "7"]) == EXIT_OK
+    assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "here.csv").read_bytes()
+    assert (tmp_path / "dask.csv").read_bytes() == _text(sudoku.generate(40, 4, seed=9), True)
