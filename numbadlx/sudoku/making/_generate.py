@@ -236,8 +236,8 @@ def generate(
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(
-                    f"no puzzle {first_index + begin + int(failed[0])} found in {attempts} attempts "
-                    f"(size {size}, minimal={minimal}, symmetry={symmetry!r}, "
+                    f"no puzzle {first_index + begin + int(failed[0])} found in "
+                    f"{attempts} attempts (size {size}, minimal={minimal}, symmetry={symmetry!r}, "
                     f"clues={clues}, rating={rating}): widen the bounds or raise attempts"
                 )
             if progress is not None:
