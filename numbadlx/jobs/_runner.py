@@ -42,7 +42,7 @@ def run_job(
     a temporary file first, and cannot be resumed). ``output`` None is standard output,
     ``os.devnull`` nowhere; a regular file gets an ``OUTPUT.progress`` checkpoint after
     each piece and is locked while the job writes it. ``resume`` carries on from the
-    checkpoint; ``header`` writes the job's header (CSV) when starting from the top;
+    checkpoint; ``header`` writes the job's header (CSV, .npy) when starting from the top;
     ``progress(end_byte, puzzles)`` is called after each piece (and first with the
     starting point when resuming); ``log`` gets each note on the run.
     The executor is closed at the end.
@@ -105,7 +105,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
         startup_seconds=executor.startup_seconds,
     )
     summary.unreadable = summary.tally.get("INVALID", 0) if isinstance(job, RateJob) else 0
-    summary.seed = getattr(job, "seed", None) if isinstance(job, GenerateJob) else None
+    summary.seed = job.seed if isinstance(job, GenerateJob) else None
     return summary
 
 
