@@ -153,7 +153,12 @@ def build_parser():
         "gives the file an uninterrupted run writes.",
     )
     make.add_argument("-n", type=positive, required=True, help="how many puzzles")
-    make.add_argument("-o", "--output", help="write here; - or no -o: standard output")
+    make.add_argument(
+        "-o",
+        "--output",
+        help="write here (a regular file gets checkpoints for --resume; a .npy file "
+        "loads once the run is complete); - or no -o: standard output",
+    )
     make.add_argument("--size", type=positive, default=9, help="grid size (default 9)")
     make.add_argument("--box", help="box shape RxC when the size is not a square, e.g. 2x3")
     make.add_argument(
