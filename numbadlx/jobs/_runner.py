@@ -360,8 +360,8 @@ def generate_file(
     Examples
     --------
     >>> summary = generate_file(2, None, size=4, seed=0)
-    1342240041000030
-    1004302000000300
+    2000000103000004
+    2000030000010203
     >>> summary.puzzles, summary.seed
     (2, 0)
     """
