@@ -43,7 +43,8 @@ What an interruption leaves:
 the chunk that are not finished by then get BUDGET, the hardest ones last.
 
 ``numbadlx rate`` runs through the same checkpointed output (``--resume``, standard
-input, ``--dask``), and ``numbadlx generate`` takes the same lock on its output.
+input, ``--dask``), and so does ``numbadlx generate`` (``--resume``), a block of
+``--chunk-size`` puzzles at a time, with its options and seed as the fingerprint.
 
 This package parses the arguments and prints; the work is done by the file jobs of
 :mod:`numbadlx.jobs` (:func:`~numbadlx.jobs.solve_file`,
@@ -81,7 +82,7 @@ __all__ = [
 def main(argv=None):
     """Entry point of the ``numbadlx`` command."""
     args = build_parser().parse_args(argv)
-    if args.command in ("solve", "rate") and args.resume and args.output in (None, "-"):
+    if getattr(args, "resume", False) and args.output in (None, "-"):
         print("numbadlx: error: --resume needs -o OUTPUT (a file)", file=sys.stderr)
         return EXIT_USAGE
     try:

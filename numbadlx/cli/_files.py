@@ -35,9 +35,8 @@ def _executor(args):
             file=sys.stderr,
         )
         return False
-    return jobs.DaskExecutor(
-        args.dask, chunk_bytes=args.dask_chunk_bytes, chunk_size=args.chunk_size
-    )
+    chunk_bytes = getattr(args, "dask_chunk_bytes", jobs.DEFAULT_RANGE_BYTES)
+    return jobs.DaskExecutor(args.dask, chunk_bytes=chunk_bytes, chunk_size=args.chunk_size)
 
 
 def _input_size(path):
@@ -202,8 +201,6 @@ def rate_command(args):
 
 
 def generate_command(args):
-    import time
-
     from .. import jobs
 
     box = parse_box(args.box) if args.box else None
@@ -212,12 +209,16 @@ def generate_command(args):
     if (args.box and box is None) or clues is False or rating is False:
         return EXIT_USAGE
     minimal = {"yes": True, "symmetric": "symmetric", "no": False}[args.minimal]
-    bar = ProgressBar(args.n, show_progress(args), "generating")
-    start = time.perf_counter()
+    executor = _executor(args)
+    if executor is False:
+        return EXIT_USAGE
+    output = None if args.output in (None, "-") else args.output
+    desc = "generating on Dask" if args.dask else "generating"
+    bar = ProgressBar(args.n, show_progress(args), desc)
     try:
-        jobs.generate_file(
+        summary = jobs.generate_file(
             args.n,
-            args.output,
+            output,
             csv=args.csv or None,
             size=args.size,
             box=box,
@@ -226,15 +227,31 @@ def generate_command(args):
             clues=clues,
             rating=rating,
             seed=args.seed,
-            threads=args.threads,
+            threads=(args.threads or 1) if args.dask else args.threads,
             attempts=args.attempts,
+            chunk_size=args.chunk_size,
+            executor=executor,
+            resume=args.resume,
             progress=lambda done, total: bar(done, done),
+            log=bar.note,
         )
     finally:
         bar.close()
-    seconds = time.perf_counter() - start
-    rate = f"{args.n / seconds:,.0f}" if seconds > 0 else "-"
-    note(f"{args.n} puzzles of {args.size}x{args.size} in {seconds:.2f} s ({rate} puzzles/s)")
-    if args.output not in (None, "-"):
-        note(f"wrote {args.output}")
+    made = summary.puzzles - summary.resumed_puzzles
+    rate = f"{made / summary.seconds:,.0f}" if summary.seconds > 0 and made else "-"
+    note(
+        f"{summary.puzzles} puzzles of {args.size}x{args.size} in {summary.seconds:.2f} s "
+        f"({rate} puzzles/s), seed {summary.seed}"
+    )
+    if summary.interrupted:
+        if output is None or os.path.abspath(output).startswith(("/dev/", "/proc/")):
+            note(f"interrupted after {summary.puzzles} puzzles")
+        else:
+            note(
+                f"interrupted; {output} holds the first {summary.puzzles} puzzles "
+                f"complete. Run the same command with --resume to carry on."
+            )
+        return EXIT_INTERRUPTED
+    if output is not None:
+        note(f"wrote {output}")
     return EXIT_OK

@@ -148,10 +148,17 @@ def build_parser():
         "generate",
         help="make Sudoku puzzles with exactly one solution",
         description="Make N puzzles with exactly one solution (minimal by default) and "
-        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy).",
+        "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy), "
+        "--chunk-size at a time: a regular file gets checkpoints for --resume, which "
+        "gives the file an uninterrupted run writes.",
     )
     make.add_argument("-n", type=positive, required=True, help="how many puzzles")
-    make.add_argument("-o", "--output", help="write here; - or no -o: standard output")
+    make.add_argument(
+        "-o",
+        "--output",
+        help="write here (a regular file gets checkpoints for --resume; a .npy file "
+        "loads once the run is complete); - or no -o: standard output",
+    )
     make.add_argument("--size", type=positive, default=9, help="grid size (default 9)")
     make.add_argument("--box", help="box shape RxC when the size is not a square, e.g. 2x3")
     make.add_argument(
@@ -170,7 +177,9 @@ def build_parser():
     make.add_argument(
         "--rating", metavar="LO,HI", help="keep puzzles with a logic rating in LO..HI"
     )
-    make.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    make.add_argument(
+        "--seed", type=int, default=None, help="random seed (default: fresh, and printed)"
+    )
     make.add_argument(
         "--attempts",
         type=positive,
@@ -178,6 +187,26 @@ def build_parser():
         help="grids tried per puzzle before giving up on the bounds (default 1000)",
     )
     make.add_argument("--threads", type=positive, default=None, help="threads")
+    make.add_argument(
+        "--chunk-size",
+        type=positive,
+        default=1024,
+        help="puzzles made and written at a time, between checkpoints (default 1024; "
+        "fewer for large grids)",
+    )
+    make.add_argument(
+        "--resume",
+        action="store_true",
+        help="carry on an interrupted run into the same -o file (same options; the "
+        "seed drawn is taken from the checkpoint when --seed is not given)",
+    )
+    make.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="generate on Dask, a task per --chunk-size block: a scheduler address "
+        "(tcp://host:8786), local[:N] for a LocalCluster of N worker processes, or "
+        "threads[:N] (needs numbadlx[dask]); --threads is per task (default 1)",
+    )
     make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
     make.add_argument("--no-progress", action="store_true", help="no progress bar")
     make.add_argument(

@@ -22,8 +22,10 @@ The pieces:
 
 * the jobs: :func:`solve_file` (:class:`SolveJob`, one result line per puzzle,
   :func:`result_lines`), :func:`rate_file` (:class:`RateJob`, a CSV row of ratings,
-  :func:`rate_text`) and :func:`generate_file` / :func:`save_puzzles` (made puzzles,
-  written under the same lock); :func:`run_job` runs a job object;
+  :func:`rate_text`) and :func:`generate_file` (:class:`GenerateJob`, made puzzles, a
+  block of puzzle indices at a time: it reads no input, and its options, seed
+  included, are its fingerprint); :func:`save_puzzles` writes an array of puzzles
+  under the same lock; :func:`run_job` runs a job object;
 * the executors, which only run work units: :class:`LocalExecutor` (in this process,
   a chunk of puzzles a unit) and :class:`DaskExecutor` (byte ranges as tasks on a
   ``distributed`` cluster or a thread pool; Dask is imported only when it is used);
@@ -53,7 +55,7 @@ Examples
 from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, write_checkpoint
 from ._executors import DEFAULT_RANGE_BYTES, DaskExecutor, LocalExecutor, Piece
 from ._inputs import JobInput, check_output, input_file
-from ._jobs import RateJob, SolveJob, output_options
+from ._jobs import GenerateJob, RateJob, SolveJob, output_options
 from ._lines import (
     CSV_HEADER,
     RATE_HEADER,
@@ -74,6 +76,7 @@ __all__ = [
     "run_job",
     "SolveJob",
     "RateJob",
+    "GenerateJob",
     "LocalExecutor",
     "DaskExecutor",
     "DEFAULT_RANGE_BYTES",

@@ -52,6 +52,19 @@ def run_chunks(job, chunks, first_index=0):
     return b"".join(pieces), puzzles, tally, seconds
 
 
+def index_blocks(job, first_index, size):
+    """The ``(begin, end)`` blocks of ``size`` puzzle indices from ``first_index`` to
+    ``job.count``, for a job that reads no input."""
+    return [(begin, min(job.count, begin + size)) for begin in range(first_index, job.count, size)]
+
+
+def run_block(job, begin, end):
+    """Task: puzzles ``begin`` to ``end - 1`` of a job that reads no input, as
+    ``(data, puzzles, tally, seconds)``."""
+    data, tally, seconds = job.run_block(begin, end)
+    return data, end - begin, tally, seconds
+
+
 def _interruptible(function, *args):
     """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
 
@@ -84,8 +97,9 @@ def _interruptible(function, *args):
 class LocalExecutor:
     """Run a job in this process: the input is read ``chunk_size`` puzzles at a time (any
     format :func:`~numbadlx.sudoku.iter_chunks` reads) and each chunk is one unit, run
-    on a helper thread so that Ctrl-C stops even a long search at once. The job's own
-    threads (``threads`` of solve and rate) do the parallel work."""
+    on a helper thread so that Ctrl-C stops even a long search at once; a job without
+    input (generate) gets blocks of ``chunk_size`` puzzle indices as its units. The
+    job's own threads (``threads`` of solve, rate and generate) do the parallel work."""
 
     name = "local"
 
@@ -97,6 +111,9 @@ class LocalExecutor:
         """Nothing to check: every input format is read here."""
 
     def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+        if path is None:  # a job without input: blocks of puzzle indices
+            yield from self._blocks(job, first_index)
+            return
         warmed = False
         done = first_index
         for chunk in _sudoku.iter_chunks(
@@ -120,6 +137,14 @@ class LocalExecutor:
             data, tally, seconds = _interruptible(job.run_chunk, chunk, done)
             done += len(chunk)
             yield Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
+
+    def _blocks(self, job, first_index):
+        """Puzzles ``first_index`` to ``job.count - 1`` of a job that reads no input
+        (:class:`~numbadlx.jobs.GenerateJob`), ``chunk_size`` a unit; a piece's
+        ``end_byte`` is the index after its last puzzle."""
+        for begin, end in index_blocks(job, first_index, self.chunk_size):
+            data, puzzles, tally, seconds = _interruptible(run_block, job, begin, end)
+            yield Piece(data, end, puzzles, tally, job.size, seconds)
 
     def close(self):
         """Nothing to release."""
@@ -165,7 +190,8 @@ class DaskExecutor:
     """Run a job on Dask: the input (line or CSV format) is cut into byte ranges of
     about ``chunk_bytes`` on line boundaries (rows, for CSV), and each range is a task
     that reads its own puzzles (so the workers must see the input at the same path)
-    and runs the job on them ``chunk_size`` at a time. At most ``window`` tasks are in
+    and runs the job on them ``chunk_size`` at a time; a job without input (generate)
+    gets a task per block of ``chunk_size`` puzzle indices. At most ``window`` tasks are in
     flight (default: 4 per worker thread); the results come back in input order.
     ``n`` is the puzzle size (default: that of the first puzzle).
 
@@ -195,6 +221,7 @@ class DaskExecutor:
         self.window = window
         self.startup_seconds = 0.0
         self._fmt = None
+        self._slots = 1  # worker threads, once connected
         self._client = None
         self._pool = None
         self._owned = []  # things to close at the end, last first
@@ -202,6 +229,8 @@ class DaskExecutor:
     def check(self, path, job):
         """Refuse (ValueError) an input a range task cannot read: checked before the
         output is opened, which would empty it."""
+        if path is None:  # a job without input: every task makes its own block
+            return
         fmt = _sudoku.file_format(path, job.format, self.n)
         if fmt not in ("lines", "csv"):
             raise ValueError(
@@ -211,6 +240,13 @@ class DaskExecutor:
         self._fmt = fmt
 
     def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+        if path is None:  # a job without input: blocks of chunk_size puzzle indices
+            blocks = index_blocks(job, first_index, self.chunk_size)
+            if blocks:
+                self._connect()
+            tasks = [(end, (run_block, job, begin, end)) for begin, end in blocks]
+            yield from self._in_order(tasks, job.size)
+            return
         fmt = self._fmt or _sudoku.file_format(path, job.format, self.n)
         n = n or self.n
         if n is None:
@@ -223,17 +259,23 @@ class DaskExecutor:
             return
         self._connect()
         firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
+        tasks = [
+            (stop, (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size))
+            for (start, stop, line), first in zip(ranges, firsts)
+        ]
+        yield from self._in_order(tasks, n)
+
+    def _in_order(self, tasks, n):
+        """Submit ``tasks`` (``(end_byte, (function, *args))``, each function returning
+        ``(data, puzzles, tally, seconds)``) with at most ``window`` in flight, and
+        yield their pieces in order."""
         window = max(1, int(self.window) if self.window else 4 * self._slots)
         pending = {}
         submitted = 0
         try:
-            for index, (_, stop, _) in enumerate(ranges):
-                while submitted < len(ranges) and submitted < index + window:
-                    start_, stop_, line = ranges[submitted]
-                    pending[submitted] = self._submit(
-                        _run_range, job, path, fmt, n, start_, stop_, line,
-                        firsts[submitted], self.chunk_size,
-                    )  # fmt: skip
+            for index, (stop, _) in enumerate(tasks):
+                while submitted < len(tasks) and submitted < index + window:
+                    pending[submitted] = self._submit(*tasks[submitted][1])
                     submitted += 1
                 data, puzzles, tally, seconds = pending.pop(index).result()
                 yield Piece(data, stop, puzzles, tally, n, seconds)

@@ -2,13 +2,15 @@
 
 A job is a small picklable object (it travels to Dask workers) with the options that
 shape its output; its ``run_chunk(chunk, first_index)`` turns a
-:class:`~numbadlx.sudoku.PuzzleChunk` into ``(bytes to write, tally, seconds)``. It calls
-the Sudoku layer through its public names only.
+:class:`~numbadlx.sudoku.PuzzleChunk` into ``(bytes to write, tally, seconds)``. A job
+that reads no input (:class:`GenerateJob`) has ``run_block(begin, end)`` instead, for a
+block of puzzle indices. Jobs call the Sudoku layer through its public names only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -150,3 +152,115 @@ class RateJob:
         tally = np.zeros(TALLY_SIZE, dtype=np.int64)
         tally[int(_sudoku.Status.INVALID)] = int(np.count_nonzero(chunk.bad))
         return rate_text(chunk, ratings, self.logic), tally, float(ratings.seconds)
+
+
+def _pair(bounds, kind):
+    return None if bounds is None else [kind(bounds[0]), kind(bounds[1])]
+
+
+@dataclass(frozen=True)
+class GenerateJob:
+    """Make ``count`` puzzles (:func:`numbadlx.sudoku.generate`) into a file, a block of
+    puzzle indices at a time: puzzle ``k`` depends on ``(seed, k)`` only, so the blocks
+    join into the output of one call, whatever their size or the executor. It reads no
+    input; its options (all that shapes the output, ``seed`` included) are its
+    fingerprint in the checkpoint.
+
+    ``output_format`` is ``"lines"`` (one puzzle a line), ``"csv"`` (a ``puzzle``
+    column) or ``"npy"`` (the ``.npy`` header of the whole ``(count, size*size)`` array
+    first, then each block's rows: the finished file is what :func:`numpy.save` writes).
+    ``seed`` None is settled before the run (:meth:`settle`): the seed a checkpoint
+    recorded when resuming, else a fresh one.
+    """
+
+    count: int
+    size: int = 9
+    box: tuple[int, int] | None = None
+    minimal: bool | str = True
+    symmetry: str | None = None
+    clues: tuple[int, int] | None = None
+    rating: tuple[float, float] | None = None
+    seed: int | None = None
+    attempts: int = 1000
+    output_format: str = "lines"
+    threads: int | None = None
+
+    numbered = True
+
+    @property
+    def options(self):
+        return {
+            "job": "generate",
+            "count": int(self.count),
+            "size": int(self.size),
+            "box": None if self.box is None else f"{self.box[0]}x{self.box[1]}",
+            "minimal": self.minimal,
+            "symmetry": self.symmetry,
+            "clues": _pair(self.clues, int),
+            "rating": _pair(self.rating, float),
+            "seed": None if self.seed is None else int(self.seed),
+            "attempts": int(self.attempts),
+            "output": self.output_format,
+        }
+
+    @property
+    def header(self):
+        if self.output_format == "csv":
+            return b"puzzle\n"
+        if self.output_format == "npy":
+            import io
+
+            shape = (int(self.count), int(self.size) ** 2)
+            header = {"descr": "|u1", "fortran_order": False, "shape": shape}
+            buffer = io.BytesIO()
+            np.lib.format.write_array_header_1_0(buffer, header)
+            return buffer.getvalue()
+        return None
+
+    def settle(self, saved_options=None):
+        """This job with its seed settled: kept when given, else the one of
+        ``saved_options`` (a checkpoint's, when resuming a generate run), else fresh."""
+        if self.seed is not None:
+            return self
+        if saved_options and saved_options.get("job") == "generate":
+            seed = saved_options.get("seed")
+            if isinstance(seed, int) and not isinstance(seed, bool):
+                return replace(self, seed=seed)
+        return replace(self, seed=int(np.random.default_rng().integers(2**63)))
+
+    def check(self):
+        """Validate every option (ValueError, TypeError) before the output is opened:
+        a call that makes no puzzle checks them all."""
+        if self.output_format not in ("lines", "csv", "npy"):
+            raise ValueError(f"output_format must be lines, csv or npy, not {self.output_format!r}")
+        if isinstance(self.count, bool) or not isinstance(self.count, (int, np.integer)):
+            raise TypeError(f"count must be an integer, got {self.count!r}")
+        if self.count < 0:
+            raise ValueError(f"count must be at least 0, got {self.count}")
+        self._make(0, 0 if self.seed is None else self.seed, 0)
+
+    def _make(self, count, seed, first_index):
+        return _sudoku.generate(
+            count,
+            self.size,
+            self.box,
+            minimal=self.minimal,
+            symmetry=self.symmetry,
+            clues=self.clues,
+            rating=self.rating,
+            seed=seed,
+            threads=self.threads,
+            attempts=self.attempts,
+            first_index=first_index,
+        )
+
+    def run_block(self, begin, end):
+        """Puzzles ``begin`` to ``end - 1``: ``(bytes to write, tally, seconds)``."""
+        started = time.perf_counter()
+        puzzles = self._make(end - begin, self.seed, begin)
+        if self.output_format == "npy":
+            data = np.ascontiguousarray(puzzles, dtype=np.uint8).tobytes()
+        else:
+            data = "".join(line + "\n" for line in _sudoku.format_lines(puzzles)).encode("ascii")
+        tally = np.zeros(TALLY_SIZE, dtype=np.int64)
+        return data, tally, time.perf_counter() - started

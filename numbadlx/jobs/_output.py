@@ -26,7 +26,8 @@ from ._lines import TALLY_SIZE, tally_dict
 @dataclass
 class FileSummary:
     """What a file job did (:func:`~numbadlx.jobs.solve_file`,
-    :func:`~numbadlx.jobs.rate_file`, :func:`numbadlx.dask.solve_file`).
+    :func:`~numbadlx.jobs.rate_file`, :func:`~numbadlx.jobs.generate_file`,
+    :func:`numbadlx.dask.solve_file`).
 
     Attributes
     ----------
@@ -46,6 +47,8 @@ class FileSummary:
     messages : notes on the run (resuming, no checkpoint found).
     unreadable : puzzles that could not be read (rate jobs; a solve counts them as
         INVALID in ``tally``).
+    seed : the seed of a generate run (the one drawn when none was given); None for
+        the other jobs.
     """
 
     puzzles: int
@@ -61,6 +64,7 @@ class FileSummary:
     solve_seconds: float = 0.0
     startup_seconds: float = 0.0
     unreadable: int = 0
+    seed: int | None = None
 
 
 def _standard_output():
@@ -98,11 +102,14 @@ class CheckpointedOutput:
     output : path or None
         The output file; None writes to standard output and ``os.devnull`` nowhere
         (neither keeps a checkpoint).
-    input : path
+    input : path or None
         The input file (recorded and checked by path, size, mtime and the SHA-256 of
-        the bytes already solved).
+        the bytes already solved); None for a job that reads none (generate), whose
+        ``options`` are then its whole fingerprint and whose "bytes read" count the
+        puzzles made. A new output of such a job that fails before its first commit
+        is removed again.
     options : dict
-        :func:`output_options` of the run.
+        :func:`output_options` of the run (the job's ``options``).
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
     header : bytes, optional
@@ -113,10 +120,10 @@ class CheckpointedOutput:
 
     def __init__(self, output, input, options, *, resume=False, header=None, log=None):
         self.output = None if output is None else os.fspath(output)
-        self.input = os.fspath(input)
-        info = os.stat(self.input)
-        self.input_size = info.st_size
-        self.input_mtime_ns = info.st_mtime_ns
+        self.input = None if input is None else os.fspath(input)
+        info = os.stat(self.input) if self.input is not None else None
+        self.input_size = info.st_size if info is not None else 0
+        self.input_mtime_ns = info.st_mtime_ns if info is not None else None
         self._digest = hashlib.sha256()  # of the input bytes read so far
         self.options = options
         # Only a regular file (or a new one) gets a checkpoint: a terminal, a pipe,
@@ -128,6 +135,7 @@ class CheckpointedOutput:
             and (os.path.isfile(self.output) or not os.path.exists(self.output))
         )
         self.checkpoint = checkpoint_path(self.output) if self.durable else None
+        self._created = self.durable and not os.path.exists(self.output)
         self.start_byte = 0
         self.puzzles = 0
         self.tally = np.zeros(TALLY_SIZE, dtype=np.int64)
@@ -181,6 +189,9 @@ class CheckpointedOutput:
             self._log(message)
 
     def _resume_from(self, saved):
+        if self.input is None or saved.input is None:
+            self._resume_without_input(saved)
+            return
         if saved.input != os.path.abspath(self.input):
             raise ValueError(
                 f"{self.checkpoint} belongs to another input ({saved.input}); "
@@ -209,6 +220,41 @@ class CheckpointedOutput:
                 f"--limit, --max-nodes, --timeout, --box, --format, --column, --engine "
                 f"and output type, or drop --resume"
             )
+        self._cut_back(saved)
+        self._note(
+            f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
+            f"puzzles already written)"
+        )
+
+    def _resume_without_input(self, saved):
+        """Resume a job that reads no input: its options are the whole fingerprint."""
+        if saved.input != self.input:
+            mine = "reads no input" if self.input is None else f"reads {self.input}"
+            theirs = "no input" if saved.input is None else saved.input
+            raise ValueError(
+                f"{self.checkpoint} belongs to a run of another job (its input: "
+                f"{theirs}), and this one {mine}; remove it or drop --resume"
+            )
+        if saved.options != self.options:
+            changed = ", ".join(
+                f"{key} {saved.options.get(key)!r}, now {value!r}"
+                for key, value in self.options.items()
+                if (saved.options or {}).get(key) != value
+            )
+            raise ValueError(
+                f"{self.checkpoint} was written with other options ({changed}); resume "
+                f"with the same options (-n, --size, --box, --minimal, --symmetry, "
+                f"--clues, --rating, --seed, --attempts and output type), or drop --resume"
+            )
+        self._cut_back(saved)
+        self._note(
+            f"resuming {self.output} after puzzle {self.puzzles} ({self.puzzles} "
+            f"puzzles already written)"
+        )
+
+    def _cut_back(self, saved):
+        """Check the output holds what ``saved`` says, cut it there and take up the
+        count."""
         have = os.path.getsize(self.output)
         if have < saved.output_bytes:
             raise ValueError(
@@ -222,10 +268,6 @@ class CheckpointedOutput:
         self.puzzles = saved.puzzles
         self.tally[: len(saved.tally)] = saved.tally[:TALLY_SIZE]
         self.n = saved.n
-        self._note(
-            f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
-            f"puzzles already written)"
-        )
 
     def commit(self, data, end_byte, puzzles, tally, n=None):
         """Append ``data`` (the lines of ``puzzles`` more puzzles, whose statuses are
@@ -242,11 +284,12 @@ class CheckpointedOutput:
             if self.checkpoint:
                 fsync_file(self._file)
                 length = self._file.tell()
-                hash_range(self.input, self._digest, self.end_byte, int(end_byte))
+                if self.input is not None:
+                    hash_range(self.input, self._digest, self.end_byte, int(end_byte))
                 self.store_checkpoint(
                     Checkpoint(
-                        input=os.path.abspath(self.input),
-                        input_size=self.input_size,
+                        input=None if self.input is None else os.path.abspath(self.input),
+                        input_size=None if self.input is None else self.input_size,
                         end_byte=int(end_byte),
                         puzzles=total,
                         output_bytes=length,
@@ -254,7 +297,7 @@ class CheckpointedOutput:
                         n=n,
                         options=self.options,
                         input_mtime_ns=self.input_mtime_ns,
-                        input_sha256=self._digest.hexdigest(),
+                        input_sha256=None if self.input is None else self._digest.hexdigest(),
                     ).as_dict(),
                 )
                 self._committed = length
@@ -284,6 +327,8 @@ class CheckpointedOutput:
                 if not ok and self.durable:
                     self._file.flush()
                     self._file.truncate(self._committed)
+                    if self.input is None and self._created and not self.commits:
+                        os.remove(self.output)  # nothing made: leave no file behind
                 self._file.close()
             self._file = None
         finally:

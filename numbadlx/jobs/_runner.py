@@ -15,16 +15,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
-from ._checkpoint import open_locked
+from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
-from ._jobs import RateJob, SolveJob
+from ._jobs import GenerateJob, RateJob, SolveJob
 from ._output import CheckpointedOutput, FileSummary
 
 
 def run_job(
     job: Any,
-    input: str | os.PathLike,
+    input: str | os.PathLike | None,
     output: str | os.PathLike | None = None,
     *,
     executor: Any = None,
@@ -34,19 +34,26 @@ def run_job(
     log: Callable[[str], None] | None = None,
 ) -> FileSummary:
     """Run ``job`` (:class:`SolveJob` or :class:`RateJob`) over the puzzle file
-    ``input`` into ``output`` on ``executor`` (default: a :class:`LocalExecutor`).
+    ``input`` into ``output`` on ``executor`` (default: a :class:`LocalExecutor`); or
+    a job that reads no input (:class:`GenerateJob`, ``input`` None) in blocks of
+    puzzle indices, each committed as a piece of input is.
 
     ``input`` ``"-"`` is standard input (a pipe is read the same way: both are copied to
     a temporary file first, and cannot be resumed). ``output`` None is standard output,
     ``os.devnull`` nowhere; a regular file gets an ``OUTPUT.progress`` checkpoint after
     each piece and is locked while the job writes it. ``resume`` carries on from the
-    checkpoint; ``header`` writes the job's header (CSV) when starting from the top;
+    checkpoint; ``header`` writes the job's header (CSV, .npy) when starting from the top;
     ``progress(end_byte, puzzles)`` is called after each piece (and first with the
     starting point when resuming); ``log`` gets each note on the run.
     The executor is closed at the end.
     """
     started = time.perf_counter()
     executor = LocalExecutor() if executor is None else executor
+    if input is None:
+        try:
+            return _run(job, None, output, executor, resume, header, progress, log, started)
+        finally:
+            executor.close()
     source = JobInput(input, resume)
     try:
         with source as path:
@@ -63,7 +70,11 @@ def run_job(
 
 def _run(job, path, output, executor, resume, header, progress, log, started):
     output = None if output is None else os.fspath(output)
-    check_output(path, output)
+    if path is not None:
+        check_output(path, output)
+    if isinstance(job, GenerateJob):
+        job.check()  # before a fresh seed is drawn and said
+        job = _settle_seed(job, output, resume, log)
     executor.check(path, job)  # before the output is opened, which would empty it
     sink = CheckpointedOutput(
         output, path, job.options, resume=resume, header=job.header if header else None, log=log
@@ -94,7 +105,25 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
         startup_seconds=executor.startup_seconds,
     )
     summary.unreadable = summary.tally.get("INVALID", 0) if isinstance(job, RateJob) else 0
+    summary.seed = job.seed if isinstance(job, GenerateJob) else None
     return summary
+
+
+def _settle_seed(job, output, resume, log):
+    """A generate job without a seed takes the one its checkpoint recorded (when
+    resuming) or a fresh one, which is said (``log``) so that it can be given again."""
+    if job.seed is not None:
+        return job
+    saved = None
+    if resume and output is not None and os.path.isfile(checkpoint_path(output)):
+        try:
+            saved = Checkpoint.read(checkpoint_path(output)).options
+        except ValueError:
+            saved = None  # the output's own checks say what is wrong with it
+    settled = job.settle(saved)
+    if log is not None and (saved or {}).get("seed") != settled.seed:
+        log(f"seed {settled.seed} (drawn afresh; --seed {settled.seed} makes these puzzles again)")
+    return settled
 
 
 def solve_file(
@@ -283,24 +312,83 @@ def generate_file(
     count: int,
     output: str | os.PathLike | None = None,
     *,
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    minimal: bool | str = True,
+    symmetry: str | None = None,
+    clues: tuple[int, int] | None = None,
+    rating: tuple[float, float] | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    attempts: int = 1000,
     csv: bool | None = None,
-    **options: Any,
-) -> np.ndarray:
-    """Make ``count`` puzzles (:func:`numbadlx.sudoku.generate` with ``options``) and
-    write them with :func:`save_puzzles`; return them. The output file is locked from
-    before the first puzzle is made until it is written, so a job already writing it
-    is refused at once (ValueError) rather than after the work.
+    chunk_size: int = 1024,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    executor: Any = None,
+) -> FileSummary:
+    """Make ``count`` puzzles (:func:`numbadlx.sudoku.generate` with the options of the
+    same names) into ``output``, ``chunk_size`` at a time, with the checkpoints, lock
+    and resume of :func:`solve_file` (:class:`GenerateJob`).
+
+    Each block of puzzles is written, flushed and fsynced, then the checkpoint
+    ``OUTPUT.progress`` records how many are made and the options that shape them
+    (``count``, ``size``, ``box``, ``minimal``, ``symmetry``, ``clues``, ``rating``,
+    ``seed``, ``attempts`` and the output type): they are the run's fingerprint, as the
+    input is a solve's. Puzzle ``k`` depends on ``(seed, k)`` only, so the file is byte
+    for byte that of one :func:`~numbadlx.sudoku.generate` call, however it is cut, and
+    ``resume=True`` carries on after the last block committed (ValueError for other
+    options). ``seed`` None draws a fresh seed, noted through ``log`` and kept in the
+    checkpoint and in the summary's ``seed``; resuming without a seed takes the
+    checkpoint's.
+
+    ``output``: lines, CSV (``*.csv`` or ``csv=True``, a ``puzzle`` column) or ``.npy``
+    (the array's header first, then each block's rows: an interrupted ``.npy`` is
+    loadable only once it is resumed and finished); None or ``"-"`` is standard output
+    (lines or CSV, no checkpoint), ``os.devnull`` nowhere. A new file is removed again
+    when the run fails before its first block. ``progress(done, count)`` is called
+    after each block; the options are all checked before the output is opened.
+
+    Returns
+    -------
+    FileSummary
+        ``puzzles`` made in all (``resumed_puzzles`` of them by an earlier run),
+        ``seed``, and ``interrupted`` after Ctrl-C (the output then holds the first
+        ``puzzles`` puzzles, whole).
 
     Examples
     --------
-    >>> puzzles = generate_file(2, os.devnull, size=4, seed=0)
-    >>> puzzles.shape
-    (2, 16)
+    >>> summary = generate_file(2, None, size=4, seed=0)
+    2000000103000004
+    2000030000010203
+    >>> summary.puzzles, summary.seed
+    (2, 0)
     """
-    with _PuzzleOutput(output, csv) as out:
-        puzzles = _sudoku.generate(count, **options)
-        out.write(puzzles)
-    return puzzles
+    name = None if output is None or os.fspath(output) == "-" else os.fspath(output)
+    if name is not None and name.lower().endswith(".npy"):
+        kind = "npy"
+    elif csv if csv is not None else bool(name and name.lower().endswith(".csv")):
+        kind = "csv"
+    else:
+        kind = "lines"
+    job = GenerateJob(
+        count=count,
+        size=size,
+        box=None if box is None else (int(box[0]), int(box[1])),
+        minimal=minimal,
+        symmetry=symmetry,
+        clues=clues,
+        rating=rating,
+        seed=seed,
+        attempts=attempts,
+        output_format=kind,
+        threads=threads,
+    )
+    report = None if progress is None else (lambda end, done: progress(done, job.count))
+    if executor is None:
+        executor = LocalExecutor(chunk_size)
+    return run_job(job, None, name, executor=executor, resume=resume, progress=report, log=log)
 
 
 class _PuzzleOutput:
