@@ -1,4 +1,5 @@
-"""The making kernels' own solver: singles, then a depth-first search on mask copies.
+"""The making kernels' search: the engines' singles, then a depth-first search on mask
+copies.
 
 It serves three callers, all through :func:`search`:
 
@@ -11,8 +12,8 @@ It serves three callers, all through :func:`search`:
   random choices.
 
 Singles are the engines' propagation (:func:`numbadlx.sudoku.engines.propagate`,
-locked candidates off: with them the ratings' held-out rank correlation dropped and
-the seeded grids changed); what is making's own is the search around it:
+locked candidates off: with them the ``tries`` rating's held-out Spearman correlation
+fell from 0.91 to 0.81, and the seeded grids would change); what is making's own is the search around it:
 
 * :func:`singles` ``(cand, units, peers, queue) -> placed or -1`` runs naked and
   hidden singles to their fixed point from any candidate masks (:mod:`._masks`),
