@@ -1,17 +1,6 @@
-import os
-from pathlib import Path
-
 import pytest
 
-DATA_ENV = "NUMBADLX_DATA"
-
-
-def data_dir():
-    """The public puzzle datasets: $NUMBADLX_DATA, else ../shared/data beside the repo."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "data"
+from tests.helpers import DATA_ENV, data_dir
 
 
 @pytest.fixture(scope="session")

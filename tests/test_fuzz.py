@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from test_sudoku import grid_errors
 
 from numbadlx import ExactCover, sudoku
 from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
 from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
+from tests.helpers import all_4x4_grids, grid_errors
 
 # More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
 EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
@@ -158,6 +158,7 @@ def _check_puzzles(array):
 
 
 # ------------------------------------------------------------------- parsers
+@pytest.mark.slow
 @FUZZ
 @given(puzzle_texts())
 def test_parse_text_gives_puzzles_or_value_error(text):
@@ -170,6 +171,7 @@ def test_parse_text_gives_puzzles_or_value_error(text):
     _check_puzzles(array)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     puzzle_texts(),
@@ -440,9 +442,8 @@ def test_sudoku_4x4_counts_match_enumeration(cells, limit):
 
 
 def _all_4x4():
-    from test_sudoku import _all_4x4_grids
 
-    return _all_4x4_grids()
+    return all_4x4_grids()
 
 
 _ALL_4X4 = _all_4x4()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA_ENV, data_dir
+from tests.helpers import DATA_ENV, data_dir
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 # notebooks that read the public datasets
@@ -56,6 +56,7 @@ def test_notebooks_are_numbered_and_stored_with_the_outputs_of_one_clean_run():
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _notebooks(), ids=lambda path: path.stem)
 def test_notebook_runs(path, monkeypatch):
     nbformat = pytest.importorskip("nbformat")

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from numbadlx import ExactCover, sudoku
 from numbadlx.sudoku import random_grid
+from tests.helpers import grid_errors
 
 pysat_solvers = pytest.importorskip("pysat.solvers", reason="needs python-sat")
 from pysat.card import CardEnc, EncType  # noqa: E402
 from pysat.formula import IDPool  # noqa: E402
-from test_sudoku import grid_errors  # noqa: E402
 
 
 def _at_most_one(literals):
@@ -298,6 +298,7 @@ def test_random_sudokus_match_sat(n, box):
     assert {"UNIQUE", "MULTIPLE"} <= statuses
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=max(1, EXAMPLES // 2))
 @given(st.sampled_from(SHAPES), st.integers(0, 2**31 - 1), st.floats(0.0, 1.0))
 def test_hypothesis_sudokus_match_sat(shape, seed, share):

@@ -43,6 +43,7 @@ def _python_blocks():
     return blocks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
 def test_python_blocks_run_as_written(index, tmp_path):
     code = _python_blocks()[index]
@@ -78,6 +79,7 @@ def test_the_readme_has_commands_to_check():
     assert len(_commands()) >= 6
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"no datasets at {DATA}")
 @pytest.mark.parametrize("command", _commands())
 def test_command_lines_run_from_a_checkout(command, tmp_path):

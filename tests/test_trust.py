@@ -10,7 +10,6 @@ import textwrap
 
 import numpy as np
 import pytest
-from test_sudoku import grid_errors
 
 from numbadlx import ExactCover, count, explain, jobs, sudoku, verify
 from numbadlx.cli import (
@@ -22,6 +21,7 @@ from numbadlx.cli import (
 )
 from numbadlx.jobs import checkpoint_path
 from numbadlx.sudoku import random_puzzles
+from tests.helpers import grid_errors
 
 KNUTH = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n"
 
@@ -225,6 +225,7 @@ def _run_cli(args, stdin=""):
     )
 
 
+@pytest.mark.slow
 def test_standard_input_and_output_and_devices(tmp_path):
     puzzles = random_puzzles(3, seed=7)
     text = _lines(puzzles)

@@ -11,7 +11,7 @@ body, :func:`_search`, with a flag ``colours``. The flag is a compile-time const
 or ``True`` literally, and Numba compiles one specialised copy of the body (and of
 every helper it calls with the flag) for each value. Inside a copy the flag is an
 LLVM constant, so the colour tests are folded away: Algorithm X's machine code has no
-colour test at all (``tests/test_kernels.py`` checks that in the generated LLVM IR).
+colour test at all (``tests/core/test_kernels.py`` checks that in the generated LLVM IR).
 
 The steps carry Knuth's labels (TAOCP 7.2.2.1, Algorithms X and C, with the same
 numbering):

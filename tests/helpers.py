@@ -1,8 +1,73 @@
-"""Slow, obviously correct references used only by the tests."""
+"""What the tests share, in one module (no test file imports another).
+
+* :func:`data_dir`: where the public datasets are;
+* :func:`grid_errors`: an independent check of completed Sudoku grids;
+* the slow, obviously correct twins of the search (``naive_*``): every subset of
+  options tried, for brute-force agreement tests.
+"""
 
 import itertools
+import os
+from pathlib import Path
 
 import numpy as np
+
+DATA_ENV = "NUMBADLX_DATA"
+
+
+def data_dir():
+    """The public puzzle datasets: $NUMBADLX_DATA, else ../shared/data beside the repo."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def grid_errors(puzzles, solutions, box):
+    """Independent check of completed grids: a list of (row, reason) for failures.
+
+    Every row, column and box must hold 1..n once each, and every given must be kept.
+    """
+    puzzles = np.asarray(puzzles, dtype=np.int64)
+    solutions = np.asarray(solutions, dtype=np.int64)
+    count, cells = solutions.shape
+    n = int(round(cells**0.5))
+    rows, cols = box
+    grids = solutions.reshape(count, n, n)
+    boxes = grids.reshape(count, n // rows, rows, n // cols, cols).transpose(0, 1, 3, 2, 4)
+    boxes = boxes.reshape(count, n, n)
+    want = np.arange(1, n + 1)
+    failures = []
+    ok_rows = np.all(np.sort(grids, axis=2) == want, axis=(1, 2))
+    ok_cols = np.all(np.sort(grids.transpose(0, 2, 1), axis=2) == want, axis=(1, 2))
+    ok_boxes = np.all(np.sort(boxes, axis=2) == want, axis=(1, 2))
+    kept = np.all((puzzles == 0) | (puzzles == solutions), axis=1)
+    for k in np.flatnonzero(~(ok_rows & ok_cols & ok_boxes & kept)):
+        failures.append(
+            (
+                int(k),
+                "rows"
+                if not ok_rows[k]
+                else "columns"
+                if not ok_cols[k]
+                else "boxes"
+                if not ok_boxes[k]
+                else "givens changed",
+            )
+        )
+    return failures
+
+
+def all_4x4_grids():
+    """Every completed 4x4 Sudoku grid with 2x2 boxes, by brute force (288 of them)."""
+    grids = []
+    for cells in itertools.product(itertools.permutations(range(1, 5)), repeat=4):
+        grid = np.array(cells).reshape(4, 4)
+        if all(len(set(grid[:, c])) == 4 for c in range(4)) and all(
+            len(set(grid[r : r + 2, c : c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)
+        ):
+            grids.append(grid.ravel())
+    return np.array(grids)
 
 
 def naive_solutions(indptr, indices, n_items, secondary_mask):

@@ -6,11 +6,11 @@ import sys
 
 import numpy as np
 import pytest
-from test_sudoku import grid_errors
 
 from numbadlx import sudoku
 from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, main
 from numbadlx.sudoku import Status, random_puzzles
+from tests.helpers import grid_errors
 
 
 def _exit_code(statuses):

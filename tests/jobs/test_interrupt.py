@@ -69,6 +69,7 @@ def _assert_complete_prefix(data, reference, puzzles):
         assert sudoku.parse(lines).shape == (puzzles, 81)  # every line a whole grid
 
 
+@pytest.mark.slow
 def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
     source = _big_input(tmp_path / "in.txt", 30)
     reference_path = tmp_path / "reference.txt"
@@ -123,6 +124,7 @@ def test_sigkill_mid_run_then_resume_twice_is_byte_identical(tmp_path):
     assert not progress.exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_mid_run_leaves_whole_lines_and_resume_completes(tmp_path):
     source = _big_input(tmp_path / "in.txt", 20)
     reference_path = tmp_path / "reference.txt"
@@ -162,6 +164,7 @@ def test_ctrl_c_mid_run_leaves_whole_lines_and_resume_completes(tmp_path):
     assert out.read_bytes() == reference
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_within_seconds_during_one_long_search(tmp_path):
     """A single search that would run for minutes (counting the empty 9x9's solutions up
     to a billion) must not hold Ctrl-C back."""

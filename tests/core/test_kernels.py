@@ -126,6 +126,7 @@ def _literal_flag_signature(dispatcher, flag):
     return None
 
 
+@pytest.mark.slow
 def test_the_colour_flag_is_a_compile_time_constant():
     """Each entry point runs its own copy of the body, compiled for a literal flag, and
     Algorithm X's copy has no colour test left in it."""

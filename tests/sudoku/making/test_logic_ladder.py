@@ -333,6 +333,7 @@ def check_against_solution(puzzle, gone):
     assert all(solution[k] != d for k, d in gone), sorted(gone)
 
 
+@pytest.mark.slow
 def test_x_chain_position():
     puzzle = grid_of(X_CHAIN_PUZZLE)
     cand = stalled(puzzle, _ladder.T_X_CHAIN)
@@ -406,6 +407,7 @@ def test_dynamic_forcing_chain_position():
     check_against_solution(puzzle, gone)
 
 
+@pytest.mark.slow
 def test_dynamic_forcing_chain_plus_position():
     puzzle = grid_of(DYNAMIC_PLUS_PUZZLE)
     cand = stalled(puzzle, _ladder.T_DYNAMIC_CHAIN_PLUS)
@@ -491,6 +493,7 @@ def test_every_elimination_keeps_the_solution():
             replay(puzzle, n)
 
 
+@pytest.mark.slow
 def test_every_elimination_on_top95_keeps_the_solution(datasets):
     used = set()
     compared = []
@@ -506,6 +509,7 @@ def test_every_elimination_on_top95_keeps_the_solution(datasets):
     assert fired == set(TWINS)
 
 
+@pytest.mark.slow
 def test_chains_and_nishio_agree_with_their_twins_wherever_they_are_tried():
     # (dynamic chains only at the positions above: their twin takes a while)
     compared = []

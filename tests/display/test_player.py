@@ -120,7 +120,7 @@ def test_script_and_styles_are_package_files():
     tail = script.split("var D = DATA;")[1]
     assert tail.replace('"ID-"', f'"{uid}-"') in text
     assert "DATA" not in text and '"ID' not in text
-    with open(os.path.join(os.path.dirname(__file__), "..", "pyproject.toml")) as handle:
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml")) as handle:
         assert '"numbadlx.display" = ["assets/*.js", "assets/*.css"]' in handle.read()
 
 
@@ -218,6 +218,7 @@ def _removed_by(solution):
     return rows, "".join(sorted(str(i + 1) for i in covered))
 
 
+@pytest.mark.slow
 def test_browser_steps_through_the_classic_example(browser, tmp_path):
     problem = _classic()
     player = problem.play()

@@ -9,12 +9,12 @@ import time
 
 import numpy as np
 import pytest
-from test_sudoku import grid_errors
 
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.cli import main
 from numbadlx.sudoku import Status, random_grid, random_puzzles
 from numbadlx.sudoku.shape import MAX_SIZE, MIN_SIZE
+from tests.helpers import grid_errors
 
 # (file, puzzles taken: evenly spaced, None for all)
 DATASETS = [
@@ -142,6 +142,7 @@ def _holed(n, box, rng, count):
     return np.array(out, dtype=np.uint8)
 
 
+@pytest.mark.slow
 def test_engines_agree_on_random_grids_of_every_box_shape():
     rng = np.random.default_rng(2026)
     seen = set()
@@ -259,6 +260,7 @@ def test_bit_engines_max_nodes_give_budget_at_exactly_that_many_nodes(engine):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["bits", "bands"])
 @pytest.mark.parametrize("seconds", [0.0, 0.5])
 def test_bit_engines_timeout_returns_on_time(seconds, engine):
@@ -332,6 +334,7 @@ def test_bands_start_equals_placing_the_givens_one_by_one():
 
 
 # ----------------------------------------------------------- parallel units
+@pytest.mark.slow
 def test_fetch_add_hands_out_every_unit_exactly_once():
     # threads of one prange take units from a shared counter: none lost, none twice
     import numba

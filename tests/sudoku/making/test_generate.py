@@ -51,6 +51,7 @@ def check_minimal_unique(puzzles, box, groups=None):
 # ---------------------------------------------------------------- full grids
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, box", SHAPES, ids=lambda v: str(v))
 def test_random_grids_are_valid_for_every_box_shape(n, box):
     grids = sudoku.random_grids(6, n, box, seed=11)
@@ -75,6 +76,7 @@ def test_random_grids_reach_every_4x4_grid():
 # ---------------------------------------------------------------- puzzles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "n, box, count",
     [(4, (2, 2), 30), (6, (2, 3), 20), (6, (3, 2), 10), (9, (3, 3), 20), (12, (3, 4), 4)],
@@ -138,6 +140,7 @@ def test_generate_clue_bounds_minimal_and_not():
     assert (sudoku.solve(loose).status == Status.UNIQUE).all()
 
 
+@pytest.mark.slow
 def test_generate_rating_bounds():
     puzzles = sudoku.generate(6, 9, rating=(2.6, 4.4), seed=6)
     ratings = sudoku.rate(puzzles)
@@ -185,6 +188,7 @@ def test_generate_bad_arguments():
 # ---------------------------------------------------------------- isomorphs
 
 
+@pytest.mark.slow
 def test_transform_keeps_solution_counts_and_grids():
     puzzles = sudoku.generate(20, 9, seed=12)
     # puzzles with several solutions too: drop a few clues of each
@@ -404,6 +408,7 @@ def test_spearman_helper_matches_a_hand_count():
     assert _spearman([5, 5, 7], [1, 2, 3]) == pytest.approx(np.sqrt(3) / 2)
 
 
+@pytest.mark.slow
 def test_ratings_order_the_public_datasets(datasets):
     sets = {
         "kaggle": sudoku.read_csv(datasets / "kaggle_bryanpark_10k.csv")[0][:2000],
@@ -421,6 +426,7 @@ def test_ratings_order_the_public_datasets(datasets):
         assert max(medians["top95"][k], medians["top1465"][k]) < medians["forum_hardest_1106"][k]
 
 
+@pytest.mark.slow
 def test_ratings_follow_the_radcliffe_difficulty(datasets):
     import csv
 
@@ -440,6 +446,7 @@ def test_ratings_follow_the_radcliffe_difficulty(datasets):
     assert _spearman(ratings.logic, difficulty) >= 0.75  # whole sample: measured 0.773
 
 
+@pytest.mark.slow
 def test_every_logic_step_on_public_puzzles_agrees_with_the_solution(datasets):
     puzzles = np.concatenate(
         [sudoku.parse(datasets / "sudoku17.txt")[:1500], sudoku.parse(datasets / "top1465.txt")]

@@ -1,7 +1,6 @@
 """Tests for numbadlx.sudoku.formats (Sudoku text, CSV and array input/output)."""
 
 import csv
-import os
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from numbadlx.sudoku import (
     parse,
     read_csv,
 )
+from tests.helpers import data_dir
 
 SIZES = [4, 6, 9, 16, 25, 36]
 
@@ -37,16 +37,8 @@ GRID9 = """\
 """
 
 
-def data_folder() -> Path:
-    """Folder of the public data sets: $NUMBADLX_DATA or /work/shared/data."""
-    env = os.environ.get("NUMBADLX_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
 def need_data(name: str) -> Path:
-    path = data_folder() / name
+    path = data_dir() / name
     if not path.is_file():
         pytest.skip(f"data file {path} not found (set NUMBADLX_DATA to the data folder)")
     return path
@@ -654,7 +646,7 @@ def test_data_txt_files(name, shape):
 
 
 def test_all_data_txt_files_listed():
-    folder = data_folder()
+    folder = data_dir()
     if not folder.is_dir():
         pytest.skip(f"data folder {folder} not found (set NUMBADLX_DATA)")
     for path in sorted(folder.glob("*.txt")):

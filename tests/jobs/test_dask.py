@@ -137,6 +137,7 @@ def test_each_block_is_solved_once(monkeypatch):
 # --------------------------------------------------------------------------- cluster
 
 
+@pytest.mark.slow
 def test_array_solve_on_cluster_equals_local(client, datasets):
     grid = parse(datasets / "sudoku17.txt")[:6000]
     hard = parse(datasets / "hardest.txt")
@@ -150,6 +151,7 @@ def test_array_solve_on_cluster_equals_local(client, datasets):
     assert dask.compute(kept.counts.sum())[0] == want.counts.sum()
 
 
+@pytest.mark.slow
 def test_split_count_on_cluster(client):
     assert ndask.count(problems.n_queens(12), depth=3, client=client) == 14200
     pentominoes = problems.pentominoes(6, 10)
@@ -245,6 +247,7 @@ def test_cli_dask_option(client, part17, tmp_path):
     assert out.read_bytes() == want
 
 
+@pytest.mark.slow
 def test_cli_dask_local_cluster(tmp_path, datasets):
     source = datasets / "top95.txt"
     want = _local_cli(source, tmp_path / "local.txt")
@@ -268,6 +271,7 @@ def test_cli_dask_local_cluster(tmp_path, datasets):
     assert out.read_bytes() == want
 
 
+@pytest.mark.slow
 def test_worker_killed_mid_run(client, hard_file, tmp_path):
     want = _local_cli(hard_file, tmp_path / "local.txt")
     before = client.run(os.getpid)
@@ -298,6 +302,7 @@ def test_worker_killed_mid_run(client, hard_file, tmp_path):
     assert victim not in after.values()
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_cli_then_resume(client, part17, tmp_path):
     want = _local_cli(part17, tmp_path / "local.txt")
     out = tmp_path / "dask.txt"

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_solutions_xcc
 
 from numbadlx import BudgetExceeded, ExactCover, count, problems, verify
 from numbadlx.core.threads import count_threaded
 from numbadlx.core.zdd import MemoryBudgetExceeded, MemoSearch
+from tests.helpers import naive_solutions_xcc
 
 # OEIS A004003: domino tilings of a 2n x 2n board, n = 0, 1, 2, ...
 A004003 = [
@@ -55,6 +55,7 @@ def covers_exactly(problem, solution):
 
 
 # ------------------------------------------------------------------ published counts
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(1, 8))
 def test_domino_tilings_of_square_boards_match_a004003(n):
     board = problems.domino_tilings(2 * n, 2 * n)
@@ -148,6 +149,7 @@ def test_tiling_arguments_are_checked():
 
 
 # ------------------------------------------------------------------ memo equals DLX
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "build",
     [

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_solutions_xcc
 
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
 from numbadlx.core.dlx_text import parse_dlx
 from numbadlx.core.search import Search
+from tests.helpers import naive_solutions_xcc
 
 # The coloured example of the xcover README (it is Knuth's toy XCC problem, TAOCP
 # 7.2.2.1 (49)): primary p q r, secondary x y. The README states the single solution
@@ -42,6 +42,7 @@ def _as_lists(options, names):
     return items, colours, list(colour_ids)
 
 
+@pytest.mark.slow
 def test_xcover_readme_coloured_example_from_lists():
     names = XCOVER_PRIMARY + XCOVER_SECONDARY
     options, colours, colour_names = _as_lists(XCOVER_OPTIONS, names)
@@ -144,12 +145,14 @@ def test_colours_match_brute_force(case):
     assert problem.algorithm in "XC"
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(xcc_problems(with_colours=False))
 def test_multiplicities_match_brute_force(case):
     _check_against_brute_force(case)
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(xcc_problems())
 def test_colours_and_multiplicities_match_brute_force(case):
@@ -186,6 +189,7 @@ def test_dlx_round_trip_keeps_colours_and_bounds(case):
 # ------------------------------------------------------------------ modes and budgets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "build",
     [lambda: problems.word_square(3), lambda: problems.k_per_row_and_column(5, 2)],
@@ -448,6 +452,7 @@ def _three_by_three_squares(words, distinct):
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("distinct", [True, False])
 def test_word_squares_on_builtin_words_match_brute_force(distinct):
     # derived independently: every grid whose rows and columns are words of WORDS3
@@ -464,6 +469,7 @@ def test_word_squares_on_builtin_words_match_brute_force(distinct):
             assert len(set(words)) == 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "pattern", [["c..", ".#.", "..t"], ["...#", ".#..", "...."], ["s..", "...", "..."]]
 )

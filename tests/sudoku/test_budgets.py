@@ -7,12 +7,12 @@ import time
 
 import numpy as np
 import pytest
-from test_sudoku import grid_errors
 
 from numbadlx import BudgetExceeded, problems, sudoku
 from numbadlx.cli import EXIT_UNFINISHED, main
 from numbadlx.core.search import RET_BUDGET, RET_DONE, Search
 from numbadlx.sudoku import Status, random_grid, random_puzzles
+from tests.helpers import grid_errors
 
 NEVER_ENDS = 10**12  # a count limit the empty 9x9 grid takes hours to reach
 
@@ -36,6 +36,7 @@ def _compiled():
     sudoku.warm_up()  # load every engine's kernels once: timed calls must not compile
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine, small_budget", [("dlx", 50), ("bits", 2)])
 def test_finished_puzzles_match_a_run_without_timeout(engine, small_budget):
     puzzles = np.concatenate([random_puzzles(150, seed=21), random_puzzles(30, seed=22, keep=40)])
@@ -61,6 +62,7 @@ def test_timeout_gives_budget_to_the_hard_puzzle_and_finishes_the_easy_ones():
     assert grid_errors(easy, result.solutions[1:], (3, 3)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seconds", [0.0, 0.3, 1.0])
 def test_timeout_returns_on_time(seconds):
     batch = np.zeros((4, 81), dtype=np.uint8)
@@ -120,6 +122,7 @@ def test_pathological_grids_return_promptly_under_max_nodes(n, givens, seed, lim
     assert result.status[0] == Status.BUDGET and result.nodes[0] == 100_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, givens, seed, limit", PATHOLOGICAL)
 def test_pathological_grids_return_promptly_under_timeout(n, givens, seed, limit):
     puzzle = _few_givens(n, givens, seed)
@@ -189,6 +192,7 @@ def _listed_until_budget(problem, **kwargs):
     return yielded, stop.value, time.perf_counter() - start
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", [1, 64])
 def test_solutions_timeout_is_one_deadline_for_all_batches(pentominoes, batch):
     seconds = 0.5
@@ -270,6 +274,7 @@ def _pentomino_file(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_cli_count_timeout_is_one_deadline_with_show(tmp_path, capsys, pentominoes):
     path = _pentomino_file(tmp_path)
     seconds = 0.8

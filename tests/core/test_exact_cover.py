@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_count_dense
 
 import numbadlx
 from numbadlx import BudgetExceeded, ExactCover, explain, problems, verify
 from numbadlx.core.dlx_text import parse_dlx
+from tests.helpers import naive_count_dense
 
 # The tutorial example: A={1,4,7}, B={1,4}, C={4,5,7}, D={3,5,6}, E={2,3,6,7}, F={2,7}
 TUTORIAL = [[0, 3, 6], [0, 3], [3, 4, 6], [2, 4, 5], [1, 2, 5, 6], [1, 6]]
@@ -162,6 +162,7 @@ def test_pentomino_orientations():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows, cols, expected", [(3, 20, 8), (6, 10, 9356)])
 def test_pentomino_counts(rows, cols, expected):
     # 2 and 2339 up to symmetry; a rectangle has 4 symmetries

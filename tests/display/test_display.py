@@ -344,6 +344,7 @@ def agg():
     plt.close("all")
 
 
+@pytest.mark.slow
 def test_plots_return_figures(agg):
     from numbadlx import plotting
 

@@ -1,5 +1,4 @@
 import csv
-import itertools
 
 import numba
 import numpy as np
@@ -7,46 +6,12 @@ import pytest
 
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.sudoku import Status, random_grid, random_puzzles
+from tests.helpers import all_4x4_grids, grid_errors
 
 EXAMPLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 EXAMPLE_SOLUTION = (
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 )
-
-
-def grid_errors(puzzles, solutions, box):
-    """Independent check of completed grids: a list of (row, reason) for failures.
-
-    Every row, column and box must hold 1..n once each, and every given must be kept.
-    """
-    puzzles = np.asarray(puzzles, dtype=np.int64)
-    solutions = np.asarray(solutions, dtype=np.int64)
-    count, cells = solutions.shape
-    n = int(round(cells**0.5))
-    rows, cols = box
-    grids = solutions.reshape(count, n, n)
-    boxes = grids.reshape(count, n // rows, rows, n // cols, cols).transpose(0, 1, 3, 2, 4)
-    boxes = boxes.reshape(count, n, n)
-    want = np.arange(1, n + 1)
-    failures = []
-    ok_rows = np.all(np.sort(grids, axis=2) == want, axis=(1, 2))
-    ok_cols = np.all(np.sort(grids.transpose(0, 2, 1), axis=2) == want, axis=(1, 2))
-    ok_boxes = np.all(np.sort(boxes, axis=2) == want, axis=(1, 2))
-    kept = np.all((puzzles == 0) | (puzzles == solutions), axis=1)
-    for k in np.flatnonzero(~(ok_rows & ok_cols & ok_boxes & kept)):
-        failures.append(
-            (
-                int(k),
-                "rows"
-                if not ok_rows[k]
-                else "columns"
-                if not ok_cols[k]
-                else "boxes"
-                if not ok_boxes[k]
-                else "givens changed",
-            )
-        )
-    return failures
 
 
 def test_example_and_checker():
@@ -69,19 +34,8 @@ def test_limit_one_gives_solved_and_budget_gives_budget():
         sudoku.count_solutions(hard, max_nodes=3, engine="dlx")
 
 
-def _all_4x4_grids():
-    grids = []
-    for cells in itertools.product(itertools.permutations(range(1, 5)), repeat=4):
-        grid = np.array(cells).reshape(4, 4)
-        if all(len(set(grid[:, c])) == 4 for c in range(4)) and all(
-            len(set(grid[r : r + 2, c : c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)
-        ):
-            grids.append(grid.ravel())
-    return np.array(grids)
-
-
 def test_4x4_counts_match_brute_force():
-    grids = _all_4x4_grids()
+    grids = all_4x4_grids()
     assert len(grids) == 288
     assert sudoku.count_solutions("0" * 16) == 288
     rng = np.random.default_rng(7)
@@ -298,6 +252,7 @@ def test_special_cases(datasets):
     assert names == {"INVALID", "NO_SOLUTION", "UNIQUE", "MULTIPLE"}
 
 
+@pytest.mark.slow
 def test_built_in_sample_is_what_its_header_says():
     """The shipped sample is reproducible: its header names the call that made it, and
     every puzzle in it is unique (checked by the solver and by the generic path on a
