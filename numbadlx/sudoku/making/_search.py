@@ -13,7 +13,8 @@ It serves three callers, all through :func:`search`:
 
 Singles are the engines' propagation (:func:`numbadlx.sudoku.engines.propagate`,
 locked candidates off: with them the ``tries`` rating's held-out Spearman correlation
-fell from 0.91 to 0.81, and the seeded grids would change); what is making's own is the search around it:
+fell from 0.91 to 0.81, and the seeded grids would change); what is making's own is
+the search around it:
 
 * :func:`singles` ``(cand, units, peers, queue) -> placed or -1`` runs naked and
   hidden singles to their fixed point from any candidate masks (:mod:`._masks`),
