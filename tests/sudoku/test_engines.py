@@ -460,3 +460,86 @@ def test_unit_table_is_the_rows_columns_and_boxes(n, box):
     assert table.peers.tolist() == peers
     assert (table.n, table.box_rows, table.box_cols) == (n, rows, cols)
     assert not table.units.flags.writeable and unit_table(n, box) is table
+
+
+def _singles_reference(grid, n, units, peers):
+    """Naked and hidden singles to their fixed point, in plain Python: the candidates
+    of each cell (a list of sets), or None on a contradiction."""
+    cand = [{int(v)} if v else set(range(1, n + 1)) for v in grid]
+    for cell, v in enumerate(grid):
+        if v:
+            for p in peers[cell]:
+                cand[p].discard(int(v))
+    placed = {cell for cell, v in enumerate(grid) if v}
+    while True:
+        if any(not c for c in cand):
+            return None
+        single = next((c for c in range(n * n) if c not in placed and len(cand[c]) == 1), None)
+        if single is None:
+            for unit in units:
+                for d in range(1, n + 1):
+                    places = [c for c in unit if d in cand[c]]
+                    if not places:
+                        return None
+                    if len(places) == 1 and places[0] not in placed and len(cand[places[0]]) > 1:
+                        single = places[0]
+                        cand[single] = {d}
+                        break
+                if single is not None:
+                    break
+        if single is None:
+            return cand
+        placed.add(single)
+        (d,) = cand[single]
+        for p in peers[single]:
+            if d in cand[p] and p in placed:
+                return None
+            cand[p].discard(d)
+
+
+@pytest.mark.parametrize("n,box", [(4, (2, 2)), (6, (2, 3)), (9, (3, 3))])
+def test_making_searches_with_the_engines_propagation(n, box):
+    # one singles propagation in the package: the making kernels call the engines' own
+    # (the function the bits engine searches with), locked candidates off, and it
+    # reaches the fixed point of naked and hidden singles from a grid's givens
+    from numbadlx.sudoku import engines, making
+    from numbadlx.sudoku.engines import _bits, _propagation
+    from numbadlx.sudoku.geometry import unit_table, unit_tables
+    from numbadlx.sudoku.making import _masks, _search
+
+    assert _search.propagate is engines.propagate is _bits.propagate
+    assert _search.place is engines.place is _bits.place
+    assert _search.queue_singles is engines.queue_singles
+    for module in (_search, _masks):
+        own = {
+            name
+            for name, f in vars(module).items()
+            if getattr(f, "__module__", "") == module.__name__
+        }
+        assert not own & set(vars(_propagation)), module.__name__
+    units, peers, _ = unit_tables(n, *box)
+    table = unit_table(n, box)
+    full = np.uint64((1 << n) - 1)
+    rng = np.random.default_rng(n)
+    grids = making.random_grids(30, n, box, seed=n)
+    queue = np.empty(16 * n * n + 64, dtype=np.int32)
+    contradictions = 0
+    for k, grid in enumerate(grids):
+        puzzle = grid.copy()
+        puzzle[rng.permutation(n * n)[: rng.integers(n * n // 2, n * n - 1)]] = 0
+        if k % 3 == 0:  # a wrong given now and then, for contradictions
+            cell = int(rng.choice(np.flatnonzero(puzzle)))
+            puzzle[cell] = puzzle[cell] % n + 1
+        cand = np.empty(n * n, dtype=np.uint64)
+        if not _masks.candidates_of(puzzle, cand, peers, full):
+            continue
+        got = _search.singles(cand, units, peers, queue)
+        expected = _singles_reference(puzzle, n, table.units.tolist(), table.peers.tolist())
+        if expected is None:
+            contradictions += 1
+            assert got < 0
+            continue
+        assert got >= 0
+        digits = [{d + 1 for d in range(n) if int(m) >> d & 1} for m in cand]
+        assert digits == expected
+    assert contradictions > 0

@@ -37,6 +37,11 @@ work out rows, columns or boxes themselves::
 "bits" and "bands"); ``guesses`` counts branch points, search levels with two or more
 candidates, in every engine.
 
+Beside the kernels, the package exports the propagation on candidate masks that the
+"bits" engine searches with, for the other kernels of the package that search Sudoku
+grids (the making kernels): :func:`place`, :func:`queue_singles` and
+:func:`propagate` (naked and hidden singles, with or without locked candidates).
+
 The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``); code
 outside this package reaches them through :data:`REGISTRY` (or :func:`run`). Adding an
 engine is one more module with these four kernels and one more registry entry.
@@ -70,6 +75,7 @@ from ._contract import (
     final_status,
     popcount,
 )
+from ._propagation import place, propagate, queue_singles
 from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
 __all__ = [
@@ -91,4 +97,7 @@ __all__ = [
     "clear_result",
     "popcount",
     "fetch_add",
+    "place",
+    "queue_singles",
+    "propagate",
 ]

@@ -36,6 +36,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._contract import INVALID, PLACED, final_status, popcount
 from ._loop import lanes_for, solve_rows, take_units
+from ._propagation import place, propagate
 
 _ONE = np.uint64(1)
 _DIGITS = ~PLACED
@@ -56,219 +57,6 @@ def allocate_work(table):
     queue = np.empty(nn, dtype=np.int32)
     segments = np.empty(nn, dtype=np.uint64)
     return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _place(masks, cell, bit, queue, tail):
-    """Fix ``cell`` to the digit ``bit`` and queue it; returns the new queue tail."""
-    masks[cell] = bit | PLACED
-    queue[tail] = cell
-    return tail + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _remove(masks, cell, bits, queue, tail):
-    """Take ``bits`` out of an unplaced cell. Returns ``(tail, state)``: state -1 for
-    an emptied cell, 1 for a change, 0 for none. A cell left with one digit is placed."""
-    m = masks[cell]
-    if m & PLACED or not m & bits:
-        return tail, 0
-    m &= ~bits
-    if m == 0:
-        return tail, -1
-    if m & (m - _ONE) == 0:
-        return _place(masks, cell, m, queue, tail), 1
-    masks[cell] = m
-    return tail, 1
-
-
-@njit(cache=True, nogil=True)
-def _singles(masks, peers, queue, tail):
-    """Naked singles: empty the queue of placed cells into their peers. Returns the
-    number of cells placed on the way, or -1 for a contradiction."""
-    head = 0
-    placed = 0
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        placed += 1
-        bit = masks[cell] & _DIGITS
-        for k in range(peers.shape[1]):
-            p = peers[cell, k]
-            m = masks[p]
-            if m & bit:
-                if m & PLACED:
-                    return -1
-                m &= ~bit
-                if m & (m - _ONE) == 0:
-                    tail = _place(masks, p, m, queue, tail)
-                else:
-                    masks[p] = m
-    return placed
-
-
-@njit(cache=True, nogil=True)
-def _hidden_singles(masks, peers, units, full, queue):
-    """Hidden singles in every unit (boxes first), each one placed and its naked singles
-    followed at once. Returns the number of cells placed, or -1 for a contradiction."""
-    placed = 0
-    n_units = units.shape[0]
-    first_box = 2 * (n_units // 3)
-    for v in range(n_units):
-        u = v + first_box if v + first_box < n_units else v - (n_units - first_box)
-        once = np.uint64(0)
-        twice = np.uint64(0)
-        done = np.uint64(0)
-        for k in range(units.shape[1]):
-            m = masks[units[u, k]]
-            if m & PLACED:
-                done |= m
-            else:
-                twice |= once & m
-                once |= m
-        done &= _DIGITS
-        if (once | done) != full:
-            return -1
-        hidden = once & ~twice & ~done
-        if not hidden:
-            continue
-        tail = 0
-        while hidden:
-            bit = hidden & (~hidden + _ONE)
-            hidden ^= bit
-            found = False
-            for k in range(units.shape[1]):
-                cell = units[u, k]
-                m = masks[cell]
-                if m & bit and not m & PLACED:
-                    tail = _place(masks, cell, bit, queue, tail)
-                    found = True
-                    break
-            if not found:
-                return -1  # this unit's cell was just taken by another hidden digit
-        got = _singles(masks, peers, queue, tail)
-        if got < 0:
-            return -1
-        placed += got
-    return placed
-
-
-@njit(cache=True, nogil=True)
-def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
-    """Locked candidates (pointing and claiming) along rows, or along columns when
-    ``by_columns``. Returns ``(tail, state)`` with state -1 for a contradiction, 1 if
-    a candidate went, 0 if none."""
-    # lines of one band run along rows (or columns); a band is `depth` lines deep and
-    # holds `boxes` boxes, each `width` cells of a line wide
-    if by_columns:
-        depth, width = box_cols, box_rows
-    else:
-        depth, width = box_rows, box_cols
-    boxes = n // width
-    tail = 0
-    changed = 0
-    for band in range(n // depth):
-        # segments[i * boxes + j]: candidates of line i of the band inside box j
-        for i in range(depth):
-            line = band * depth + i
-            for j in range(boxes):
-                seg = np.uint64(0)
-                for t in range(width):
-                    pos = j * width + t
-                    cell = pos * n + line if by_columns else line * n + pos
-                    m = masks[cell]
-                    if not m & PLACED:
-                        seg |= m
-                segments[i * boxes + j] = seg
-        for i in range(depth):
-            line = band * depth + i
-            for j in range(boxes):
-                seg = segments[i * boxes + j]
-                if seg == 0:
-                    continue
-                in_box = np.uint64(0)  # the box's other lines
-                for i2 in range(depth):
-                    if i2 != i:
-                        in_box |= segments[i2 * boxes + j]
-                in_line = np.uint64(0)  # the line's other boxes
-                for j2 in range(boxes):
-                    if j2 != j:
-                        in_line |= segments[i * boxes + j2]
-                pointing = seg & ~in_box & in_line
-                if pointing:
-                    # the box's digit lies on this line: off the line's other boxes
-                    for j2 in range(boxes):
-                        if j2 == j or not segments[i * boxes + j2] & pointing:
-                            continue
-                        for t in range(width):
-                            pos = j2 * width + t
-                            cell = pos * n + line if by_columns else line * n + pos
-                            tail, state = _remove(masks, cell, pointing, queue, tail)
-                            if state < 0:
-                                return tail, -1
-                            changed |= state
-                        segments[i * boxes + j2] &= ~pointing
-                claiming = seg & ~in_line & in_box
-                if claiming:
-                    # the line's digit lies in this box: off the box's other lines
-                    for i2 in range(depth):
-                        if i2 == i or not segments[i2 * boxes + j] & claiming:
-                            continue
-                        other = band * depth + i2
-                        for t in range(width):
-                            pos = j * width + t
-                            cell = pos * n + other if by_columns else other * n + pos
-                            tail, state = _remove(masks, cell, claiming, queue, tail)
-                            if state < 0:
-                                return tail, -1
-                            changed |= state
-                        segments[i2 * boxes + j] &= ~claiming
-    return tail, changed
-
-
-@njit(cache=True, nogil=True)
-def _propagate(
-    masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, open_cells
-):
-    """Run the rules from ``tail`` queued cells until the singles find nothing more and
-    locked candidates have had one round since the last cell was placed, or until all
-    ``open_cells`` unplaced cells are placed. Returns the number of cells placed, or -1
-    for a contradiction."""
-    full = (_ONE << np.uint64(n)) - _ONE
-    placed = 0
-    # cells placed when locked candidates last ran: they run again only after the
-    # singles have placed more (eliminations alone do not call for another round)
-    placed_at_locked = -1
-    while True:
-        got = _singles(masks, peers, queue, tail)
-        if got < 0:
-            return -1
-        placed += got
-        if placed == open_cells:
-            return placed
-        got = _hidden_singles(masks, peers, units, full, queue)
-        if got < 0:
-            return -1
-        placed += got
-        if placed == open_cells:
-            return placed
-        if got:
-            tail = 0
-            continue
-        if not locked or placed == placed_at_locked:
-            return placed
-        placed_at_locked = placed
-        tail, state = _locked(masks, n, box_rows, box_cols, queue, segments, False)
-        if state < 0:
-            return -1
-        if tail:
-            continue
-        tail, state2 = _locked(masks, n, box_rows, box_cols, queue, segments, True)
-        if state2 < 0:
-            return -1
-        if tail or state or state2:
-            continue
-        return placed
 
 
 @njit(cache=True, nogil=True)
@@ -309,7 +97,7 @@ def _start(grid, n, cell_units, n_units, masks, queue, used):
             if m == 0:
                 return -2, 0
             if m & (m - _ONE) == 0:
-                tail = _place(masks, cell, m, queue, tail)
+                tail = place(masks, cell, m, queue, tail)
             else:
                 masks[cell] = m
     return tail, givens
@@ -425,7 +213,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     level = 0
     placed = -1
     if tail >= 0:
-        got = _propagate(
+        got = propagate(
             masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, nn - givens
         )
         if got >= 0:
@@ -466,17 +254,17 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         visited += 1
         chosen = stack_cell[top]
         if chosen >= 0:
-            tail = _place(masks, chosen, bit, queue, 0)
+            tail = place(masks, chosen, bit, queue, 0)
         else:
             # a digit's places in a unit: the bit is a member of the unit
             unit, digit = divmod(-chosen - 1, 64)
             cell = units[unit, trailing_zeros(bit)]
-            tail = _place(masks, cell, _ONE << np.uint64(digit), queue, 0)
+            tail = place(masks, cell, _ONE << np.uint64(digit), queue, 0)
         before = stack_placed[top]
         # below the root, locked candidates only once the search has met a dead end: a
         # puzzle whose first tries all lead to solutions (easy, or with many of them)
         # gains nothing from the pass, which costs about a third of a node on 16x16
-        got = _propagate(
+        got = propagate(
             masks,
             n,
             box_rows,

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ._masks import ONE, PLACED, ZERO, bit_index, lowest_bit, popcount
-from ._search import propagate
+from ._search import singles
 from ._techniques import eliminate, fish, hidden_subset, locked_candidates, naked_subset
 
 
@@ -165,7 +165,7 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
     techniques Sudoku Explainer's "dynamic forcing chains (+)" use inside a chain).
     False on a contradiction. ``ints`` (two rows of n) and ``stack`` are scratch."""
     while True:
-        if propagate(trial, units, peers, stack, full) < 0:
+        if singles(trial, units, peers, stack) < 0:
             return False
         if not plus:
             return True

@@ -21,7 +21,7 @@ from ._ladder import (
 )
 from ._masks import candidates_of
 from ._random import random_below, seed_state, shuffle
-from ._search import choose_cell, other_solution, propagate, random_grid_into, search, search_work
+from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -31,8 +31,7 @@ def random_grids_bulk(out, units, peers, full, seed, first_index):
     for k in prange(count):
         state = np.zeros(1, dtype=np.uint64)
         seed_state(seed, first_index + k, state)
-        states, todo, cells, stack = search_work(nn)
-        random_grid_into(out[k], units, peers, full, state, states, todo, cells, stack)
+        random_grid_into(out[k], units, peers, full, state, search_work(nn))
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -98,7 +97,9 @@ def rate_bulk(
     keep_steps = steps.shape[0] == count
     for c in prange(n_chunks):
         state = np.zeros(1, dtype=np.uint64)
-        states, todo, cells, stack = search_work(nn)
+        work_s = search_work(nn)
+        states = work_s[0]
+        queue = work_s[4]
         row_order, col_order, digits, groups = transform_work(n)
         image = np.zeros(nn, dtype=np.uint8)
         solution = np.zeros(nn, dtype=np.uint8)
@@ -118,7 +119,7 @@ def rate_bulk(
             # every isomorph takes 0 tries
             states[0, :] = cand
             isomorphs_left = isomorphs
-            if propagate(states[0], units, peers, stack, full) < 0:
+            if singles(states[0], units, peers, queue) < 0:
                 solvable = False
                 isomorphs_left = 0
             elif choose_cell(states[0], False, state) < 0:
@@ -137,9 +138,7 @@ def rate_bulk(
                     groups,
                 )
                 candidates_of(image, states[0], peers, full)
-                found, g, _ = search(
-                    states, todo, cells, stack, units, peers, full, 1, 0, False, state, solution
-                )
+                found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
                 if found == 0:
                     solvable = False
                     break
@@ -155,7 +154,7 @@ def rate_bulk(
                 # carry on past the ladder with the digits of the (first) solution (the
                 # trial rungs have just failed here: not again)
                 candidates_of(puzzles[k], states[0], peers, full)
-                search(states, todo, cells, stack, units, peers, full, 1, 0, False, state, solution)
+                search(work_s, units, peers, 1, 0, False, state, solution)
                 o, _, more, _, _ = logic_solve(
                     cand,
                     units,
@@ -215,7 +214,7 @@ def generate_bulk(
     for k in prange(count):
         state = np.zeros(1, dtype=np.uint64)
         seed_state(seed, first_index + k, state)
-        states, todo, cells, stack = search_work(nn)
+        work_s = search_work(nn)
         grid = np.zeros(nn, dtype=np.uint8)
         puzzle = np.zeros(nn, dtype=np.uint8)
         solution = np.zeros(nn, dtype=np.uint8)
@@ -225,7 +224,7 @@ def generate_bulk(
         no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
         attempts[k] = -1
         for attempt in range(max_attempts):
-            random_grid_into(grid, units, peers, full, state, states, todo, cells, stack)
+            random_grid_into(grid, units, peers, full, state, work_s)
             puzzle[:] = grid
             shuffle(order, n_orbits, state)
             clues = nn
@@ -252,10 +251,7 @@ def generate_bulk(
                         peers,
                         where,
                         full,
-                        states,
-                        todo,
-                        cells,
-                        stack,
+                        work_s,
                         state,
                         solution,
                     ):
@@ -281,10 +277,7 @@ def generate_bulk(
                             peers,
                             where,
                             full,
-                            states,
-                            todo,
-                            cells,
-                            stack,
+                            work_s,
                             state,
                             solution,
                         )

@@ -460,7 +460,7 @@ def replay(puzzle, n=9, twins=None):
     used = set()
     searched = False
     while True:
-        assert _search.propagate(cand, units, peers, stack, full) >= 0
+        assert _search.singles(cand, units, peers, stack) >= 0
         sets = as_sets(cand, n)
         assert all(solution[k] in sets[k] for k in range(n * n))
         if all(len(s) == 1 for s in sets):
