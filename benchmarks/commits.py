@@ -6,6 +6,7 @@ a kernel), run::
 
     python benchmarks/commits.py --old main~3            # the old side against this checkout
     python benchmarks/commits.py --old A --new B --rounds 7
+    python benchmarks/commits.py --old A --results   # also benchmarks/results/commits.md
 
 Each side is a checkout (``git worktree`` of the commit in a temporary folder, removed
 at the end; ``--new`` defaults to this checkout as it is, uncommitted changes
@@ -22,7 +23,6 @@ counts and solutions).
 import argparse
 import json
 import os
-import shlex
 import statistics
 import subprocess
 import sys
@@ -104,7 +104,7 @@ def main(argv=None):
     parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="least time of a pass")
-    parser.add_argument("--results", default=None, help="also write the table to this file")
+    machine.add_results_option(parser, "commits")
     args = parser.parse_args(argv)
 
     from sudoku import DATASETS, data_dir
@@ -120,8 +120,6 @@ def main(argv=None):
         new = checkout(args.new, Path(scratch) / "new") if args.new else ROOT
         try:
             lines = [machine.describe("numbadlx: two commits side by side (sudoku.solve)")]
-            command = shlex.join(sys.argv[1:] if argv is None else argv)
-            lines.append(f"# command: python benchmarks/commits.py {command}")
             first = {"old": measure(old, job), "new": measure(new, job)}  # compiles
             job[3] = args.seconds
             rates = {"old": {}, "new": {}}
@@ -162,11 +160,8 @@ def main(argv=None):
             f"| {statistics.median(rates['new'][key]):,.0f} | {statistics.median(ratios):.2f} "
             f"({min(ratios):.2f}-{max(ratios):.2f}) | {nodes} | {guesses} | {same} |"
         )
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.results:
-        Path(args.results).write_text(text, encoding="utf-8")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
-    main()
+    machine.run(main, "commits", "Two commits side by side")
