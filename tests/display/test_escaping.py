@@ -298,3 +298,24 @@ def test_zdd_svg_names_are_text():
     titles = sorted(_text(t) for t in body.iter(space + "title"))
     assert titles == sorted(names)
     assert not list(body.iter("img")) and not list(body.iter("script"))
+
+
+# ------------------------------------------------------------------ plots
+def test_search_tree_plot_writes_names_as_text():
+    """Matplotlib reads a text between two ``$`` as mathtext: a name is not a formula."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    from numbadlx.display.cover_plots import plot_search_tree
+
+    items, options = ["$\\nocommand{x}$", "$y$"], ["$a_1$", "$\\frac{$", "$$"]
+    problem = ExactCover([[0, 1], [0], [1]], item_names=items, option_names=options)
+    try:
+        fig = plot_search_tree(problem.trace())
+        fig.canvas.draw()  # a name read as mathtext fails here
+        texts = {t.get_text() for t in fig.axes[0].texts}
+        assert set(options) | set(items) <= texts
+        assert all(not t.get_parse_math() for t in fig.axes[0].texts)
+    finally:
+        plt.close("all")
