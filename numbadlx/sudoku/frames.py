@@ -168,5 +168,6 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
     }
     if result.guesses is not None:
         columns["guesses"] = result.guesses
-    index = source.index if source is not None and len(source.index) == len(result) else None
+    # one result per input row, always: pandas refuses an index of another length
+    index = source.index if source is not None else None
     return pd.DataFrame(columns, index=index)

@@ -103,6 +103,13 @@ A 2-D array is ``(N, n*n)``: ``N`` puzzles.  A square ``(k, k)`` array is one
 changes nothing.  For one ``16x16`` or ``36x36`` grid pass ``n`` (or ``box``
 of that size) or a ``(1, k, k)`` array.
 
+Lists of strings
+----------------
+In a list (or array, or pandas Series) of strings every item is one puzzle:
+an item that is blank, only a comment, or several puzzles is a row that
+cannot be read, so the rows stay the items.  Blank and comment lines are
+skipped only in a file or a single text string.
+
 Errors
 ------
 Malformed input raises :class:`ValueError` with a message of the form
@@ -125,6 +132,7 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   write    format_lines, format_line, format_grid, format_grid_rows
 #   _npy     .npy loading and chunks (its raw text comes from format_lines)
 #   detect   FORMATS, format detection, file_format
+#   _items   lists of strings: one row per item (a blank or comment item is a bad row)
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
