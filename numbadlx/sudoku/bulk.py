@@ -97,9 +97,10 @@ class SudokuResult:
         producer did not say).
     messages : dict of int to str, what is wrong with a puzzle, by row: a line that
         could not be read (INVALID, ``name:line:column: ...``), or a CSV solution
-        column that is not a solution of its puzzle (``line L: solution column:
-        ...``; the status is the solver's). Clashing givens have no message here
-        (:func:`check_grid` says where).
+        column that cannot be read (``name:line:column: solution column: ...``) or
+        is not a solution of its puzzle (``line L: solution column: ...``); for a
+        solution column the status is the solver's. Clashing givens have no message
+        here (:func:`check_grid` says where).
     """
 
     puzzles: np.ndarray
@@ -185,7 +186,10 @@ def _as_puzzles(puzzles, box, errors="status", column=None):
 
 
 def _solution_column_messages(chunk, box, messages):
-    """Add a message for each row whose CSV solution is not a solution of its puzzle."""
+    """Add a message for each row whose CSV solution could not be read or is not a
+    solution of its puzzle (the row's status stays the solver's)."""
+    for row, message in chunk.solution_errors:
+        messages.setdefault(row, message)
     if chunk.solutions is None:
         return
     for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
@@ -267,8 +271,8 @@ def solve(
         as the command line does; ``"raise"`` raises that ValueError instead (what
         :func:`numbadlx.sudoku.parse` always does). Input that is not puzzles at all
         (no size, a wrong array shape, a binary file) raises either way. A CSV
-        solution column is checked: a row whose solution is not a solution of its
-        puzzle gets a message (its status stays the solver's).
+        solution column is checked: a row whose solution cannot be read or is not a
+        solution of its puzzle gets a message (its status stays the solver's).
 
     Returns
     -------

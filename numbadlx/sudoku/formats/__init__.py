@@ -45,7 +45,8 @@ Formats
     is then the first such field (or ``column``) and the solution column the
     next field that reads as a puzzle of the same size.  The solution column
     is read (:func:`read_csv`) and checked by
-    :func:`~numbadlx.sudoku.solve` (``SudokuResult.messages``).
+    :func:`~numbadlx.sudoku.solve` (``SudokuResult.messages``); a solution
+    field that cannot be read does not make its puzzle unreadable.
 
 Contest files
 -------------

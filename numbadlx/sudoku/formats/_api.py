@@ -90,8 +90,9 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     parts, sols = [], []
     has_solutions = False
     for chunk in chunks:
-        if chunk.errors:
-            raise ValueError(chunk.errors[0][1])
+        problems = chunk.errors + (chunk.solution_errors if solutions else [])
+        if problems:
+            raise ValueError(min(problems)[1])
         parts.append(chunk.puzzles)
         if chunk.solutions is not None:
             has_solutions = True
@@ -407,9 +408,10 @@ def parse_chunk(
             end_byte=0,
             raw=[],
         )
-    errors, raw, offset = [], [], 0
+    errors, solution_errors, raw, offset = [], [], [], 0
     for part in parts:
         errors.extend((offset + i, message) for i, message in part.errors)
+        solution_errors.extend((offset + i, message) for i, message in part.solution_errors)
         raw.extend(part.raw)
         offset += len(part)
     with_solutions = any(part.solutions is not None for part in parts)
@@ -430,6 +432,7 @@ def parse_chunk(
             if with_solutions
             else None
         ),
+        solution_errors=solution_errors,
     )
 
 
