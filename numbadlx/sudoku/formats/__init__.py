@@ -53,8 +53,10 @@ Contest files
 A first data line that is a lone whole number, followed by a line of another
 length, is the number of puzzles that follow (as in programming-contest
 inputs: ``3``, then three grids of ``9`` lines of ``9`` digits, separated by
-spaces or not, with or without blank lines between them).  It is skipped in
-line and grid format; the number itself is not checked.
+spaces or not, with or without blank lines between them, box-drawn or
+not: lines of ``+``, ``-`` and ``|`` after the count are passed over when
+comparing).  It is skipped in line and grid format; the number itself is
+not checked.
 ``'npy'``
     A NumPy ``.npy`` file holding an integer (or whole-number float) array
     in any of the shapes :func:`parse` accepts for arrays.
