@@ -73,7 +73,8 @@ def puzzles_from_pandas(obj: Any, column: Any = None) -> tuple[list[str], Pandas
     ValueError
         A DataFrame without ``column``, a missing column, or ``column`` with a Series.
     TypeError
-        A row that is not a string (a missing value, say), naming its index label.
+        A row that is not a string (a missing value, say), naming its column and index
+        label; for a number (``pd.read_csv`` without ``dtype=str``), saying so.
 
     Examples
     --------
@@ -103,13 +104,24 @@ def puzzles_from_pandas(obj: Any, column: Any = None) -> tuple[list[str], Pandas
     lines = []
     for label, value in zip(series.index, series.tolist()):
         if not isinstance(value, str):
-            raise TypeError(
-                f"puzzle at index {label!r} is {value!r} ({type(value).__name__}), not a "
-                f"string of cells"
-            )
+            raise TypeError(_not_a_string(series.name, label, value))
         lines.append(value)
     blank = "." if any("." in line for line in lines) else "0"
     return lines, PandasSource(index=series.index, name=series.name, blank=blank)
+
+
+def _not_a_string(name: Any, label: Any, value: Any) -> str:
+    """Why a pandas row is not a puzzle string, with the fix for a column of numbers."""
+    where = f"column {name!r}" if name is not None else "the Series"
+    kind = type(value).__name__
+    why = f"{where}: puzzle at index {label!r} is {value!r} ({kind}), not a string of cells"
+    number = isinstance(value, int) or (isinstance(value, float) and value == value)
+    if number and not isinstance(value, bool):  # not a missing value (NaN)
+        why += (
+            "; pandas read the puzzles as numbers, which drops their leading zeros: "
+            "read the file with pd.read_csv(..., dtype=str)"
+        )
+    return why
 
 
 def result_frame(result: Any, blank: str | None = None) -> Any:
