@@ -101,6 +101,8 @@ class SudokuResult:
         is not a solution of its puzzle (``line L: solution column: ...``); for a
         solution column the status is the solver's. Clashing givens have no message
         here (:func:`check_grid` says where).
+    texts : dict of int to str, the input text of each row that could not be read,
+        by row (its ``puzzles`` row is all zeros).
     """
 
     puzzles: np.ndarray
@@ -118,6 +120,9 @@ class SudokuResult:
     #: for pandas input, its index and blank character (:class:`.frames.PandasSource`)
     source: Any = None
     messages: dict = field(default_factory=dict)
+    #: the input text of each row that could not be read, by row (what
+    #: :meth:`to_pandas` shows as its puzzle)
+    texts: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.status.shape[0]
@@ -183,6 +188,11 @@ def _as_puzzles(puzzles, box, errors="status", column=None):
     if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
         grid = grid.copy()  # the result keeps its own givens
     return grid, pre, chunk.n, dict(chunk.errors), chunk
+
+
+def _unread_texts(chunk) -> dict:
+    """The input text of each unreadable row of ``chunk``, by row."""
+    return {row: str(chunk.raw[row]) for row, _ in chunk.errors}
 
 
 def _solution_column_messages(chunk, box, messages):
@@ -362,6 +372,7 @@ def solve(
         engine=engine,
         source=source,
         messages=messages,
+        texts=_unread_texts(read),
     )
 
 

@@ -128,9 +128,10 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
     """A :class:`~numbadlx.sudoku.SudokuResult` as a pandas DataFrame.
 
     Columns ``puzzle`` and ``solution`` (strings, in the input's form: blanks as the
-    input wrote them, ``'0'`` for array input; the solution is missing where none was
-    found), ``status`` (its name), ``count``, ``nodes`` and, when the engine counted
-    them, ``guesses``. The index is the input Series' or DataFrame's index, else
+    input wrote them, ``'0'`` for array input, the input text itself for a row that
+    could not be read; the solution is missing where none was found), ``status`` (its
+    name), ``count``, ``nodes`` and, when the engine counted them, ``guesses``. The
+    index is the input Series' or DataFrame's index (one row per input row), else
     ``0..N-1``.
 
     Parameters
@@ -166,10 +167,11 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
         blank = source.blank if source is not None else "0"
     solved = result.counts > 0
     solutions = format_lines(result.solutions) if len(result) else []
+    puzzles = list(format_lines(result.puzzles, blank=blank)) if len(result) else []
+    for row, text in getattr(result, "texts", {}).items():
+        puzzles[row] = text  # an unreadable row shows what it was, not an empty grid
     columns = {
-        "puzzle": pd.array(
-            format_lines(result.puzzles, blank=blank) if len(result) else [], dtype="string"
-        ),
+        "puzzle": pd.array(puzzles, dtype="string"),
         "solution": pd.array(
             [text if ok else None for text, ok in zip(solutions, solved.tolist())],
             dtype="string",

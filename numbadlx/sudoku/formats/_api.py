@@ -347,6 +347,14 @@ def parse(
     return _collect(chunks, _initial_n(n, box), _source_name(source))
 
 
+def _bad_text(chunk: PuzzleChunk) -> list[str]:
+    """``chunk.raw`` with only the text of its unreadable rows kept."""
+    text = [""] * len(chunk)
+    for row, _ in chunk.errors:
+        text[row] = chunk.raw[row]
+    return text
+
+
 def parse_chunk(
     source: Any,
     *,
@@ -364,8 +372,9 @@ def parse_chunk(
     source, n, box, format, column
         As in :func:`parse`; a :class:`PuzzleChunk` is returned as it is.
     raw : bool, default True
-        Keep each puzzle's text in ``raw``; False leaves it empty, which saves
-        memory when only the values and the errors are needed.
+        Keep each puzzle's text in ``raw``; False keeps only the text of the rows
+        that could not be read (the others are empty strings), which saves memory
+        when only the values and the errors are needed.
 
     Returns
     -------
@@ -392,7 +401,7 @@ def parse_chunk(
     fmt = _check_format(format)
     parts = []
     for part in _source_chunks(source, n, box, fmt, column, solutions=True):
-        parts.append(part if raw else dataclasses.replace(part, raw=[]))
+        parts.append(part if raw else dataclasses.replace(part, raw=_bad_text(part)))
     if len(parts) == 1:
         return parts[0]
     if not parts:
