@@ -22,7 +22,7 @@ from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
-from ._reader import PuzzleChunk, _check_start, _Context, _iter_records, _sample_lines
+from ._reader import PuzzleChunk, _bad_text, _check_start, _Context, _iter_records, _sample_lines
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
 from .write import format_lines
 
@@ -345,14 +345,6 @@ def parse(
     fmt = _check_format(format)
     chunks = _source_chunks(source, n, box, fmt, column, solutions=False)
     return _collect(chunks, _initial_n(n, box), _source_name(source))
-
-
-def _bad_text(chunk: PuzzleChunk) -> list[str]:
-    """``chunk.raw`` with only the text of its unreadable rows kept."""
-    text = [""] * len(chunk)
-    for row, _ in chunk.errors:
-        text[row] = chunk.raw[row]
-    return text
 
 
 def parse_chunk(

@@ -75,6 +75,14 @@ class PuzzleChunk:
         return math.isqrt(self.puzzles.shape[1])
 
 
+def _bad_text(chunk: PuzzleChunk) -> list[str]:
+    """``chunk.raw`` with only the text of its unreadable rows kept."""
+    text = [""] * len(chunk)
+    for row, _ in chunk.errors:
+        text[row] = chunk.raw[row]
+    return text
+
+
 class _Context:
     """Name of the source and the puzzle size once it is known."""
 
