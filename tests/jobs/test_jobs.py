@@ -2,8 +2,10 @@
 input path for solve, rate and generate, on the local executor or on Dask."""
 
 import io
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -127,6 +129,59 @@ def test_rate_and_generate_take_the_lock_of_an_output_another_job_writes(tmp_pat
     assert sudoku.parse(out).shape == (2, 16)
     jobs.rate_file(source, out)
     assert out.read_text().splitlines()[0] == jobs.RATE_HEADER
+
+
+def _cli(*args, **options):
+    return subprocess.run(
+        [sys.executable, "-m", "numbadlx", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **options,
+    )
+
+
+@pytest.mark.slow
+def test_rate_and_generate_refuse_the_output_of_a_running_solve_command(tmp_path):
+    # a `solve -o F` process is writing F; `rate -o F` and `generate -o F`, run from the
+    # command line meanwhile, are refused and leave F alone, and the solve still ends
+    # with the output an undisturbed run writes
+    source = _puzzle_file(tmp_path / "in.txt", count=3000)
+    reference = tmp_path / "reference.txt"
+    alone = _cli("solve", str(source), "-o", str(reference), "--chunk-size", "5")
+    out = tmp_path / "out.txt"
+    checkpoint = tmp_path / "out.txt.progress"
+    args = ["solve", str(source), "-o", str(out), "--chunk-size", "5", "--threads", "1"]
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "numbadlx", *args, "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while not checkpoint.exists() and solve.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        solve.send_signal(signal.SIGSTOP)  # it keeps its lock while stopped
+        if solve.poll() is not None or not checkpoint.exists():
+            pytest.fail("the solve ended before it could be caught writing")
+        before = out.read_bytes()
+        assert before  # some chunks are written
+        for refused in (
+            _cli("rate", str(source), "-o", str(out)),
+            _cli("generate", "-n", "3", "--size", "4", "--seed", "1", "-o", str(out)),
+        ):
+            assert refused.returncode == EXIT_USAGE, refused.stderr
+            assert "being written by another run" in refused.stderr
+        assert out.read_bytes() == before
+        assert checkpoint.exists()
+    finally:
+        solve.send_signal(signal.SIGCONT)
+        _, err = solve.communicate(timeout=600)
+    assert solve.returncode == alone.returncode, err
+    assert f"wrote {out}" in err
+    assert out.read_bytes() == reference.read_bytes()
+    assert not checkpoint.exists()
 
 
 def test_generate_leaves_no_file_when_it_fails(tmp_path):
