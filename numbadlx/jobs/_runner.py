@@ -167,8 +167,9 @@ def solve_file(
         Seconds per chunk (``timeout`` of :func:`numbadlx.sudoku.solve`).
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh); ValueError
-        if it belongs to another input, other options, or the output is shorter than
-        it says. A run of either executor resumes with the other.
+        if it belongs to another input, other options, or the output does not begin
+        with the bytes it says were written (their length and SHA-256). A run of
+        either executor resumes with the other.
     progress : callable, optional
         Called as ``progress(end_byte, puzzles_written)`` after each chunk is written,
         and first with the starting point when resuming.

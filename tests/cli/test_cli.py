@@ -97,6 +97,8 @@ def test_resume_after_an_interruption_gives_identical_output(tmp_path):
                 # the input's fingerprint: its mtime and the hash of the bytes solved
                 "input_mtime_ns": os.stat(source).st_mtime_ns,
                 "input_sha256": hashlib.sha256(raw[:end_byte]).hexdigest(),
+                # and the hash of the output bytes it vouches for
+                "output_sha256": hashlib.sha256(committed.encode()).hexdigest(),
             }
         )
     )

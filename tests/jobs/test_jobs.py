@@ -2,6 +2,7 @@
 input path for solve, rate and generate, on the local executor or on Dask."""
 
 import io
+import json
 import signal
 import subprocess
 import sys
@@ -95,6 +96,69 @@ def test_a_solve_checkpoint_is_not_resumed_by_rate(tmp_path):
     assert jobs.solve_file(source, out, chunk_size=5, progress=stop).interrupted
     with pytest.raises(ValueError, match="other options"):
         jobs.rate_file(source, out, resume=True)
+
+
+# ---------------------------------------------------------------- resume checks the output
+
+
+def _interrupted_run(kind, tmp_path):
+    """An interrupted run of ``kind`` (its checkpoint kept), the output of a whole run,
+    and the command line that resumes it."""
+    source = _puzzle_file(tmp_path / "in.txt", count=30, size=4)
+
+    def stop(done, *more):
+        if (more[0] if kind == "solve" or kind == "rate" else done) >= 12:
+            raise KeyboardInterrupt
+
+    if kind in ("solve", "rate"):
+        name = "out.txt" if kind == "solve" else "out.csv"
+        run = jobs.solve_file if kind == "solve" else jobs.rate_file
+        full, out = tmp_path / f"full-{name}", tmp_path / name
+        run(source, full, chunk_size=4)
+        assert run(source, out, chunk_size=4, progress=stop).interrupted
+        args = [kind, str(source), "-o", str(out), "--chunk-size", "4"]
+    else:
+        name = "out.npy" if kind == "npy" else "out.txt"
+        full, out = tmp_path / f"full-{name}", tmp_path / name
+        jobs.generate_file(20, full, size=4, seed=3)
+        made = jobs.generate_file(20, out, size=4, seed=3, chunk_size=4, progress=stop)
+        assert made.interrupted
+        args = ["generate", "-n", "20", "--size", "4", "--seed", "3", "-o", str(out)]
+        args += ["--chunk-size", "4"]
+    return out, full, [*args, "--resume", "--no-progress"]
+
+
+@pytest.mark.parametrize("kind", ["solve", "rate", "generate", "npy"])
+def test_resume_refuses_an_output_whose_committed_bytes_changed(kind, tmp_path, capsys):
+    out, full, args = _interrupted_run(kind, tmp_path)
+    checkpoint = tmp_path / (out.name + ".progress")
+    assert checkpoint.exists()
+    data = out.read_bytes()
+    # longer, different lines in its place: the length alone would pass
+    other = data.translate(bytes.maketrans(b"1234\x01\x02\x03\x04", b"2341\x02\x03\x04\x01"))
+    assert other != data
+    out.write_bytes(other + data)
+    assert main(args) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "changed since" in err and str(out) in err and "--resume" in err
+    assert out.read_bytes() == other + data  # refused: nothing cut or appended
+    assert checkpoint.exists()
+    # the output as the killed run left it (a part-written piece after the commit)
+    # still resumes, into the output of a whole run
+    out.write_bytes(data + full.read_bytes()[len(data) : len(data) + 7])
+    assert main(args) == EXIT_OK
+    assert out.read_bytes() == full.read_bytes()
+    assert not checkpoint.exists()
+
+
+def test_resume_refuses_a_checkpoint_without_the_output_hash(tmp_path, capsys):
+    out, _, args = _interrupted_run("solve", tmp_path)
+    checkpoint = tmp_path / "out.txt.progress"
+    record = json.loads(checkpoint.read_text())
+    assert len(record.pop("output_sha256")) == 64
+    checkpoint.write_text(json.dumps(record))
+    assert main(args) == EXIT_USAGE
+    assert "no hash of the output" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- one lock for all writers
