@@ -3,11 +3,13 @@ input path for solve, rate and generate, on the local executor or on Dask."""
 
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from numbadlx import jobs, sudoku
@@ -366,3 +368,72 @@ def test_an_interrupted_rate_says_how_to_carry_on(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(sudoku, "rate", real)
     assert main([*args, "--resume"]) == EXIT_OK
     assert len(out.read_text().splitlines()) == 21
+
+
+# ---------------------------------------------------------------- what rate echoes
+
+
+def test_rate_caps_the_echo_of_a_huge_bad_line_and_its_csv_loads(tmp_path):
+    import csv
+
+    pandas = pytest.importorskip("pandas")
+    huge = "1" * 5_000_000
+    source = tmp_path / "in.txt"
+    lines = ["0200004034000000", huge, 'x,"y', "0300004034000000"]
+    source.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    summary = jobs.rate_file(source, out)
+    assert summary.puzzles == 4 and summary.unreadable == 2
+    assert out.stat().st_size < 2000
+    with open(out, newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == jobs.RATE_HEADER.split(",")
+    assert [len(row) for row in rows] == [4] * 5
+    assert rows[1][0] == lines[0] and rows[4][0] == lines[3]  # readable rows kept whole
+    assert rows[2][0].startswith("1" * 80) and "5000000 characters" in rows[2][0]
+    assert rows[3][0] == 'x,"y'
+    frame = pandas.read_csv(out, dtype=str)
+    assert list(frame.columns) == jobs.RATE_HEADER.split(",") and len(frame) == 4
+    # a solve's CSV of the same file caps it the same way
+    solved = tmp_path / "solved.csv"
+    jobs.solve_file(source, solved)
+    assert pandas.read_csv(solved, dtype=str)["puzzle"][1] == rows[2][0]
+
+
+# ---------------------------------------------------------------- .npy outputs
+
+
+def test_save_puzzles_writes_exactly_the_npy_file_it_names(tmp_path):
+    import threading
+
+    puzzles = random_puzzles(2, 4, seed=0)
+    jobs.save_puzzles(tmp_path / "a.NPY", puzzles)
+    np.testing.assert_array_equal(np.load(tmp_path / "a.NPY"), puzzles)
+    # a pipe (not a regular file) is written through as it is named
+    pipe = tmp_path / "pipe.Npy"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    try:
+        jobs.save_puzzles(pipe, puzzles)
+        reader.join(timeout=60)
+    finally:
+        if reader.is_alive():  # nothing was written to the pipe: let the reader go
+            with open(pipe, "wb"):
+                pass
+            reader.join(timeout=60)
+    assert sorted(os.listdir(tmp_path)) == ["a.NPY", "pipe.Npy"]
+    np.testing.assert_array_equal(np.load(io.BytesIO(got[0])), puzzles)
+
+
+def test_csv_is_refused_for_a_npy_output(tmp_path, capsys):
+    puzzles = random_puzzles(1, 4, seed=0)
+    with pytest.raises(ValueError, match="cannot write CSV"):
+        jobs.generate_file(2, tmp_path / "x.npy", size=4, seed=0, csv=True)
+    with pytest.raises(ValueError, match="cannot write CSV"):
+        jobs.save_puzzles(tmp_path / "y.NPY", puzzles, csv=True)
+    args = ["generate", "-n", "1", "--size", "4", "-o", str(tmp_path / "z.npy"), "--csv"]
+    assert main([*args, "--no-progress"]) == EXIT_USAGE
+    assert "cannot write CSV" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
