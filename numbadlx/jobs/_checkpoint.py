@@ -144,17 +144,28 @@ class Checkpoint:
 class DeferInterrupt:
     """Ctrl-C handling around commits: raise KeyboardInterrupt at once, except while a
     commit runs (``with guard:``), where it is held back until the commit is complete,
-    so the output and the checkpoint always agree."""
+    so the output and the checkpoint always agree.
+
+    A KeyboardInterrupt raised at once can still be lost: Python runs the handler
+    between any two bytecodes of the main thread, also inside a finalizer
+    (``__del__``) or a callback whose exceptions are printed and dropped (a Dask
+    future's release did exactly that). So a Ctrl-C is also remembered, and the end of
+    every later commit, and :meth:`stop_if_interrupted`, raise it again.
+    """
 
     def __init__(self):
         self.holding = False
-        self.pending = False
+        self.requested = False
         self.previous = None
 
     def _handler(self, signum, frame):
-        if self.holding:
-            self.pending = True
-        else:
+        self.requested = True
+        if not self.holding:
+            raise KeyboardInterrupt
+
+    def stop_if_interrupted(self):
+        """Raise KeyboardInterrupt if Ctrl-C came since the guard was installed."""
+        if self.requested:
             raise KeyboardInterrupt
 
     def install(self):
@@ -176,7 +187,6 @@ class DeferInterrupt:
 
     def __exit__(self, *exc):
         self.holding = False
-        if self.pending and exc[0] is None:
-            self.pending = False
-            raise KeyboardInterrupt
+        if exc[0] is None:
+            self.stop_if_interrupted()
         return False

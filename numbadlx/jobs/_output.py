@@ -284,6 +284,11 @@ class CheckpointedOutput:
         self.tally[: len(saved.tally)] = saved.tally[:TALLY_SIZE]
         self.n = saved.n
 
+    def stop_if_interrupted(self):
+        """Raise KeyboardInterrupt if Ctrl-C came during the run, also one that was
+        raised and then lost (see :class:`DeferInterrupt`)."""
+        self._interrupts.stop_if_interrupted()
+
     def commit(self, data, end_byte, puzzles, tally, n=None):
         """Append ``data`` (the lines of ``puzzles`` more puzzles, whose statuses are
         counted in ``tally``, the input read to ``end_byte``) and make it durable:

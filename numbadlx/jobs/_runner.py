@@ -94,6 +94,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
                 seconds += piece.seconds
                 if progress is not None:
                     progress(piece.end_byte, sink.puzzles)
+        sink.stop_if_interrupted()  # a Ctrl-C swallowed after the last commit
         ok = True
     except KeyboardInterrupt:
         interrupted = True

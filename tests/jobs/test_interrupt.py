@@ -480,3 +480,33 @@ def test_a_box_checkpoint_of_the_cli_resumes_in_the_library(tmp_path, monkeypatc
     assert _checkpoint(out)["options"]["box"] == "2x3"
     summary = jobs.solve_file(source, out, box=(2, 3), chunk_size=10, resume=True)
     assert summary.puzzles == 30 and out.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("when", [2, "last"])
+def test_a_ctrl_c_whose_exception_was_swallowed_still_stops_the_run(tmp_path, when):
+    """Python runs the SIGINT handler between any two bytecodes, also inside code that
+    drops exceptions (a finalizer: a Dask future's __del__ printed "Exception ignored"
+    and the run went on to exit 0). The run must stop at its next commit, or before it
+    reports success when the swallowed Ctrl-C came after the last one."""
+    source = _puzzle_file(tmp_path / "in.txt")
+    full = tmp_path / "full.txt"
+    assert main(["solve", str(source), "-o", str(full), "--chunk-size", "10"]) == 0
+    lines = full.read_text().count("\n")
+    calls = []
+
+    def swallowing_progress(done, puzzles):
+        calls.append(puzzles)
+        if len(calls) == (2 if when == 2 else lines // 10):
+            try:
+                signal.raise_signal(signal.SIGINT)  # the handler raises here...
+            except KeyboardInterrupt:
+                pass  # ...and a finalizer's caller would drop it
+
+    out = tmp_path / "out.txt"
+    summary = jobs.solve_file(source, out, chunk_size=10, progress=swallowing_progress)
+    assert summary.interrupted
+    saved = _checkpoint(out)
+    assert os.path.getsize(out) == saved["output_bytes"]
+    assert saved["puzzles"] == (30 if when == 2 else lines)
+    assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10", "--resume"]) == 0
+    assert out.read_bytes() == full.read_bytes()
