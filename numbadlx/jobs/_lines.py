@@ -143,7 +143,8 @@ def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes
     """The CSV rows of ``chunk`` rated as ``ratings`` (a :class:`~numbadlx.sudoku.Ratings`):
     ``puzzle,tries,logic,hardest`` (no header: see :data:`RATE_HEADER`), each ended by
     ``\\n``. An unreadable puzzle keeps its text, with empty ratings and the reason as
-    ``hardest``; ``logic`` False leaves the logic columns empty."""
+    ``hardest``; so does a puzzle that is not rated, with ``multiple solutions`` or
+    ``invalid or no solution``; ``logic`` False leaves the logic columns empty."""
     reasons = dict(chunk.errors)
     names = ratings.hardest_names()
     rows = []
@@ -155,7 +156,9 @@ def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes
         tries = _number(ratings.tries[k])
         value = _number(ratings.logic[k]) if logic else ""
         hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
-        if not np.isfinite(ratings.tries[k]):
+        if ratings.status[k] == Status.MULTIPLE:
+            hardest = "multiple solutions"
+        elif not np.isfinite(ratings.tries[k]):
             hardest = "invalid or no solution"
         rows.append(f"{csv_field(field)},{tries},{value},{csv_field(hardest)}")
     return "".join(row + "\n" for row in rows).encode("utf-8", "replace")

@@ -254,7 +254,8 @@ def rate_file(
     ``puzzle,tries,logic,hardest``, one line per puzzle in input order, with the
     checkpoints, lock and resume of :func:`solve_file`. An unreadable puzzle keeps its
     text and gets empty ratings and ``hardest`` = the reason (``unreadable`` of the
-    summary counts them).
+    summary counts them); so does a puzzle without exactly one solution, with
+    ``hardest`` = ``multiple solutions`` or ``invalid or no solution``.
 
     Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
     ratings do not depend on ``chunk_size``, ``threads`` or the executor. ``input``
