@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
+from ..core.validate import check_count
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
@@ -271,7 +272,7 @@ def rate_file(
     0200004034000000,0,1.2,hidden single (box)
     """
     job = RateJob(
-        isomorphs=int(isomorphs),
+        isomorphs=check_count(isomorphs, "isomorphs"),
         seed=int(seed),
         logic=bool(logic),
         box=box,

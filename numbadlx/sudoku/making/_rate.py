@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...core.validate import check_count
+from ...core.validate import check_count, is_integer
 from .. import engines
 from ..engines import INVALID, SOLVED, pick_engine, run
 from ..formats import parse_chunk
@@ -324,7 +324,7 @@ def rate(
     check_count(isomorphs, "isomorphs")
     check_count(chunk, "chunk")
     seed = _check_seed(seed)
-    first_index = _check_seed(first_index)
+    first_index = _check_seed(first_index, "first_index")
     chunk_read = parse_chunk(puzzles, box=box)
     n = chunk_read.n
     rows, cols = box_shape(n, box)
@@ -410,10 +410,11 @@ def solving_path(puzzle: ArrayLike | str, *, box: tuple[int, int] | None = None)
     return ratings.path(0)
 
 
-def _check_seed(seed):
-    """A seed as a non-negative int below 2**63 (a clear error otherwise)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {seed!r}")
+def _check_seed(seed, name="seed"):
+    """A seed (or a puzzle index: ``name``) as a non-negative int below 2**63 (an error
+    naming ``name`` otherwise)."""
+    if not is_integer(seed):
+        raise TypeError(f"{name} must be an integer, got {seed!r}")
     if not 0 <= int(seed) < 2**63:
-        raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
+        raise ValueError(f"{name} must be in 0..2**63-1, got {seed}")
     return int(seed)
