@@ -425,7 +425,10 @@ def test_error_messages_name_line_column(tmp_path):
 
 
 def test_strings_and_lists_report_their_origin():
-    assert error_of(parse, LINE9[:80]).startswith(
+    # one line without a line break that is no puzzle line names a (missing) file
+    with pytest.raises(FileNotFoundError, match="not a line of puzzle text"):
+        parse(LINE9[:80])
+    assert error_of(parse, LINE9[:80] + "\n").startswith(
         "<string>:1:81: line has 80 cells; a puzzle line needs n*n"
     )
     assert error_of(parse, [LINE9, LINE9[:80]]) == "<list>:2:81: line has 80 cells, expected 81"

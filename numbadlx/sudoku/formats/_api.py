@@ -132,17 +132,18 @@ def _looks_like_path(text: str) -> bool:
 def _is_puzzle_line(text: str, n: int | None) -> bool:
     """Whether one line of text (no file of that name exists) is a well-formed puzzle:
     ``n * n`` cell characters of one size (``n`` if known), each a legal cell of that
-    size, perhaps followed by a trailing field (a comment, a rating); or ``n * n``
-    numbers 0..n separated by spaces or commas. Otherwise a string that names no file
-    is a missing file."""
+    size, perhaps in groups separated by spaces or followed by a trailing field (a
+    comment, a rating); or ``n * n`` numbers 0..n separated by spaces or commas.
+    Otherwise a string that names no file is a missing file."""
     sizes = range(MIN_SIZE, MAX_SIZE + 1) if n is None else (n,)
     run = _LEADING_RUN_RE.match(text)
-    cells = run.group(1) if run else ""
-    size = math.isqrt(len(cells))
-    if size * size == len(cells) and size in sizes:
-        values = _LOOKUP[np.frombuffer(cells.encode("ascii"), dtype=np.uint8)]
-        return bool((values <= size).all())
     tokens = _TOKEN_RE.findall(text.split("#", 1)[0])
+    for cells in (run.group(1) if run else "", "".join(tokens)):
+        size = math.isqrt(len(cells))
+        if size * size == len(cells) and size in sizes and cells.isascii():
+            values = _LOOKUP[np.frombuffer(cells.encode("ascii"), dtype=np.uint8)]
+            if (values <= size).all():
+                return True
     size = math.isqrt(len(tokens))
     if size * size != len(tokens) or size not in sizes:
         return False
@@ -335,7 +336,7 @@ def parse(
     (1, 16)
     >>> parse(["12" + "0" * 79, "." * 81]).shape
     (2, 81)
-    >>> parse("12x4" + "0" * 12)
+    >>> parse("12x4" + "0" * 12 + "\\n")
     Traceback (most recent call last):
     ...
     ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')
