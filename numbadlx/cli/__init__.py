@@ -35,8 +35,9 @@ What an interruption leaves:
 * The checkpoint also records the input's fingerprint (size, mtime and a SHA-256 of
   the bytes already solved) and the options that shape the output (``--limit``,
   ``--max-nodes``, ``--timeout``, ``--box``, ``--format``, ``--column``, ``--engine``,
-  the output kind and the puzzle size), and ``--resume`` refuses a changed input or
-  other options. The output is locked while a run writes it.
+  the output kind and the puzzle size) and a SHA-256 of the output bytes committed,
+  and ``--resume`` refuses a changed input, other options or a changed output. The
+  output is locked while a run writes it.
 
 ``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
 ``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of

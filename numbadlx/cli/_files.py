@@ -74,6 +74,13 @@ def solve_command(args):
             return EXIT_USAGE
     if bad_timeout(args):
         return EXIT_USAGE
+    if args.csv and args.output_format not in (None, "csv"):
+        print(
+            f"numbadlx: error: --csv and --output-format {args.output_format} ask for two "
+            f"output formats; give one",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     executor = _executor(args)
     if executor is False:
         return EXIT_USAGE

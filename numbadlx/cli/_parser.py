@@ -77,7 +77,10 @@ def build_parser():
         help="input format (default: from the extension and content)",
     )
     solve.add_argument(
-        "--csv", action="store_true", help="write CSV whatever -o is called (or to stdout)"
+        "--csv",
+        action="store_true",
+        help="write CSV whatever -o is called (or to stdout); not with --output-format "
+        "text or grid",
     )
     solve.add_argument(
         "--output-format",
@@ -207,7 +210,9 @@ def build_parser():
         "(tcp://host:8786), local[:N] for a LocalCluster of N worker processes, or "
         "threads[:N] (needs numbadlx[dask]); --threads is per task (default 1)",
     )
-    make.add_argument("--csv", action="store_true", help="write CSV whatever -o is called")
+    make.add_argument(
+        "--csv", action="store_true", help="write CSV whatever -o is called (not a .npy one)"
+    )
     make.add_argument("--no-progress", action="store_true", help="no progress bar")
     make.add_argument(
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"

@@ -542,8 +542,12 @@ class ZDD:
 
     # ------------------------------------------------------------------ picture
     def to_dot(self, max_nodes: int = 200) -> str:
-        """The diagram in Graphviz's dot language (solid: with the option, dashed:
+        r"""The diagram in Graphviz's dot language (solid: with the option, dashed:
         without it). ValueError beyond ``max_nodes`` decision nodes.
+
+        Each label is one quoted dot string that shows the option's name as written:
+        backslashes and quotes are escaped, line ends become line breaks and other
+        control characters their visible symbols (U+2400 onwards).
 
         Examples
         --------
@@ -560,21 +564,41 @@ class ZDD:
           n3 -> n2 [style=dashed];
           n3 -> t1;
         }
+        >>> names = ['say "hi"\\', "two\nlines"]
+        >>> dot = ExactCover([[0], [0]], option_names=names).zdd().to_dot()
+        >>> for line in dot.splitlines()[4:8:3]:
+        ...     print(line)
+          n2 [label="two\nlines"];
+          n3 [label="say \"hi\"\\"];
         """
         if self.size > max_nodes:
             raise ValueError(f"the diagram has {self.size} nodes, more than max_nodes={max_nodes}")
         names = self.option_names
         lines = ["digraph zdd {", "  node [shape=circle];"]
-        lines += ['  t0 [shape=box, label="0"];', '  t1 [shape=box, label="1"];']
+        lines += [f"  t{z} [shape=box, label={_dot_string(str(z))}];" for z in (0, 1)]
 
         def ref(z):
             return f"t{z}" if z < 2 else f"n{z}"
 
         for z in range(2, self._table.shape[1]):
             option, lo, hi = (int(v) for v in self._table[:, z])
-            label = str(option) if names is None else names[option].replace('"', "'")
-            lines.append(f'  n{z} [label="{label}"];')
+            label = str(option) if names is None else names[option]
+            lines.append(f"  n{z} [label={_dot_string(label)}];")
             lines.append(f"  n{z} -> {ref(lo)} [style=dashed];")
             lines.append(f"  n{z} -> {ref(hi)};")
         lines.append("}")
         return "\n".join(lines)
+
+
+# Graphviz ends a quoted string at the first quote not after a backslash, and shows
+# "\\" in a label as one backslash and "\n" as a line break; a raw line end or NUL
+# in the string is not what a name means either.
+_DOT_ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n", 0x7F: "\u2421"}
+_DOT_ESCAPES.update({c: chr(0x2400 + c) for c in range(32) if c not in (9, 10, 13)})
+
+
+def _dot_string(text: str) -> str:
+    """``text`` as one quoted dot string whose label shows ``text`` (line ends as line
+    breaks, other control characters but tab as their U+2400 symbols)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return '"' + text.translate(_DOT_ESCAPES) + '"'

@@ -15,11 +15,10 @@ Examples
 1
 """
 
-import html
-
 import numpy as np
 
 from ..core.search import Search, decode_solution
+from ._escape import text as _esc
 
 __all__ = ["CoverMatrix", "exact_cover_html", "MATRIX_MAX_OPTIONS", "MATRIX_MAX_ITEMS"]
 
@@ -28,10 +27,6 @@ MATRIX_MAX_OPTIONS = 60
 MATRIX_MAX_ITEMS = 60
 # Node budget for the solution :func:`exact_cover_html` looks for on its own.
 _AUTO_SOLVE_NODES = 20_000
-
-
-def _esc(value):
-    return html.escape(str(value), quote=True)
 
 
 def _item_labels(problem):

@@ -132,6 +132,7 @@ def plot_pentominoes(problem: Any, solution: Sequence[int], ax: Any = None) -> A
             c[near] + 0.5,
             r[near] + 0.5,
             names[piece],
+            parse_math=False,  # a name, never a formula
             ha="center",
             va="center",
             fontsize=11,
@@ -197,6 +198,7 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
                 0.5 * (tree.x[up] + tree.x[node]),
                 0.5 * (tree.y[up] + tree.y[node]),
                 tree.option[node],
+                parse_math=False,  # a name, never a formula
                 fontsize=8,
                 ha="center",
                 va="center",
@@ -244,6 +246,7 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
                     tree.x[node],
                     tree.y[node],
                     tree.item[node],
+                    parse_math=False,  # a name, never a formula
                     fontsize=8,
                     ha="center",
                     va="center",

@@ -50,8 +50,6 @@ Examples
 
 from __future__ import annotations
 
-import html
-import json
 import uuid
 import warnings
 from dataclasses import dataclass
@@ -61,6 +59,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.trace import trace
+from ._escape import script_json
+from ._escape import text as _esc
 
 __all__ = [
     "MatrixPlayer",
@@ -398,10 +398,6 @@ def _asset(name):
     return (files(__package__) / "assets" / name).read_text(encoding="utf-8")
 
 
-def _esc(value):
-    return html.escape(str(value), quote=True)
-
-
 def _player_html(player):
     problem = player.problem
     uid = player.dom_id
@@ -422,8 +418,7 @@ def _player_html(player):
         ],
         "texts": [s.text for s in player.steps],
     }
-    # "</" cannot end the script early once escaped
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     colour_names = problem.colour_names
     out = [
         f'<div class="numbadlx-player" id="{uid}" tabindex="0">',
@@ -488,7 +483,9 @@ def _player_html(player):
         "<p>Faded: removed from the matrix.</p></div></div>"
     )
     script = (
-        _asset("player.js").replace('"ID"', json.dumps(uid)).replace('"ID-"', json.dumps(uid + "-"))
+        _asset("player.js")
+        .replace('"ID"', script_json(uid))
+        .replace('"ID-"', script_json(uid + "-"))
     )
     script = script.replace("DATA", payload, 1)
     out.append(f"<script>{script}</script></div>")

@@ -18,11 +18,10 @@ Examples
 2
 """
 
-import html
-
 import numpy as np
 
 from ..sudoku import Grid, Status, format_line
+from ._escape import text as _esc
 
 __all__ = ["grid_html", "grid_table", "sudoku_result_html"]
 
@@ -32,10 +31,6 @@ _LINE_CHARS = 90
 _GIVEN_COLOUR = "#111"
 _FILLED_COLOUR = "#1d5fbf"
 _CLASH_COLOUR = "#c0392b"
-
-
-def _esc(value):
-    return html.escape(str(value), quote=True)
 
 
 # --------------------------------------------------------------------- grids

@@ -8,8 +8,9 @@ root on top and the terminals ``0`` and ``1`` at the bottom; a solid line leads 
 
 from __future__ import annotations
 
-import html
 from typing import Any
+
+from ._escape import text as _esc
 
 __all__ = ["zdd_html", "zdd_svg", "ZDD_PICTURE_MAX_NODES"]
 
@@ -72,9 +73,9 @@ def zdd_svg(zdd: Any, max_nodes: int = ZDD_PICTURE_MAX_NODES) -> str:
         label = label if len(label) <= 10 else label[:9] + "…"
         parts.append(
             f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{_R}" fill="#fff" stroke="#333">'
-            f"<title>{html.escape(str(option if names is None else names[option]))}</title>"
+            f"<title>{_esc(str(option if names is None else names[option]))}</title>"
             f'</circle><text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">'
-            f"{html.escape(label)}</text>"
+            f"{_esc(label)}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)

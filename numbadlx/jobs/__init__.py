@@ -13,8 +13,9 @@ input was read and how long the output is. So an interrupted run loses nothing:
   ``resume=True`` cuts off before carrying on; the final output is byte for byte the
   one of an uninterrupted run;
 * the checkpoint also records the input's fingerprint (path, size, mtime and a SHA-256
-  of the bytes already worked) and the options that shape the output, and resuming
-  refuses a checkpoint of another or a changed input, or of other options;
+  of the bytes already worked), the options that shape the output and a SHA-256 of
+  the output bytes committed, and resuming refuses a checkpoint of another or a
+  changed input, of other options, or of an output whose committed bytes changed;
 * an output file is locked while a job writes it: a second job (solve, rate or
   generate) writing the same file is refused.
 

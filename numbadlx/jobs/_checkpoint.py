@@ -81,7 +81,8 @@ class Checkpoint:
         its first ``end_byte`` bytes: together its fingerprint.
     end_byte : where to carry on reading the input.
     puzzles : puzzles written; ``tally`` how many of each status (indexed by code).
-    output_bytes : committed length of the output.
+    output_bytes : committed length of the output; ``output_sha256`` the SHA-256 of
+        those bytes, which a resume checks before it appends.
     n : puzzle size of the file (None: not recorded).
     options : :func:`output_options` of the run (None: not recorded, not checked).
     """
@@ -96,6 +97,7 @@ class Checkpoint:
     options: dict | None = None
     input_mtime_ns: int | None = None
     input_sha256: str | None = None
+    output_sha256: str | None = None
 
     @classmethod
     def read(cls, path):
@@ -114,6 +116,7 @@ class Checkpoint:
                 options=saved.get("options"),
                 input_mtime_ns=saved.get("input_mtime_ns"),
                 input_sha256=saved.get("input_sha256"),
+                output_sha256=saved.get("output_sha256"),
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(
@@ -134,6 +137,7 @@ class Checkpoint:
             "options": self.options,
             "input_mtime_ns": self.input_mtime_ns,
             "input_sha256": self.input_sha256,
+            "output_sha256": self.output_sha256,
         }
 
 

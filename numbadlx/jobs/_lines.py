@@ -33,13 +33,24 @@ _LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ECHO_LIMIT = 10_000
 
 
-def _one_line(raw, invalid=False):
-    if invalid and len(raw) > _ECHO_LIMIT:
-        raw = f"{raw[:80]}... ({len(raw)} characters)"
-    raw = raw.strip().replace("\n", "/")
+def _capped(raw):
+    """The text of an unreadable puzzle as it is echoed: cut short past the limit."""
+    if len(raw) > _ECHO_LIMIT:
+        return f"{raw[:80]}... ({len(raw)} characters)"
+    return raw
+
+
+def _no_breaks(raw):
+    """``raw`` with every line break but ``\n`` written as its escape."""
     if _LINE_BREAKS.search(raw):
         raw = _LINE_BREAKS.sub(lambda m: ascii(m.group())[1:-1], raw)
     return raw
+
+
+def _one_line(raw, invalid=False):
+    if invalid:
+        raw = _capped(raw)
+    return _no_breaks(raw.strip().replace("\n", "/"))
 
 
 def csv_field(text: str) -> str:
@@ -142,16 +153,18 @@ RATE_HEADER = "puzzle,tries,logic,hardest"
 def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes:
     """The CSV rows of ``chunk`` rated as ``ratings`` (a :class:`~numbadlx.sudoku.Ratings`):
     ``puzzle,tries,logic,hardest`` (no header: see :data:`RATE_HEADER`), each ended by
-    ``\\n``. An unreadable puzzle keeps its text, with empty ratings and the reason as
-    ``hardest``; so does a puzzle that is not rated, with ``multiple solutions`` or
-    ``invalid or no solution``; ``logic`` False leaves the logic columns empty."""
+    ``\\n``. An unreadable puzzle keeps its text (cut short past 10,000 characters, as
+    :func:`result_lines` does), with empty ratings and the reason as ``hardest``; so does
+    a puzzle that is not rated, with ``multiple solutions`` or ``invalid or no
+    solution``; ``logic`` False leaves the logic columns empty."""
     reasons = dict(chunk.errors)
     names = ratings.hardest_names()
     rows = []
     for k, text in enumerate(chunk.raw):
-        field = text.replace("\n", " ")
+        field = _no_breaks((_capped(text) if chunk.bad[k] else text).replace("\n", " "))
         if chunk.bad[k]:
-            rows.append(f"{csv_field(field)},,,{csv_field(reasons.get(k, 'unreadable'))}")
+            reason = _no_breaks(_capped(reasons.get(k, "unreadable")).replace("\n", " "))
+            rows.append(f"{csv_field(field)},,,{csv_field(reason)}")
             continue
         tries = _number(ratings.tries[k])
         value = _number(ratings.logic[k]) if logic else ""

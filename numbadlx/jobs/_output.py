@@ -92,8 +92,9 @@ class CheckpointedOutput:
     """The output of a file job, committed a chunk (or a range) at a time.
 
     Opening it starts a fresh output (removing a stale checkpoint), or with ``resume``
-    and a checkpoint, validates the checkpoint against the input and ``options``, cuts
-    the output back to its committed length and carries on from there
+    and a checkpoint, validates the checkpoint against the input and ``options``,
+    checks that the output still begins with the bytes the checkpoint vouches for (their
+    length and SHA-256), cuts the output back to that length and carries on from there
     (``start_byte``, ``puzzles``, ``tally``, ``n``). Ctrl-C is held back during
     commits from then until :meth:`close`.
 
@@ -125,6 +126,7 @@ class CheckpointedOutput:
         self.input_size = info.st_size if info is not None else 0
         self.input_mtime_ns = info.st_mtime_ns if info is not None else None
         self._digest = hashlib.sha256()  # of the input bytes read so far
+        self._written = hashlib.sha256()  # of the output bytes committed so far
         self.options = options
         # Only a regular file (or a new one) gets a checkpoint: a terminal, a pipe,
         # /dev/stdout or /dev/null cannot be cut back or resumed. Names under /dev and
@@ -253,8 +255,8 @@ class CheckpointedOutput:
         )
 
     def _cut_back(self, saved):
-        """Check the output holds what ``saved`` says, cut it there and take up the
-        count."""
+        """Check the output begins with the bytes ``saved`` vouches for (their length
+        and hash), cut it there and take up the count."""
         have = os.path.getsize(self.output)
         if have < saved.output_bytes:
             raise ValueError(
@@ -262,6 +264,19 @@ class CheckpointedOutput:
                 f"{self.checkpoint} says {saved.output_bytes} were written; the "
                 f"output was changed since, so the run cannot be resumed "
                 f"(drop --resume)"
+            )
+        if saved.output_sha256 is None:
+            raise ValueError(
+                f"the checkpoint {self.checkpoint} has no hash of the output (an older "
+                f"version wrote it), so {self.output} cannot be checked before more is "
+                f"appended: drop --resume to start again"
+            )
+        hash_range(self.output, self._written, 0, saved.output_bytes)
+        if self._written.hexdigest() != saved.output_sha256:
+            raise ValueError(
+                f"{self.output} changed since {self.checkpoint} was written (its first "
+                f"{saved.output_bytes} bytes are not those the run wrote); resuming would "
+                f"append to other content: drop --resume to start again"
             )
         self._file.truncate(saved.output_bytes)  # drop a part-written chunk
         self.start_byte = saved.end_byte
@@ -283,6 +298,7 @@ class CheckpointedOutput:
             n = self.n if n is None else int(n)
             if self.checkpoint:
                 fsync_file(self._file)
+                self._written.update(data)
                 length = self._file.tell()
                 if self.input is not None:
                     hash_range(self.input, self._digest, self.end_byte, int(end_byte))
@@ -298,6 +314,7 @@ class CheckpointedOutput:
                         options=self.options,
                         input_mtime_ns=self.input_mtime_ns,
                         input_sha256=None if self.input is None else self._digest.hexdigest(),
+                        output_sha256=self._written.hexdigest(),
                     ).as_dict(),
                 )
                 self._committed = length

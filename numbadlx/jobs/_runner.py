@@ -5,6 +5,7 @@ and the public job functions built on it."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import time
@@ -168,8 +169,9 @@ def solve_file(
         Seconds per chunk (``timeout`` of :func:`numbadlx.sudoku.solve`).
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh); ValueError
-        if it belongs to another input, other options, or the output is shorter than
-        it says. A run of either executor resumes with the other.
+        if it belongs to another input, other options, or the output does not begin
+        with the bytes it says were written (their length and SHA-256). A run of
+        either executor resumes with the other.
     progress : callable, optional
         Called as ``progress(end_byte, puzzles_written)`` after each chunk is written,
         and first with the starting point when resuming.
@@ -178,7 +180,7 @@ def solve_file(
     grid : bool
         Write each result as a grid block (``grid`` of
         :func:`~numbadlx.jobs.result_lines`, the shape of contest files) instead of a
-        line; not with CSV.
+        line; not with CSV (ValueError).
     column : str or int, optional
         The puzzle column of a CSV input (``column`` of
         :func:`~numbadlx.sudoku.iter_chunks`).
@@ -214,6 +216,11 @@ def solve_file(
     name = None if output is None else os.fspath(output)
     if csv is None:
         csv = bool(name) and name.lower().endswith(".csv")
+    if csv and grid:
+        raise ValueError(
+            "grid blocks are text, not CSV: pass grid=True with csv=False (an output "
+            "named *.csv is CSV unless csv=False), or drop grid"
+        )
     job = SolveJob(
         limit=int(limit),
         max_nodes=None if max_nodes is None else int(max_nodes),
@@ -290,8 +297,9 @@ def rate_file(
 def save_puzzles(
     path: str | os.PathLike | None, puzzles: ArrayLike, *, csv: bool | None = None
 ) -> None:
-    """Write puzzles to ``path``: ``.npy`` as an array, CSV (``*.csv`` or ``csv=True``)
-    with a ``puzzle`` column, else one line per puzzle. None or ``"-"``: standard output
+    """Write puzzles to ``path``: ``.npy`` (any case; not with ``csv=True``) as an
+    array, CSV (``*.csv`` or ``csv=True``) with a ``puzzle`` column, else one line per
+    puzzle. None or ``"-"``: standard output
     (lines or CSV). A file is locked while it is written, as the output of every file
     job is (ValueError if another job is writing it).
 
@@ -346,7 +354,8 @@ def generate_file(
     checkpoint's.
 
     ``output``: lines, CSV (``*.csv`` or ``csv=True``, a ``puzzle`` column) or ``.npy``
-    (the array's header first, then each block's rows: an interrupted ``.npy`` is
+    (any case of the suffix, the file named and no other; not with ``csv=True``; the
+    array's header first, then each block's rows: an interrupted ``.npy`` is
     loadable only once it is resumed and finished); None or ``"-"`` is standard output
     (lines or CSV, no checkpoint), ``os.devnull`` nowhere. A new file is removed again
     when the run fails before its first block. ``progress(done, count)`` is called
@@ -369,6 +378,8 @@ def generate_file(
     """
     name = None if output is None or os.fspath(output) == "-" else os.fspath(output)
     if name is not None and name.lower().endswith(".npy"):
+        if csv:
+            raise ValueError(f"cannot write CSV to {name}: a .npy output is an array")
         kind = "npy"
     elif csv if csv is not None else bool(name and name.lower().endswith(".csv")):
         kind = "csv"
@@ -400,6 +411,9 @@ class _PuzzleOutput:
 
     def __init__(self, path, csv):
         self.name = None if path is None or str(path) == "-" else os.fspath(path)
+        self.npy = self.name is not None and self.name.lower().endswith(".npy")
+        if self.npy and csv:
+            raise ValueError(f"cannot write CSV to {self.name}: a .npy output is an array")
         self.csv = (
             csv if csv is not None else bool(self.name and self.name.lower().endswith(".csv"))
         )
@@ -415,11 +429,17 @@ class _PuzzleOutput:
         return self
 
     def write(self, array):
-        if self.name is not None and self.name.lower().endswith(".npy"):
-            target = self.handle if self.handle is not None else self.name
+        if self.npy:
+            array = np.ascontiguousarray(array, dtype=np.uint8)
             if self.handle is not None:
                 self.handle.truncate(0)
-            np.save(target, np.ascontiguousarray(array, dtype=np.uint8))
+                np.save(self.handle, array)
+            else:  # a device or a pipe, which numpy cannot write as it is named
+                # (it adds ".npy" to a name in other case) nor seek in
+                buffer = io.BytesIO()
+                np.save(buffer, array)
+                with open(self.name, "wb") as device:
+                    device.write(buffer.getvalue())
         elif self.name is None:
             sys.stdout.write(_puzzle_text(array, self.csv))
         elif self.handle is None:

@@ -97,9 +97,12 @@ class SudokuResult:
         producer did not say).
     messages : dict of int to str, what is wrong with a puzzle, by row: a line that
         could not be read (INVALID, ``name:line:column: ...``), or a CSV solution
-        column that is not a solution of its puzzle (``line L: solution column:
-        ...``; the status is the solver's). Clashing givens have no message here
-        (:func:`check_grid` says where).
+        column that cannot be read (``name:line:column: solution column: ...``) or
+        is not a solution of its puzzle (``line L: solution column: ...``); for a
+        solution column the status is the solver's. Clashing givens have no message
+        here (:func:`check_grid` says where).
+    texts : dict of int to str, the input text of each row that could not be read,
+        by row (its ``puzzles`` row is all zeros).
     """
 
     puzzles: np.ndarray
@@ -117,6 +120,9 @@ class SudokuResult:
     #: for pandas input, its index and blank character (:class:`.frames.PandasSource`)
     source: Any = None
     messages: dict = field(default_factory=dict)
+    #: the input text of each row that could not be read, by row (what
+    #: :meth:`to_pandas` shows as its puzzle)
+    texts: dict = field(default_factory=dict)
 
     def __len__(self):
         return self.status.shape[0]
@@ -184,8 +190,16 @@ def _as_puzzles(puzzles, box, errors="status", column=None):
     return grid, pre, chunk.n, dict(chunk.errors), chunk
 
 
+def _unread_texts(chunk) -> dict:
+    """The input text of each unreadable row of ``chunk``, by row."""
+    return {row: str(chunk.raw[row]) for row, _ in chunk.errors}
+
+
 def _solution_column_messages(chunk, box, messages):
-    """Add a message for each row whose CSV solution is not a solution of its puzzle."""
+    """Add a message for each row whose CSV solution could not be read or is not a
+    solution of its puzzle (the row's status stays the solver's)."""
+    for row, message in chunk.solution_errors:
+        messages.setdefault(row, message)
     if chunk.solutions is None:
         return
     for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
@@ -267,8 +281,8 @@ def solve(
         as the command line does; ``"raise"`` raises that ValueError instead (what
         :func:`numbadlx.sudoku.parse` always does). Input that is not puzzles at all
         (no size, a wrong array shape, a binary file) raises either way. A CSV
-        solution column is checked: a row whose solution is not a solution of its
-        puzzle gets a message (its status stays the solver's).
+        solution column is checked: a row whose solution cannot be read or is not a
+        solution of its puzzle gets a message (its status stays the solver's).
 
     Returns
     -------
@@ -356,6 +370,7 @@ def solve(
         engine=engine,
         source=source,
         messages=messages,
+        texts=_unread_texts(read),
     )
 
 

@@ -73,7 +73,8 @@ def puzzles_from_pandas(obj: Any, column: Any = None) -> tuple[list[str], Pandas
     ValueError
         A DataFrame without ``column``, a missing column, or ``column`` with a Series.
     TypeError
-        A row that is not a string (a missing value, say), naming its index label.
+        A row that is not a string (a missing value, say), naming its column and index
+        label; for a number (``pd.read_csv`` without ``dtype=str``), saying so.
 
     Examples
     --------
@@ -103,22 +104,34 @@ def puzzles_from_pandas(obj: Any, column: Any = None) -> tuple[list[str], Pandas
     lines = []
     for label, value in zip(series.index, series.tolist()):
         if not isinstance(value, str):
-            raise TypeError(
-                f"puzzle at index {label!r} is {value!r} ({type(value).__name__}), not a "
-                f"string of cells"
-            )
+            raise TypeError(_not_a_string(series.name, label, value))
         lines.append(value)
     blank = "." if any("." in line for line in lines) else "0"
     return lines, PandasSource(index=series.index, name=series.name, blank=blank)
+
+
+def _not_a_string(name: Any, label: Any, value: Any) -> str:
+    """Why a pandas row is not a puzzle string, with the fix for a column of numbers."""
+    where = f"column {name!r}" if name is not None else "the Series"
+    kind = type(value).__name__
+    why = f"{where}: puzzle at index {label!r} is {value!r} ({kind}), not a string of cells"
+    number = isinstance(value, int) or (isinstance(value, float) and value == value)
+    if number and not isinstance(value, bool):  # not a missing value (NaN)
+        why += (
+            "; pandas read the puzzles as numbers, which drops their leading zeros: "
+            "read the file with pd.read_csv(..., dtype=str)"
+        )
+    return why
 
 
 def result_frame(result: Any, blank: str | None = None) -> Any:
     """A :class:`~numbadlx.sudoku.SudokuResult` as a pandas DataFrame.
 
     Columns ``puzzle`` and ``solution`` (strings, in the input's form: blanks as the
-    input wrote them, ``'0'`` for array input; the solution is missing where none was
-    found), ``status`` (its name), ``count``, ``nodes`` and, when the engine counted
-    them, ``guesses``. The index is the input Series' or DataFrame's index, else
+    input wrote them, ``'0'`` for array input, the input text itself for a row that
+    could not be read; the solution is missing where none was found), ``status`` (its
+    name), ``count``, ``nodes`` and, when the engine counted them, ``guesses``. The
+    index is the input Series' or DataFrame's index (one row per input row), else
     ``0..N-1``.
 
     Parameters
@@ -154,10 +167,11 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
         blank = source.blank if source is not None else "0"
     solved = result.counts > 0
     solutions = format_lines(result.solutions) if len(result) else []
+    puzzles = list(format_lines(result.puzzles, blank=blank)) if len(result) else []
+    for row, text in getattr(result, "texts", {}).items():
+        puzzles[row] = text  # an unreadable row shows what it was, not an empty grid
     columns = {
-        "puzzle": pd.array(
-            format_lines(result.puzzles, blank=blank) if len(result) else [], dtype="string"
-        ),
+        "puzzle": pd.array(puzzles, dtype="string"),
         "solution": pd.array(
             [text if ok else None for text, ok in zip(solutions, solved.tolist())],
             dtype="string",
@@ -168,5 +182,6 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
     }
     if result.guesses is not None:
         columns["guesses"] = result.guesses
-    index = source.index if source is not None and len(source.index) == len(result) else None
+    # one result per input row, always: pandas refuses an index of another length
+    index = source.index if source is not None else None
     return pd.DataFrame(columns, index=index)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, main
+from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
 from numbadlx.sudoku import Status, random_puzzles
 from tests.helpers import grid_errors
 
@@ -97,6 +97,8 @@ def test_resume_after_an_interruption_gives_identical_output(tmp_path):
                 # the input's fingerprint: its mtime and the hash of the bytes solved
                 "input_mtime_ns": os.stat(source).st_mtime_ns,
                 "input_sha256": hashlib.sha256(raw[:end_byte]).hexdigest(),
+                # and the hash of the output bytes it vouches for
+                "output_sha256": hashlib.sha256(committed.encode()).hexdigest(),
             }
         )
     )
@@ -334,3 +336,51 @@ def test_progress_bar_is_tqdm(tmp_path, capsys):
     assert "solving: 100%" in err and "20/20" in err and "puzzles/s" in err
     assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--no-progress"]) == 0
     assert "solving" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["X.NPY", "made.Npy"])
+def test_generate_writes_exactly_the_npy_file_it_names(name, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["generate", "-n", "3", "--size", "4", "--seed", "1", "-o", name, "--no-progress"]
+    assert main(args) == EXIT_OK
+    assert sorted(os.listdir(tmp_path)) == [name]  # no NAME.npy beside it
+    np.testing.assert_array_equal(np.load(name), sudoku.generate(3, 4, seed=1))
+    assert f"wrote {name}\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra", [["--csv"], ["-o", "out.csv"]])
+@pytest.mark.parametrize("kind", ["grid", "text"])
+def test_csv_with_another_output_format_is_refused(extra, kind, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.txt").write_text("0200004034000000\n")
+    args = ["solve", "in.txt", "--output-format", kind, *extra, "--no-progress"]
+    if extra == ["--csv"]:
+        assert main(args) == EXIT_USAGE
+        captured = capsys.readouterr()
+        assert "--csv" in captured.err and kind in captured.err and not captured.out
+    else:  # a .csv name with an explicit format: the format says what is written
+        assert main(args) == EXIT_OK
+        assert "," not in (tmp_path / "out.csv").read_text()
+    assert sorted(os.listdir(tmp_path)) == ["in.txt"] + (["out.csv"] if extra != ["--csv"] else [])
+
+
+def test_csv_and_grid_are_refused_together_by_the_file_job(tmp_path):
+    from numbadlx import jobs
+
+    source = tmp_path / "in.txt"
+    source.write_text("0200004034000000\n")
+    with pytest.raises(ValueError, match="grid"):
+        jobs.solve_file(source, tmp_path / "out.txt", csv=True, grid=True)
+    with pytest.raises(ValueError, match="grid"):
+        jobs.solve_file(source, tmp_path / "out.csv", grid=True)
+    assert sorted(os.listdir(tmp_path)) == ["in.txt"]
+
+
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_format_npy_on_a_text_file_says_it_is_not_an_npy_file(command, tmp_path, capsys):
+    source = tmp_path / "in.txt"
+    source.write_text("0200004034000000\n")
+    assert main([command, str(source), "--format", "npy", "--no-progress"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "not an .npy file" in err and str(source) in err
+    assert "allow_pickle" not in err and "pickle" not in err

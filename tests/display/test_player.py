@@ -334,3 +334,32 @@ def test_browser_colours_keep_options_of_the_same_colour(browser, tmp_path):
     assert sorted(name for name, classes in rows.items() if "removed" in classes) == ["0", "2"]
     solution = next(step.stack for step in player.steps if step.kind == "solution")
     assert sorted(solution) == [0, 1] and problem.verify(solution)
+
+
+@pytest.mark.slow
+def test_browser_player_with_hostile_names_still_steps(browser, tmp_path):
+    """Names that look like markup or end a script stay names: the saved page's
+    player steps, shows them as text, and nothing after it is lost."""
+    items = ["<!--<script>", "</script>", "<script>", "line\u2028separator"]
+    options = ['<img src=x onerror="window.pwned=1">', "</SCRIPT >", "<!--", "-->"]
+    problem = ExactCover([[0, 1], [2, 3], [0, 1, 2], [3]], item_names=items, option_names=options)
+    player = problem.play()
+    page = player.save(tmp_path / "hostile.html")
+    browser.get(page.as_uri())
+    uid = player.dom_id
+    state = _state(browser, uid)
+    assert state["step"] == "0" and state["caption"].startswith("Level 0: item ")
+    assert state["caption"].split(":")[1].startswith(f" item {items[0]} ")  # shown as text
+    assert sorted(state["cols"]) == sorted(items) and sorted(state["rows"]) == sorted(options)
+    next_button = browser.find_element("id", f"{uid}-next")
+    solutions = []
+    for n in range(1, len(player)):
+        next_button.click()
+        state = _state(browser, uid)
+        assert state["step"] == str(n)
+        assert f"({player.steps[n].kind})" in browser.find_element("id", f"{uid}-counter").text
+        if player.steps[n].kind == "solution":
+            solutions.append(state["solution"])
+    assert solutions == [[options[0], options[1]], [options[2], options[3]]]
+    assert browser.execute_script("return window.pwned === undefined;")
+    assert browser.execute_script("return document.scripts.length;") == 1

@@ -2,9 +2,14 @@
 input path for solve, rate and generate, on the local executor or on Dask."""
 
 import io
+import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
+import numpy as np
 import pytest
 
 from numbadlx import jobs, sudoku
@@ -95,6 +100,69 @@ def test_a_solve_checkpoint_is_not_resumed_by_rate(tmp_path):
         jobs.rate_file(source, out, resume=True)
 
 
+# ---------------------------------------------------------------- resume checks the output
+
+
+def _interrupted_run(kind, tmp_path):
+    """An interrupted run of ``kind`` (its checkpoint kept), the output of a whole run,
+    and the command line that resumes it."""
+    source = _puzzle_file(tmp_path / "in.txt", count=30, size=4)
+
+    def stop(done, *more):
+        if (more[0] if kind == "solve" or kind == "rate" else done) >= 12:
+            raise KeyboardInterrupt
+
+    if kind in ("solve", "rate"):
+        name = "out.txt" if kind == "solve" else "out.csv"
+        run = jobs.solve_file if kind == "solve" else jobs.rate_file
+        full, out = tmp_path / f"full-{name}", tmp_path / name
+        run(source, full, chunk_size=4)
+        assert run(source, out, chunk_size=4, progress=stop).interrupted
+        args = [kind, str(source), "-o", str(out), "--chunk-size", "4"]
+    else:
+        name = "out.npy" if kind == "npy" else "out.txt"
+        full, out = tmp_path / f"full-{name}", tmp_path / name
+        jobs.generate_file(20, full, size=4, seed=3)
+        made = jobs.generate_file(20, out, size=4, seed=3, chunk_size=4, progress=stop)
+        assert made.interrupted
+        args = ["generate", "-n", "20", "--size", "4", "--seed", "3", "-o", str(out)]
+        args += ["--chunk-size", "4"]
+    return out, full, [*args, "--resume", "--no-progress"]
+
+
+@pytest.mark.parametrize("kind", ["solve", "rate", "generate", "npy"])
+def test_resume_refuses_an_output_whose_committed_bytes_changed(kind, tmp_path, capsys):
+    out, full, args = _interrupted_run(kind, tmp_path)
+    checkpoint = tmp_path / (out.name + ".progress")
+    assert checkpoint.exists()
+    data = out.read_bytes()
+    # longer, different lines in its place: the length alone would pass
+    other = data.translate(bytes.maketrans(b"1234\x01\x02\x03\x04", b"2341\x02\x03\x04\x01"))
+    assert other != data
+    out.write_bytes(other + data)
+    assert main(args) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "changed since" in err and str(out) in err and "--resume" in err
+    assert out.read_bytes() == other + data  # refused: nothing cut or appended
+    assert checkpoint.exists()
+    # the output as the killed run left it (a part-written piece after the commit)
+    # still resumes, into the output of a whole run
+    out.write_bytes(data + full.read_bytes()[len(data) : len(data) + 7])
+    assert main(args) == EXIT_OK
+    assert out.read_bytes() == full.read_bytes()
+    assert not checkpoint.exists()
+
+
+def test_resume_refuses_a_checkpoint_without_the_output_hash(tmp_path, capsys):
+    out, _, args = _interrupted_run("solve", tmp_path)
+    checkpoint = tmp_path / "out.txt.progress"
+    record = json.loads(checkpoint.read_text())
+    assert len(record.pop("output_sha256")) == 64
+    checkpoint.write_text(json.dumps(record))
+    assert main(args) == EXIT_USAGE
+    assert "no hash of the output" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- one lock for all writers
 
 
@@ -127,6 +195,59 @@ def test_rate_and_generate_take_the_lock_of_an_output_another_job_writes(tmp_pat
     assert sudoku.parse(out).shape == (2, 16)
     jobs.rate_file(source, out)
     assert out.read_text().splitlines()[0] == jobs.RATE_HEADER
+
+
+def _cli(*args, **options):
+    return subprocess.run(
+        [sys.executable, "-m", "numbadlx", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **options,
+    )
+
+
+@pytest.mark.slow
+def test_rate_and_generate_refuse_the_output_of_a_running_solve_command(tmp_path):
+    # a `solve -o F` process is writing F; `rate -o F` and `generate -o F`, run from the
+    # command line meanwhile, are refused and leave F alone, and the solve still ends
+    # with the output an undisturbed run writes
+    source = _puzzle_file(tmp_path / "in.txt", count=3000)
+    reference = tmp_path / "reference.txt"
+    alone = _cli("solve", str(source), "-o", str(reference), "--chunk-size", "5")
+    out = tmp_path / "out.txt"
+    checkpoint = tmp_path / "out.txt.progress"
+    args = ["solve", str(source), "-o", str(out), "--chunk-size", "5", "--threads", "1"]
+    solve = subprocess.Popen(
+        [sys.executable, "-m", "numbadlx", *args, "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while not checkpoint.exists() and solve.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        solve.send_signal(signal.SIGSTOP)  # it keeps its lock while stopped
+        if solve.poll() is not None or not checkpoint.exists():
+            pytest.fail("the solve ended before it could be caught writing")
+        before = out.read_bytes()
+        assert before  # some chunks are written
+        for refused in (
+            _cli("rate", str(source), "-o", str(out)),
+            _cli("generate", "-n", "3", "--size", "4", "--seed", "1", "-o", str(out)),
+        ):
+            assert refused.returncode == EXIT_USAGE, refused.stderr
+            assert "being written by another run" in refused.stderr
+        assert out.read_bytes() == before
+        assert checkpoint.exists()
+    finally:
+        solve.send_signal(signal.SIGCONT)
+        _, err = solve.communicate(timeout=600)
+    assert solve.returncode == alone.returncode, err
+    assert f"wrote {out}" in err
+    assert out.read_bytes() == reference.read_bytes()
+    assert not checkpoint.exists()
 
 
 def test_generate_leaves_no_file_when_it_fails(tmp_path):
@@ -247,3 +368,72 @@ def test_an_interrupted_rate_says_how_to_carry_on(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(sudoku, "rate", real)
     assert main([*args, "--resume"]) == EXIT_OK
     assert len(out.read_text().splitlines()) == 21
+
+
+# ---------------------------------------------------------------- what rate echoes
+
+
+def test_rate_caps_the_echo_of_a_huge_bad_line_and_its_csv_loads(tmp_path):
+    import csv
+
+    pandas = pytest.importorskip("pandas")
+    huge = "1" * 5_000_000
+    source = tmp_path / "in.txt"
+    lines = ["0200004034000000", huge, 'x,"y', "0300004034000000"]
+    source.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    summary = jobs.rate_file(source, out)
+    assert summary.puzzles == 4 and summary.unreadable == 2
+    assert out.stat().st_size < 2000
+    with open(out, newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == jobs.RATE_HEADER.split(",")
+    assert [len(row) for row in rows] == [4] * 5
+    assert rows[1][0] == lines[0] and rows[4][0] == lines[3]  # readable rows kept whole
+    assert rows[2][0].startswith("1" * 80) and "5000000 characters" in rows[2][0]
+    assert rows[3][0] == 'x,"y'
+    frame = pandas.read_csv(out, dtype=str)
+    assert list(frame.columns) == jobs.RATE_HEADER.split(",") and len(frame) == 4
+    # a solve's CSV of the same file caps it the same way
+    solved = tmp_path / "solved.csv"
+    jobs.solve_file(source, solved)
+    assert pandas.read_csv(solved, dtype=str)["puzzle"][1] == rows[2][0]
+
+
+# ---------------------------------------------------------------- .npy outputs
+
+
+def test_save_puzzles_writes_exactly_the_npy_file_it_names(tmp_path):
+    import threading
+
+    puzzles = random_puzzles(2, 4, seed=0)
+    jobs.save_puzzles(tmp_path / "a.NPY", puzzles)
+    np.testing.assert_array_equal(np.load(tmp_path / "a.NPY"), puzzles)
+    # a pipe (not a regular file) is written through as it is named
+    pipe = tmp_path / "pipe.Npy"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    try:
+        jobs.save_puzzles(pipe, puzzles)
+        reader.join(timeout=60)
+    finally:
+        if reader.is_alive():  # nothing was written to the pipe: let the reader go
+            with open(pipe, "wb"):
+                pass
+            reader.join(timeout=60)
+    assert sorted(os.listdir(tmp_path)) == ["a.NPY", "pipe.Npy"]
+    np.testing.assert_array_equal(np.load(io.BytesIO(got[0])), puzzles)
+
+
+def test_csv_is_refused_for_a_npy_output(tmp_path, capsys):
+    puzzles = random_puzzles(1, 4, seed=0)
+    with pytest.raises(ValueError, match="cannot write CSV"):
+        jobs.generate_file(2, tmp_path / "x.npy", size=4, seed=0, csv=True)
+    with pytest.raises(ValueError, match="cannot write CSV"):
+        jobs.save_puzzles(tmp_path / "y.NPY", puzzles, csv=True)
+    args = ["generate", "-n", "1", "--size", "4", "-o", str(tmp_path / "z.npy"), "--csv"]
+    assert main([*args, "--no-progress"]) == EXIT_USAGE
+    assert "cannot write CSV" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []

@@ -45,15 +45,18 @@ Formats
     is then the first such field (or ``column``) and the solution column the
     next field that reads as a puzzle of the same size.  The solution column
     is read (:func:`read_csv`) and checked by
-    :func:`~numbadlx.sudoku.solve` (``SudokuResult.messages``).
+    :func:`~numbadlx.sudoku.solve` (``SudokuResult.messages``); a solution
+    field that cannot be read does not make its puzzle unreadable.
 
 Contest files
 -------------
 A first data line that is a lone whole number, followed by a line of another
 length, is the number of puzzles that follow (as in programming-contest
 inputs: ``3``, then three grids of ``9`` lines of ``9`` digits, separated by
-spaces or not, with or without blank lines between them).  It is skipped in
-line and grid format; the number itself is not checked.
+spaces or not, with or without blank lines between them, box-drawn or
+not: lines of ``+``, ``-`` and ``|`` after the count are passed over when
+comparing).  It is skipped in line and grid format; the number itself is
+not checked.
 ``'npy'``
     A NumPy ``.npy`` file holding an integer (or whole-number float) array
     in any of the shapes :func:`parse` accepts for arrays.
@@ -103,6 +106,13 @@ A 2-D array is ``(N, n*n)``: ``N`` puzzles.  A square ``(k, k)`` array is one
 changes nothing.  For one ``16x16`` or ``36x36`` grid pass ``n`` (or ``box``
 of that size) or a ``(1, k, k)`` array.
 
+Lists of strings
+----------------
+In a list (or array, or pandas Series) of strings every item is one puzzle:
+an item that is blank, only a comment, or several puzzles is a row that
+cannot be read, so the rows stay the items.  Blank and comment lines are
+skipped only in a file or a single text string.
+
 Errors
 ------
 Malformed input raises :class:`ValueError` with a message of the form
@@ -125,6 +135,7 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   write    format_lines, format_line, format_grid, format_grid_rows
 #   _npy     .npy loading and chunks (its raw text comes from format_lines)
 #   detect   FORMATS, format detection, file_format
+#   _items   lists of strings: one row per item (a blank or comment item is a bad row)
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS

@@ -22,9 +22,10 @@ from ._arrays import _array_matrix, _check_values
 from ._cells import _BLANK_CHARS, _LEADING_RUN_RE, _LOOKUP, _TOKEN_RE
 from ._csv import _csv_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
+from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
-from ._reader import PuzzleChunk, _check_start, _Context, _iter_records, _sample_lines
+from ._reader import PuzzleChunk, _bad_text, _check_start, _Context, _iter_records, _sample_lines
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
 from .write import format_lines
 
@@ -46,7 +47,10 @@ def _binary_chunks(
     start_line: int | None = None,
     solutions: bool = True,
     column: str | int | None = None,
+    items: bool = False,
 ) -> Iterator[PuzzleChunk]:
+    """The chunks of a binary file; ``items``: its lines are the items of a list (no
+    contest count line)."""
     ctx = _Context(name, n, box)
     if fmt is None:
         fmt = _sniff_format(f, ctx.n)
@@ -62,7 +66,7 @@ def _binary_chunks(
     if fmt == "csv":
         yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions, column)
         return
-    if start_byte == 0:
+    if start_byte == 0 and not items:
         count_end = _count_line_end(head)
         if count_end is not None:  # a contest file's puzzle count: not a puzzle
             start_byte, start_line = count_end, None
@@ -89,8 +93,9 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     parts, sols = [], []
     has_solutions = False
     for chunk in chunks:
-        if chunk.errors:
-            raise ValueError(chunk.errors[0][1])
+        problems = chunk.errors + (chunk.solution_errors if solutions else [])
+        if problems:
+            raise ValueError(min(problems)[1])
         parts.append(chunk.puzzles)
         if chunk.solutions is not None:
             has_solutions = True
@@ -188,6 +193,8 @@ def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk
 
 
 def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
+    """The chunks of a list of puzzle strings: one row per item, always (a blank item,
+    a comment or an item of several puzzles is an unreadable row, not skipped)."""
     strings = []
     for item in items:
         if isinstance(item, bytes):
@@ -195,21 +202,43 @@ def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
         strings.append(item)
     if not any("\n" in s or "\r" in s for s in strings):
         text = "\n".join(strings).encode("utf-8", "surrogateescape")
-        yield from _binary_chunks(
-            io.BytesIO(text), "<list>", fmt or "lines", n, box, _PARSE_BATCH, column=column
+        chunks = _binary_chunks(
+            io.BytesIO(text),
+            "<list>",
+            fmt or "lines",
+            n,
+            box,
+            _PARSE_BATCH,
+            column=column,
+            items=True,
         )
+        if fmt not in (None, "lines"):  # the items are the lines of a grid or CSV text
+            yield from chunks
+            return
+        chunks = list(chunks)
+        if sum(len(chunk) for chunk in chunks) == len(strings):
+            yield from chunks  # no item skipped: the rows are the items already
+        elif chunks or n is not None or box is not None:
+            yield _item_rows(chunks, strings, _initial_n(n, box), "<list>")
         return
     # items of several lines (grids): each is read on its own, in the size of the first
+    # that holds a puzzle; each must hold exactly one
+    read = []
     for i, s in enumerate(strings):
         data = io.BytesIO(s.encode("utf-8", "surrogateescape"))
         name = f"<list item {i}>"
-        found = False
-        for chunk in _binary_chunks(data, name, fmt, n, box, _PARSE_BATCH, column=column):
-            found = True
-            n = chunk.n
-            yield chunk
-        if not found and n is None:
-            raise ValueError(f"{name}: no puzzles found")
+        parts = list(_binary_chunks(data, name, fmt, n, box, _PARSE_BATCH, column=column))
+        if parts:
+            n = parts[0].n
+        read.append((name, s, parts))
+    if n is None:
+        raise ValueError("<list>: no puzzles found")
+    for name, s, parts in read:
+        found = sum(len(part) for part in parts)
+        if found == 1:
+            yield from parts
+            continue
+        yield _item_row(name, s, found, n)
 
 
 def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChunk]:
@@ -300,14 +329,15 @@ def parse(
     source : str, os.PathLike, bytes, list or tuple of str, or array_like
         A path (a ``str`` naming an existing file counts as a path; any
         other ``str`` is puzzle text), puzzle text, a sequence of puzzle
-        strings (one puzzle each; line ``i`` in messages is item ``i``,
-        1-based), or an array of shape ``(N, n*n)``, ``(n*n,)``, ``(n, n)``
-        or ``(N, n, n)`` holding integers or whole-number floats.  A 2-D
-        ``(16, 16)`` or ``(36, 36)`` array is read as 16 (36) puzzles of
-        size 4 (6), so that ``parse`` of its own output changes nothing;
-        pass ``n`` (or a ``box`` of that size) or a ``(1, k, k)`` array for one
-        ``k x k`` grid.  Other square ``(k, k)`` arrays, ``(9, 9)`` and
-        ``(25, 25)`` among them, are one grid.
+        strings (one puzzle each, so a blank or comment item is a row that
+        cannot be read; line ``i`` in messages is item ``i``, 1-based), or an
+        array of shape ``(N, n*n)``, ``(n*n,)``, ``(n, n)`` or ``(N, n, n)``
+        holding integers or whole-number floats.  A 2-D ``(16, 16)`` or
+        ``(36, 36)`` array is read as 16 (36) puzzles of size 4 (6), so that
+        ``parse`` of its own output changes nothing; pass ``n`` (or a ``box``
+        of that size) or a ``(1, k, k)`` array for one ``k x k`` grid.  Other
+        square ``(k, k)`` arrays, ``(9, 9)`` and ``(25, 25)`` among them, are
+        one grid.
     n : int, optional
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
@@ -363,8 +393,9 @@ def parse_chunk(
     source, n, box, format, column
         As in :func:`parse`; a :class:`PuzzleChunk` is returned as it is.
     raw : bool, default True
-        Keep each puzzle's text in ``raw``; False leaves it empty, which saves
-        memory when only the values and the errors are needed.
+        Keep each puzzle's text in ``raw``; False keeps only the text of the rows
+        that could not be read (the others are empty strings), which saves memory
+        when only the values and the errors are needed.
 
     Returns
     -------
@@ -391,7 +422,7 @@ def parse_chunk(
     fmt = _check_format(format)
     parts = []
     for part in _source_chunks(source, n, box, fmt, column, solutions=True):
-        parts.append(part if raw else dataclasses.replace(part, raw=[]))
+        parts.append(part if raw else dataclasses.replace(part, raw=_bad_text(part)))
     if len(parts) == 1:
         return parts[0]
     if not parts:
@@ -407,9 +438,10 @@ def parse_chunk(
             end_byte=0,
             raw=[],
         )
-    errors, raw, offset = [], [], 0
+    errors, solution_errors, raw, offset = [], [], [], 0
     for part in parts:
         errors.extend((offset + i, message) for i, message in part.errors)
+        solution_errors.extend((offset + i, message) for i, message in part.solution_errors)
         raw.extend(part.raw)
         offset += len(part)
     with_solutions = any(part.solutions is not None for part in parts)
@@ -430,6 +462,7 @@ def parse_chunk(
             if with_solutions
             else None
         ),
+        solution_errors=solution_errors,
     )
 
 

@@ -223,6 +223,7 @@ def _csv_chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
     for i, col0, msg in errs:
         messages.setdefault(i, f"{ctx.at(batch[i][0], batch[i][3] + col0)}: {msg}")
     sols = None
+    solution_errors = []
     if with_solutions:
         size = ctx.n * ctx.n
         sols = np.zeros((k, size), dtype=np.uint8)
@@ -236,10 +237,12 @@ def _csv_chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
             )
             sols[filled] = values
             for j, col0, msg in serrs:
+                # a bad solution field is reported on its row; the puzzle stays readable
                 i = filled[j]
-                messages.setdefault(
-                    i, f"{ctx.at(batch[i][0], batch[i][5] + col0)}: solution: {msg}"
-                )
+                sols[i] = 0
+                if i not in messages:
+                    where = ctx.at(batch[i][0], batch[i][5] + col0)
+                    solution_errors.append((i, f"{where}: solution column: {msg}"))
     bad = np.zeros(k, dtype=bool)
     errors = []
     for i in sorted(messages):
@@ -256,4 +259,5 @@ def _csv_chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
         end_byte=batch[-1][1],
         raw=[b[2] for b in batch],
         solutions=sols,
+        solution_errors=solution_errors,
     )

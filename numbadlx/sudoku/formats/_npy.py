@@ -19,6 +19,12 @@ _NPY_MAGIC = b"\x93NUMPY"
 def _load_npy(f, name: str, mmap: bool):
     """Load a ``.npy`` array; return it and the byte offset of its data."""
     path = getattr(f, "name", None)
+    f.seek(0)
+    if f.read(len(_NPY_MAGIC)) != _NPY_MAGIC:
+        raise ValueError(
+            f"{name}: not an .npy file (it does not begin with the .npy signature); "
+            f"read it in its own format (lines, grid or csv), or name none to detect it"
+        )
     arr = None
     try:
         if mmap and isinstance(path, str) and os.path.isfile(path):

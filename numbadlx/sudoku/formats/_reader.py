@@ -52,6 +52,9 @@ class PuzzleChunk:
     solutions : numpy.ndarray or None
         ``(k, n*n)`` uint8 solutions when a CSV has a solution column (an
         empty field gives zeros), else None.
+    solution_errors : list of (int, str)
+        ``(row index in this chunk, message)`` for each row whose solution field
+        could not be read (its solution row is zeros; the puzzle is not ``bad``).
     """
 
     puzzles: np.ndarray
@@ -61,6 +64,7 @@ class PuzzleChunk:
     end_byte: int
     raw: list
     solutions: np.ndarray | None = field(default=None)
+    solution_errors: list = field(default_factory=list)
 
     def __len__(self) -> int:
         return int(self.puzzles.shape[0])
@@ -69,6 +73,14 @@ class PuzzleChunk:
     def n(self) -> int:
         """Size of the puzzles in this chunk."""
         return math.isqrt(self.puzzles.shape[1])
+
+
+def _bad_text(chunk: PuzzleChunk) -> list[str]:
+    """``chunk.raw`` with only the text of its unreadable rows kept."""
+    text = [""] * len(chunk)
+    for row, _ in chunk.errors:
+        text[row] = chunk.raw[row]
+    return text
 
 
 class _Context:

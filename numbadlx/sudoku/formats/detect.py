@@ -49,19 +49,32 @@ def _count_line_end(head: bytes) -> int | None:
     leading zeros (at most 9 digits), with fewer digits than the next data line has
     cells: contest files start with the number of puzzles that follow (``3``, then
     three grids). A grid row or puzzle line with a digit too many is not taken for one.
+    Box-drawing lines (``+---+---+``) between the count and the first row are passed
+    over, as the grid reader does; a line of dashes as long as a puzzle is a puzzle.
     """
     lines = _data_lines(head[: 1 << 16])
-    if len(lines) < 2:
-        return None
-    first = lines[0][1].strip()
+    first = lines[0][1].strip() if lines else ""
     if not (first.isascii() and first.isdigit() and len(first) <= 9):
         return None
     if first.startswith("0") and first != "0":
         return None
-    following = len(_split_cells(lines[1][1], None, _ANY_COUNT, grid=True)[1])
-    if len(first) >= following or len(lines[1][1].strip()) == len(first):
+    rows = [text for _, text in lines[1:] if not _drawing_only(text)]
+    if not rows:
+        return None
+    if set(rows[0].strip()) == {"-"}:
+        following = len(rows[0].strip())  # a puzzle line of blanks
+    else:
+        following = len(_split_cells(rows[0], None, _ANY_COUNT, grid=True)[1])
+    if len(first) >= following or len(rows[0].strip()) == len(first):
         return None
     return lines[0][0]
+
+
+def _drawing_only(text: str) -> bool:
+    """True for a line of box-drawing characters only (not a puzzle line of dashes)."""
+    stripped = text.strip()
+    dashes = set(stripped) == {"-"} and len(stripped) in _SQUARES
+    return _SEPARATOR_LINE_RE.fullmatch(text) is not None and not dashes
 
 
 def _too_large_for(count: int, text: str) -> bool:
@@ -94,8 +107,7 @@ def _detect_format(head: bytes, n: int | None) -> str:
         run = _leading_run(text, (n * n,) if n is not None else _SQUARES)
         if run is not None and text[run[2][-1] + 1 :].strip():
             return "lines"
-        only_dashes = set(text.strip()) == {"-"} and len(text.strip()) in _SQUARES
-        if "|" in text or "+" in text or (_SEPARATOR_LINE_RE.fullmatch(text) and not only_dashes):
+        if "|" in text or "+" in text or _drawing_only(text):
             return "grid"
         # the cell count most of the first lines have: one mistyped line does not decide
         sample = data_lines[:_SAMPLE_LINES]
