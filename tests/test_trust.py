@@ -336,6 +336,76 @@ def test_bytes_without_a_newline_name_a_file_and_bools_are_not_indices():
         verify(problem, [0, True])
 
 
+def test_first_index_errors_name_first_index():
+    with pytest.raises(ValueError, match="first_index must be in 0"):
+        sudoku.rate(["0200004034000000"], first_index=-5)
+    with pytest.raises(TypeError, match="first_index must be an integer"):
+        sudoku.rate(["0200004034000000"], first_index=1.5)
+    with pytest.raises(ValueError, match="seed must be in 0"):
+        sudoku.rate(["0200004034000000"], seed=-5)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: sudoku.generate(True, 4), TypeError, "n must be an integer, got True"),
+        (lambda: sudoku.random_grids(True, 4), TypeError, "n must be an integer, got True"),
+        (lambda: sudoku.random_grids(np.bool_(True), 4), TypeError, "n must be an integer"),
+        (lambda: sudoku.generate(1, 4, first_index=True), TypeError, "first_index must be an"),
+        (lambda: sudoku.generate(1, 4, clues=(True, 9), minimal=False), ValueError, "clues"),
+        (lambda: sudoku.generate(1, 4, attempts=True), ValueError, "attempts must be a pos"),
+        (lambda: sudoku.solve(["0200004034000000"], limit=True), ValueError, "limit must be"),
+        (lambda: sudoku.solve(["0200004034000000"], threads=True), TypeError, "threads must"),
+        (lambda: sudoku.solve(["0200004034000000"], max_nodes=True), ValueError, "max_nodes"),
+        (lambda: sudoku.solve(["0200004034000000"], chunk=True), ValueError, "chunk must be a"),
+        (lambda: sudoku.rate(["0200004034000000"], isomorphs=True), ValueError, "isomorphs"),
+        (lambda: sudoku.rate(["0200004034000000"], first_index=True), TypeError, "first_index"),
+        (lambda: ExactCover(np.eye(3)).count(threads=True), ValueError, "threads must be a pos"),
+        (lambda: ExactCover(np.eye(3)).count(limit=True), ValueError, "limit must be a pos"),
+        (lambda: jobs.rate_file("-", isomorphs=True), ValueError, "isomorphs must be a pos"),
+    ],
+)
+def test_bools_are_not_counts(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("name", ["nonexistent_file.txt", "puzzles", "x" * 81, "0" * 80])
+def test_a_string_that_names_no_file_and_is_no_puzzle_line_is_a_missing_file(
+    tmp_path, monkeypatch, name
+):
+    monkeypatch.chdir(tmp_path)
+    calls = [sudoku.parse, sudoku.solve, sudoku.count_solutions, sudoku.rate, sudoku.parse_chunk]
+    for call in calls:
+        with pytest.raises(FileNotFoundError, match="no such file") as info:
+            call(name)
+        assert info.value.filename == name
+    # a file of that name is read; a line break makes it text (and an error in it)
+    (tmp_path / name).write_text("0200004034000000\n")
+    assert sudoku.count_solutions(name) == 1
+    with pytest.raises(ValueError):
+        sudoku.parse(name + "x\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "0200004034000000",
+        ".2....4.34......",
+        "0200004034000000  # a comment",
+        "0200004034000000;1.2",
+        " ".join("0200004034000000"),
+        ",".join("0200004034000000"),
+        "0" * 81,
+        "G" + "0" * 255,
+    ],
+)
+def test_a_well_formed_puzzle_line_is_still_a_puzzle(tmp_path, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    assert sudoku.parse(line).shape[0] == 1
+    assert len(sudoku.solve(line, limit=1)) == 1
+
+
 def test_an_infinite_timeout_means_no_deadline(tmp_path):
     result = sudoku.solve(np.zeros((1, 16), dtype=np.uint8), timeout=float("inf"), limit=300)
     assert result.counts.tolist() == [288]

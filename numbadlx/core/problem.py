@@ -29,6 +29,7 @@ from .validate import (
     check_bounds,
     check_colour_names,
     check_colours,
+    check_count,
     check_csr,
     check_names,
     colours_from_lists,
@@ -416,7 +417,9 @@ class ExactCover:
         2**63; :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``
         bytes); ``'auto'`` races the two for a few milliseconds and goes on with the one
         that got further (see :mod:`numbadlx.core.counting`). ``threads > 1`` splits
-        the DLX search tree over a thread pool. ``timeout`` stays one deadline and
+        the DLX search tree over a thread pool (Algorithms X and C: a problem with
+        multiplicities raises ValueError, count it with one thread). ``threads`` is a
+        positive integer (``True`` is refused). ``timeout`` stays one deadline and
         ``max_nodes`` one budget whatever the method (see
         :func:`numbadlx.core.counting.count_by_method`).
 
@@ -428,6 +431,7 @@ class ExactCover:
         >>> problems.n_queens(8).count(method="auto", threads=2)
         92
         """
+        threads = check_count(threads, "threads")
         if method != "dlx" or threads != 1:
             return count_by_method(
                 self,

@@ -344,14 +344,25 @@ def _bound_pair(pair, where):
     return u, v
 
 
+def is_integer(value):
+    """True for an int or a NumPy integer that is not a bool: what every count, index,
+    seed and size must be (``True`` is not one puzzle, one thread or one solution).
+
+    Examples
+    --------
+    >>> is_integer(3), is_integer(np.int8(3)), is_integer(True), is_integer(3.0)
+    (True, True, False, False)
+    """
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
 def check_count(value, name):
-    """``value`` as an int if it is a positive integer (not a bool); else ValueError
-    naming ``name``. Used for solution limits and node budgets everywhere."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (numbers.Integral, np.integer))
-        or (value < 1)
-    ):
+    """``value`` as an int if it is a positive integer (not a bool, see
+    :func:`is_integer`); else ValueError naming ``name``. Used for solution limits,
+    node budgets, thread counts and chunk sizes everywhere."""
+    if not is_integer(value) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     if value > MAX_COUNT:
         raise ValueError(f"{name} must be at most 2**63 - 1, got {value!r}")

@@ -154,8 +154,9 @@ def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes
     """The CSV rows of ``chunk`` rated as ``ratings`` (a :class:`~numbadlx.sudoku.Ratings`):
     ``puzzle,tries,logic,hardest`` (no header: see :data:`RATE_HEADER`), each ended by
     ``\\n``. An unreadable puzzle keeps its text (cut short past 10,000 characters, as
-    :func:`result_lines` does), with empty ratings and the reason as ``hardest``;
-    ``logic`` False leaves the logic columns empty."""
+    :func:`result_lines` does), with empty ratings and the reason as ``hardest``; so does
+    a puzzle that is not rated, with ``multiple solutions`` or ``invalid or no
+    solution``; ``logic`` False leaves the logic columns empty."""
     reasons = dict(chunk.errors)
     names = ratings.hardest_names()
     rows = []
@@ -168,7 +169,9 @@ def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes
         tries = _number(ratings.tries[k])
         value = _number(ratings.logic[k]) if logic else ""
         hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
-        if not np.isfinite(ratings.tries[k]):
+        if ratings.status[k] == Status.MULTIPLE:
+            hardest = "multiple solutions"
+        elif not np.isfinite(ratings.tries[k]):
             hardest = "invalid or no solution"
         rows.append(f"{csv_field(field)},{tries},{value},{csv_field(hardest)}")
     return "".join(row + "\n" for row in rows).encode("utf-8", "replace")

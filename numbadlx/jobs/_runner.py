@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
+from ..core.validate import check_count
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
@@ -262,7 +263,8 @@ def rate_file(
     ``puzzle,tries,logic,hardest``, one line per puzzle in input order, with the
     checkpoints, lock and resume of :func:`solve_file`. An unreadable puzzle keeps its
     text and gets empty ratings and ``hardest`` = the reason (``unreadable`` of the
-    summary counts them).
+    summary counts them); so does a puzzle without exactly one solution, with
+    ``hardest`` = ``multiple solutions`` or ``invalid or no solution``.
 
     Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
     ratings do not depend on ``chunk_size``, ``threads`` or the executor. ``input``
@@ -278,7 +280,7 @@ def rate_file(
     0200004034000000,0,1.2,hidden single (box)
     """
     job = RateJob(
-        isomorphs=int(isomorphs),
+        isomorphs=check_count(isomorphs, "isomorphs"),
         seed=int(seed),
         logic=bool(logic),
         box=box,

@@ -312,9 +312,7 @@ def solve(
         if invalid.shape != status.shape:
             raise ValueError(f"invalid mask has shape {invalid.shape}, expected {status.shape}")
         status[invalid] = engines.INVALID
-    chunk = DEFAULT_CHUNK if chunk is None else int(chunk)
-    if chunk < 1:
-        raise ValueError(f"chunk must be positive, got {chunk}")
+    chunk = DEFAULT_CHUNK if chunk is None else check_count(chunk, "chunk")
     n_puzzles = grid.shape[0]
     solutions = np.zeros_like(grid)
     counts = np.zeros(n_puzzles, dtype=np.int64)

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Iterator
 
 import numba
-import numpy as np
+
+from ..core.validate import is_integer
 
 # the engines' atomic counter, named here too beside the thread controls it works with
 from .engines import fetch_add
@@ -45,7 +46,7 @@ def check_threads(threads: int | None) -> int:
     setting); TypeError or ValueError naming it otherwise."""
     if threads is None:
         return numba.get_num_threads()
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+    if not is_integer(threads):
         raise TypeError(f"threads must be an integer, got {threads!r}")
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")

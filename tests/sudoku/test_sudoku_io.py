@@ -179,8 +179,12 @@ def test_string_that_is_a_path_or_text(tmp_path):
     path = tmp_path / "one.txt"
     path.write_text(LINE9 + "\n")
     np.testing.assert_array_equal(parse(str(path)), parse(LINE9))
-    msg = error_of(parse, str(tmp_path / "missing.txt"))
-    assert "no file named" in msg
+    # a line that names no file and is no puzzle: a missing file, not puzzle text
+    with pytest.raises(FileNotFoundError, match="no such file") as info:
+        parse(str(tmp_path / "missing.txt"))
+    assert info.value.filename == str(tmp_path / "missing.txt")
+    # with a line break it is puzzle text, read as such
+    assert error_of(parse, str(tmp_path / "missing.txt") + "\n").startswith("<string>:1:")
 
 
 # ---------------------------------------------------------------------------
@@ -421,7 +425,10 @@ def test_error_messages_name_line_column(tmp_path):
 
 
 def test_strings_and_lists_report_their_origin():
-    assert error_of(parse, LINE9[:80]).startswith(
+    # one line without a line break that is no puzzle line names a (missing) file
+    with pytest.raises(FileNotFoundError, match="not a line of puzzle text"):
+        parse(LINE9[:80])
+    assert error_of(parse, LINE9[:80] + "\n").startswith(
         "<string>:1:81: line has 80 cells; a puzzle line needs n*n"
     )
     assert error_of(parse, [LINE9, LINE9[:80]]) == "<list>:2:81: line has 80 cells, expected 81"

@@ -4,7 +4,9 @@ the dispatch from a source and a format to the chunk readers."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import io
+import math
 import operator
 import os
 import re
@@ -15,8 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
-from ..shape import box_shape
+from ..shape import MAX_SIZE, MIN_SIZE, box_shape
 from ._arrays import _array_matrix, _check_values
+from ._cells import _BLANK_CHARS, _LEADING_RUN_RE, _LOOKUP, _TOKEN_RE
 from ._csv import _csv_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
@@ -129,6 +132,27 @@ def _looks_like_path(text: str) -> bool:
         return False
     has_suffix = re.search(r"\.[A-Za-z]\w{0,4}$", stripped) is not None
     return "/" in stripped or "\\" in stripped or has_suffix
+
+
+def _is_puzzle_line(text: str, n: int | None) -> bool:
+    """Whether one line of text (no file of that name exists) is a well-formed puzzle:
+    ``n * n`` cell characters of one size (``n`` if known), each a legal cell of that
+    size, perhaps in groups separated by spaces or followed by a trailing field (a
+    comment, a rating); or ``n * n`` numbers 0..n separated by spaces or commas.
+    Otherwise a string that names no file is a missing file."""
+    sizes = range(MIN_SIZE, MAX_SIZE + 1) if n is None else (n,)
+    run = _LEADING_RUN_RE.match(text)
+    tokens = _TOKEN_RE.findall(text.split("#", 1)[0])
+    for cells in (run.group(1) if run else "", "".join(tokens)):
+        size = math.isqrt(len(cells))
+        if size * size == len(cells) and size in sizes and cells.isascii():
+            values = _LOOKUP[np.frombuffer(cells.encode("ascii"), dtype=np.uint8)]
+            if (values <= size).all():
+                return True
+    size = math.isqrt(len(tokens))
+    if size * size != len(tokens) or size not in sizes:
+        return False
+    return all(t in _BLANK_CHARS or (t.isdigit() and int(t) <= size) for t in tokens)
 
 
 class _ArrayText(Sequence):
@@ -256,6 +280,11 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
             )
         return
     if isinstance(source, str):
+        if source.strip() and "\n" not in source and "\r" not in source:
+            if not _is_puzzle_line(source, known):
+                raise FileNotFoundError(
+                    errno.ENOENT, "no such file, and not a line of puzzle text either", source
+                )
         data = io.BytesIO(source.encode("utf-8", "surrogateescape"))
         try:
             yield from _binary_chunks(
@@ -337,7 +366,7 @@ def parse(
     (1, 16)
     >>> parse(["12" + "0" * 79, "." * 81]).shape
     (2, 81)
-    >>> parse("12x4" + "0" * 12)
+    >>> parse("12x4" + "0" * 12 + "\\n")
     Traceback (most recent call last):
     ...
     ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')

@@ -23,13 +23,12 @@ Examples
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.validate import check_count
+from ...core.validate import check_count, is_integer
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
@@ -327,11 +326,10 @@ def _fresh_seed():
 
 
 def _check_number(value):
-    """How many grids or puzzles: an integer, 0 or more."""
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"n must be an integer, got {value!r}") from None
+    """How many grids or puzzles: an integer (not a bool), 0 or more."""
+    if not is_integer(value):
+        raise TypeError(f"n must be an integer, got {value!r}")
+    value = int(value)
     if value < 0:
         raise ValueError(f"n must be at least 0, got {value}")
     return value
@@ -339,7 +337,7 @@ def _check_number(value):
 
 def _check_index(value, count):
     """``first_index`` as a non-negative int whose puzzles stay numbered below 2**63."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"first_index must be an integer, got {value!r}")
     if not 0 <= int(value) <= 2**63 - 1 - count:
         raise ValueError(f"first_index must be in 0..2**63-1-n, got {value}")
@@ -389,9 +387,12 @@ def _clue_bounds(clues, size, minimal):
             raise ValueError("minimal=False needs clues=(lo, hi): where to stop blanking")
         return 0, nn
     try:
-        lo, hi = (operator.index(v) for v in clues)
+        lo, hi = clues
     except (TypeError, ValueError):
-        raise ValueError(f"clues must be a pair of integers (lo, hi), got {clues!r}") from None
+        lo = hi = None
+    if not (is_integer(lo) and is_integer(hi)):
+        raise ValueError(f"clues must be a pair of integers (lo, hi), got {clues!r}")
+    lo, hi = int(lo), int(hi)
     if not 0 <= lo <= hi <= nn:
         raise ValueError(f"clues must satisfy 0 <= lo <= hi <= {nn}, got {clues!r}")
     fewest = _FEWEST_CLUES.get(size)

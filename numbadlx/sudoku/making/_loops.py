@@ -8,7 +8,7 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ..engines import INVALID, NO_SOLUTION
+from ..engines import INVALID, NO_SOLUTION, UNIQUE
 from ._isomorphs import transform_one, transform_work
 from ._ladder import (
     STEP_FIELDS,
@@ -81,16 +81,20 @@ def rate_bulk(
     n_steps,
     steps,
     chunk,
+    status,
+    solutions,
 ):
     """Ratings of every puzzle (rows assumed valid: values 0..n).
 
-    Puzzle ``k`` draws its isomorphs from ``(seed, first_index + k)``.
-    ``tries[k]``: mean tries of :func:`search` (first solution, first cell of
-    fewest candidates, lowest digit first) over ``isomorphs`` random isomorphs; NaN if
-    the givens clash or there is no solution. With ``do_logic``: the ladder's
-    ``outcome``, ``hardest`` technique, step count and :func:`logic_value`. ``steps``
-    receives the steps of puzzle ``k`` in ``steps[k]`` when its first dimension is the
-    number of puzzles (and is ignored otherwise).
+    Only the rows whose ``status`` (an engine's, searched with limit 2) is UNIQUE are
+    rated, with ``solutions[k]`` their solution; every other row gets NaN ``tries``
+    and ``logic`` and is left alone otherwise. Puzzle ``k`` draws its isomorphs from
+    ``(seed, first_index + k)``. ``tries[k]``: mean tries of :func:`search` (first
+    solution, first cell of fewest candidates, lowest digit first) over ``isomorphs``
+    random isomorphs. With ``do_logic``: the ladder's ``outcome``, ``hardest``
+    technique, step count and :func:`logic_value`. ``steps`` receives the steps of
+    puzzle ``k`` in ``steps[k]`` when its first dimension is the number of puzzles
+    (and is ignored otherwise).
     """
     count, nn = puzzles.shape
     n_chunks = (count + chunk - 1) // chunk
@@ -107,6 +111,10 @@ def rate_bulk(
         work = logic_work(n)
         no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
         for k in range(c, count, n_chunks):
+            if status[k] != UNIQUE:
+                tries[k] = np.nan
+                logic[k] = np.nan
+                continue
             seed_state(seed, first_index + k, state)
             if not candidates_of(puzzles[k], cand, peers, full):
                 tries[k] = np.nan
@@ -151,10 +159,9 @@ def rate_bulk(
                 cand, units, peers, where, full, mine, work, solution[:0], T_SEARCH
             )
             if o == STUCK and solvable:
-                # carry on past the ladder with the digits of the (first) solution (the
-                # trial rungs have just failed here: not again)
-                candidates_of(puzzles[k], states[0], peers, full)
-                search(work_s, units, peers, 1, 0, False, state, solution)
+                # carry on past the ladder with the digits of the solution (the trial
+                # rungs have just failed here: not again)
+                solution[:] = solutions[k]
                 o, _, more, _, _ = logic_solve(
                     cand,
                     units,

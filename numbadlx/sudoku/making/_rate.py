@@ -29,10 +29,11 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...core.validate import check_count
-from ..engines import SOLVED
+from ...core.validate import check_count, is_integer
+from .. import engines
+from ..engines import INVALID, SOLVED, pick_engine, run
 from ..formats import parse_chunk
-from ..geometry import unit_tables
+from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
 from ._ladder import STEP_FIELDS, T_SEARCH
@@ -78,6 +79,10 @@ TECHNIQUES = (
 )
 assert len(TECHNIQUES) == T_SEARCH + 1
 
+# Status names by code, as numbadlx.sudoku.Status has them (that enum lives above here)
+_STATUS_CODES = ("NOT_RUN", "UNIQUE", "SOLVED", "MULTIPLE", "NO_SOLUTION", "INVALID", "BUDGET")
+_STATUS_NAMES = np.array(sorted(_STATUS_CODES, key=lambda name: getattr(engines, name)))
+
 #: The ratings of :data:`TECHNIQUES` as an array (what the kernels take).
 LOGIC_RATINGS = np.array([t.rating for t in TECHNIQUES], dtype=np.float64)
 
@@ -112,10 +117,10 @@ class Ratings:
     ----------
     puzzles : (N, n*n) uint8, the puzzles rated.
     tries : (N,) float64, mean tries over the isomorphs: digits a depth-first search
-        tried in a cell while others of that cell were still untried (NaN: clashing
-        givens, no solution, or values out of range).
-    logic : (N,) float64, the logic rating (NaN where the logic solver met a
-        contradiction, or was not run).
+        tried in a cell while others of that cell were still untried (NaN where
+        ``status`` is not UNIQUE).
+    logic : (N,) float64, the logic rating (NaN where ``status`` is not UNIQUE, the
+        logic solver met a contradiction, or was not run).
     hardest : (N,) uint8, index into :data:`TECHNIQUES` of the hardest step (0 where
         the logic solver was not run); its rating times ``1 + s`` is ``logic``.
     solved_by_logic : (N,) bool, True where the ladder alone (chains and trials
@@ -123,6 +128,9 @@ class Ratings:
     n_steps : (N,) int32, steps the logic solver took.
     isomorphs, seed : what ``tries`` averaged over.
     seconds, threads : wall time and threads of the call.
+    status : (N,) uint8, :class:`~numbadlx.sudoku.Status` codes: UNIQUE for a rated
+        puzzle; MULTIPLE (two solutions or more), NO_SOLUTION and INVALID (clashing
+        givens, a value out of range, an unreadable line) are not rated.
     """
 
     puzzles: np.ndarray
@@ -136,9 +144,14 @@ class Ratings:
     seconds: float = 0.0
     threads: int = 1
     step_table: np.ndarray | None = None
+    status: np.ndarray | None = None
 
     def __len__(self):
         return self.tries.shape[0]
+
+    def status_names(self):
+        """The status of each puzzle by name (``"UNIQUE"`` for a rated one)."""
+        return _STATUS_NAMES[self.status]
 
     def hardest_names(self):
         """The hardest technique of each puzzle, by name."""
@@ -207,6 +220,9 @@ def rate(
     Returns
     -------
     Ratings
+        Only puzzles with exactly one solution are rated: every puzzle is first solved
+        with a solution limit of 2, and one with several solutions, none, or clashing
+        givens gets NaN ratings and its status in :attr:`Ratings.status`.
 
     Notes
     -----
@@ -308,13 +324,18 @@ def rate(
     check_count(isomorphs, "isomorphs")
     check_count(chunk, "chunk")
     seed = _check_seed(seed)
-    first_index = _check_seed(first_index)
+    first_index = _check_seed(first_index, "first_index")
     chunk_read = parse_chunk(puzzles, box=box)
     n = chunk_read.n
     rows, cols = box_shape(n, box)
     bad = np.asarray(chunk_read.bad, dtype=bool)
     grid = np.ascontiguousarray(np.where(bad[:, None], 0, chunk_read.puzzles), dtype=np.uint8)
     count, nn = grid.shape
+    # uniqueness first (an engine with limit 2): only unique puzzles are rated
+    status = np.where(bad, INVALID, 0).astype(np.uint8)
+    solutions = np.zeros_like(grid)
+    found = [np.zeros(count, dtype=np.int64) for _ in range(3)]
+    engine, shape = pick_engine("auto", n, (rows, cols)), unit_table(n, (rows, cols))
     tries = np.full(count, np.nan)
     values = np.full(count, np.nan)
     outcome = np.zeros(count, dtype=np.uint8)
@@ -329,6 +350,8 @@ def rate(
         for begin in range(0, count, block):
             end = min(count, begin + block)
             todo = slice(begin, end)
+            checked = (solutions[todo], status[todo], *(a[todo] for a in found))
+            run(engine, grid[todo], shape, 2, 0, chunk, threads, checked)
             rate_bulk(
                 grid[todo],
                 n,
@@ -350,11 +373,11 @@ def rate(
                 n_steps[todo],
                 table[todo] if steps else table,
                 chunk,
+                status[todo],
+                solutions[todo],
             )
             if progress is not None:
                 progress(end, count)
-    tries[bad] = np.nan
-    values[bad] = np.nan
     return Ratings(
         puzzles=grid,
         tries=tries,
@@ -367,6 +390,7 @@ def rate(
         seconds=time.perf_counter() - start,
         threads=threads,
         step_table=table if steps else None,
+        status=status,
     )
 
 
@@ -386,10 +410,11 @@ def solving_path(puzzle: ArrayLike | str, *, box: tuple[int, int] | None = None)
     return ratings.path(0)
 
 
-def _check_seed(seed):
-    """A seed as a non-negative int below 2**63 (a clear error otherwise)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {seed!r}")
+def _check_seed(seed, name="seed"):
+    """A seed (or a puzzle index: ``name``) as a non-negative int below 2**63 (an error
+    naming ``name`` otherwise)."""
+    if not is_integer(seed):
+        raise TypeError(f"{name} must be an integer, got {seed!r}")
     if not 0 <= int(seed) < 2**63:
-        raise ValueError(f"seed must be in 0..2**63-1, got {seed}")
+        raise ValueError(f"{name} must be in 0..2**63-1, got {seed}")
     return int(seed)

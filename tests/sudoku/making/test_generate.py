@@ -316,13 +316,58 @@ def test_ratings_are_reproducible_and_handle_odd_puzzles():
     odd[1, :2] = 5  # clash
     odd[2, 0] = 10  # out of range
     ratings = sudoku.rate(odd)
-    assert ratings.tries[0] >= 0 and ratings.hardest_names()[0] == "needs search"  # empty
-    assert ratings.logic[0] == pytest.approx(sudoku.TECHNIQUES[-1].rating * 2)  # all open
-    assert np.isnan(ratings.tries[1:]).all() and np.isnan(ratings.logic[1:]).all()
+    # the empty grid has many solutions: not rated (it was once rated as "needs search")
+    assert ratings.status_names().tolist() == ["MULTIPLE", "INVALID", "INVALID"]
+    assert np.isnan(ratings.tries).all() and np.isnan(ratings.logic).all()
     with pytest.raises(ValueError, match="isomorphs"):
         sudoku.rate(puzzles, isomorphs=0)
     with pytest.raises(ValueError, match="no steps kept"):
         one.path(0)
+
+
+NO_SOLUTION_9 = "123456780" + "000000009" + "0" * 63  # r1c9 has no digit left
+
+
+def test_rate_rates_only_puzzles_with_one_solution():
+    unique = sudoku.generate(2, 9, seed=16)
+    clash = np.zeros(81, dtype=np.uint8)
+    clash[:2] = 5
+    puzzles = np.vstack([unique, np.zeros(81, np.uint8), sudoku.parse(NO_SOLUTION_9), clash])
+    puzzles[2, :10] = unique[0, :10]  # a few givens, still many solutions
+    ratings = sudoku.rate(puzzles, steps=True)
+    names = ["UNIQUE", "UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID"]
+    assert ratings.status_names().tolist() == names
+    assert (ratings.status == [int(getattr(Status, name)) for name in names]).all()
+    assert np.isfinite(ratings.tries[:2]).all() and np.isfinite(ratings.logic[:2]).all()
+    assert np.isnan(ratings.tries[2:]).all() and np.isnan(ratings.logic[2:]).all()
+    assert not ratings.solved_by_logic[2:].any() and (ratings.n_steps[2:] == 0).all()
+    assert ratings.path(2) == []
+    # the unique puzzles are rated as alone (their isomorphs come from their index)
+    alone = sudoku.rate(unique, steps=True)
+    assert np.array_equal(alone.tries, ratings.tries[:2])
+    assert np.array_equal(alone.logic, ratings.logic[:2])
+    assert alone.path(1) == ratings.path(1)
+    # the empty grids of every size, and puzzles read from text
+    for n, box in [(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (16, (4, 4))]:
+        empty = sudoku.rate(np.zeros((1, n * n), np.uint8), box=box, logic=False)
+        assert empty.status_names().tolist() == ["MULTIPLE"] and np.isnan(empty.tries[0])
+    assert sudoku.rate(["0" * 16, "0200004034000000"]).status_names().tolist() == [
+        "MULTIPLE",
+        "UNIQUE",
+    ]
+
+
+def test_rate_file_says_multiple_solutions(tmp_path):
+    from numbadlx.jobs import rate_file
+
+    source = tmp_path / "p.txt"
+    source.write_text("0200004034000000\n0000000000000000\n1100000000000000\n1234000000000000\n")
+    rate_file(source, tmp_path / "r.csv")
+    lines = (tmp_path / "r.csv").read_text().splitlines()
+    assert lines[1].startswith("0200004034000000,0,1.2,")
+    assert lines[2] == "0000000000000000,,,multiple solutions"
+    assert lines[3] == "1100000000000000,,,invalid or no solution"
+    assert lines[4] == "1234000000000000,,,multiple solutions"
 
 
 def test_rate_other_sizes():
