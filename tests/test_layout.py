@@ -144,3 +144,13 @@ def test_the_check_catches_each_kind_of_crossing():
     # the same lines inside the packages that own those names are fine
     assert crossings("numbadlx.core.problem", False, "from .search import _hidden\n") == []
     assert crossings("numbadlx.sudoku.formats.csv", False, "from . import _reader\n") == []
+
+
+def test_no_module_is_over_600_lines():
+    """One job per module: a file past 600 lines is doing more than one."""
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in SOURCES
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}, f"split these modules by job: {long}"

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._dot import _dot_string
 from .kernels import memo as _memo
 from .search import BudgetExceeded, SearchStats
 from .validate import check_count, check_timeout
@@ -593,12 +594,3 @@ class ZDD:
 # Graphviz ends a quoted string at the first quote not after a backslash, and shows
 # "\\" in a label as one backslash and "\n" as a line break; a raw line end or NUL
 # in the string is not what a name means either.
-_DOT_ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n", 0x7F: "\u2421"}
-_DOT_ESCAPES.update({c: chr(0x2400 + c) for c in range(32) if c not in (9, 10, 13)})
-
-
-def _dot_string(text: str) -> str:
-    """``text`` as one quoted dot string whose label shows ``text`` (line ends as line
-    breaks, other control characters but tab as their U+2400 symbols)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return '"' + text.translate(_DOT_ESCAPES) + '"'

@@ -6,10 +6,8 @@ from __future__ import annotations
 import dataclasses
 import errno
 import io
-import math
 import operator
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -17,14 +15,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
-from ..shape import MAX_SIZE, MIN_SIZE, box_shape
+from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
-from ._cells import _BLANK_CHARS, _LEADING_RUN_RE, _LOOKUP, _TOKEN_RE
 from ._csv import _csv_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
 from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
+from ._paths import _is_existing_file, _is_puzzle_line, _looks_like_path
 from ._reader import PuzzleChunk, _bad_text, _check_start, _Context, _iter_records, _sample_lines
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
 from .write import format_lines
@@ -115,44 +113,6 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
 
 def _initial_n(n, box):
     return _Context("", n, box).n
-
-
-def _is_existing_file(text: str) -> bool:
-    if "\n" in text or "\r" in text or len(text) > 4096:
-        return False
-    try:
-        return os.path.exists(text)  # a directory too: reading it says so
-    except (OSError, ValueError):
-        return False
-
-
-def _looks_like_path(text: str) -> bool:
-    stripped = text.strip()
-    if "\n" in stripped:
-        return False
-    has_suffix = re.search(r"\.[A-Za-z]\w{0,4}$", stripped) is not None
-    return "/" in stripped or "\\" in stripped or has_suffix
-
-
-def _is_puzzle_line(text: str, n: int | None) -> bool:
-    """Whether one line of text (no file of that name exists) is a well-formed puzzle:
-    ``n * n`` cell characters of one size (``n`` if known), each a legal cell of that
-    size, perhaps in groups separated by spaces or followed by a trailing field (a
-    comment, a rating); or ``n * n`` numbers 0..n separated by spaces or commas.
-    Otherwise a string that names no file is a missing file."""
-    sizes = range(MIN_SIZE, MAX_SIZE + 1) if n is None else (n,)
-    run = _LEADING_RUN_RE.match(text)
-    tokens = _TOKEN_RE.findall(text.split("#", 1)[0])
-    for cells in (run.group(1) if run else "", "".join(tokens)):
-        size = math.isqrt(len(cells))
-        if size * size == len(cells) and size in sizes and cells.isascii():
-            values = _LOOKUP[np.frombuffer(cells.encode("ascii"), dtype=np.uint8)]
-            if (values <= size).all():
-                return True
-    size = math.isqrt(len(tokens))
-    if size * size != len(tokens) or size not in sizes:
-        return False
-    return all(t in _BLANK_CHARS or (t.isdigit() and int(t) <= size) for t in tokens)
 
 
 class _ArrayText(Sequence):
