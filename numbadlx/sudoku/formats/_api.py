@@ -241,7 +241,7 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
         return
     if isinstance(source, str):
         if source.strip() and "\n" not in source and "\r" not in source:
-            if not _is_puzzle_line(source, known):
+            if not _is_puzzle_line(source, None):  # of any size: n is checked later
                 raise FileNotFoundError(
                     errno.ENOENT, "no such file, and not a line of puzzle text either", source
                 )
