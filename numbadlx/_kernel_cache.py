@@ -53,62 +53,30 @@ DEPENDENCIES = {
     ),
     "sudoku/engines/_propagation.py": ("sudoku/engines/_contract.py",),
     "sudoku/making/_chains.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
         "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
         "sudoku/making/_search.py",
         "sudoku/making/_techniques.py",
-        "sudoku/shape.py",
     ),
     "sudoku/making/_isomorphs.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
         "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
-        "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
-        "sudoku/shape.py",
     ),
     "sudoku/making/_ladder.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
         "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
         "sudoku/making/_chains.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
         "sudoku/making/_search.py",
         "sudoku/making/_techniques.py",
-        "sudoku/shape.py",
     ),
     "sudoku/making/_loops.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
         "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
         "sudoku/making/_chains.py",
         "sudoku/making/_isomorphs.py",
         "sudoku/making/_ladder.py",
@@ -116,60 +84,16 @@ DEPENDENCIES = {
         "sudoku/making/_random.py",
         "sudoku/making/_search.py",
         "sudoku/making/_techniques.py",
-        "sudoku/shape.py",
     ),
-    "sudoku/making/_masks.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
-        "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
-        "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
-        "sudoku/shape.py",
-    ),
-    "sudoku/making/_random.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
-        "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
-        "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
-        "sudoku/making/_masks.py",
-        "sudoku/shape.py",
-    ),
+    "sudoku/making/_masks.py": ("sudoku/engines/_contract.py",),
+    "sudoku/making/_random.py": ("sudoku/engines/_contract.py", "sudoku/making/_masks.py"),
     "sudoku/making/_search.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
         "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
-        "sudoku/shape.py",
     ),
-    "sudoku/making/_techniques.py": (
-        "core/links.py",
-        "sudoku/engines/__init__.py",
-        "sudoku/engines/_bands.py",
-        "sudoku/engines/_bits.py",
-        "sudoku/engines/_contract.py",
-        "sudoku/engines/_dlx.py",
-        "sudoku/engines/_loop.py",
-        "sudoku/engines/_propagation.py",
-        "sudoku/engines/_registry.py",
-        "sudoku/making/_masks.py",
-        "sudoku/shape.py",
-    ),
+    "sudoku/making/_techniques.py": ("sudoku/engines/_contract.py", "sudoku/making/_masks.py"),
 }
 
 
@@ -198,19 +122,16 @@ def _module_file(package_dir: Path, parts: list[str]) -> Path | None:
     return None
 
 
-def _imported_files(package_dir: Path, path: Path, tree: ast.Module) -> set[Path]:
-    """Files of the package that ``path`` imports (at any depth of its code)."""
+def _statements(package_dir: Path, path: Path, tree: ast.Module):
+    """``(module parts, imported names)`` of every import of the package in ``tree``
+    (at any depth of its code); ``import numbadlx.x`` gives no names."""
     here = list(path.relative_to(package_dir).with_suffix("").parts)
     home = here[:-1]  # the package that holds the module (for a package: itself)
-    found = set()
     for node in ast.walk(tree):
-        targets = []
         if isinstance(node, ast.Import):
-            targets = [
-                (alias.name.split(".")[1:], [])
-                for alias in node.names
-                if alias.name.split(".")[0] == PACKAGE_DIR.name
-            ]
+            for alias in node.names:
+                if alias.name.split(".")[0] == PACKAGE_DIR.name:
+                    yield alias.name.split(".")[1:], []
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 up = node.level - 1
@@ -222,14 +143,34 @@ def _imported_files(package_dir: Path, path: Path, tree: ast.Module) -> set[Path
                 module = node.module.split(".")[1:]
             else:
                 continue
-            targets = [(module, [alias.name for alias in node.names])]
-        for module, names in targets:
-            submodules = [_module_file(package_dir, module + [name]) for name in names]
-            found.update(file for file in submodules if file is not None)
-            if not names or not all(submodules):
-                own = _module_file(package_dir, module)
-                if own is not None:
-                    found.add(own)
+            yield module, [alias.name for alias in node.names]
+
+
+def _provider(package_dir: Path, init: Path, name: str, trees: dict) -> Path:
+    """The file a package's ``__init__.py`` takes ``name`` from (the ``__init__.py``
+    itself when it defines the name or the name is not found among its imports)."""
+    for module, names in _statements(package_dir, init, trees[init]):
+        if name in names:
+            found = _module_file(package_dir, module + [name]) or _module_file(package_dir, module)
+            return found or init
+    return init
+
+
+def _imported_files(package_dir: Path, path: Path, trees: dict) -> set[Path]:
+    """Files of the package that ``path`` imports. A name taken from a package goes
+    to the module the package's ``__init__.py`` takes it from, not to every module
+    that ``__init__.py`` imports."""
+    found = set()
+    for module, names in _statements(package_dir, path, trees[path]):
+        own = _module_file(package_dir, module)
+        if not names:
+            found.add(own)
+        for name in names:
+            file = _module_file(package_dir, module + [name])
+            if file is None and own is not None and own.name == "__init__.py":
+                file = _provider(package_dir, own, name, trees)
+            found.add(file or own)
+    found.discard(None)
     found.discard(path)
     return found
 
@@ -248,7 +189,7 @@ def derive_dependencies(package_dir: Path = PACKAGE_DIR) -> dict[str, tuple[str,
     package_dir = Path(package_dir)
     paths = package_dir.rglob("*.py")
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in paths}
-    direct = {path: _imported_files(package_dir, path, tree) for path, tree in trees.items()}
+    direct = {path: _imported_files(package_dir, path, trees) for path in trees}
     table = {}
     for path in sorted(trees):
         if not _defines_cached_kernel(trees[path]):

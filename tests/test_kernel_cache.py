@@ -29,6 +29,12 @@ def test_the_table_is_the_one_derived_from_the_source():
     )
     # every module with a cached kernel and helpers elsewhere is in it
     assert {"core/kernels/xc.py", "core/kernels/m.py", "core/kernels/memo.py"} <= set(derived)
+    # a name taken from a package is followed to the module that defines it, not to
+    # everything the package's __init__ imports (making's search takes PLACED and
+    # propagate through numbadlx.sudoku.engines, never the dlx engine)
+    assert "sudoku/engines/_propagation.py" in derived["sudoku/making/_search.py"]
+    assert "sudoku/engines/_dlx.py" not in derived["sudoku/making/_search.py"]
+    assert "sudoku/engines/__init__.py" not in derived["sudoku/making/_search.py"]
 
 
 def _code_names(code):
