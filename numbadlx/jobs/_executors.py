@@ -150,11 +150,9 @@ class LocalExecutor:
         """Nothing to release."""
 
 
-def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
-    """Task: run ``job`` on the puzzles of one byte range of the input."""
-    if start >= stop:
-        return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
-    chunks = _sudoku.iter_chunks(
+def _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size):
+    """The puzzle chunks of one byte range of the input, as ``job`` reads them."""
+    return _sudoku.iter_chunks(
         path,
         chunk_size=chunk_size,
         n=n,
@@ -165,6 +163,13 @@ def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_si
         stop_byte=stop,
         column=job.column,
     )
+
+
+def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
+    """Task: run ``job`` on the puzzles of one byte range of the input."""
+    if start >= stop:
+        return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
+    chunks = _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size)
     return run_chunks(job, chunks, first_index)
 
 
@@ -172,17 +177,7 @@ def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
     """Task: how many puzzles one byte range holds (for jobs that number them)."""
     if start >= stop:
         return 0
-    chunks = _sudoku.iter_chunks(
-        path,
-        chunk_size=chunk_size,
-        n=n,
-        box=job.box,
-        format=fmt,
-        start_byte=start,
-        start_line=first_line,
-        stop_byte=stop,
-        column=job.column,
-    )
+    chunks = _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size)
     return sum(len(chunk) for chunk in chunks)
 
 
