@@ -6,6 +6,13 @@ from ._common import EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, bad_timeout, os_error
 
 
 def count_command(args):
+    from .._compiling import first_use
+
+    with first_use("the exact-cover kernels"):
+        return _count_command(args)
+
+
+def _count_command(args):
     import time
     from pathlib import Path
 

@@ -196,7 +196,8 @@ def rate_command(args):
         )
 
     summary = _run_file_job(args, run, args.input, "rating")
-    rate = f"{summary.puzzles / summary.seconds:,.0f}" if summary.seconds > 0 else "-"
+    seconds = summary.seconds - summary.compile_seconds  # the rate without compiling
+    rate = f"{summary.puzzles / seconds:,.0f}" if seconds > 0 else "-"
     note(f"rated {summary.puzzles} puzzles in {summary.seconds:.2f} s ({rate} puzzles/s)")
     if summary.unreadable:
         note(f"{summary.unreadable} puzzles could not be read (their reason is in the CSV)")
@@ -245,7 +246,8 @@ def generate_command(args):
     finally:
         bar.close()
     made = summary.puzzles - summary.resumed_puzzles
-    rate = f"{made / summary.seconds:,.0f}" if summary.seconds > 0 and made else "-"
+    seconds = summary.seconds - summary.compile_seconds  # the rate without compiling
+    rate = f"{made / seconds:,.0f}" if seconds > 0 and made else "-"
     note(
         f"{summary.puzzles} puzzles of {args.size}x{args.size} in {summary.seconds:.2f} s "
         f"({rate} puzzles/s), seed {summary.seed}"

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._compiling import first_use
 from . import dlx_text, verification
 from . import trace as _trace
 from .counting import count_by_method
@@ -319,13 +320,14 @@ class ExactCover:
         self._internal = np.empty(self.n_items, dtype=np.int32)
         self._internal[self._order] = np.arange(self.n_items, dtype=np.int32)
         internal_indices = self._internal[indices] if indices.size else indices
-        self._nodes, self._items = build_links(
-            indptr,
-            internal_indices.astype(np.int32),
-            self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
-            self.n_items,
-            self.n_primary,
-        )
+        with first_use("the link-table builder"):
+            self._nodes, self._items = build_links(
+                indptr,
+                internal_indices.astype(np.int32),
+                self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
+                self.n_items,
+                self.n_primary,
+            )
         self.stats = SearchStats()
 
     # ------------------------------------------------------------------ views

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._compiling import first_use
 from .kernels import common as _kernel
 from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
@@ -102,7 +103,9 @@ class Search:
         bounds = getattr(problem, "bounds", None)
         if bounds is None:
             # Algorithm X, or C when there are colours: the same arguments
-            self.kernel = search_c if getattr(problem, "colours", None) is not None else search_x
+            coloured = getattr(problem, "colours", None) is not None
+            self.kernel = search_c if coloured else search_x
+            self.kernel_name = f"the Algorithm {'C' if coloured else 'X'} search"
             self.items = problem._items.copy()
             self.choice = np.zeros(problem.n_primary + 1, dtype=LINK_DTYPE)
             self.width = max(problem.n_primary, 1)
@@ -113,6 +116,7 @@ class Search:
             # the same kernel compiled without the colour tests
             coloured = getattr(problem, "colours", None) is not None
             self.kernel = _kernel_m.search_m if coloured else _kernel_m.search_m_plain
+            self.kernel_name = "the Algorithm M search"
             self.items = np.zeros((4, problem.n_items + 2), dtype=LINK_DTYPE)
             self.items[:2] = problem._items
             rows = slice(1, problem.n_primary + 1)  # internal primary items, caller order
@@ -177,19 +181,20 @@ class Search:
             slice_nodes = slice_end if limit_nodes <= 0 else min(slice_end, limit_nodes)
             want = 0 if max_solutions <= 0 else max_solutions - found_total
             view = record[min(found_total, n_record) :]
-            code, found = self.kernel(
-                self.nodes,
-                self.items,
-                self.n_items,
-                self.choice,
-                self.state,
-                want,
-                slice_nodes,
-                view,
-                self.stats,
-                self.trace,
-                *self.extra,
-            )
+            with first_use(self.kernel_name):
+                code, found = self.kernel(
+                    self.nodes,
+                    self.items,
+                    self.n_items,
+                    self.choice,
+                    self.state,
+                    want,
+                    slice_nodes,
+                    view,
+                    self.stats,
+                    self.trace,
+                    *self.extra,
+                )
             found_total += found
             if code != _kernel.RET_BUDGET:
                 break

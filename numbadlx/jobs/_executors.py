@@ -131,7 +131,7 @@ class LocalExecutor:
                 # compile or load the kernels before the first chunk, so that the
                 # job's seconds are its own
                 begin = time.perf_counter()
-                job.warm(chunk.n)
+                job.warm(chunk.n, len(chunk))
                 self.startup_seconds = time.perf_counter() - begin
                 warmed = True
             data, tally, seconds = _interruptible(job.run_chunk, chunk, done)

@@ -84,9 +84,11 @@ class SolveJob:
     def header(self):
         return (CSV_HEADER + "\n").encode() if self.csv else None
 
-    def warm(self, n):
-        """Compile or load the one kernel this size needs."""
-        _sudoku.warm_up((_sudoku.pick_engine(self.engine, n, self.box),))
+    def warm(self, n, puzzles=None):
+        """Compile or load the one kernel a chunk of ``puzzles`` puzzles of this size
+        needs (serial or parallel)."""
+        engine = _sudoku.pick_engine(self.engine, n, self.box)
+        _sudoku.warm_up((engine,), puzzles=puzzles, threads=self.threads)
 
     def run_chunk(self, chunk, first_index=0):
         result = _sudoku.solve(
@@ -136,7 +138,7 @@ class RateJob:
     def header(self):
         return (RATE_HEADER + "\n").encode()
 
-    def warm(self, n):
+    def warm(self, n, puzzles=None):
         """Nothing to do: the rater compiles on its first call."""
 
     def run_chunk(self, chunk, first_index=0):

@@ -41,7 +41,8 @@ class FileSummary:
     seconds : wall time; ``solve_seconds`` the job's own time in the solver or the
         rater (summed over the tasks on Dask, so it may exceed ``seconds`` there) and
         ``startup_seconds`` compiling or loading the solver first (local runs; 0 on
-        Dask).
+        Dask); ``compile_seconds`` the part of ``seconds`` this process spent
+        compiling kernels (0 once Numba's cache holds them; 0 on Dask).
     interrupted : stopped by Ctrl-C (KeyboardInterrupt): the output holds whole lines
         for the first ``puzzles`` puzzles and the checkpoint says where to carry on.
     messages : notes on the run (resuming, no checkpoint found).
@@ -63,6 +64,7 @@ class FileSummary:
     resumed_puzzles: int = 0
     solve_seconds: float = 0.0
     startup_seconds: float = 0.0
+    compile_seconds: float = 0.0
     unreadable: int = 0
     seed: int | None = None
 

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
+from .._compiling import compile_seconds
 from ..core.validate import check_count
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
@@ -83,6 +84,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
     )
     interrupted = ok = False
     seconds = 0.0
+    compiled_before = compile_seconds()
     try:
         if progress is not None and sink.start_byte:
             progress(sink.start_byte, sink.puzzles)
@@ -107,6 +109,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
         solve_seconds=seconds,
         startup_seconds=executor.startup_seconds,
     )
+    summary.compile_seconds = compile_seconds() - compiled_before
     summary.unreadable = summary.tally.get("INVALID", 0) if isinstance(job, RateJob) else 0
     summary.seed = job.seed if isinstance(job, GenerateJob) else None
     return summary

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._compiling import first_use
 from ..core import BudgetExceeded, SearchStats
 from ..core.validate import check_count, check_timeout
 from . import engines, frames, geometry
@@ -40,7 +41,7 @@ from .cover import single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
-from .parallel import parallel_threads
+from .parallel import check_threads, parallel_threads
 from .shape import box_shape
 
 __all__ = [
@@ -319,7 +320,8 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    with parallel_threads(threads) as threads:
+    label = f"the {n}x{n} solver ({engine} engine)"
+    with parallel_threads(threads) as threads, first_use(label):
         # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
         # Each block is a kernel call, and each call wakes the other threads, which on
         # a virtual machine can cost a millisecond: "bands" solves 9x9 puzzles in a few
@@ -374,30 +376,46 @@ def solve(
     )
 
 
-def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
+def warm_up(
+    engines: tuple[str, ...] = ENGINES[1:],
+    *,
+    puzzles: int | None = None,
+    threads: int | None = None,
+) -> None:
     """Compile (first run) or load from Numba's cache the batch kernels of ``engines``
-    (default: all of them), the serial and the parallel one, by solving empty grids, so
-    that later timings measure the solver alone.
+    (default: all of them) by solving blank grids, so that later timings measure the
+    solver alone: the serial and the parallel kernel, or with ``puzzles`` only the one
+    that :func:`solve` runs for that many puzzles on ``threads`` threads (default: as
+    :func:`solve`). A call that compiles says so on standard error
+    (``NUMBADLX_QUIET=1`` silences it).
 
     Examples
     --------
     >>> warm_up(("bands",))
+    >>> warm_up(("bits",), puzzles=1)   # the serial kernel only
     """
     for engine in engines:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
         name = pick_engine(engine, n, box)
         table = geometry.unit_table(n, box)
-        # one puzzle (the serial kernel) and a bigger batch (the parallel one)
-        for rows in (1, REGISTRY[name].serial_up_to + 1):
-            grid = np.zeros((rows, n * n), dtype=np.uint8)
-            out = (
-                np.zeros_like(grid),
-                np.zeros(rows, dtype=np.uint8),
-                np.zeros(rows, dtype=np.int64),
-                np.zeros(rows, dtype=np.int64),
-                np.zeros(rows, dtype=np.int64),
-            )
-            run_engine(name, grid, table, 1, 0, 1, 2, out)
+        # one puzzle (the serial kernel) and a bigger batch (the parallel one); the
+        # kernels take every size's unit table, so a 4x4 one compiles them for all
+        serial_up_to = REGISTRY[name].serial_up_to
+        sizes = (1, serial_up_to + 1)
+        if puzzles is not None:
+            serial = check_threads(threads) <= 1 or puzzles <= serial_up_to
+            sizes = sizes[:1] if serial else sizes[1:]
+        with first_use(f"the Sudoku solver ({name} engine)"):
+            for rows in sizes:
+                grid = np.zeros((rows, n * n), dtype=np.uint8)
+                out = (
+                    np.zeros_like(grid),
+                    np.zeros(rows, dtype=np.uint8),
+                    np.zeros(rows, dtype=np.int64),
+                    np.zeros(rows, dtype=np.int64),
+                    np.zeros(rows, dtype=np.int64),
+                )
+                run_engine(name, grid, table, 1, 0, 1, 2, out)
 
 
 def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:

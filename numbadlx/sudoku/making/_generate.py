@@ -28,6 +28,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from ..._compiling import first_use
 from ...core.validate import check_count, is_integer
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
@@ -100,7 +101,7 @@ def random_grids(
     seed = _check_seed(_fresh_seed() if seed is None else seed)
     units, peers, _ = unit_tables(size, rows, cols)
     out = np.zeros((count, size * size), dtype=np.uint8)
-    with parallel_threads(threads) as threads:
+    with parallel_threads(threads) as threads, first_use("the random grid maker"):
         random_grids_bulk(out, units, peers, full_mask(size), seed, 0)
     return out
 
@@ -206,7 +207,8 @@ def generate(
     units, peers, where = unit_tables(size, rows, cols)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
-    with parallel_threads(threads) as threads:
+    label = f"the {size}x{size} puzzle generator"
+    with parallel_threads(threads) as threads, first_use(label):
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
             generate_bulk(

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..._compiling import first_use
 from ...core.validate import check_count, is_integer
 from .. import engines
 from ..engines import INVALID, SOLVED, pick_engine, run
@@ -345,7 +346,7 @@ def rate(
     table = np.zeros((count if steps else 0, nn * (n + 1), STEP_FIELDS), dtype=np.int32)
     units, peers, where = unit_tables(n, rows, cols)
     start = time.perf_counter()
-    with parallel_threads(threads) as threads:
+    with parallel_threads(threads) as threads, first_use(f"the {n}x{n} rater"):
         block = max(chunk * threads * 16, 4096)
         for begin in range(0, count, block):
             end = min(count, begin + block)

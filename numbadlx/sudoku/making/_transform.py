@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..._compiling import first_use
 from ..formats import parse
 from ..parallel import parallel_threads
 from ..shape import box_shape
@@ -70,6 +71,6 @@ def transform(
     n = int(round(grid.shape[1] ** 0.5))
     rows, cols = box_shape(n, box)
     out = np.empty_like(grid)
-    with parallel_threads(threads) as threads:
+    with parallel_threads(threads) as threads, first_use("the isomorph maker"):
         transform_bulk(grid, n, rows, cols, seed, 0, out, 256)
     return out

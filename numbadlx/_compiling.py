@@ -1,0 +1,205 @@
+"""Say when a call compiles kernels, and for how long: never a silent wait.
+
+The first call of a kernel compiles it (seconds to tens of seconds); Numba then keeps
+it in its disk cache, and later runs load it in a fraction of a second. Numba announces
+every real compile (not a load from the cache) as a ``numba:compile`` event; a listener
+here follows the compiles of this package's kernels, and every public entry point that
+may compile runs inside :func:`first_use`, which turns them into one message:
+
+* on a terminal or in Jupyter, a spinner on standard error once a compile has run for
+  half a second (a load from the cache never shows it), then one line
+  ``numbadlx: compiled <what> in N s ...``;
+* elsewhere (a pipe, a log file) only that line.
+
+Nothing is printed when the compiles of a call took less than half a second in all,
+nor at all with the environment variable ``NUMBADLX_QUIET`` set to ``1`` (read at each
+call, so ``os.environ["NUMBADLX_QUIET"] = "1"`` works in a running notebook).
+:func:`compile_seconds` is the running total, which the file jobs subtract from the
+time their rates are computed on.
+
+This module imports Numba only when a call first enters :func:`first_use`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+
+#: A compile shorter than this shows no spinner, and calls whose compiles took less in
+#: all say nothing (loading from the cache takes 0.1-0.5 s and is never announced).
+SHOW_AFTER = 0.5
+_FRAMES = "|/-\\"
+_PACKAGE = __name__.rpartition(".")[0] + "."
+
+_lock = threading.RLock()
+_state = {
+    "installed": False,
+    "depth": 0,  # nesting of this package's compile events (callees compile inside)
+    "burst": 0.0,  # when the outermost compile now running began
+    "total": 0.0,  # seconds of finished outermost compiles
+    "reporter": None,  # the active first_use context, if any
+}
+
+
+def quiet() -> bool:
+    """Whether messages are off (environment variable ``NUMBADLX_QUIET`` set to 1)."""
+    return os.environ.get("NUMBADLX_QUIET", "").strip().lower() in ("1", "true", "yes")
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling the package's kernels so far (loads
+    from Numba's cache not counted)."""
+    with _lock:
+        running = time.perf_counter() - _state["burst"] if _state["depth"] else 0.0
+        return _state["total"] + running
+
+
+def _interactive(stream) -> bool:
+    """A terminal, or a Jupyter kernel's stream (it draws ``\\r`` as a terminal does)."""
+    try:
+        if stream.isatty():
+            return True
+    except (AttributeError, ValueError):
+        return False
+    return type(stream).__name__ == "OutStream" and "ipykernel" in sys.modules
+
+
+def _ours(event) -> bool:
+    function = getattr(event.data.get("dispatcher"), "py_func", None)
+    return getattr(function, "__module__", "").startswith(_PACKAGE)
+
+
+def _install():
+    """Listen to Numba's compile events (once per process)."""
+    if _state["installed"]:
+        return
+    from numba.core import event
+
+    class _Listener(event.Listener):
+        def on_start(self, ev):
+            if not _ours(ev):
+                return
+            with _lock:
+                _state["depth"] += 1
+                if _state["depth"] > 1:
+                    return
+                _state["burst"] = time.perf_counter()
+                if _state["reporter"] is None:
+                    # a compile outside any first_use call: announced on its own
+                    name = ev.data["dispatcher"].py_func.__qualname__
+                    _state["reporter"] = _Reporter(f"kernel {name}", standalone=True)
+                _state["reporter"].spin()
+
+        def on_end(self, ev):
+            if not _ours(ev):
+                return
+            done = None
+            with _lock:
+                _state["depth"] -= 1
+                if _state["depth"] == 0:
+                    _state["total"] += time.perf_counter() - _state["burst"]
+                    reporter = _state["reporter"]
+                    if reporter is not None:
+                        reporter.clear()  # at once: the call may print next
+                    if reporter is not None and reporter.standalone:
+                        done = reporter
+                        _state["reporter"] = None
+            if done is not None:
+                done.finish()
+
+    event.register("numba:compile", _Listener())
+    _state["installed"] = True
+
+
+class _Reporter:
+    """The spinner and the closing line of one call."""
+
+    def __init__(self, what, standalone=False, say_done=True):
+        self.what = what
+        self.say_done = say_done
+        self.standalone = standalone
+        self.stream = sys.stderr
+        self.started = compile_seconds()
+        self.stop = threading.Event()
+        self.thread = None
+        self.drawn = 0  # width of the spinner line on screen (0: none)
+
+    def spin(self):
+        """Start the spinner (once; on a terminal or in Jupyter only): it shows while
+        a compile has run for :data:`SHOW_AFTER` seconds."""
+        if self.thread is not None or quiet() or not _interactive(self.stream):
+            return
+        self.thread = threading.Thread(target=self._spin, name="numbadlx-compiling", daemon=True)
+        self.thread.start()
+
+    def _write(self, text):
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _spin(self):
+        frame = 0
+        while not self.stop.wait(0.1):
+            with _lock:  # the listener clears the line under the same lock
+                compiling = _state["depth"] > 0
+                if compiling and time.perf_counter() - _state["burst"] >= SHOW_AFTER:
+                    seconds = compile_seconds() - self.started
+                    line = (
+                        f"numbadlx: compiling {self.what} (first use; Numba caches it) "
+                        f"{_FRAMES[frame % len(_FRAMES)]} {seconds:.0f} s"
+                    )
+                    self._write("\r" + line.ljust(self.drawn))
+                    self.drawn = len(line)
+                    frame += 1
+                elif self.drawn:
+                    self.clear()
+
+    def clear(self):
+        """Take the spinner's line off the screen (when one is drawn)."""
+        if self.drawn:
+            self._write("\r" + " " * self.drawn + "\r")
+            self.drawn = 0
+
+    def finish(self):
+        """Stop the spinner and say how long the compiles of this call took."""
+        self.stop.set()
+        if self.thread is not None and self.thread is not threading.current_thread():
+            self.thread.join()
+        with _lock:
+            self.clear()
+        seconds = compile_seconds() - self.started
+        if self.say_done and seconds >= SHOW_AFTER and not quiet():
+            self._write(
+                f"numbadlx: compiled {self.what} in {seconds:.1f} s (first use; Numba "
+                "caches it for later runs)\n"
+            )
+
+
+@contextlib.contextmanager
+def first_use(what: str, say_done: bool = True):
+    """Run the body, announcing any kernel it compiles as ``what`` ("the 9x9 solver"):
+    the spinner, then (with ``say_done``) the closing line.
+
+    Reentrant and shared between threads: only the outermost call reports, once.
+    """
+    with _lock:
+        _install()
+        outermost = _state["reporter"] is None
+        if outermost:
+            reporter = _Reporter(what, say_done=say_done)
+            _state["reporter"] = reporter
+    if not outermost:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _lock:
+            if _state["reporter"] is reporter:
+                _state["reporter"] = None
+        reporter.finish()

@@ -1,0 +1,72 @@
+"""``numbadlx warm-up``: compile (or load) the kernels ahead, one named group at a time."""
+
+import sys
+import time
+
+from ._common import EXIT_OK
+
+# Small problems in Knuth's DLX text: plain, with colours, with a multiplicity.
+_PLAIN = "a b c\na b\nc\na\nb c\n"
+_COLOURED = "p q | x\np x:red\nq x:red\nq x:blue\n"
+_MULTIPLE = "2|p q | x\np x:red\np q x:red\nq\n"
+
+
+def _groups(everything):
+    """``(name, function)`` for each group of kernels, the common paths first."""
+    from .. import sudoku
+    from ..core import ExactCover
+
+    sample = sudoku.parse(sudoku.default_sample_path())[:2]
+
+    def cover(text):
+        return ExactCover.from_dlx(text)
+
+    groups = [
+        ("Sudoku solver, 9x9 (bands engine)", lambda: sudoku.warm_up(("bands",))),
+        ("Sudoku rater (logic ladder and tries)", lambda: sudoku.rate(sample, threads=1)),
+        ("Sudoku generator", lambda: sudoku.generate(1, 4, seed=0, threads=1)),
+        ("exact cover: links and Algorithm X", lambda: cover(_PLAIN).count()),
+        ("exact cover: Algorithm C (colours)", lambda: cover(_COLOURED).count()),
+    ]
+    if everything:
+        groups += [
+            ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
+            ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
+            (
+                "Sudoku rater, tries only",
+                lambda: sudoku.rate(sample, logic=False, threads=1),
+            ),
+            (
+                "Sudoku generator with a rating",
+                lambda: sudoku.generate(1, 4, seed=0, rating=(0, 20), threads=1),
+            ),
+            ("random grids and isomorphs", lambda: sudoku.transform(sudoku.random_grids(1, 4))),
+            ("exact cover: Algorithm M (multiplicities)", lambda: cover(_MULTIPLE).count()),
+            (
+                "exact cover: memoised count and ZDD",
+                lambda: (cover(_PLAIN).count(method="memo"), cover(_COLOURED).zdd().sample(1)),
+            ),
+            ("exact cover: threaded count", lambda: cover(_PLAIN).count(threads=2)),
+        ]
+    return groups
+
+
+def warm_up_command(args):
+    """Run every group, saying what each took: compiled, or loaded from the cache."""
+    from .._compiling import compile_seconds, first_use
+
+    groups = _groups(args.all)
+    started = time.perf_counter()
+    for number, (name, run) in enumerate(groups, 1):
+        begin, compiled = time.perf_counter(), compile_seconds()
+        with first_use(name, say_done=False):
+            run()
+        seconds = time.perf_counter() - begin
+        how = "compiled" if compile_seconds() - compiled > 0 else "loaded from the cache"
+        print(f"[{number}/{len(groups)}] {name}: {how} in {seconds:.1f} s", file=sys.stderr)
+    print(
+        f"numbadlx: {len(groups)} kernel groups ready in {time.perf_counter() - started:.1f} s"
+        f"{'' if args.all else ' (--all: every engine and kernel)'}",
+        file=sys.stderr,
+    )
+    return EXIT_OK
