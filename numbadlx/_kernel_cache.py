@@ -52,6 +52,17 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
     ),
     "sudoku/engines/_propagation.py": ("sudoku/engines/_contract.py",),
+    "sudoku/making/_bodies.py": (
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+        "sudoku/making/_chains.py",
+        "sudoku/making/_isomorphs.py",
+        "sudoku/making/_ladder.py",
+        "sudoku/making/_masks.py",
+        "sudoku/making/_random.py",
+        "sudoku/making/_search.py",
+        "sudoku/making/_techniques.py",
+    ),
     "sudoku/making/_chains.py": (
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -77,6 +88,7 @@ DEPENDENCIES = {
     "sudoku/making/_loops.py": (
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
+        "sudoku/making/_bodies.py",
         "sudoku/making/_chains.py",
         "sudoku/making/_isomorphs.py",
         "sudoku/making/_ladder.py",

@@ -40,7 +40,8 @@ candidates, in every engine.
 Beside the kernels, the package exports the propagation on candidate masks that the
 "bits" engine searches with, for the other kernels of the package that search Sudoku
 grids (the making kernels): :func:`place`, :func:`queue_singles` and
-:func:`propagate` (naked and hidden singles, with or without locked candidates).
+:func:`propagate` (naked and hidden singles, with or without locked candidates) and
+:func:`settle_singles` (singles only: a caller of it never compiles locked candidates).
 
 The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``); code
 outside this package reaches them through :data:`REGISTRY` (or :func:`run`). Adding an
@@ -75,7 +76,7 @@ from ._contract import (
     final_status,
     popcount,
 )
-from ._propagation import place, propagate, queue_singles
+from ._propagation import place, propagate, queue_singles, settle_singles
 from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
 __all__ = [
@@ -100,4 +101,5 @@ __all__ = [
     "place",
     "queue_singles",
     "propagate",
+    "settle_singles",
 ]

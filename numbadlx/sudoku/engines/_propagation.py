@@ -208,6 +208,30 @@ def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
 
 
 @njit(cache=True, nogil=True)
+def settle_singles(masks, n, peers, units, queue, tail, open_cells):
+    """:func:`propagate` without locked candidates: naked and hidden singles from
+    ``tail`` queued cells until neither finds more or all ``open_cells`` unplaced
+    cells are placed. Returns the cells placed, or -1 for a contradiction. (Its own
+    function, so that a caller without locked candidates never compiles them.)"""
+    full = (_ONE << np.uint64(n)) - _ONE
+    placed = 0
+    while True:
+        got = _singles(masks, peers, queue, tail)
+        if got < 0:
+            return -1
+        placed += got
+        if placed == open_cells:
+            return placed
+        got = _hidden_singles(masks, peers, units, full, queue)
+        if got < 0:
+            return -1
+        placed += got
+        if placed == open_cells or not got:
+            return placed
+        tail = 0
+
+
+@njit(cache=True, nogil=True)
 def propagate(
     masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, open_cells
 ):
@@ -264,27 +288,17 @@ def propagate(
     >>> [int(m) & 0b1111 for m in masks[:8]]
     [1, 2, 4, 8, 12, 12, 3, 3]
     """
-    full = (_ONE << np.uint64(n)) - _ONE
     placed = 0
     # cells placed when locked candidates last ran: they run again only after the
     # singles have placed more (eliminations alone do not call for another round)
     placed_at_locked = -1
     while True:
-        got = _singles(masks, peers, queue, tail)
+        got = settle_singles(masks, n, peers, units, queue, tail, open_cells - placed)
         if got < 0:
             return -1
         placed += got
         if placed == open_cells:
             return placed
-        got = _hidden_singles(masks, peers, units, full, queue)
-        if got < 0:
-            return -1
-        placed += got
-        if placed == open_cells:
-            return placed
-        if got:
-            tail = 0
-            continue
         if not locked or placed == placed_at_locked:
             return placed
         placed_at_locked = placed

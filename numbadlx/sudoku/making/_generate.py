@@ -34,7 +34,7 @@ from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._loops import generate_bulk, random_grids_bulk
+from ._loops import generate_bulk, generate_rated_bulk, random_grids_bulk
 from ._masks import full_mask
 from ._rate import LOGIC_RATINGS, _check_seed
 
@@ -211,7 +211,7 @@ def generate(
     with parallel_threads(threads) as threads, first_use(label):
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
-            generate_bulk(
+            common = (
                 out[begin:end],
                 used[begin:end],
                 size,
@@ -227,13 +227,12 @@ def generate(
                 minimal is True and symmetry is not None,
                 clue_lo,
                 clue_hi,
-                rate_lo,
-                rate_hi,
-                LOGIC_RATINGS,
-                attempts,
-                seed,
-                first_index + begin,
             )
+            tail = (attempts, seed, first_index + begin)
+            if rate_hi >= 0:  # the logic ladder is compiled only when a rating is asked
+                generate_rated_bulk(*common, rate_lo, rate_hi, LOGIC_RATINGS, *tail)
+            else:
+                generate_bulk(*common, *tail)
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(

@@ -1,5 +1,5 @@
 """The bulk loops (``prange`` over puzzles) of random grids, isomorphs, ratings and
-puzzles.
+puzzles; the work of one iteration of the larger ones is in :mod:`._bodies`.
 
 Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)``
 (:func:`._random.seed_state`), so no result depends on the threads.
@@ -8,20 +8,10 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ..engines import INVALID, NO_SOLUTION, UNIQUE
+from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk
 from ._isomorphs import transform_one, transform_work
-from ._ladder import (
-    STEP_FIELDS,
-    STUCK,
-    T_FIRST_TRIAL,
-    T_SEARCH,
-    logic_solve,
-    logic_value,
-    logic_work,
-)
-from ._masks import candidates_of
-from ._random import random_below, seed_state, shuffle
-from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
+from ._random import seed_state
+from ._search import random_grid_into, search_work
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -96,93 +86,83 @@ def rate_bulk(
     puzzle ``k`` in ``steps[k]`` when its first dimension is the number of puzzles
     (and is ignored otherwise).
     """
-    count, nn = puzzles.shape
-    n_chunks = (count + chunk - 1) // chunk
-    keep_steps = steps.shape[0] == count
+    n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
     for c in prange(n_chunks):
-        state = np.zeros(1, dtype=np.uint64)
-        work_s = search_work(nn)
-        states = work_s[0]
-        queue = work_s[4]
-        row_order, col_order, digits, groups = transform_work(n)
-        image = np.zeros(nn, dtype=np.uint8)
-        solution = np.zeros(nn, dtype=np.uint8)
-        cand = np.zeros(nn, dtype=np.uint64)
-        work = logic_work(n)
-        no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
-        for k in range(c, count, n_chunks):
-            if status[k] != UNIQUE:
-                tries[k] = np.nan
-                logic[k] = np.nan
-                continue
-            seed_state(seed, first_index + k, state)
-            if not candidates_of(puzzles[k], cand, peers, full):
-                tries[k] = np.nan
-                logic[k] = np.nan
-                outcome[k] = INVALID
-                continue
-            total = 0
-            solvable = True
-            # singles reach the same cells in every isomorph: if they fill the grid,
-            # every isomorph takes 0 tries
-            states[0, :] = cand
-            isomorphs_left = isomorphs
-            if singles(states[0], units, peers, queue) < 0:
-                solvable = False
-                isomorphs_left = 0
-            elif choose_cell(states[0], False, state) < 0:
-                isomorphs_left = 0
-            for _ in range(isomorphs_left):
-                transform_one(
-                    puzzles[k],
-                    n,
-                    box_rows,
-                    box_cols,
-                    state,
-                    image,
-                    row_order,
-                    col_order,
-                    digits,
-                    groups,
-                )
-                candidates_of(image, states[0], peers, full)
-                found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
-                if found == 0:
-                    solvable = False
-                    break
-                total += g
-            tries[k] = total / isomorphs if solvable else np.nan
-            if not do_logic:
-                continue
-            mine = steps[k] if keep_steps else no_steps
-            o, h, s, _, stalled = logic_solve(
-                cand, units, peers, where, full, mine, work, solution[:0], T_SEARCH
-            )
-            if o == STUCK and solvable:
-                # carry on past the ladder with the digits of the solution (the trial
-                # rungs have just failed here: not again)
-                solution[:] = solutions[k]
-                o, _, more, _, _ = logic_solve(
-                    cand,
-                    units,
-                    peers,
-                    where,
-                    full,
-                    mine[min(s, mine.shape[0]) :],
-                    work,
-                    solution,
-                    T_FIRST_TRIAL,
-                )
-                s += more
-                o = STUCK if o != NO_SOLUTION else o
-            outcome[k] = o
-            hardest[k] = h
-            n_steps[k] = s
-            logic[k] = logic_value(o, h, stalled, nn, ratings)
+        rate_chunk(
+            np.int64(c),  # one type: the prange index is typed int64, then uint64
+            n_chunks,
+            puzzles,
+            n,
+            box_rows,
+            box_cols,
+            units,
+            peers,
+            where,
+            full,
+            isomorphs,
+            seed,
+            first_index,
+            do_logic,
+            ratings,
+            tries,
+            logic,
+            outcome,
+            hardest,
+            n_steps,
+            steps,
+            chunk,
+            status,
+            solutions,
+        )
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def generate_bulk(
+    out,
+    attempts,
+    n,
+    box_rows,
+    box_cols,
+    units,
+    peers,
+    where,
+    full,
+    orbits,
+    orbit_sizes,
+    minimal,
+    strict,
+    clue_lo,
+    clue_hi,
+    max_attempts,
+    seed,
+    first_index,
+):
+    """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``, with no
+    bound on its rating (see :func:`make_puzzle`; the logic ladder is not compiled)."""
+    for k in prange(out.shape[0]):
+        make_puzzle(
+            np.int64(k),  # one type: the prange index is typed int64, then uint64
+            out,
+            attempts,
+            n,
+            units,
+            peers,
+            where,
+            full,
+            orbits,
+            orbit_sizes,
+            minimal,
+            strict,
+            clue_lo,
+            clue_hi,
+            max_attempts,
+            seed,
+            first_index,
+        )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def generate_rated_bulk(
     out,
     attempts,
     n,
@@ -205,103 +185,28 @@ def generate_bulk(
     seed,
     first_index,
 ):
-    """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``.
-
-    For every attempt: a random grid, then the cell orbits (one cell, or the cells a
-    symmetry maps onto each other) blanked in random order, each kept blank only if the
-    puzzle stays unique. With ``minimal`` the pass goes through every orbit (which
-    leaves no removable orbit); otherwise it stops at a clue count drawn from
-    ``clue_lo..clue_hi``. With ``strict`` (symmetry and minimal), every single clue is
-    then checked too. The attempt is kept if its clue count and logic rating (when
-    ``rate_hi`` >= 0) are within bounds; ``attempts[k]`` is the number of attempts
-    used, or -1 if ``max_attempts`` ran out. ``ratings[t]`` is the logic rating of
-    technique ``t``."""
-    count, nn = out.shape
-    n_orbits = orbits.shape[0]
-    for k in prange(count):
-        state = np.zeros(1, dtype=np.uint64)
-        seed_state(seed, first_index + k, state)
-        work_s = search_work(nn)
-        grid = np.zeros(nn, dtype=np.uint8)
-        puzzle = np.zeros(nn, dtype=np.uint8)
-        solution = np.zeros(nn, dtype=np.uint8)
-        cand = np.zeros(nn, dtype=np.uint64)
-        order = np.arange(n_orbits)
-        work = logic_work(n)
-        no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
-        attempts[k] = -1
-        for attempt in range(max_attempts):
-            random_grid_into(grid, units, peers, full, state, work_s)
-            puzzle[:] = grid
-            shuffle(order, n_orbits, state)
-            clues = nn
-            target = clue_lo + random_below(state, clue_hi - clue_lo + 1)
-            for t in range(n_orbits):
-                if not minimal and clues <= target:
-                    break
-                o = order[t]
-                size = orbit_sizes[o]
-                if not minimal and clues - size < clue_lo:
-                    continue
-                for j in range(size):
-                    puzzle[orbits[o, j]] = 0
-                # the puzzle was unique (its solution is grid), so another solution of
-                # the blanked one must differ from grid in a blanked cell
-                unique = True
-                for j in range(size):
-                    cell = orbits[o, j]
-                    if other_solution(
-                        puzzle,
-                        cell,
-                        grid[cell],
-                        units,
-                        peers,
-                        where,
-                        full,
-                        work_s,
-                        state,
-                        solution,
-                    ):
-                        unique = False
-                        break
-                if unique:
-                    clues -= size
-                else:
-                    for j in range(size):
-                        puzzle[orbits[o, j]] = grid[orbits[o, j]]
-            if clues < clue_lo or clues > clue_hi:
-                continue
-            if strict:
-                removable = False
-                for cell in range(nn):
-                    if puzzle[cell] != 0:
-                        puzzle[cell] = 0
-                        other = other_solution(
-                            puzzle,
-                            cell,
-                            grid[cell],
-                            units,
-                            peers,
-                            where,
-                            full,
-                            work_s,
-                            state,
-                            solution,
-                        )
-                        puzzle[cell] = grid[cell]
-                        if not other:
-                            removable = True
-                            break
-                if removable:
-                    continue
-            if rate_hi >= 0:
-                candidates_of(puzzle, cand, peers, full)
-                o, h, _, _, stalled = logic_solve(
-                    cand, units, peers, where, full, no_steps, work, grid, T_SEARCH
-                )
-                value = logic_value(o, h, stalled, nn, ratings)
-                if value < rate_lo or value > rate_hi:
-                    continue
-            out[k] = puzzle
-            attempts[k] = attempt + 1
-            break
+    """:func:`generate_bulk`, keeping only puzzles whose logic rating is within
+    ``rate_lo..rate_hi`` (see :func:`make_rated_puzzle`)."""
+    for k in prange(out.shape[0]):
+        make_rated_puzzle(
+            np.int64(k),
+            out,
+            attempts,
+            n,
+            units,
+            peers,
+            where,
+            full,
+            orbits,
+            orbit_sizes,
+            minimal,
+            strict,
+            clue_lo,
+            clue_hi,
+            rate_lo,
+            rate_hi,
+            ratings,
+            max_attempts,
+            seed,
+            first_index,
+        )

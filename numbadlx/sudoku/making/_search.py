@@ -11,10 +11,10 @@ It serves three callers, all through :func:`search`:
 * random full grids (:func:`random_grid_into`): the search from the empty grid with
   random choices.
 
-Singles are the engines' propagation (:func:`numbadlx.sudoku.engines.propagate`,
-locked candidates off: with them the ``tries`` rating's held-out Spearman correlation
-fell from 0.91 to 0.81, and the seeded grids would change); what is making's own is
-the search around it:
+Singles are the engines' propagation (:func:`numbadlx.sudoku.engines.settle_singles`:
+:func:`~numbadlx.sudoku.engines.propagate` with locked candidates off; with them the
+``tries`` rating's held-out Spearman correlation fell from 0.91 to 0.81, and the
+seeded grids would change); what is making's own is the search around it:
 
 * :func:`singles` ``(cand, units, peers, queue) -> placed or -1`` runs naked and
   hidden singles to their fixed point from any candidate masks (:mod:`._masks`),
@@ -35,7 +35,7 @@ The tests re-check every puzzle made with the exact-cover solver
 import numpy as np
 from numba import njit
 
-from ..engines import PLACED, place, propagate, queue_singles
+from ..engines import PLACED, place, queue_singles, settle_singles
 from ._masks import ONE, ZERO, bit_index, candidates_of, lowest_bit, popcount
 from ._random import random_below, random_bit
 
@@ -51,7 +51,7 @@ def singles(cand, units, peers, queue):
     if tail < 0:
         return -1
     n = units.shape[1]
-    return propagate(cand, n, 0, 0, peers, units, queue, tail, cand[:0], False, open_cells)
+    return settle_singles(cand, n, peers, units, queue, tail, open_cells)
 
 
 @njit(cache=True, nogil=True)
@@ -96,7 +96,7 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
     tail, open_cells = queue_singles(states[0], queue)
     if tail < 0:
         return 0, 0, True
-    got = propagate(states[0], n, 0, 0, peers, units, queue, tail, todo[:0], False, open_cells)
+    got = settle_singles(states[0], n, peers, units, queue, tail, open_cells)
     if got < 0:
         return 0, 0, True
     left[0] = open_cells - got  # unplaced cells of each level's state
@@ -138,7 +138,7 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
         child = states[level + 1]
         child[:] = states[level]
         tail = place(child, cells[level], bit, queue, 0)
-        got = propagate(child, n, 0, 0, peers, units, queue, tail, todo[:0], False, left[level])
+        got = settle_singles(child, n, peers, units, queue, tail, left[level])
         if got < 0:
             choose = False
             continue

@@ -1,0 +1,108 @@
+"""Compiling is never silent: a call that compiles says so once, with the time it took;
+rates exclude it; ``numbadlx warm-up`` compiles ahead, so later calls say nothing.
+
+The subprocess tests start from an empty Numba cache of their own (compiling is slow,
+so they are few and share that cache, in order)."""
+
+import io
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from numbadlx import _compiling
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _FakeKernel:
+    """What a ``numba:compile`` event carries: a dispatcher with its ``py_func``."""
+
+    def __init__(self, module):
+        def kernel():
+            pass
+
+        kernel.__module__ = module
+        self.py_func = kernel
+
+
+def _compile_event(module, seconds):
+    from numba.core import event
+
+    with event.trigger_event("numba:compile", data={"dispatcher": _FakeKernel(module)}):
+        time.sleep(seconds)
+
+
+def _reported(monkeypatch, module, seconds, quiet=""):
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setenv("NUMBADLX_QUIET", quiet)
+    before = _compiling.compile_seconds()
+    with _compiling.first_use("the test kernels"):
+        with _compiling.first_use("an inner call"):  # only the outermost reports
+            _compile_event(module, seconds)
+            _compile_event(module, seconds)
+    return stream.getvalue(), _compiling.compile_seconds() - before
+
+
+def test_a_call_that_compiles_says_so_once_with_its_time(monkeypatch):
+    text, spent = _reported(monkeypatch, "numbadlx.fake", 0.3)
+    assert spent >= 0.6
+    assert text.count("\n") == 1, text
+    assert re.fullmatch(r"numbadlx: compiled the test kernels in \d+\.\d s .*\n", text), text
+
+
+def test_quiet_short_and_foreign_compiles_say_nothing(monkeypatch):
+    assert _reported(monkeypatch, "numbadlx.fake", 0.3, quiet="1")[0] == ""
+    assert _reported(monkeypatch, "numbadlx.fake", 0.01)[0] == ""  # as fast as a load
+    text, spent = _reported(monkeypatch, "somebody.else", 0.3)
+    assert text == "" and spent == 0
+
+
+def _run(cache, *args):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    env.pop("NUMBADLX_QUIET", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "numbadlx", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("numba-cache")
+
+
+@pytest.mark.slow
+def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
+    err = _run(cache, "generate", "-n", "4", "--size", "4", "--seed", "1", "--no-progress")
+    assert err.count("numbadlx: compiled") == 1, err
+    compiled = float(re.search(r"compiled .* in (\d+\.\d) s", err).group(1))
+    total, rate = re.search(r"in (\d+\.\d+) s \(([\d,]+) puzzles?/s\)", err).groups()
+    assert compiled > 0.5
+    # with the compile counted the rate would be 4 / total
+    assert float(rate.replace(",", "")) > 4 / (float(total) - compiled * 0.9), err
+
+
+@pytest.mark.slow
+def test_warm_up_compiles_ahead_and_later_calls_say_nothing(cache):
+    err = _run(cache, "warm-up")
+    lines = [line for line in err.splitlines() if line.startswith("[")]
+    assert len(lines) == 5, err
+    assert all(re.search(r": (compiled|loaded from the cache) in \d+\.\d s$", x) for x in lines)
+    assert "kernel groups ready" in err
+    puzzle = ROOT / "numbadlx" / "sudoku" / "data" / "sample_puzzles.txt"
+    later = _run(cache, "solve", str(puzzle), "--no-progress", "-o", os.devnull)
+    later += _run(cache, "count", str(ROOT / "examples" / "knuth.dlx"))
+    later += _run(cache, "generate", "-n", "2", "--no-progress")
+    assert "numbadlx: compil" not in later, later
