@@ -16,15 +16,25 @@ def _groups(everything):
     from .. import sudoku
     from ..core import ExactCover
 
-    sample = sudoku.parse(sudoku.default_sample_path())[:2]
+    sample = sudoku.parse(sudoku.default_sample_path())[:300]
 
     def cover(text):
         return ExactCover.from_dlx(text)
 
+    def both(call):
+        """A small call (the serial kernel) and a big one (the parallel kernel)."""
+        return lambda: (call(1, 1), call(300, None))
+
     groups = [
         ("Sudoku solver, 9x9 (bands engine)", lambda: sudoku.warm_up(("bands",))),
-        ("Sudoku rater (logic ladder and tries)", lambda: sudoku.rate(sample, threads=1)),
-        ("Sudoku generator", lambda: sudoku.generate(1, 4, seed=0, threads=1)),
+        (
+            "Sudoku rater (logic ladder and tries)",
+            both(lambda k, threads: sudoku.rate(sample[:k], threads=threads)),
+        ),
+        (
+            "Sudoku generator",
+            both(lambda k, threads: sudoku.generate(k, 4, seed=0, threads=threads)),
+        ),
         ("exact cover: links and Algorithm X", lambda: cover(_PLAIN).count()),
         ("exact cover: Algorithm C (colours)", lambda: cover(_COLOURED).count()),
     ]
@@ -33,12 +43,12 @@ def _groups(everything):
             ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
             ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
             (
-                "Sudoku rater, tries only",
-                lambda: sudoku.rate(sample, logic=False, threads=1),
-            ),
-            (
-                "Sudoku generator with a rating",
-                lambda: sudoku.generate(1, 4, seed=0, rating=(0, 20), threads=1),
+                "Sudoku generator with a rating bound",
+                both(
+                    lambda k, threads: sudoku.generate(
+                        k, 4, seed=0, rating=(0, 20), threads=threads
+                    )
+                ),
             ),
             ("random grids and isomorphs", lambda: sudoku.transform(sudoku.random_grids(1, 4))),
             ("exact cover: Algorithm M (multiplicities)", lambda: cover(_MULTIPLE).count()),

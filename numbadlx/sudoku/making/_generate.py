@@ -34,7 +34,13 @@ from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._loops import generate_bulk, generate_rated_bulk, random_grids_bulk
+from ._loops import (
+    generate_bulk,
+    generate_rated_bulk,
+    generate_rated_serial,
+    generate_serial,
+    random_grids_bulk,
+)
 from ._masks import full_mask
 from ._rate import LOGIC_RATINGS, _check_seed
 
@@ -49,6 +55,9 @@ SYMMETRIES = ("rotational", "diagonal", "mirror", "dihedral")
 _FEWEST_CLUES = {4: 4, 9: 17}
 # Puzzles per kernel call (between progress reports).
 _BLOCK = 256
+#: Calls of at most this many puzzles of up to 9x9 run on the calling thread (a few
+#: milliseconds), so they do not compile the parallel kernel.
+_SERIAL_UP_TO = 64
 
 
 def random_grids(
@@ -229,10 +238,14 @@ def generate(
                 clue_hi,
             )
             tail = (attempts, seed, first_index + begin)
-            if rate_hi >= 0:  # the logic ladder is compiled only when a rating is asked
-                generate_rated_bulk(*common, rate_lo, rate_hi, LOGIC_RATINGS, *tail)
+            # the logic ladder is compiled only when a rating is asked, and a parallel
+            # kernel only for calls big enough to need one
+            serial = threads == 1 or (count <= _SERIAL_UP_TO and size <= 9)
+            if rate_hi >= 0:
+                kernel = generate_rated_serial if serial else generate_rated_bulk
+                kernel(*common, rate_lo, rate_hi, LOGIC_RATINGS, *tail)
             else:
-                generate_bulk(*common, *tail)
+                (generate_serial if serial else generate_bulk)(*common, *tail)
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(

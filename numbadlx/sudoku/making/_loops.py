@@ -210,3 +210,27 @@ def generate_rated_bulk(
             seed,
             first_index,
         )
+
+
+# The same loops on the calling thread, for small calls: a parallel kernel costs more to
+# compile than a few puzzles take, and results do not depend on the threads.
+
+
+@njit(cache=True, nogil=True)
+def rate_serial(puzzles, *rest):
+    """:func:`rate_bulk` on the calling thread (same arguments)."""
+    rate_chunk(np.int64(0), np.int64(1), puzzles, *rest)
+
+
+@njit(cache=True, nogil=True)
+def generate_serial(out, attempts, n, box_rows, box_cols, *rest):
+    """:func:`generate_bulk` on the calling thread (same arguments)."""
+    for k in range(out.shape[0]):
+        make_puzzle(np.int64(k), out, attempts, n, *rest)
+
+
+@njit(cache=True, nogil=True)
+def generate_rated_serial(out, attempts, n, box_rows, box_cols, *rest):
+    """:func:`generate_rated_bulk` on the calling thread (same arguments)."""
+    for k in range(out.shape[0]):
+        make_rated_puzzle(np.int64(k), out, attempts, n, *rest)

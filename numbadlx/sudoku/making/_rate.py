@@ -38,7 +38,7 @@ from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
 from ._ladder import STEP_FIELDS, T_SEARCH
-from ._loops import rate_bulk
+from ._loops import rate_bulk, rate_serial
 from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -108,6 +108,11 @@ class Step(NamedTuple):
                 f"first {self.digit} from {where}"
             )
         return f"{self.technique} ({self.rating}): {where} = {self.digit}"
+
+
+#: Calls of at most this many puzzles of up to 9x9 run on the calling thread (a
+#: fraction of a second), so they do not compile the parallel kernels.
+_SERIAL_UP_TO = 256
 
 
 @dataclass
@@ -352,8 +357,10 @@ def rate(
             end = min(count, begin + block)
             todo = slice(begin, end)
             checked = (solutions[todo], status[todo], *(a[todo] for a in found))
-            run(engine, grid[todo], shape, 2, 0, chunk, threads, checked)
-            rate_bulk(
+            # a small call runs on the calling thread: no parallel kernel to compile
+            serial = threads == 1 or (count <= _SERIAL_UP_TO and n <= 9)
+            run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
+            (rate_serial if serial else rate_bulk)(
                 grid[todo],
                 n,
                 rows,
