@@ -500,14 +500,19 @@ def _singles_reference(grid, n, units, peers):
 @pytest.mark.parametrize("n,box", [(4, (2, 2)), (6, (2, 3)), (9, (3, 3))])
 def test_making_searches_with_the_engines_propagation(n, box):
     # one singles propagation in the package: the making kernels call the engines' own
-    # (the function the bits engine searches with), locked candidates off, and it
-    # reaches the fixed point of naked and hidden singles from a grid's givens
+    # (settle_singles: the singles of the propagation the bits engine searches with,
+    # without locked candidates), and it reaches the fixed point of naked and hidden
+    # singles from a grid's givens
+    import inspect
+
     from numbadlx.sudoku import engines, making
     from numbadlx.sudoku.engines import _bits, _propagation
     from numbadlx.sudoku.geometry import unit_table, unit_tables
     from numbadlx.sudoku.making import _masks, _search
 
-    assert _search.propagate is engines.propagate is _bits.propagate
+    assert _search.settle_singles is engines.settle_singles is _propagation.settle_singles
+    assert engines.propagate is _bits.propagate
+    assert "settle_singles(" in inspect.getsource(_propagation.propagate.py_func)
     assert _search.place is engines.place is _bits.place
     assert _search.queue_singles is engines.queue_singles
     for module in (_search, _masks):
