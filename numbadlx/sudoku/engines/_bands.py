@@ -108,7 +108,7 @@ def allocate_work(table):
     return state, stack, stack_cell, stack_left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _place(state, digit, band, position):
     """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
     digits, its row and box in this band and its column in the other bands. Returns
