@@ -22,7 +22,8 @@ The data path, one module a stage:
 Nothing in this package imports Sudoku, display, Dask or the command line.
 """
 
-from .problem import ExactCover, count, solve
+from .problem import ExactCover
+from .shortcuts import count, solve
 from .search import BudgetExceeded, SearchStats
 from .verification import explain, verify
 from .zdd import ZDD, MemoryBudgetExceeded
