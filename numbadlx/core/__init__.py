@@ -23,8 +23,8 @@ Nothing in this package imports Sudoku, display, Dask or the command line.
 """
 
 from .problem import ExactCover
-from .shortcuts import count, solve
 from .search import BudgetExceeded, SearchStats
+from .shortcuts import count, solve
 from .verification import explain, verify
 from .zdd import ZDD, MemoryBudgetExceeded
 

@@ -322,9 +322,10 @@ def to_dlx(problem):
     """Write ``problem`` (an :class:`~numbadlx.ExactCover`) as DLX text.
 
     Item names are kept when they are valid DLX names, else ``i0, i1, ...`` are used;
-    colour names likewise, else the colour numbers. An option whose name is not its
-    text gets a ``|: name`` line before it (ValueError for a name with a line break). Multiplicities other than ``(1, 1)``
-    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``.
+    colour names likewise, else the colour numbers. Multiplicities other than ``(1, 1)``
+    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``. An
+    option whose name is not its text gets a ``|: name`` line before it (ValueError for
+    a name with a line break).
 
     Examples
     --------

@@ -597,4 +597,3 @@ class ExactCover:
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
         return dlx_text.to_dlx(self)
-
