@@ -231,7 +231,8 @@ def parse_dlx(source):
         seen = set()
         search_from = 0
         option = []
-        for token in _tokens(stripped):
+        tokens = _tokens(stripped)
+        for token in tokens:
             col = _column(line, token, search_from)
             search_from = col - 1 + len(token)
             name, colon, colour = token.partition(":")
@@ -261,7 +262,7 @@ def parse_dlx(source):
         lengths.append(len(option))
         flat.extend(option)
         line_numbers.append(number)
-        option_names.append(" ".join(_tokens(stripped)) if pending_name is None else pending_name)
+        option_names.append(" ".join(tokens) if pending_name is None else pending_name)
         pending_name = None
     if item_names is None:
         raise ValueError(

@@ -9,7 +9,8 @@ names are any text (a dict key that is not a string is turned into one with
 :class:`str`); options given as a list are named by their text, their items joined by
 single spaces as a line of DLX text writes them (``"a d g"``, ``"b x:red"``).
 
-Item order: the primary items (in the order of ``primary``, or of first appearance in
+``primary`` and ``secondary`` are lists of item names, or one string of names separated
+by spaces. Item order: the primary items (in the order of ``primary``, or of first appearance in
 the options), then the secondary ones (in the order of ``secondary``). Colours are
 numbered ``1, 2, ...`` in order of first appearance, as :func:`~numbadlx.core.dlx_text.
 parse_dlx` numbers them.

@@ -5,6 +5,8 @@ import html
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from numbadlx import ExactCover, problems
 from numbadlx.display.cover_html import exact_cover_html
@@ -36,14 +38,16 @@ XCC = {
 def brute_force(options, secondary=(), bounds=None):
     """Every solution, as a set of option names, straight from the names: each primary
     item covered exactly once (or within ``bounds``), each secondary item by at most
-    one option, or by several that all give it the same colour."""
+    one option, or by several that all give it the same colour. As in Knuth's
+    algorithms, an option is chosen to cover a primary item: one without any is never
+    part of a solution."""
     secondary = set(secondary)
     bounds = bounds or {}
     parsed = {name: [t.partition(":")[::2] for t in items] for name, items in options.items()}
     primary = {item for items in parsed.values() for item, _ in items} - secondary
     primary |= set(bounds)
     found = []
-    names = list(parsed)
+    names = [name for name, items in parsed.items() if any(i in primary for i, _ in items)]
     for size in range(len(names) + 1):
         for chosen in itertools.combinations(names, size):
             uses = {}
@@ -234,3 +238,48 @@ def test_names_flow_through_trace_html_player_and_zdd():
     assert "<i>" not in markup and HOSTILE not in script  # JSON escapes < > & too
     dot = p.zdd().to_dot()
     assert '"<b>&"' in dot and '"B"' in dot
+
+
+def test_zdd_svg_escapes_option_names():
+    from numbadlx.display.zdd_html import zdd_svg
+
+    svg = zdd_svg(ExactCover.from_names({HOSTILE: ["a"], "B": ["a"]}).zdd())
+    assert html.escape(HOSTILE) in svg and HOSTILE not in svg
+
+
+def test_no_options_and_no_items():
+    empty = ExactCover.from_names({})
+    assert (empty.n_items, empty.n_options, empty.count()) == (0, 0, 1)
+    assert empty.names(empty.solve()) == []
+
+
+@st.composite
+def named_problems(draw):
+    primary = ["p", "q", "r"][: draw(st.integers(1, 3))]
+    secondary = draw(st.sampled_from([[], ["x"], ["x", "y"]]))
+    entries = st.sampled_from(
+        primary + secondary + [f"{s}:{c}" for s in secondary for c in ("red", "blue")]
+    )
+    options = {}
+    for k in range(draw(st.integers(0, 7))):
+        chosen = draw(st.lists(entries, min_size=1, max_size=4))
+        items, seen = [], set()
+        for token in chosen:
+            if token.partition(":")[0] not in seen:
+                seen.add(token.partition(":")[0])
+                items.append(token)
+        options[f"o{k}"] = items
+    return options, secondary
+
+
+@settings(max_examples=60, deadline=None)
+@given(named_problems())
+def test_random_named_problems_match_brute_force_and_round_trip(case):
+    options, secondary = case
+    p = ExactCover.from_names(options, secondary=secondary)
+    expected = brute_force(options, secondary)
+    found = [frozenset(p.names(solution)) for solution in p.solutions()]
+    assert len(found) == len(set(found)) and set(found) == expected
+    q = ExactCover.from_dlx(p.to_dlx())
+    assert (q.item_names, q.option_names) == (p.item_names, p.option_names)
+    assert named_solutions(q) == expected
