@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import sudoku as _sudoku
+from .._stopping import LET_GO_SECONDS, join_for, stop_all
 from ..sudoku.formats import line_ranges
 from ._lines import TALLY_SIZE
 
@@ -87,9 +88,10 @@ def _interruptible(function, *args):
     Python runs signal handlers only between bytecodes of the main thread, so a long
     compiled search called from the main thread would hold Ctrl-C back until it ends.
     The kernels release the GIL, so here the main thread waits in short joins and a
-    KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
-    caller is expected to exit soon after). Off the main thread, ``function`` is simply
-    called.
+    KeyboardInterrupt reaches it at once; every kernel that watches a stop flag is
+    then told to stop (:func:`numbadlx._stopping.stop_all`) and the helper thread is
+    waited for a moment before it is let go (it may still be compiling). Off the main
+    thread, ``function`` is simply called.
     """
     if threading.current_thread() is not threading.main_thread():
         return function(*args)
@@ -103,8 +105,13 @@ def _interruptible(function, *args):
 
     worker = threading.Thread(target=target, name="numbadlx-job", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop_all()
+        join_for(worker, LET_GO_SECONDS)
+        raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
