@@ -22,10 +22,15 @@ The data path, one module a stage:
 Nothing in this package imports Sudoku, display, Dask or the command line.
 """
 
-from .problem import ExactCover, count, solve
-from .search import BudgetExceeded, SearchStats
-from .verification import explain, verify
-from .zdd import ZDD, MemoryBudgetExceeded
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from .problem import ExactCover, count, solve
+    from .search import BudgetExceeded, SearchStats
+    from .verification import explain, verify
+    from .zdd import ZDD, MemoryBudgetExceeded
 
 __all__ = [
     "ExactCover",
@@ -38,3 +43,5 @@ __all__ = [
     "verify",
     "explain",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, __file__, __all__)
