@@ -16,7 +16,8 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from .. import __version__
 
-        parser.exit(message=f"numbadlx {__version__}\n")
+        print(f"numbadlx {__version__}")  # on standard output, as argparse's own
+        parser.exit()
 
 
 def build_parser():
