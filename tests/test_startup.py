@@ -132,13 +132,15 @@ def test_dir_of_sudoku_hides_engines_and_kernels():
 
 
 def test_the_version_is_the_metadata_one():
-    assert numbadlx.__version__ == _pyproject_version()
-    # an installed package: the metadata is pyproject's version
     try:
         installed = importlib.metadata.version("numbadlx")
     except importlib.metadata.PackageNotFoundError:
         installed = None
     assert installed in (None, numbadlx.__version__)
+    assert numbadlx.__version__ == _pyproject_version(), (
+        f"the installed metadata says {installed}, pyproject.toml {_pyproject_version()}: "
+        "install the checkout again (pip install -e .)"
+    )
 
 
 def test_the_version_of_a_checkout_never_installed(monkeypatch, tmp_path):
