@@ -160,3 +160,21 @@ def test_the_version_of_a_checkout_never_installed(monkeypatch, tmp_path):
         encoding="utf-8",
     )
     assert _version.read_version(ours) == "1.2.3"
+
+
+def test_only_the_command_skips_the_collection_at_exit(monkeypatch, capsys):
+    import atexit
+    import gc
+
+    from numbadlx.cli import main
+
+    registered = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    with pytest.raises(SystemExit):
+        main(["--version"])  # a call from Python: its process goes on
+    assert registered == []
+    monkeypatch.setattr(sys, "argv", ["numbadlx", "--version"])
+    with pytest.raises(SystemExit):
+        main()  # the command itself
+    assert registered == [gc.freeze]
+    assert capsys.readouterr().out == f"numbadlx {numbadlx.__version__}\n" * 2
