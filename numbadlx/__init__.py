@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from . import _kernel_cache  # noqa: F401
 from ._lazy import lazy_names
 
+# the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
     from . import problems, sudoku
     from ._version import __version__

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from .._lazy import lazy_names
 
+# the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
     from .problem import ExactCover, count, solve
     from .search import BudgetExceeded, SearchStats
