@@ -4,14 +4,16 @@ The data path, one module a stage:
 
 * :mod:`~numbadlx.core.validate` checks every input (dense 0/1 matrices, option
   lists, CSR arrays) and turns it into CSR options;
-* :mod:`~numbadlx.core.dlx_text` reads and writes Knuth's DLX text format;
+* :mod:`~numbadlx.core.dlx_text` reads and writes Knuth's DLX text format, and
+  :mod:`~numbadlx.core.names` reads options over named items;
   :mod:`~numbadlx.core.textfile` names a directory, a missing file or a binary file
   (one check for it and for the Sudoku puzzle readers);
 * :mod:`~numbadlx.core.links` links the options into Knuth's DLX1 tables;
 * :mod:`~numbadlx.core.kernels` holds the ``@njit`` search kernels (Algorithms X, C
   and M), driven by :mod:`~numbadlx.core.search`;
-* :mod:`~numbadlx.core.problem` is the public face (:class:`ExactCover`,
-  :func:`solve`, :func:`count`) and decodes solutions back to the caller's numbering;
+* :mod:`~numbadlx.core.problem` is the public face (:class:`ExactCover`; its
+  one-call :func:`solve` and :func:`count` are in :mod:`~numbadlx.core.shortcuts`)
+  and decodes solutions back to the caller's numbering;
 * :mod:`~numbadlx.core.verification`, :mod:`~numbadlx.core.trace` and
   :mod:`~numbadlx.core.split` check solutions, record a search step by step and cut a
   search tree into independent parts;
@@ -28,8 +30,9 @@ from .._lazy import lazy_names
 
 # the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
-    from .problem import ExactCover, count, solve
+    from .problem import ExactCover
     from .search import BudgetExceeded, SearchStats
+    from .shortcuts import count, solve
     from .verification import explain, verify
     from .zdd import ZDD, MemoryBudgetExceeded
 

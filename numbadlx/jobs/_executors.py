@@ -65,6 +65,22 @@ def run_block(job, begin, end):
     return data, end - begin, tally, seconds
 
 
+#: Seconds :meth:`DaskExecutor.close` waits for a cluster or client to close: after a
+#: finished run, and after one stopped early (Ctrl-C), when the caller is leaving.
+CLOSE_SECONDS = 60.0
+CLOSE_SECONDS_STOPPED = 2.0
+
+
+def _result(future):
+    """The result of ``future`` (a Dask or a thread-pool future), waited for in short
+    sleeps of this thread: a Ctrl-C then lands in ``time.sleep`` here, never inside
+    distributed's own blocking wait, which it can leave half done (a client that no
+    longer closes)."""
+    while not future.done():
+        time.sleep(0.002)
+    return future.result()
+
+
 def _interruptible(function, *args):
     """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
 
@@ -220,6 +236,7 @@ class DaskExecutor:
         self._client = None
         self._pool = None
         self._owned = []  # things to close at the end, last first
+        self._stopped_early = False
 
     def check(self, path, job):
         """Refuse (ValueError) an input a range task cannot read: checked before the
@@ -272,11 +289,17 @@ class DaskExecutor:
                 while submitted < len(tasks) and submitted < index + window:
                     pending[submitted] = self._submit(*tasks[submitted][1])
                     submitted += 1
-                data, puzzles, tally, seconds = pending.pop(index).result()
+                data, puzzles, tally, seconds = _result(pending.pop(index))
                 yield Piece(data, stop, puzzles, tally, n, seconds)
         finally:
-            for future in pending.values():
-                future.cancel()
+            if pending:  # stopped early: Ctrl-C, or an error downstream
+                self._stopped_early = True
+            if True:
+                for future in pending.values():
+                    future.cancel()
+            # a Dask future is let go instead: cancelling waits on the scheduler, and the
+            # tasks of futures nobody holds any more are dropped by it anyway
+            pending.clear()
 
     def _first_indices(self, job, path, fmt, n, ranges, first_index):
         """The file index of each range's first puzzle, for jobs that need it (rate
@@ -287,7 +310,7 @@ class DaskExecutor:
             self._submit(_count_range, job, path, fmt, n, a, b, line, self.chunk_size)
             for a, b, line in ranges
         ]
-        counts = [future.result() for future in futures]
+        counts = [_result(future) for future in futures]
         return [first_index + int(v) for v in np.concatenate(([0], np.cumsum(counts)[:-1]))]
 
     def _connect(self):
@@ -308,7 +331,9 @@ class DaskExecutor:
                 raise ValueError(f"{scheduler}: need at least one worker")
             if kind == "threads":
                 self._pool = ThreadPoolExecutor(workers, thread_name_prefix="numbadlx")
-                self._owned.append(self._pool.shutdown)
+                # running tasks are not waited for (after Ctrl-C they are abandoned)
+                pool = self._pool
+                self._owned.append(lambda _: pool.shutdown(wait=False, cancel_futures=True))
                 self._slots = workers
                 return
             from distributed import Client, LocalCluster
@@ -316,14 +341,14 @@ class DaskExecutor:
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
-            self._owned.append(cluster.close)
+            self._owned.append(lambda timeout: cluster.close(timeout=timeout))
             scheduler = Client(cluster)
-            self._owned.append(scheduler.close)
+            self._owned.append(lambda timeout, client=scheduler: client.close(timeout=timeout))
         elif isinstance(scheduler, str):
             from distributed import Client
 
             scheduler = Client(scheduler)
-            self._owned.append(scheduler.close)
+            self._owned.append(lambda timeout, client=scheduler: client.close(timeout=timeout))
         self._client = scheduler
         self._slots = max(1, sum(self._client.nthreads().values()))
 
@@ -333,14 +358,18 @@ class DaskExecutor:
         return self._client.submit(fn, *args, pure=False)
 
     def close(self):
-        """Close what this executor opened (a thread pool, a LocalCluster, a Client)."""
-        for close in reversed(self._owned):
-            try:
-                close()
-            except Exception:  # noqa: BLE001 - best effort at shutdown
-                pass
-        self._owned = []
+        """Close what this executor opened (a thread pool, a LocalCluster, a Client),
+        waiting at most :data:`CLOSE_SECONDS` for each (:data:`CLOSE_SECONDS_STOPPED`
+        after a run stopped early), so that a scheduler that does not answer never holds
+        the caller, after Ctrl-C above all."""
+        owned, self._owned = self._owned, []
         self._client = self._pool = None
+        timeout = CLOSE_SECONDS_STOPPED if self._stopped_early else CLOSE_SECONDS
+        for close in reversed(owned):
+            try:
+                close(timeout)
+            except Exception:  # noqa: BLE001 - best effort at shutdown (TimeoutError too)
+                pass
 
 
 def _first_size(path, fmt, job):
