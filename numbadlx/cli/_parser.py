@@ -7,9 +7,20 @@ from ._count import count_command
 from ._files import generate_command, rate_command, solve_command
 
 
-def build_parser():
-    from .. import __version__
+class _Version(argparse.Action):
+    """``--version``: reads the version only when asked (the metadata lookup costs)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .. import __version__
+
+        print(f"numbadlx {__version__}")  # on standard output, as argparse's own
+        parser.exit()
+
+
+def build_parser():
     parser = argparse.ArgumentParser(
         prog="numbadlx",
         description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
@@ -17,7 +28,7 @@ def build_parser():
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"numbadlx {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     solve = sub.add_parser(
         "solve",

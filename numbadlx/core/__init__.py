@@ -24,11 +24,17 @@ The data path, one module a stage:
 Nothing in this package imports Sudoku, display, Dask or the command line.
 """
 
-from .problem import ExactCover
-from .search import BudgetExceeded, SearchStats
-from .shortcuts import count, solve
-from .verification import explain, verify
-from .zdd import ZDD, MemoryBudgetExceeded
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+
+# the public names: _lazy reads these imports and runs each on the name's first use
+if TYPE_CHECKING:
+    from .problem import ExactCover
+    from .search import BudgetExceeded, SearchStats
+    from .shortcuts import count, solve
+    from .verification import explain, verify
+    from .zdd import ZDD, MemoryBudgetExceeded
 
 __all__ = [
     "ExactCover",
@@ -41,3 +47,5 @@ __all__ = [
     "verify",
     "explain",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

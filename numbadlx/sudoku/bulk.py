@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core import BudgetExceeded, SearchStats
 from ..core.validate import check_count, check_timeout
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
@@ -446,6 +445,8 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto"):
     if status == Status.INVALID:
         raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
     if status == Status.BUDGET:
+        from ..core import BudgetExceeded, SearchStats
+
         stats = SearchStats(
             nodes=int(result.nodes[0]),
             solutions=int(result.counts[0]),
