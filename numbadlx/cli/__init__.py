@@ -84,6 +84,26 @@ def main(argv=None):
     """Entry point of the ``numbadlx`` command."""
     if argv is None:  # the process is the command: it ends when this returns
         _skip_the_collection_at_exit()
+    code = _main(argv)
+    if argv is None:
+        _leave_now_if_compiling(code)
+    return code
+
+
+def _leave_now_if_compiling(code):
+    """After Ctrl-C a kernel call may have been let go while Numba still compiled it on
+    a helper thread (it cannot be stopped). The interpreter's teardown would then run
+    beside LLVM's and can crash: leave at once instead, with the command's exit code,
+    once what was written is flushed (the outputs are closed already)."""
+    from .._stopping import let_go
+
+    if let_go():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     if getattr(args, "resume", False) and args.output in (None, "-"):
         print("numbadlx: error: --resume needs -o OUTPUT (a file)", file=sys.stderr)
