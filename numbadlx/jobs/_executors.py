@@ -52,6 +52,27 @@ def run_chunks(job, chunks, first_index=0):
     return b"".join(pieces), puzzles, tally, seconds
 
 
+def relabel_chunks(chunks, path, label):
+    """``chunks`` with each message of a bad row that names ``path`` naming ``label``
+    instead (standard input is read from a temporary copy, which no message should
+    show); ``chunks`` as they are when ``label`` is None or ``path`` itself."""
+    if label is None or label == path:
+        yield from chunks
+        return
+    prefix = f"{path}:"
+
+    def named(errors):
+        return [
+            (row, label + text[len(path) :] if text.startswith(prefix) else text)
+            for row, text in errors
+        ]
+
+    for chunk in chunks:
+        chunk.errors = named(chunk.errors)
+        chunk.solution_errors = named(chunk.solution_errors)
+        yield chunk
+
+
 def index_blocks(job, first_index, size):
     """The ``(begin, end)`` blocks of ``size`` puzzle indices from ``first_index`` to
     ``job.count``, for a job that reads no input."""
@@ -110,13 +131,17 @@ class LocalExecutor:
     def check(self, path, job):
         """Nothing to check: every input format is read here."""
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """The job's pieces in input order; ``label`` names the input in the messages
+        of unreadable rows (``<stdin>`` for the copy of standard input)."""
         if path is None:  # a job without input: blocks of puzzle indices
             yield from self._blocks(job, first_index)
             return
         warmed = False
         done = first_index
-        for chunk in _sudoku.iter_chunks(
+        chunks = _sudoku.iter_chunks(
             path,
             chunk_size=self.chunk_size,
             box=job.box,
@@ -124,7 +149,8 @@ class LocalExecutor:
             start_byte=start_byte,
             n=n,
             column=job.column,
-        ):
+        )
+        for chunk in relabel_chunks(chunks, path, label):
             if len(chunk) == 0:
                 continue
             if not warmed:
@@ -165,12 +191,13 @@ def _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size):
     )
 
 
-def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
-    """Task: run ``job`` on the puzzles of one byte range of the input."""
+def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size, label=None):
+    """Task: run ``job`` on the puzzles of one byte range of the input (``label``
+    naming it in the messages of unreadable rows)."""
     if start >= stop:
         return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
     chunks = _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size)
-    return run_chunks(job, chunks, first_index)
+    return run_chunks(job, relabel_chunks(chunks, path, label), first_index)
 
 
 def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
@@ -234,7 +261,10 @@ class DaskExecutor:
             )
         self._fmt = fmt
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """As :meth:`LocalExecutor.pieces`, each range a Dask task."""
         if path is None:  # a job without input: blocks of chunk_size puzzle indices
             blocks = index_blocks(job, first_index, self.chunk_size)
             if blocks:
@@ -255,7 +285,10 @@ class DaskExecutor:
         self._connect()
         firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
         tasks = [
-            (stop, (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size))
+            (
+                stop,
+                (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size, label),
+            )
             for (start, stop, line), first in zip(ranges, firsts)
         ]
         yield from self._in_order(tasks, n)
