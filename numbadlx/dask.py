@@ -47,6 +47,7 @@ from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
 from .core.validate import check_count
+from .core.words import plural
 from .jobs import DEFAULT_RANGE_BYTES, DaskExecutor, FileSummary
 from .sudoku.formats import line_ranges
 
@@ -179,8 +180,8 @@ class DaskSudokuResult:
 
     def __repr__(self):
         return (
-            f"DaskSudokuResult({self.puzzles.shape[0]} puzzles of {self.n}x{self.n} in "
-            f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})"
+            f"DaskSudokuResult({plural(self.puzzles.shape[0], 'puzzle')} of {self.n}x{self.n} in "
+            f"{plural(self.puzzles.numblocks[0], 'block')}, limit {self.limit})"
         )
 
 

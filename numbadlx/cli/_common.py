@@ -95,10 +95,6 @@ def solve_exit_code(tally):
     return EXIT_OK
 
 
-def plural(number, noun):
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def os_error_text(error):
     """An OSError as 'what: file' (its strerror and filename), else its message."""
     if isinstance(error, OSError) and error.filename is not None and error.strerror:

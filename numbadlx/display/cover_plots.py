@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.words import plural
 from ._figure import axes as _axes
 
 __all__ = ["plot_queens", "plot_pentominoes", "plot_search_tree"]
@@ -261,7 +262,7 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
     ax.legend(
         handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False
     )
-    ax.set_title(f"search tree: {k} nodes", fontsize=10)
+    ax.set_title(f"search tree: {plural(k, 'node')}", fontsize=10)
     if made:
         fig.tight_layout()
     return fig

@@ -20,6 +20,7 @@ Examples
 
 import numpy as np
 
+from ..core.words import plural
 from ..sudoku import Grid, Status, format_line
 from ._escape import text as _esc
 
@@ -124,11 +125,11 @@ def sudoku_result_html(result, rows=5):
     total = len(result)
     box = f"{result.box[0]}x{result.box[1]}"
     rate = result.puzzles_per_second
-    rate_text = f"{rate:,.0f} puzzles/s" if np.isfinite(rate) else "-"
+    rate_text = plural(rate, "puzzle/s", spec=",.0f") if np.isfinite(rate) else "-"
     out = [
         '<div class="numbadlx-result">',
-        f"<p><b>SudokuResult</b>: {total:,} puzzles of {result.n}x{result.n} "
-        f"({box} boxes), limit {result.limit}, {result.threads} thread(s), "
+        f"<p><b>SudokuResult</b>: {plural(total, 'puzzle', spec=',')} of {result.n}x{result.n} "
+        f"({box} boxes), limit {result.limit}, {plural(result.threads, 'thread')}, "
         f"{result.seconds:.3f} s, {rate_text}</p>",
         '<table class="status"><tr><th>status</th><th>puzzles</th><th>share</th></tr>',
     ]

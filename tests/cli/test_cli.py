@@ -384,3 +384,20 @@ def test_format_npy_on_a_text_file_says_it_is_not_an_npy_file(command, tmp_path,
     err = capsys.readouterr().err
     assert "not an .npy file" in err and str(source) in err
     assert "allow_pickle" not in err and "pickle" not in err
+
+
+def test_messages_say_one_puzzle_one_option(tmp_path, capsys):
+    assert main(["generate", "-n", "1", "--size", "4", "--seed", "1", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "1 puzzle of 4x4" in err and "1 puzzles" not in err
+    path = tmp_path / "one.dlx"
+    path.write_text("a | b\na\n")
+    assert main(["count", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "1 option, 1 primary and 1 secondary item" in err
+    assert "2 nodes, 1 update," in err
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, random_puzzles(1, 4, seed=2))
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--threads", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "1 puzzle from" in err and ", 1 thread)" in err and "threads 1" not in err

@@ -346,7 +346,10 @@ def test_bad_dlx_colour_and_multiplicity_syntax(text, message):
         ),
         (lambda: ExactCover([[0]], bounds=[(2, 1)]), "need 0 <= u <= v"),
         (lambda: ExactCover([[0]], bounds=[(0, 0)]), "v >= 1"),
-        (lambda: ExactCover([[0]], bounds=[(1, 2), (1, 1)]), "2 rows but there are 1"),
+        (
+            lambda: ExactCover([[0]], bounds=[(1, 2), (1, 1)]),
+            "2 rows but the problem has 1 primary item ",
+        ),
         (lambda: ExactCover([[0]], bounds=[3]), "must be a pair"),
         (lambda: ExactCover([[0]], bounds=[(1, "b")]), "is not an integer"),
         (lambda: ExactCover([[0, 1]], secondary=1, bounds={1: (1, 2)}), "is secondary"),

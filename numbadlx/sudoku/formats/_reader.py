@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core.words import plural
 from ..shape import MAX_SIZE, MIN_SIZE, box_shape
 from ._cells import _ROW_COUNTS, _SQUARES, _count_cells
 
@@ -132,13 +133,15 @@ class _Context:
                     box_shape(k, self.box)
                 except ValueError as exc:
                     if first_problem is None:
-                        first_problem = f"{self.at(line, 0)}: line has {count} cells, but {exc}"
+                        first_problem = (
+                            f"{self.at(line, 0)}: line has {plural(count, 'cell')}, but {exc}"
+                        )
                     continue
                 votes.setdefault(k, [0, line])[0] += 1
                 continue
             if first_problem is None:
                 first_problem = (
-                    f"{self.at(line, len(text.rstrip()))}: line has {count} cells; "
+                    f"{self.at(line, len(text.rstrip()))}: line has {plural(count, 'cell')}; "
                     f"a puzzle line needs n*n cells for a size n from {MIN_SIZE} to "
                     f"{MAX_SIZE} (16, 36, 64, 81, 100, 144, ...)"
                 )
@@ -160,7 +163,7 @@ class _Context:
         if not fitting:
             line, count = counts[0]
             raise ValueError(
-                f"{self.at(line, len(items[0][1]))}: grid row has {count} cells; a row "
+                f"{self.at(line, len(items[0][1]))}: grid row has {plural(count, 'cell')}; a row "
                 f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
             )
         k = max(fitting, key=lambda c: (fitting.count(c), -fitting.index(c)))

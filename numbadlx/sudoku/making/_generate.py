@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.validate import check_count, is_integer
+from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
@@ -236,8 +237,9 @@ def generate(
             if failed.size:
                 raise ValueError(
                     f"no puzzle {first_index + begin + int(failed[0])} found in "
-                    f"{attempts} attempts (size {size}, minimal={minimal}, symmetry={symmetry!r}, "
-                    f"clues={clues}, rating={rating}): widen the bounds or raise attempts"
+                    f"{plural(attempts, 'attempt')} (size {size}, minimal={minimal}, "
+                    f"symmetry={symmetry!r}, clues={clues}, rating={rating}): widen the bounds "
+                    f"or raise attempts"
                 )
             if progress is not None:
                 progress(end, count)
