@@ -14,7 +14,7 @@ def build_parser():
         prog="numbadlx",
         description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
         "and exact-cover counting.",
-        epilog=EXIT_CODES,
+        epilog=EXIT_CODES["numbadlx"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"numbadlx {__version__}")
@@ -25,7 +25,7 @@ def build_parser():
         description="Solve every puzzle of INPUT (one per line, grid "
         "format, CSV or .npy); without INPUT, the built-in "
         "sample of 1000 puzzles.",
-        epilog=EXIT_CODES,
+        epilog=EXIT_CODES["solve"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     solve.add_argument(
@@ -110,7 +110,9 @@ def build_parser():
     count = sub.add_parser(
         "count",
         help="count the solutions of a DLX-format problem",
-        epilog=EXIT_CODES,
+        description="Count the solutions of an exact-cover problem written in Knuth's "
+        "DLX text format (the first line names the items, each other line an option).",
+        epilog=EXIT_CODES["count"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     count.add_argument("file", help="problem in Knuth's DLX text format; - reads standard input")
@@ -154,6 +156,8 @@ def build_parser():
         "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy), "
         "--chunk-size at a time: a regular file gets checkpoints for --resume, which "
         "gives the file an uninterrupted run writes.",
+        epilog=EXIT_CODES["generate"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     make.add_argument("-n", type=positive, required=True, help="how many puzzles")
     make.add_argument(
@@ -223,6 +227,8 @@ def build_parser():
         help="rate the difficulty of Sudoku puzzles",
         description="Rate every puzzle of INPUT (any format solve reads) and write CSV: "
         "puzzle,tries,logic,hardest (see numbadlx.sudoku.rate).",
+        epilog=EXIT_CODES["rate"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     grade.add_argument("input", help="puzzle file; - reads standard input")
     grade.add_argument("-o", "--output", help="CSV file; - or no -o: standard output")
