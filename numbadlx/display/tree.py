@@ -66,7 +66,7 @@ class SearchTree:
             for name in ("inner", "solution", "dead end", "open")
             if name in self.kind
         }
-        text = ", ".join(plural(v, k) for k, v in kinds.items())
+        text = ", ".join(f"{v} {k}" for k, v in kinds.items())  # kinds of node, not nouns
         return f"SearchTree({plural(len(self), 'node')}: {text})"
 
 

@@ -19,8 +19,15 @@ from .. import sudoku as _sudoku
 from ..sudoku.formats import line_ranges
 from ._lines import TALLY_SIZE
 
-#: Bytes of input per Dask task (about 100 000 9x9 puzzles).
+#: Bytes of input per Dask task at most (about 100 000 9x9 puzzles).
 DEFAULT_RANGE_BYTES = 8 << 20
+#: Ranges per worker thread a Dask run aims at, so that every worker gets work and the
+#: last ones to finish are short; a smaller input gets smaller ranges, down to
+#: :data:`MIN_RANGE_BYTES`.
+RANGES_PER_WORKER = 4
+#: The smallest range cut to share an input among workers (about 200 9x9 puzzles): a
+#: task has a fixed cost of a few milliseconds.
+MIN_RANGE_BYTES = 16 << 10
 
 
 @dataclass
@@ -210,11 +217,13 @@ def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
 
 class DaskExecutor:
     """Run a job on Dask: the input (line or CSV format) is cut into byte ranges of
-    about ``chunk_bytes`` on line boundaries (rows, for CSV), and each range is a task
-    that reads its own puzzles (so the workers must see the input at the same path)
-    and runs the job on them ``chunk_size`` at a time; a job without input (generate)
-    gets a task per block of ``chunk_size`` puzzle indices. At most ``window`` tasks are in
-    flight (default: 4 per worker thread); the results come back in input order.
+    about ``chunk_bytes`` on line boundaries (rows, for CSV), or smaller ones when that
+    would leave workers idle (about four ranges per worker thread, none under 16 KiB),
+    and each range is a task that reads its own puzzles (so the workers must see the
+    input at the same path) and runs the job on them ``chunk_size`` at a time; a job
+    without input (generate) gets a task per block of ``chunk_size`` puzzle indices. At
+    most ``window`` tasks are in flight (default: 4 per worker thread); the results come
+    back in input order.
     ``n`` is the puzzle size (default: that of the first puzzle).
 
     ``scheduler``: a ``distributed.Client``; a scheduler address
@@ -276,13 +285,13 @@ class DaskExecutor:
         n = n or self.n
         if n is None:
             n = _first_size(path, fmt, job)
-        # a CSV is cut between rows, never inside a quoted field holding line breaks
-        ranges = (
-            line_ranges(path, self.chunk_bytes, start_byte, fmt == "csv") if n is not None else []
-        )
-        if not ranges:
+        if n is None or os.path.getsize(path) <= start_byte:  # no puzzle (left) to read
             return
         self._connect()
+        # a CSV is cut between rows, never inside a quoted field holding line breaks
+        ranges = line_ranges(path, self._range_bytes(path, start_byte), start_byte, fmt == "csv")
+        if not ranges:
+            return
         firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
         tasks = [
             (
@@ -292,6 +301,14 @@ class DaskExecutor:
             for (start, stop, line), first in zip(ranges, firsts)
         ]
         yield from self._in_order(tasks, n)
+
+    def _range_bytes(self, path, start_byte=0):
+        """The bytes of input per task: ``chunk_bytes`` at most, less when the input
+        left to read would give fewer than :data:`RANGES_PER_WORKER` ranges per worker
+        thread (but not under :data:`MIN_RANGE_BYTES`)."""
+        left = max(0, os.path.getsize(path) - start_byte)
+        share = -(-left // (RANGES_PER_WORKER * self._slots))
+        return max(1, min(self.chunk_bytes, max(MIN_RANGE_BYTES, share)))
 
     def _in_order(self, tasks, n):
         """Submit ``tasks`` (``(end_byte, (function, *args))``, each function returning

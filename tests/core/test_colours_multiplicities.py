@@ -332,7 +332,7 @@ def test_bad_dlx_colour_and_multiplicity_syntax(text, message):
         (lambda: ExactCover([[0, 1]], colours=[[0, 1]]), "primary item 1 has colour 1"),
         (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, -1]]), "colour -1"),
         (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1.5]]), "is not an integer"),
-        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0]]), "colours[0] has 1 entries"),
+        (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0]]), "colours[0] has 1 entry but"),
         (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 1], [1]]), "2 entries for 1"),
         (lambda: ExactCover([[0, 1]], secondary=1, colours=[[0, 2**31]]), "larger than"),
         (lambda: ExactCover.from_csr([0, 2], [0, 1], secondary=1, colours=[1]), "parallel"),
