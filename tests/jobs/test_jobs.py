@@ -459,3 +459,24 @@ def test_csv_is_refused_for_a_npy_output(tmp_path, capsys):
     assert main([*args, "--no-progress"]) == EXIT_USAGE
     assert "cannot write CSV" in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
+
+
+def test_dask_shares_a_small_input_among_its_workers(tmp_path, dask_available):
+    # the built-in sample (1000 puzzles, 82 KB) is far below the default range of 8 MiB:
+    # it is still cut so that each of two workers gets at least two ranges
+    source = sudoku.default_sample_path()
+    local = tmp_path / "local.txt"
+    jobs.solve_file(source, local, limit=1)
+    executor = jobs.DaskExecutor("threads:2")
+    summary = jobs.solve_file(source, tmp_path / "dask.txt", limit=1, executor=executor)
+    assert summary.puzzles == 1000 and summary.ranges >= 4
+    assert (tmp_path / "dask.txt").read_bytes() == local.read_bytes()
+    # chunk_bytes stays an upper bound
+    executor = jobs.DaskExecutor("threads:2", chunk_bytes=40_000)
+    summary = jobs.solve_file(source, tmp_path / "d2.txt", limit=1, executor=executor)
+    assert summary.ranges >= 4
+    assert (tmp_path / "d2.txt").read_bytes() == local.read_bytes()
+    # a file of a few puzzles is one range: ranges are not cut below 16 KiB
+    few = _puzzle_file(tmp_path / "few.txt", count=5)
+    summary = jobs.solve_file(few, os.devnull, executor=jobs.DaskExecutor("threads:2"))
+    assert summary.ranges == 1
