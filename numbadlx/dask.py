@@ -231,7 +231,7 @@ def solve(
         raise ValueError(f"puzzles must be integers, got dtype {puzzles.dtype}")
     if puzzles.numblocks[1] != 1:
         puzzles = puzzles.rechunk({1: -1})
-    threads = int(threads)
+    threads = check_count(threads, "threads")
     max_nodes = None if max_nodes is None else int(max_nodes)
     rows = puzzles.chunks[0]
     # Keys: name= (token= is deprecated in Dask) names the output fully, so it holds a

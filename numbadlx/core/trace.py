@@ -39,6 +39,7 @@ import numpy as np
 
 from .kernels import common as _kernel
 from .search import Search
+from .validate import check_count
 from .words import plural
 
 __all__ = ["trace", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS", "DEFAULT_MAX_EVENTS"]
@@ -135,11 +136,9 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
                 f"{MAX_ITEMS} items); pass max_events=... to record the first events"
             )
         max_events = DEFAULT_MAX_EVENTS
-    max_events = int(max_events)
-    if max_events < 1:
-        raise ValueError(f"max_events must be positive, got {max_events}")
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be positive, got {limit}")
+    max_events = check_count(max_events, "max_events")
+    if limit is not None:
+        limit = check_count(limit, "limit")
     # One spare row tells whether events were dropped once the table was full.
     search = Search(problem, trace_rows=max_events + 1, max_nodes=max_events)
     search.run(0 if limit is None else int(limit), 0)

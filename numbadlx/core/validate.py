@@ -7,6 +7,7 @@ wrong and where.
 """
 
 import numbers
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -362,6 +363,25 @@ def is_integer(value):
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
         value, (bool, np.bool_)
     )
+
+
+def check_integer(value, name):
+    """``value`` as an int if it is an integer (an int or a NumPy integer, as
+    :func:`operator.index` takes, but never a bool); TypeError naming ``name`` else.
+    Used for sizes, byte offsets and seeds whose range each caller checks.
+
+    Examples
+    --------
+    >>> check_integer(np.int64(7), "chunk_size")
+    7
+    >>> check_integer(True, "chunk_size")
+    Traceback (most recent call last):
+    ...
+    TypeError: chunk_size must be an integer, got True
+    """
+    if not is_integer(value):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    return operator.index(value)
 
 
 def check_count(value, name):

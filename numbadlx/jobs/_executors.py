@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import sudoku as _sudoku
+from ..core.validate import check_count
 from ..sudoku.formats import line_ranges
 from ._lines import TALLY_SIZE
 
@@ -132,7 +133,7 @@ class LocalExecutor:
     name = "local"
 
     def __init__(self, chunk_size: int = 16384):
-        self.chunk_size = int(chunk_size)
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.startup_seconds = 0.0
 
     def check(self, path, job):
@@ -247,8 +248,8 @@ class DaskExecutor:
     ):
         self.scheduler = scheduler
         self.n = n
-        self.chunk_bytes = int(chunk_bytes)
-        self.chunk_size = int(chunk_size)
+        self.chunk_bytes = check_count(chunk_bytes, "chunk_bytes")
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.window = window
         self.startup_seconds = 0.0
         self._fmt = None

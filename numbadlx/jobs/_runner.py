@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
-from ..core.validate import check_count
+from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
@@ -239,8 +239,8 @@ def solve_file(
             "named *.csv is CSV unless csv=False), or drop grid"
         )
     job = SolveJob(
-        limit=int(limit),
-        max_nodes=None if max_nodes is None else int(max_nodes),
+        limit=check_count(limit, "limit"),
+        max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
         box=box,
         format=format,
         column=column,
@@ -297,7 +297,7 @@ def rate_file(
     """
     job = RateJob(
         isomorphs=check_count(isomorphs, "isomorphs"),
-        seed=int(seed),
+        seed=check_integer(seed, "seed"),
         logic=bool(logic),
         box=box,
         format=format,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core.validate import check_integer
 from ...core.words import plural
 from ..shape import MAX_SIZE, MIN_SIZE, box_shape
 from ._cells import _ROW_COUNTS, _SQUARES, _count_cells
@@ -191,7 +192,7 @@ def _sample_lines(f, pos: int, line: int) -> list[tuple[int, str]]:
 
 def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
     """Check that ``start_byte`` begins a line; return that line's number."""
-    start_byte = operator.index(start_byte)
+    start_byte = check_integer(start_byte, "start_byte")
     if start_byte < 0:
         raise ValueError(f"{name}: start_byte must be >= 0, got {start_byte}")
     if start_byte == 0:
@@ -276,7 +277,7 @@ def line_ranges(
     ...     line_ranges(path, 6)
     [(0, 8, 1), (8, 15, 3)]
     """
-    chunk_bytes = operator.index(chunk_bytes)
+    chunk_bytes = check_integer(chunk_bytes, "chunk_bytes")
     if chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
     size = os.path.getsize(path)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.validate import check_count, is_integer
+from ...core.validate import check_count, check_integer, is_integer
 from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
@@ -300,7 +300,10 @@ def random_puzzles(
     (2, 16)
     """
     rows, cols = box_shape(n, box)
-    rng = np.random.default_rng(seed)
+    count = check_integer(count, "count")
+    if count < 0:
+        raise ValueError(f"count must be at least 0, got {count}")
+    rng = np.random.default_rng(None if seed is None else _check_seed(seed))
     dlx = REGISTRY["dlx"]
     table = unit_table(n, (rows, cols))
     work = dlx.allocate_work(table)
