@@ -112,7 +112,8 @@ def sudoku_result_html(result, rows=5):
 
     Shows the size, limit, threads, wall time and throughput; a table of how many
     puzzles got each status; the search effort (nodes per puzzle); and the first
-    ``rows`` puzzles with their status, solution count, nodes, puzzle and solution.
+    ``rows`` puzzles with their status, solution count, nodes, puzzle and solution (for
+    a row that could not be read, its input text as the puzzle).
 
     Examples
     --------
@@ -158,8 +159,10 @@ def sudoku_result_html(result, rows=5):
             '<table class="rows"><tr><th>#</th><th>status</th><th>solutions</th>'
             "<th>nodes</th><th>puzzle</th><th>solution</th></tr>"
         )
+        texts = getattr(result, "texts", {})
         for k in range(shown):
-            puzzle = _cut(format_line(result.puzzles[k], blank="."))
+            # an unreadable row shows what it was, not an empty grid
+            puzzle = _cut(texts[k] if k in texts else format_line(result.puzzles[k], blank="."))
             solution = _cut(format_line(result.solutions[k])) if result.counts[k] else ""
             out.append(
                 f"<tr><td>{k}</td><td>{_esc(names[k])}</td>"
