@@ -419,7 +419,8 @@ def solve_file(
     limit, max_nodes, box : as in :func:`numbadlx.sudoku.solve`.
     n, format : puzzle size and input format (inferred when omitted).
     chunk_bytes : int
-        Bytes of input per task.
+        Bytes of input per task at most; a smaller input is cut into about four ranges
+        per worker thread (none under 16 KiB), so that every worker gets some.
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
     threads : int

@@ -279,5 +279,6 @@ def _run_options(parser, verb):
         type=positive,
         default=8 << 20,
         metavar="BYTES",
-        help="input bytes per Dask task (default 8 MiB)",
+        help="input bytes per Dask task at most (default 8 MiB; a smaller input is cut "
+        "into about four ranges per worker, none under 16 KiB)",
     )
