@@ -19,7 +19,8 @@ The data path, one module a stage:
   search tree into independent parts;
 * :mod:`~numbadlx.core.zdd` counts by memoised search (a ZDD of every solution, uniform
   samples), :mod:`~numbadlx.core.threads` counts on a thread pool and
-  :mod:`~numbadlx.core.counting` picks the method.
+  :mod:`~numbadlx.core.counting` picks the method;
+* :mod:`~numbadlx.core.words` writes counts in messages (``1 puzzle``, ``2 puzzles``).
 
 Nothing in this package imports Sudoku, display, Dask or the command line.
 """

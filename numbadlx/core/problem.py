@@ -40,6 +40,7 @@ from .validate import (
     secondary_mask,
     to_csr,
 )
+from .words import plural
 from .zdd import ZDD, build_zdd
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded"]
@@ -379,7 +380,7 @@ class ExactCover:
     def option(self, k: int) -> NDArray[np.int32]:
         """Item indices of option ``k`` (in the caller's numbering)."""
         if not -self.n_options <= k < self.n_options:
-            raise IndexError(f"option {k} out of range ({self.n_options} options)")
+            raise IndexError(f"option {k} out of range ({plural(self.n_options, 'option')})")
         k %= self.n_options
         return self.indices[self.indptr[k] : self.indptr[k + 1]].copy()
 
@@ -423,8 +424,9 @@ class ExactCover:
 
     def __repr__(self):
         return (
-            f"ExactCover({self.n_options} options, {self.n_primary} primary + "
-            f"{self.n_secondary} secondary items, {self.indices.size} entries)"
+            f"ExactCover({plural(self.n_options, 'option')}, {self.n_primary} primary + "
+            f"{plural(self.n_secondary, 'secondary item')}, "
+            f"{plural(self.indices.size, 'entry', 'entries')})"
         )
 
     def _repr_html_(self):

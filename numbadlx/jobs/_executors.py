@@ -17,11 +17,19 @@ import numpy as np
 
 from .. import sudoku as _sudoku
 from .._stopping import LET_GO_SECONDS, join_for, stop_all
+from ..core.validate import check_count
 from ..sudoku.formats import line_ranges
 from ._lines import TALLY_SIZE
 
-#: Bytes of input per Dask task (about 100 000 9x9 puzzles).
+#: Bytes of input per Dask task at most (about 100 000 9x9 puzzles).
 DEFAULT_RANGE_BYTES = 8 << 20
+#: Ranges per worker thread a Dask run aims at, so that every worker gets work and the
+#: last ones to finish are short; a smaller input gets smaller ranges, down to
+#: :data:`MIN_RANGE_BYTES`.
+RANGES_PER_WORKER = 4
+#: The smallest range cut to share an input among workers (about 200 9x9 puzzles): a
+#: task has a fixed cost of a few milliseconds.
+MIN_RANGE_BYTES = 16 << 10
 
 
 @dataclass
@@ -51,6 +59,27 @@ def run_chunks(job, chunks, first_index=0):
         puzzles += len(chunk)
         seconds += spent
     return b"".join(pieces), puzzles, tally, seconds
+
+
+def relabel_chunks(chunks, path, label):
+    """``chunks`` with each message of a bad row that names ``path`` naming ``label``
+    instead (standard input is read from a temporary copy, which no message should
+    show); ``chunks`` as they are when ``label`` is None or ``path`` itself."""
+    if label is None or label == path:
+        yield from chunks
+        return
+    prefix = f"{path}:"
+
+    def named(errors):
+        return [
+            (row, label + text[len(path) :] if text.startswith(prefix) else text)
+            for row, text in errors
+        ]
+
+    for chunk in chunks:
+        chunk.errors = named(chunk.errors)
+        chunk.solution_errors = named(chunk.solution_errors)
+        yield chunk
 
 
 def index_blocks(job, first_index, size):
@@ -127,19 +156,23 @@ class LocalExecutor:
     name = "local"
 
     def __init__(self, chunk_size: int = 16384):
-        self.chunk_size = int(chunk_size)
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.startup_seconds = 0.0
 
     def check(self, path, job):
         """Nothing to check: every input format is read here."""
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """The job's pieces in input order; ``label`` names the input in the messages
+        of unreadable rows (``<stdin>`` for the copy of standard input)."""
         if path is None:  # a job without input: blocks of puzzle indices
             yield from self._blocks(job, first_index)
             return
         warmed = False
         done = first_index
-        for chunk in _sudoku.iter_chunks(
+        chunks = _sudoku.iter_chunks(
             path,
             chunk_size=self.chunk_size,
             box=job.box,
@@ -147,7 +180,8 @@ class LocalExecutor:
             start_byte=start_byte,
             n=n,
             column=job.column,
-        ):
+        )
+        for chunk in relabel_chunks(chunks, path, label):
             if len(chunk) == 0:
                 continue
             if not warmed:
@@ -188,12 +222,13 @@ def _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size):
     )
 
 
-def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
-    """Task: run ``job`` on the puzzles of one byte range of the input."""
+def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size, label=None):
+    """Task: run ``job`` on the puzzles of one byte range of the input (``label``
+    naming it in the messages of unreadable rows)."""
     if start >= stop:
         return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
     chunks = _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size)
-    return run_chunks(job, chunks, first_index)
+    return run_chunks(job, relabel_chunks(chunks, path, label), first_index)
 
 
 def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
@@ -206,11 +241,13 @@ def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
 
 class DaskExecutor:
     """Run a job on Dask: the input (line or CSV format) is cut into byte ranges of
-    about ``chunk_bytes`` on line boundaries (rows, for CSV), and each range is a task
-    that reads its own puzzles (so the workers must see the input at the same path)
-    and runs the job on them ``chunk_size`` at a time; a job without input (generate)
-    gets a task per block of ``chunk_size`` puzzle indices. At most ``window`` tasks are in
-    flight (default: 4 per worker thread); the results come back in input order.
+    about ``chunk_bytes`` on line boundaries (rows, for CSV), or smaller ones when that
+    would leave workers idle (about four ranges per worker thread, none under 16 KiB),
+    and each range is a task that reads its own puzzles (so the workers must see the
+    input at the same path) and runs the job on them ``chunk_size`` at a time; a job
+    without input (generate) gets a task per block of ``chunk_size`` puzzle indices. At
+    most ``window`` tasks are in flight (default: 4 per worker thread); the results come
+    back in input order.
     ``n`` is the puzzle size (default: that of the first puzzle).
 
     ``scheduler``: a ``distributed.Client``; a scheduler address
@@ -234,8 +271,8 @@ class DaskExecutor:
     ):
         self.scheduler = scheduler
         self.n = n
-        self.chunk_bytes = int(chunk_bytes)
-        self.chunk_size = int(chunk_size)
+        self.chunk_bytes = check_count(chunk_bytes, "chunk_bytes")
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.window = window
         self.startup_seconds = 0.0
         self._fmt = None
@@ -258,7 +295,10 @@ class DaskExecutor:
             )
         self._fmt = fmt
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """As :meth:`LocalExecutor.pieces`, each range a Dask task."""
         if path is None:  # a job without input: blocks of chunk_size puzzle indices
             blocks = index_blocks(job, first_index, self.chunk_size)
             if blocks:
@@ -270,19 +310,30 @@ class DaskExecutor:
         n = n or self.n
         if n is None:
             n = _first_size(path, fmt, job)
-        # a CSV is cut between rows, never inside a quoted field holding line breaks
-        ranges = (
-            line_ranges(path, self.chunk_bytes, start_byte, fmt == "csv") if n is not None else []
-        )
-        if not ranges:
+        if n is None or os.path.getsize(path) <= start_byte:  # no puzzle (left) to read
             return
         self._connect()
+        # a CSV is cut between rows, never inside a quoted field holding line breaks
+        ranges = line_ranges(path, self._range_bytes(path, start_byte), start_byte, fmt == "csv")
+        if not ranges:
+            return
         firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
         tasks = [
-            (stop, (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size))
+            (
+                stop,
+                (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size, label),
+            )
             for (start, stop, line), first in zip(ranges, firsts)
         ]
         yield from self._in_order(tasks, n)
+
+    def _range_bytes(self, path, start_byte=0):
+        """The bytes of input per task: ``chunk_bytes`` at most, less when the input
+        left to read would give fewer than :data:`RANGES_PER_WORKER` ranges per worker
+        thread (but not under :data:`MIN_RANGE_BYTES`)."""
+        left = max(0, os.path.getsize(path) - start_byte)
+        share = -(-left // (RANGES_PER_WORKER * self._slots))
+        return max(1, min(self.chunk_bytes, max(MIN_RANGE_BYTES, share)))
 
     def _in_order(self, tasks, n):
         """Submit ``tasks`` (``(end_byte, (function, *args))``, each function returning

@@ -31,7 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._stopping import call_stoppable, new_flag
-from ...core.validate import check_count, check_timeout, is_integer
+from ...core.validate import check_count, check_integer, check_timeout, is_integer
+from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import check_threads, parallel_threads
@@ -259,8 +260,9 @@ def generate(
             if failed.size:
                 raise ValueError(
                     f"no puzzle {first_index + begin + int(failed[0])} found in "
-                    f"{attempts} attempts (size {size}, minimal={minimal}, symmetry={symmetry!r}, "
-                    f"clues={clues}, rating={rating}): widen the bounds or raise attempts"
+                    f"{plural(attempts, 'attempt')} (size {size}, minimal={minimal}, "
+                    f"symmetry={symmetry!r}, clues={clues}, rating={rating}): widen the bounds "
+                    f"or raise attempts"
                 )
             if progress is not None:
                 progress(end, count)
@@ -321,7 +323,10 @@ def random_puzzles(
     (2, 16)
     """
     rows, cols = box_shape(n, box)
-    rng = np.random.default_rng(seed)
+    count = check_integer(count, "count")
+    if count < 0:
+        raise ValueError(f"count must be at least 0, got {count}")
+    rng = np.random.default_rng(None if seed is None else _check_seed(seed))
     dlx = REGISTRY["dlx"]
     table = unit_table(n, (rows, cols))
     work = dlx.allocate_work(table)
