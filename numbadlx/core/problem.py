@@ -19,13 +19,7 @@ from . import trace as _trace
 from .counting import count_by_method
 from .links import build_links
 from .names import read_names, solution_names
-from .search import (
-    BudgetExceeded,
-    SearchStats,
-    count_dlx,
-    first_solution,
-    iter_solutions,
-)
+from .search import BudgetExceeded, SearchStats, count_dlx, first_solution, iter_solutions
 from .validate import (
     check_bounds,
     check_colour_names,
