@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
 from .._compiling import compile_seconds
-from ..core.validate import check_count
+from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
@@ -54,14 +54,25 @@ def run_job(
     executor = LocalExecutor() if executor is None else executor
     if input is None:
         try:
-            return _run(job, None, output, executor, resume, header, progress, log, started)
+            return _run(job, None, output, executor, resume, header, progress, log, started, None)
         finally:
             executor.close()
     source = JobInput(input, resume)
     try:
         with source as path:
             try:
-                return _run(job, path, output, executor, resume, header, progress, log, started)
+                return _run(
+                    job,
+                    path,
+                    output,
+                    executor,
+                    resume,
+                    header,
+                    progress,
+                    log,
+                    started,
+                    source.label,
+                )
             except (ValueError, OSError) as error:
                 relabelled = source.relabel(error)
                 if relabelled is error:
@@ -71,7 +82,7 @@ def run_job(
         executor.close()
 
 
-def _run(job, path, output, executor, resume, header, progress, log, started):
+def _run(job, path, output, executor, resume, header, progress, log, started, label):
     output = None if output is None else os.fspath(output)
     if path is not None:
         check_output(path, output)
@@ -89,7 +100,12 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
         if progress is not None and sink.start_byte:
             progress(sink.start_byte, sink.puzzles)
         pieces = executor.pieces(
-            job, sink.input, start_byte=sink.start_byte, n=sink.n, first_index=sink.puzzles
+            job,
+            sink.input,
+            start_byte=sink.start_byte,
+            n=sink.n,
+            first_index=sink.puzzles,
+            label=label,
         )
         with contextlib.closing(pieces):
             for piece in pieces:
@@ -226,8 +242,8 @@ def solve_file(
             "named *.csv is CSV unless csv=False), or drop grid"
         )
     job = SolveJob(
-        limit=int(limit),
-        max_nodes=None if max_nodes is None else int(max_nodes),
+        limit=check_count(limit, "limit"),
+        max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
         box=box,
         format=format,
         column=column,
@@ -284,7 +300,7 @@ def rate_file(
     """
     job = RateJob(
         isomorphs=check_count(isomorphs, "isomorphs"),
-        seed=int(seed),
+        seed=check_integer(seed, "seed"),
         logic=bool(logic),
         box=box,
         format=format,

@@ -11,7 +11,7 @@ a call without a bound never compiles the logic ladder.
 import numpy as np
 from numba import njit
 
-from ..engines import INVALID, NO_SOLUTION, UNIQUE
+from ..engines import INVALID, NO_SOLUTION, UNIQUE, stop_requested
 from ._isomorphs import transform_one, transform_work
 from ._ladder import (
     STEP_FIELDS,
@@ -25,6 +25,9 @@ from ._ladder import (
 from ._masks import candidates_of
 from ._random import random_below, seed_state, shuffle
 from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
+
+#: ``attempts[k]`` of a puzzle left unfinished when the stop flag was set.
+STOPPED = -2
 
 
 @njit(cache=True, nogil=True)
@@ -52,16 +55,19 @@ def attempt_puzzle(
     every orbit (which leaves no removable orbit); otherwise it stops at a clue count
     drawn from ``clue_lo..clue_hi``. With ``strict`` (symmetry and minimal), every
     single clue is then checked too. Returns whether the puzzle is kept: its clue
-    count within bounds and, with ``strict``, no single clue removable."""
+    count within bounds and, with ``strict``, no single clue removable. The stop flag
+    of ``work_s`` (:func:`~._search.search_work`) cuts the attempt short: the caller
+    looks at it before keeping a puzzle."""
     nn = puzzle.shape[0]
     n_orbits = orbits.shape[0]
+    stop = work_s[5]
     random_grid_into(grid, units, peers, full, state, work_s)
     puzzle[:] = grid
     shuffle(order, n_orbits, state)
     clues = nn
     target = clue_lo + random_below(state, clue_hi - clue_lo + 1)
     for t in range(n_orbits):
-        if not minimal and clues <= target:
+        if stop_requested(stop) or (not minimal and clues <= target):
             break
         o = order[t]
         size = orbit_sizes[o]
@@ -118,20 +124,27 @@ def make_puzzle(
     max_attempts,
     seed,
     first_index,
+    stop,
 ):
     """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``: the first of
     ``max_attempts`` attempts (:func:`attempt_puzzle`) that is kept; ``attempts[k]``
-    is the number of attempts used, or -1 if they ran out."""
+    is the number of attempts used, -1 if they ran out, or :data:`STOPPED` once
+    another thread sets ``stop[0]`` (every search then ends at its next node)."""
+    attempts[k] = STOPPED
+    if stop_requested(stop):
+        return
     nn = out.shape[1]
     state = np.zeros(1, dtype=np.uint64)
     seed_state(seed, first_index + k, state)
-    work_s = search_work(nn)
+    work_s = search_work(nn, stop)
     grid = np.zeros(nn, dtype=np.uint8)
     puzzle = np.zeros(nn, dtype=np.uint8)
     solution = np.zeros(nn, dtype=np.uint8)
     order = np.arange(orbits.shape[0])
     attempts[k] = -1
     for attempt in range(max_attempts):
+        if stop_requested(stop):
+            break
         if attempt_puzzle(
             puzzle,
             grid,
@@ -150,9 +163,13 @@ def make_puzzle(
             clue_lo,
             clue_hi,
         ):
+            if stop_requested(stop):
+                break  # a search of this attempt may have been cut short: not kept
             out[k] = puzzle
             attempts[k] = attempt + 1
             return
+    if stop_requested(stop):
+        attempts[k] = STOPPED
 
 
 @njit(cache=True, nogil=True)
@@ -177,13 +194,17 @@ def make_rated_puzzle(
     max_attempts,
     seed,
     first_index,
+    stop,
 ):
     """:func:`make_puzzle`, an attempt kept only if its logic rating is within
     ``rate_lo..rate_hi`` too (``ratings[t]`` the rating of technique ``t``)."""
+    attempts[k] = STOPPED
+    if stop_requested(stop):
+        return
     nn = out.shape[1]
     state = np.zeros(1, dtype=np.uint64)
     seed_state(seed, first_index + k, state)
-    work_s = search_work(nn)
+    work_s = search_work(nn, stop)
     grid = np.zeros(nn, dtype=np.uint8)
     puzzle = np.zeros(nn, dtype=np.uint8)
     solution = np.zeros(nn, dtype=np.uint8)
@@ -193,6 +214,8 @@ def make_rated_puzzle(
     no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
     attempts[k] = -1
     for attempt in range(max_attempts):
+        if stop_requested(stop):
+            break
         if not attempt_puzzle(
             puzzle,
             grid,
@@ -219,9 +242,13 @@ def make_rated_puzzle(
         value = logic_value(o, h, stalled, nn, ratings)
         if value < rate_lo or value > rate_hi:
             continue
+        if stop_requested(stop):
+            break  # a search of this attempt may have been cut short: not kept
         out[k] = puzzle
         attempts[k] = attempt + 1
         return
+    if stop_requested(stop):
+        attempts[k] = STOPPED
 
 
 @njit(cache=True, nogil=True)
@@ -256,7 +283,7 @@ def rate_chunk(
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
     state = np.zeros(1, dtype=np.uint64)
-    work_s = search_work(nn)
+    work_s = search_work(nn, np.zeros(1, dtype=np.int64))  # never stopped
     states = work_s[0]
     queue = work_s[4]
     row_order, col_order, digits, groups = transform_work(n)

@@ -21,7 +21,8 @@ def random_grids_bulk(out, units, peers, full, seed, first_index):
     for k in prange(count):
         state = np.zeros(1, dtype=np.uint64)
         seed_state(seed, first_index + k, state)
-        random_grid_into(out[k], units, peers, full, state, search_work(nn))
+        never = np.zeros(1, dtype=np.int64)  # a grid takes milliseconds: no stop flag
+        random_grid_into(out[k], units, peers, full, state, search_work(nn, never))
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -136,9 +137,12 @@ def generate_bulk(
     max_attempts,
     seed,
     first_index,
+    stop,
 ):
     """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``, with no
-    bound on its rating (see :func:`make_puzzle`; the logic ladder is not compiled)."""
+    bound on its rating (see :func:`make_puzzle`; the logic ladder is not compiled).
+    Once another thread sets ``stop[0]`` (Ctrl-C, a deadline), every search ends at
+    its next node and the rows not finished get ``attempts[k] = -2``."""
     for k in prange(out.shape[0]):
         make_puzzle(
             np.int64(k),  # one type: the prange index is typed int64, then uint64
@@ -158,6 +162,7 @@ def generate_bulk(
             max_attempts,
             seed,
             first_index,
+            stop,
         )
 
 
@@ -184,6 +189,7 @@ def generate_rated_bulk(
     max_attempts,
     seed,
     first_index,
+    stop,
 ):
     """:func:`generate_bulk`, keeping only puzzles whose logic rating is within
     ``rate_lo..rate_hi`` (see :func:`make_rated_puzzle`)."""
@@ -209,6 +215,7 @@ def generate_rated_bulk(
             max_attempts,
             seed,
             first_index,
+            stop,
         )
 
 
