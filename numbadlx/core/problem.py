@@ -478,15 +478,16 @@ class ExactCover:
         """
         threads = check_count(threads, "threads")
         if method != "dlx" or threads != 1:
-            return count_by_method(
-                self,
-                limit,
-                max_nodes=max_nodes,
-                timeout=timeout,
-                method=method,
-                threads=threads,
-                max_bytes=max_bytes,
-            )
+            with first_use("the counting kernels"):  # memo, split trees
+                return count_by_method(
+                    self,
+                    limit,
+                    max_nodes=max_nodes,
+                    timeout=timeout,
+                    method=method,
+                    threads=threads,
+                    max_bytes=max_bytes,
+                )
         return count_dlx(self, limit, max_nodes=max_nodes, timeout=timeout)
 
     def solutions(
@@ -536,7 +537,8 @@ class ExactCover:
         >>> len(zdd.sample(2, seed=0))
         2
         """
-        return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
+        with first_use("the memoised search"):
+            return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
 
     def names(self, solution: ArrayLike | None) -> list[str] | None:
         """The names of a solution's options (``None`` in, ``None`` out); an option

@@ -34,7 +34,6 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .._compiling import first_use
 from ._dot import _dot_string
 from .kernels import memo as _memo
 from .search import BudgetExceeded, SearchStats
@@ -270,30 +269,29 @@ class MemoSearch:
                         self.stopped_by = "max_nodes"
                         break
                     stop = min(stop, self.max_nodes)
-                with first_use("the memoised search"):
-                    code = self.kernel(
-                        self.nodes,
-                        self.items,
-                        self.n_items,
-                        self.n_primary,
-                        self.words_primary,
-                        self.margin,
-                        self.choice,
-                        self.level_entry,
-                        self.pending_start,
-                        self.pending,
-                        self.sec_colour,
-                        self.key,
-                        self.slots,
-                        self.hashes,
-                        self.keys,
-                        self.values,
-                        self.zdd,
-                        self.counts,
-                        self.state,
-                        self.stats,
-                        stop,
-                    )
+                code = self.kernel(
+                    self.nodes,
+                    self.items,
+                    self.n_items,
+                    self.n_primary,
+                    self.words_primary,
+                    self.margin,
+                    self.choice,
+                    self.level_entry,
+                    self.pending_start,
+                    self.pending,
+                    self.sec_colour,
+                    self.key,
+                    self.slots,
+                    self.hashes,
+                    self.keys,
+                    self.values,
+                    self.zdd,
+                    self.counts,
+                    self.state,
+                    self.stats,
+                    stop,
+                )
                 if code == _memo.RET_GROW:
                     self._grow()
                     continue
