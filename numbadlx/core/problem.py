@@ -21,6 +21,7 @@ from .links import build_links
 from .search import (
     BudgetExceeded,
     SearchStats,
+    check_engine,
     count_dlx,
     first_solution,
     iter_solutions,
@@ -123,7 +124,9 @@ class ExactCover:
         bounds: Any = None,
         colour_names: Sequence[str] | None = None,
         dense: bool | None = None,
+        engine: str = "dlx",
     ) -> None:
+        self.engine = check_engine(engine)
         indptr, indices, width, colours = to_csr(options, n_items, colours, dense)
         self._setup(
             indptr,
