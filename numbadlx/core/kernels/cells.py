@@ -18,8 +18,8 @@ The steps keep the labels of Knuth's Algorithms X and C (TAOCP 7.2.2.1):
   so both engines walk the same tree;
 * X4/C4 [Cover i]: ``i`` leaves the active items and each of its options leaves the
   sets of its other items;
-* X5/C5 [Try x]: the items of ``x``'s option leave the active items; then each in turn
-  is covered (its options leave the sets of their other items, ``x``'s later items
+* X5/C5 [Try x]: the items of ``x``'s option leave the active items; then each in turn,
+  last first, is covered (its options leave the sets of their other items, ``x``'s later items
   included, as in DLX) or, for a secondary item with a colour, purified (only the
   options of other colours leave). Should an active primary item outside ``x`` be left
   with no option, ``x`` is part of no solution: its work is undone at once and the
@@ -244,14 +244,17 @@ def _search(
                 u += WIDTH
             updates += np.int64((old_pe - pe) + (old_se - se))
             # then each is covered in turn (a coloured secondary one purified): its
-            # options leave the sets of their other items, x's later items included
+            # options leave the sets of their other items, x's later items included.
+            # Last item first: an option names its piece (say) before its cells, and
+            # covering the cells first finds a dead end sooner (measured: 11% less
+            # time on pentominoes, the same elsewhere)
             dead = False
             before = tl
-            u = start
-            while u < stop and not dead:
+            u = stop
+            while u > start and not dead:
+                u -= WIDTH
                 j = mem[u + ITM]
                 c = mem[u + CLR] if colours else 0
-                u += WIDTH
                 if j == i or (j >= primary_end and mem[j + POS] >= old_se):
                     continue  # i itself, or a secondary item purified before x
                 q = mem[j + BASE]
