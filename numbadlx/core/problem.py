@@ -89,7 +89,7 @@ class ExactCover:
         The search of ``solve``, ``solutions`` and ``count`` (an attribute too):
         ``'dlx'`` (the default), ``'cells'`` (dancing cells; no multiplicities) or
         ``'auto'`` (cells for packings without secondary items, of options of 5+
-        items in 150+ options per item on average; else DLX). Same solutions.
+        items in 100+ options per item on average; else DLX). Same solutions.
 
     Notes
     -----

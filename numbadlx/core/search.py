@@ -92,11 +92,11 @@ def engine_for(problem):
 
 # engine='auto' picks cells only for problems shaped like polyomino packings: no
 # secondary items, options of at least _AUTO_OPTION_LENGTH items on average and items
-# in at least _AUTO_OPTIONS_PER_ITEM options on average (measured: cells ran as fast
-# as DLX on pentominoes 6 x 10 and 1.1-1.5 times slower on queens, Langford pairs,
-# word squares, crosswords and pentominoes 3 x 20).
+# in at least _AUTO_OPTIONS_PER_ITEM options on average (measured, CPU time: cells took
+# 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
+# DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
 _AUTO_OPTION_LENGTH = 5
-_AUTO_OPTIONS_PER_ITEM = 150
+_AUTO_OPTIONS_PER_ITEM = 100
 
 
 def _auto_rule(problem):

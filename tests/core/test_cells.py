@@ -147,7 +147,8 @@ def test_engine_choice_and_refusals():
     # auto: cells for big packings of long options, DLX elsewhere
     for build, engine in [
         (lambda: problems.pentominoes(6, 10), "cells"),
-        (lambda: problems.pentominoes(3, 20), "dlx"),
+        (lambda: problems.pentominoes(3, 20), "cells"),
+        (lambda: problems.tetromino_tilings(4, 6), "dlx"),
         (lambda: problems.n_queens(8), "dlx"),
         (lambda: problems.word_square(3), "dlx"),
     ]:
