@@ -4,14 +4,17 @@ geometry (:mod:`~numbadlx.sudoku.geometry`)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core import ExactCover
 from . import geometry
 from .formats import parse
 from .shape import box_shape
+
+if TYPE_CHECKING:
+    from ..core import ExactCover
 
 __all__ = ["to_exact_cover", "single_grid"]
 
@@ -60,6 +63,8 @@ def to_exact_cover(
     >>> problem.option_names[5], problem.item_names[16]
     ('r0c1#2', 'r0#1')
     """
+    from ..core import ExactCover  # the generic path loads the core only when asked
+
     puzzle = single_grid(grid, box)
     n = math.isqrt(puzzle.size)
     nn = n * n

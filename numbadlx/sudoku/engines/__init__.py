@@ -74,6 +74,7 @@ from ._contract import (
     fetch_add,
     final_status,
     popcount,
+    stop_requested,
 )
 from ._propagation import place, propagate, queue_singles
 from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
@@ -97,6 +98,7 @@ __all__ = [
     "clear_result",
     "popcount",
     "fetch_add",
+    "stop_requested",
     "place",
     "queue_singles",
     "propagate",
