@@ -130,7 +130,7 @@ def link_problem(indptr, indices, colours, secondary, n_primary):
     >>> order, internal, nodes, items = link_problem(
     ...     np.array([0, 2, 3]), np.array([0, 1, 1]), None, np.array([True, False]), 1)
     >>> order.tolist(), internal.tolist(), nodes.shape
-    ([1, 0], [1, 0], (4, 8))
+    ([1, 0], [1, 0], (4, 9))
     """
     n_items = secondary.size
     order = np.concatenate([np.flatnonzero(~secondary), np.flatnonzero(secondary)])
