@@ -361,6 +361,7 @@ class ExactCover:
         self.n_primary = int(self.n_items - self.secondary.sum())
         self.n_secondary = self.n_items - self.n_primary
         self.line_numbers = getattr(self, "line_numbers", None)
+        self.engine = getattr(self, "engine", "dlx")  # set by __init__, else DLX
         self.item_names = item_names = check_names(item_names, self.n_items, "item")
         self.option_names = check_names(option_names, self.n_options, "option")
         #: colours parallel to ``indices`` (int32, 0 = none), or None without colours

@@ -156,6 +156,10 @@ def test_engine_choice_and_refusals():
         problem.engine = "auto"
         assert engine_for(problem) == engine
     assert engine_for(problems.langford(5)) == "dlx"  # no engine given: DLX
+    from_csr = ExactCover.from_csr([0, 1, 2], [0, 1], n_items=2)
+    assert from_csr.engine == "dlx"
+    from_csr.engine = "cells"
+    assert from_csr.count() == 1 and engine_for(from_csr) == "cells"
 
 
 def test_threads_and_trace_with_the_cells_engine():
