@@ -35,13 +35,13 @@ from ..core import BudgetExceeded, SearchStats
 from ..core.validate import check_count, check_timeout
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
+from ._rules_solve import rule_groups, solve_rules
 from .completion import completion_errors
 from .cover import single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
 from .parallel import parallel_threads
-from ._rules_solve import rule_groups, solve_rules
 from .shape import box_shape
 from .variants import Rules
 
