@@ -320,7 +320,8 @@ def solve(
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
-        pick_engine(engine, n, groups[0][0].box, rules=groups[0][0])
+        for checked, _ in groups:
+            pick_engine(engine, n, checked.box, rules=checked)  # before any search
         if all(checked.has_boxes for checked, _ in groups):
             _solution_column_messages(read, groups[0][0].box, messages)
     if invalid is not None:
