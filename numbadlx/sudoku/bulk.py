@@ -37,7 +37,7 @@ from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
 from .completion import completion_errors
-from .cover import single_grid, to_exact_cover
+from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
@@ -53,6 +53,7 @@ __all__ = [
     "count_solutions",
     "warm_up",
     "to_exact_cover",
+    "decode_cover",
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
