@@ -81,6 +81,7 @@ from ._contract import (
     fetch_add,
     final_status,
     popcount,
+    stop_requested,
 )
 from ._propagation import place, propagate, queue_singles
 from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
@@ -105,6 +106,7 @@ __all__ = [
     "clear_result",
     "popcount",
     "fetch_add",
+    "stop_requested",
     "place",
     "queue_singles",
     "propagate",
