@@ -71,6 +71,7 @@ from .making import (
     transform,
 )
 from .shape import MAX_SIZE, MIN_SIZE, box_shape
+from .variants import Rules
 
 __all__ = [
     "Status",
@@ -112,4 +113,5 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
+    "Rules",
 ]
