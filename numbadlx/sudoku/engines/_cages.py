@@ -102,18 +102,29 @@ def _cages(masks, table, queue, tail):
     combo_start = table.combo_start
     combos = table.combos
     for c in range(cage_start.shape[0] - 1):
-        if table.cage_total[c] < 0:
-            continue
         done = _ZERO
         free = _ZERO
         open_cells = 0
         for k in range(cage_start[c], cage_start[c + 1]):
             m = masks[cells[k]]
             if m & PLACED:
+                if done & m:
+                    return tail, -1  # a digit twice in the cage
                 done |= m & _DIGITS
             else:
                 free |= m
                 open_cells += 1
+        if table.cage_total[c] < 0:
+            # distinct digits only: the placed ones leave the open cells
+            if done & free:
+                for k in range(cage_start[c], cage_start[c + 1]):
+                    if masks[cells[k]] & PLACED:
+                        continue
+                    tail, state = _restrict(masks, cells[k], ~done, queue, tail)
+                    if state < 0:
+                        return tail, -1
+                    changed |= state
+            continue
         union = _ZERO
         required = _DIGITS
         for j in range(combo_start[c], combo_start[c + 1]):
@@ -279,6 +290,15 @@ def _start(grid, table, masks, queue):
             for k in range(peers.shape[1]):
                 if grid[peers[cell, k]] == v:
                     return -1, 0
+    for c in range(table.cage_start.shape[0] - 1):
+        seen = _ZERO
+        for k in range(table.cage_start[c], table.cage_start[c + 1]):
+            v = grid[table.cage_cells[k]]
+            if v != 0:
+                bit = _ONE << np.uint64(v - 1)
+                if seen & bit:
+                    return -1, 0
+                seen |= bit
     tail = 0
     givens = 0
     dead = False

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import geometry
 
-__all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "constraint_table"]
+__all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build"]
 
 #: The relations between two cells, in the order of the engine's ``relation`` rows.
 RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
@@ -121,38 +121,91 @@ def _csr(groups):
     return _readonly(start, np.int32), _readonly(np.array(flat, dtype=np.int64), np.int32)
 
 
-def _widen_peers(peers, cages, nn):
-    """Each cell's peers with its cage mates added; rows padded with a repeat."""
-    extra = [[] for _ in range(nn)]
-    for cells, _ in cages:
-        for a in cells:
-            extra[a].extend(b for b in cells if b != a)
-    rows = []
-    for cell in range(nn):
-        known = set(peers[cell].tolist())
-        rows.append(list(peers[cell]) + sorted({b for b in extra[cell] if b not in known}))
-    width = max(len(r) for r in rows)
-    table = np.empty((nn, width), dtype=np.int32)
-    for cell, row in enumerate(rows):
-        table[cell, : len(row)] = row
-        table[cell, len(row) :] = row[0]  # a repeat changes nothing
-    table.flags.writeable = False
-    return table
+_UNIT_SETS = {}
 
 
-def constraint_table(
+def _unit_sets(units):
+    """The units as cell bit sets (Python ints) and each cell's units, kept per table."""
+    key = id(units)
+    if key not in _UNIT_SETS or _UNIT_SETS[key][0] is not units:
+        sets = [sum(1 << int(c) for c in unit) for unit in units]
+        of_cell = {}
+        for u, unit in enumerate(units.tolist()):
+            for c in unit:
+                of_cell.setdefault(c, []).append(u)
+        _UNIT_SETS[key] = (units, sets, of_cell)
+    return _UNIT_SETS[key][1:]
+
+
+def _derived_cages(units, cages, n):
+    """Cages implied by the sums (the "rule of 45"): in a unit, the cells left over by
+    the cages inside it (innies), and the cells that the cages touching it hold
+    outside it (outies) when they share a unit, each with its total. A unit's digits
+    are 1..n, so their sum is known."""
+    sets, of_cell = _unit_sets(units)
+    count = len(sets)
+    inside_set = [0] * count
+    inside_sum = [0] * count
+    touch_set = [0] * count
+    touch_sum = [0] * count
+    complete = [True] * count
+    known = set()
+    for cells, total in cages:
+        mask = 0
+        for c in cells:
+            mask |= 1 << c
+        known.add(mask)
+        touched = {u for c in cells for u in of_cell[c]}
+        for u in touched:
+            if total is None:
+                complete[u] = False
+                continue
+            touch_set[u] |= mask
+            touch_sum[u] += total
+            if mask & ~sets[u] == 0:
+                inside_set[u] |= mask
+                inside_sum[u] += total
+    whole = n * (n + 1) // 2
+    found = {}
+    for u in range(count):
+        for cells, total, ok in (
+            (sets[u] & ~inside_set[u], whole - inside_sum[u], True),
+            (touch_set[u] & ~sets[u], touch_sum[u] - whole, complete[u]),
+        ):
+            if not ok or not cells or cells in known or cells in found:
+                continue
+            size = cells.bit_count()
+            if size >= n:
+                continue
+            first = (cells & -cells).bit_length() - 1
+            if not any(cells & ~sets[v] == 0 for v in of_cell[first]):
+                continue  # not in one unit: the digits need not be distinct
+            found[cells] = total
+    out = []
+    for cells, total in found.items():
+        members = []
+        while cells:
+            low = cells & -cells
+            members.append(low.bit_length() - 1)
+            cells ^= low
+        out.append((tuple(members), total))
+    return out
+
+
+def build(
     n: int,
-    units: geometry.UnitTable | None = None,
+    units: geometry.UnitTable,
     *,
     cages=(),
     thermos=(),
     pairs=None,
     odd=(),
     even=(),
-    locked: bool | None = None,
+    locked: bool = True,
+    derive: bool = True,
 ) -> ConstraintTable:
-    """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table;
-    None: rows, columns and the default boxes) and checked constraint rules.
+    """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table) and
+    constraint rules already checked (see :func:`constraint_table` for a Rules).
 
     Parameters
     ----------
@@ -162,22 +215,22 @@ def constraint_table(
         Bulb first.
     pairs : mapping of relation name (see :data:`RELATIONS`) to (a, b) pairs
     odd, even : sequences of cells
-    locked : bool or None
-        Whether locked candidates hold (the units' boxes are the box shape's); None:
-        when ``units`` has the three kinds of unit only.
+    locked : bool
+        Whether locked candidates hold (the grid keeps its boxes).
+    derive : bool
+        Whether to add the cages the sums imply (innies and outies of each unit).
 
     Examples
     --------
-    >>> table = constraint_table(4, cages=[((0, 1), 3)], odd=(5,))
+    >>> from numbadlx.sudoku.geometry import unit_table
+    >>> table = build(4, unit_table(4), cages=[((0, 1), 3)], odd=(5,), derive=False)
     >>> table.combos.tolist(), int(table.allowed[5])
     ([3], 5)
     """
-    if units is None:
-        units = geometry.unit_table(n)
     nn = n * n
-    if locked is None:
-        locked = units.units.shape[0] == 3 * n
     cages = [(tuple(int(c) for c in cells), total) for cells, total in cages]
+    if derive:
+        cages = cages + _derived_cages(units.units, cages, n)
     combos = [
         cage_combos(n, len(cells), int(total)) if total is not None else ()
         for cells, total in cages
@@ -204,7 +257,7 @@ def constraint_table(
         box_rows=units.box_rows,
         box_cols=units.box_cols,
         units=units.units,
-        peers=_widen_peers(units.peers, cages, nn) if cages else units.peers,
+        peers=units.peers,
         cell_units=units.cell_units,
         locked=bool(locked),
         allowed=_readonly(allowed, np.uint64),
