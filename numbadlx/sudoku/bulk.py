@@ -326,7 +326,7 @@ def solve(
         # microseconds, so its blocks are bigger (32,768 puzzles is still well under a
         # second).
         block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
-        table = geometry.unit_table(n, box)
+        table = REGISTRY[engine].table(n, box)
         out = (solutions, status, counts, nodes, guesses)
         if timeout is not None:
             solve_by_deadline(
@@ -386,7 +386,7 @@ def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
     for engine in engines:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
         name = pick_engine(engine, n, box)
-        table = geometry.unit_table(n, box)
+        table = REGISTRY[name].table(n, box)
         # one puzzle (the serial kernel) and a bigger batch (the parallel one)
         for rows in (1, REGISTRY[name].serial_up_to + 1):
             grid = np.zeros((rows, n * n), dtype=np.uint8)

@@ -6,8 +6,10 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import geometry
 from ..shape import box_shape
-from . import _bands, _bits, _dlx
+from ..variants import Rules, constraint_table
+from . import _bands, _bits, _cages, _dlx
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,10 @@ class Engine:
     node_seconds : callable
         ``node_seconds(n)``: a deliberately high guess of one search node's cost on
         ``n x n`` grids, for planning calls under a deadline.
+    make_table : callable or None
+        ``make_table(n, rules)``: the table its kernels take for ``n x n`` grids under a
+        checked :class:`~numbadlx.sudoku.Rules`; None for the unit table
+        (:func:`~numbadlx.sudoku.geometry.unit_table`).
     """
 
     name: str
@@ -49,6 +55,17 @@ class Engine:
     auto_rank: int | None
     serial_up_to: int
     node_seconds: Callable[[int], float]
+    make_table: Callable | None = None
+
+    def table(self, n: int, box: tuple[int, int] | None = None, rules: Rules | None = None):
+        """The table this engine's kernels take for ``n x n`` grids with boxes of
+        ``box`` under ``rules`` (None: the classic rules)."""
+        if rules is None:
+            rules = Rules(box=None if box is None else tuple(box))
+        rules = rules.checked(n)
+        if self.make_table is None:
+            return geometry.unit_table(n, rules.box)
+        return self.make_table(n, rules)
 
 
 def _classic(n, box):
@@ -107,6 +124,17 @@ REGISTRY = types.MappingProxyType(
             auto_rank=0,
             serial_up_to=16,
             node_seconds=lambda n: 4e-8 * n * n,
+        ),
+        "cages": _entry(
+            "cages",
+            _cages,
+            summary="candidate bit masks with cage sums, thermos, pairs and odd/even",
+            shapes="every shape",
+            fits=lambda n, box: True,
+            auto_rank=None,
+            serial_up_to=1,
+            node_seconds=lambda n: 8e-8 * n * n,
+            make_table=lambda n, rules: constraint_table(rules, n),
         ),
     }
 )

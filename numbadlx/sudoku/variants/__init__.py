@@ -12,6 +12,15 @@ Examples
 frozenset({'cages'})
 """
 
+from ._constraint_tables import ConstraintTable, constraint_table
 from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules
 
-__all__ = ["Rules", "RULE_KINDS", "UNIT_RULES", "PEER_RULES", "CONSTRAINT_RULES"]
+__all__ = [
+    "Rules",
+    "RULE_KINDS",
+    "UNIT_RULES",
+    "PEER_RULES",
+    "CONSTRAINT_RULES",
+    "ConstraintTable",
+    "constraint_table",
+]

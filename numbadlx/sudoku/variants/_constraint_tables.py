@@ -15,8 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import geometry
+from ._rules import Rules
 
-__all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build"]
+__all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
 #: The relations between two cells, in the order of the engine's ``relation`` rows.
 RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
@@ -168,9 +169,10 @@ def _derived_cages(units, cages, n):
     whole = n * (n + 1) // 2
     found = {}
     for u in range(count):
+        covered = sets[u] & ~touch_set[u] == 0  # outies need the unit covered by cages
         for cells, total, ok in (
             (sets[u] & ~inside_set[u], whole - inside_sum[u], True),
-            (touch_set[u] & ~sets[u], touch_sum[u] - whole, complete[u]),
+            (touch_set[u] & ~sets[u], touch_sum[u] - whole, complete[u] and covered),
         ):
             if not ok or not cells or cells in known or cells in found:
                 continue
@@ -273,3 +275,58 @@ def build(
         pair_rel=_readonly(np.array(rel, dtype=np.int64), np.int32),
         relation=_relation(n),
     )
+
+
+def _neighbours(n):
+    """Every pair of orthogonally adjacent cells, lower cell first."""
+    cells = np.arange(n * n).reshape(n, n)
+    across = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
+    down = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
+    return tuple(map(tuple, np.concatenate([across, down]).tolist()))
+
+
+def _unit_table(n, rules):
+    if rules.unit_rules or rules.peer_rules:
+        return geometry.unit_table(n, rules=rules)
+    return geometry.unit_table(n, rules.box)
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_of(rules, n):
+    units = _unit_table(n, rules)
+    pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
+    if rules.non_consecutive:
+        pairs["non_consecutive"] = _neighbours(n)
+    return build(
+        n,
+        units,
+        cages=rules.cages,
+        thermos=rules.thermos,
+        pairs=pairs,
+        odd=rules.odd,
+        even=rules.even,
+        locked=bool(getattr(units, "has_boxes", rules.has_boxes)),
+    )
+
+
+def constraint_table(rules: Rules, n: int) -> ConstraintTable:
+    """The :class:`ConstraintTable` of ``n x n`` grids under ``rules`` (checked here),
+    made once per rule set and size (the last 1,024 are kept).
+
+    Raises ValueError naming the rule when ``rules`` do not fit ``n x n`` grids (see
+    :meth:`Rules.checked <numbadlx.sudoku.Rules.checked>`).
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> table = constraint_table(Rules(cages=[([0, 1], 3)], thermos=[[4, 5, 6]]), 4)
+    >>> table.cage_cells.tolist(), table.thermo_cells.tolist(), table.locked
+    ([0, 1, 2, 3, 4, 5], [4, 5, 6], True)
+
+    The cage's row and box hold 1 to 4, so their other two cells total 7: the table
+    holds those cages too.
+
+    >>> table.cage_total.tolist()
+    [3, 7, 7]
+    """
+    return _table_of(rules.checked(n), int(n))
