@@ -161,6 +161,14 @@ def _csv_chunks(
     solutions: bool,
     column=None,
 ) -> Iterator[PuzzleChunk]:
+    if column is None:
+        # imported here: the killer reader reads its rows with this module's helpers
+        from ._killer import killer_chunks, killer_columns
+
+        found = killer_columns(f, ctx.name)
+        if found is not None:
+            yield from killer_chunks(f, ctx, chunk_size, start_byte, start_line, solutions, found)
+            return
     pcol, scol, data_line, data_start = _csv_header(f, ctx.name, column)
     if not solutions:
         scol = None

@@ -55,6 +55,9 @@ class PuzzleChunk:
     solution_errors : list of (int, str)
         ``(row index in this chunk, message)`` for each row whose solution field
         could not be read (its solution row is zeros; the puzzle is not ``bad``).
+    rules : list of Rules or None
+        The :class:`~numbadlx.sudoku.Rules` of each row when the source gives them
+        (a killer CSV's cages), else None (the classic rules).
     """
 
     puzzles: np.ndarray
@@ -65,6 +68,7 @@ class PuzzleChunk:
     raw: list
     solutions: np.ndarray | None = field(default=None)
     solution_errors: list = field(default_factory=list)
+    rules: list | None = field(default=None)
 
     def __len__(self) -> int:
         return int(self.puzzles.shape[0])
