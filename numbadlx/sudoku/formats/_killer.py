@@ -74,8 +74,13 @@ def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
     """``(rules, map field, solution field, its offset, problem)`` of one data row."""
     cages, sums, solution = columns
     if max(cages, sums) >= len(row):
-        return None, "", "", 0, f"{ctx.at(line, 0)}: row has {len(row)} fields, so the " + (
-            f"cage map (column {cages + 1}) or sums (column {sums + 1}) are missing"
+        return (
+            None,
+            "",
+            "",
+            0,
+            f"{ctx.at(line, 0)}: row has {len(row)} fields, so the "
+            + (f"cage map (column {cages + 1}) or sums (column {sums + 1}) are missing"),
         )
     text = row[cages].strip()
     sol, soff = "", 0
@@ -89,8 +94,12 @@ def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
     if ctx.n is None:
         ctx.set_n(k, line)
     if k != ctx.n:
-        return None, text, sol, soff, (
-            f"{where}: cage map of {k}x{k} cells, expected {ctx.n}x{ctx.n}{ctx.origin}"
+        return (
+            None,
+            text,
+            sol,
+            soff,
+            (f"{where}: cage map of {k}x{k} cells, expected {ctx.n}x{ctx.n}{ctx.origin}"),
         )
     try:
         rules = Rules.killer(letters, _sums(row[sums]), box=ctx.box).checked(k)
@@ -128,9 +137,8 @@ def killer_chunks(
         except StopIteration:
             break
         except csv.Error as exc:
-            batch.append(
-                (row_line, feeder.end, None, "", "", 0, f"{ctx.at(row_line, 0)}: malformed row: {exc}")
-            )
+            problem = f"{ctx.at(row_line, 0)}: malformed CSV row: {exc}"
+            batch.append((row_line, feeder.end, None, "", "", 0, problem))
         else:
             if not any(cell.strip() for cell in row):
                 continue
