@@ -291,7 +291,7 @@ def _unit_table(n, rules):
     return geometry.unit_table(n, rules.box)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=64)
 def _table_of(rules, n):
     units = _unit_table(n, rules)
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
@@ -311,7 +311,7 @@ def _table_of(rules, n):
 
 def constraint_table(rules: Rules, n: int) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids under ``rules`` (checked here),
-    made once per rule set and size (the last 1,024 are kept).
+    made once per rule set and size (the last 64 are kept).
 
     Raises ValueError naming the rule when ``rules`` do not fit ``n x n`` grids (see
     :meth:`Rules.checked <numbadlx.sudoku.Rules.checked>`).
