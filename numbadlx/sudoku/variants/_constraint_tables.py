@@ -10,9 +10,11 @@ distinct), and one row of allowed neighbour digits per kind of pair.
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from .. import geometry
 from ._rules import Rules
@@ -116,82 +118,141 @@ def _readonly(array, dtype):
 
 
 def _csr(groups):
-    start = np.zeros(len(groups) + 1, dtype=np.int32)
-    start[1:] = np.cumsum([len(g) for g in groups])
-    flat = [x for g in groups for x in g]
-    return _readonly(start, np.int32), _readonly(np.array(flat, dtype=np.int64), np.int32)
+    start = [0]
+    flat = []
+    for group in groups:
+        flat.extend(group)
+        start.append(len(flat))
+    return _readonly(start, np.int32), _readonly(flat, np.int32)
 
 
-_UNIT_SETS = {}
-
-
-def _unit_sets(units):
-    """The units as cell bit sets (Python ints) and each cell's units, kept per table."""
-    key = id(units)
-    if key not in _UNIT_SETS or _UNIT_SETS[key][0] is not units:
-        sets = [sum(1 << int(c) for c in unit) for unit in units]
-        of_cell = {}
-        for u, unit in enumerate(units.tolist()):
-            for c in unit:
-                of_cell.setdefault(c, []).append(u)
-        _UNIT_SETS[key] = (units, sets, of_cell)
-    return _UNIT_SETS[key][1:]
+@njit(cache=True, nogil=True)
+def _derive(n, units, cage_start, cage_cells, totals):
+    """Cages implied by the sums (the "rule of 45"): in each unit, the cells left over
+    by the cages inside it (innies, totalling the unit's sum less theirs), and, when
+    cages with totals cover the unit, the cells they hold outside it (outies, totalling
+    theirs less the unit's). A set is kept when it has fewer than ``n`` cells, lies in
+    one unit (so its digits are distinct) and is no cage already. Returns
+    ``(cells (D, n), sizes (D,), totals (D,))``, each set's cells in increasing order."""
+    nn = n * n
+    n_units = units.shape[0]
+    n_cages = totals.shape[0]
+    whole = n * (n + 1) // 2
+    cage_of = np.full(nn, -1, dtype=np.int64)
+    for c in range(n_cages):
+        for k in range(cage_start[c], cage_start[c + 1]):
+            cage_of[cage_cells[k]] = c
+    in_unit = np.zeros((n_units, nn), dtype=np.bool_)
+    for u in range(n_units):
+        for k in range(n):
+            in_unit[u, units[u, k]] = True
+    count = np.zeros(n_cages, dtype=np.int64)
+    found = np.zeros((2 * n_units, n), dtype=np.int64)
+    sizes = np.zeros(2 * n_units, dtype=np.int64)
+    sums = np.zeros(2 * n_units, dtype=np.int64)
+    kept = 0
+    candidate = np.empty(nn, dtype=np.int64)
+    for u in range(n_units):
+        for k in range(n):
+            c = cage_of[units[u, k]]
+            if c >= 0:
+                count[c] += 1
+        for kind in range(2):
+            size = 0
+            total = whole if kind == 0 else -whole
+            covered = True
+            for k in range(n):
+                cell = units[u, k]
+                c = cage_of[cell]
+                whole_cage = (
+                    c >= 0 and totals[c] >= 0 and count[c] == cage_start[c + 1] - cage_start[c]
+                )
+                if kind == 0:
+                    if not whole_cage:
+                        candidate[size] = cell
+                        size += 1
+                    elif cell == cage_cells[cage_start[c]]:
+                        total -= totals[c]  # once per cage inside: at its first cell
+                    continue
+                if c < 0 or totals[c] < 0:
+                    covered = False
+                    break
+                first = True  # the cage's first cell in this unit adds it once
+                for j in range(k):
+                    if cage_of[units[u, j]] == c:
+                        first = False
+                        break
+                if not first:
+                    continue
+                total += totals[c]
+                for j in range(cage_start[c], cage_start[c + 1]):
+                    if not in_unit[u, cage_cells[j]]:
+                        candidate[size] = cage_cells[j]
+                        size += 1
+            if not covered or size == 0 or size >= n:
+                continue
+            cells = np.sort(candidate[:size])
+            one_unit = False
+            for v in range(n_units):
+                inside = True
+                for j in range(size):
+                    if not in_unit[v, cells[j]]:
+                        inside = False
+                        break
+                if inside:
+                    one_unit = True
+                    break
+            if not one_unit:
+                continue
+            c = cage_of[cells[0]]
+            same = c >= 0 and cage_start[c + 1] - cage_start[c] == size
+            for j in range(size):
+                if cage_of[cells[j]] != c:
+                    same = False
+                    break
+            if same:
+                continue  # a cage already
+            for d in range(kept):
+                if sizes[d] == size:
+                    same = True
+                    for j in range(size):
+                        if found[d, j] != cells[j]:
+                            same = False
+                            break
+                    if same:
+                        break
+            if same:
+                continue
+            found[kept, :size] = cells
+            sizes[kept] = size
+            sums[kept] = total
+            kept += 1
+        for k in range(n):
+            c = cage_of[units[u, k]]
+            if c >= 0:
+                count[c] = 0
+    return found[:kept], sizes[:kept], sums[:kept]
 
 
 def _derived_cages(units, cages, n):
-    """Cages implied by the sums (the "rule of 45"): in a unit, the cells left over by
-    the cages inside it (innies), and the cells that the cages touching it hold
-    outside it (outies) when they share a unit, each with its total. A unit's digits
-    are 1..n, so their sum is known."""
-    sets, of_cell = _unit_sets(units)
-    count = len(sets)
-    inside_set = [0] * count
-    inside_sum = [0] * count
-    touch_set = [0] * count
-    touch_sum = [0] * count
-    complete = [True] * count
-    known = set()
-    for cells, total in cages:
-        mask = 0
-        for c in cells:
-            mask |= 1 << c
-        known.add(mask)
-        touched = {u for c in cells for u in of_cell[c]}
-        for u in touched:
-            if total is None:
-                complete[u] = False
-                continue
-            touch_set[u] |= mask
-            touch_sum[u] += total
-            if mask & ~sets[u] == 0:
-                inside_set[u] |= mask
-                inside_sum[u] += total
-    whole = n * (n + 1) // 2
-    found = {}
-    for u in range(count):
-        covered = sets[u] & ~touch_set[u] == 0  # outies need the unit covered by cages
-        for cells, total, ok in (
-            (sets[u] & ~inside_set[u], whole - inside_sum[u], True),
-            (touch_set[u] & ~sets[u], touch_sum[u] - whole, complete[u] and covered),
-        ):
-            if not ok or not cells or cells in known or cells in found:
-                continue
-            size = cells.bit_count()
-            if size >= n:
-                continue
-            first = (cells & -cells).bit_length() - 1
-            if not any(cells & ~sets[v] == 0 for v in of_cell[first]):
-                continue  # not in one unit: the digits need not be distinct
-            found[cells] = total
-    out = []
-    for cells, total in found.items():
-        members = []
-        while cells:
-            low = cells & -cells
-            members.append(low.bit_length() - 1)
-            cells ^= low
-        out.append((tuple(members), total))
-    return out
+    """The cages :func:`_derive` finds, as ``(cells, total)`` pairs."""
+    starts = [0]
+    flat = []
+    for cells, _ in cages:
+        flat.extend(cells)
+        starts.append(len(flat))
+    totals = np.array([-1 if t is None else t for _, t in cages], dtype=np.int64)
+    found, sizes, sums = _derive(
+        n,
+        units,
+        np.array(starts, dtype=np.int64),
+        np.array(flat, dtype=np.int64),
+        totals,
+    )
+    return [
+        (tuple(row[:size]), total)
+        for row, size, total in zip(found.tolist(), sizes.tolist(), sums.tolist())
+    ]
 
 
 def build(
@@ -229,31 +290,23 @@ def build(
     >>> table.combos.tolist(), int(table.allowed[5])
     ([3], 5)
     """
-    nn = n * n
-    cages = [(tuple(int(c) for c in cells), total) for cells, total in cages]
-    if derive:
-        cages = cages + _derived_cages(units.units, cages, n)
-    combos = [
-        cage_combos(n, len(cells), int(total)) if total is not None else ()
-        for cells, total in cages
-    ]
+    cages = [(tuple(map(int, cells)), total) for cells, total in cages]
+    if derive and cages:
+        cages += _derived_cages(units.units, cages, n)
+    combos = [() if t is None else cage_combos(n, len(cells), int(t)) for cells, t in cages]
     cage_start, cage_cells = _csr([cells for cells, _ in cages])
     combo_start, _ = _csr(combos)
-    flat = np.array([m for group in combos for m in group], dtype=np.uint64)
+    flat = np.fromiter(itertools.chain.from_iterable(combos), dtype=np.uint64)
+    flat.flags.writeable = False
     totals = [-1 if total is None else int(total) for _, total in cages]
-    thermo_start, thermo_cells = _csr([tuple(t) for t in thermos])
+    thermo_start, thermo_cells = _csr(thermos)
     a, b, rel = [], [], []
     for kind, items in (pairs or {}).items():
         r = RELATIONS.index(kind)
         for x, y in items:
-            a.append(int(x))
-            b.append(int(y))
+            a.append(x)
+            b.append(y)
             rel.append(r)
-    full = (1 << n) - 1
-    odd_bits = sum(1 << (d - 1) for d in range(1, n + 1, 2))
-    allowed = np.full(nn, full, dtype=np.uint64)
-    allowed[list(odd)] &= np.uint64(odd_bits)
-    allowed[list(even)] &= np.uint64(full & ~odd_bits)
     return ConstraintTable(
         n=units.n,
         box_rows=units.box_rows,
@@ -262,19 +315,31 @@ def build(
         peers=units.peers,
         cell_units=units.cell_units,
         locked=bool(locked),
-        allowed=_readonly(allowed, np.uint64),
+        allowed=_allowed(n, tuple(odd), tuple(even)),
         cage_start=cage_start,
         cage_cells=cage_cells,
         combo_start=combo_start,
-        combos=_readonly(flat, np.uint64),
-        cage_total=_readonly(np.array(totals, dtype=np.int64), np.int32),
+        combos=flat,
+        cage_total=_readonly(totals, np.int32),
         thermo_start=thermo_start,
         thermo_cells=thermo_cells,
-        pair_a=_readonly(np.array(a, dtype=np.int64), np.int32),
-        pair_b=_readonly(np.array(b, dtype=np.int64), np.int32),
-        pair_rel=_readonly(np.array(rel, dtype=np.int64), np.int32),
+        pair_a=_readonly(a, np.int32),
+        pair_b=_readonly(b, np.int32),
+        pair_rel=_readonly(rel, np.int32),
         relation=_relation(n),
     )
+
+
+@functools.lru_cache(maxsize=16)
+def _allowed(n, odd, even):
+    """The digits each cell may hold: all, the odd ones or the even ones."""
+    full = (1 << n) - 1
+    odd_bits = sum(1 << (d - 1) for d in range(1, n + 1, 2))
+    allowed = np.full(n * n, full, dtype=np.uint64)
+    allowed[list(odd)] &= np.uint64(odd_bits)
+    allowed[list(even)] &= np.uint64(full & ~odd_bits)
+    allowed.flags.writeable = False
+    return allowed
 
 
 def _neighbours(n):
