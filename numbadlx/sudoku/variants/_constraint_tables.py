@@ -350,15 +350,9 @@ def _neighbours(n):
     return tuple(map(tuple, np.concatenate([across, down]).tolist()))
 
 
-def _unit_table(n, rules):
-    if rules.unit_rules or rules.peer_rules:
-        return geometry.unit_table(n, rules=rules)
-    return geometry.unit_table(n, rules.box)
-
-
 @functools.lru_cache(maxsize=64)
 def _table_of(rules, n):
-    units = _unit_table(n, rules)
+    units = geometry.unit_table(n, rules=rules)
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
     if rules.non_consecutive:
         pairs["non_consecutive"] = _neighbours(n)
@@ -370,7 +364,7 @@ def _table_of(rules, n):
         pairs=pairs,
         odd=rules.odd,
         even=rules.even,
-        locked=bool(getattr(units, "has_boxes", rules.has_boxes)),
+        locked=units.has_boxes,
     )
 
 

@@ -50,10 +50,38 @@ def run(puzzles, rules, n, limit=2, max_nodes=0):
 # -- the oracle ----------------------------------------------------------------------
 
 
+def distinct_groups(n, rules):
+    """The sets of cells holding distinct digits: the units, the cages and the pairs
+    a chess move apart (anti-knight, anti-king), from the rules' own definitions."""
+    checked = rules.checked(n)
+    cells = np.arange(n * n).reshape(n, n)
+    groups = [list(row) for row in cells] + [list(col) for col in cells.T]
+    r, c = checked.box if checked.box is not None else (1, n)
+    if checked.has_boxes:
+        groups += [
+            list(cells[i : i + r, j : j + c].ravel())
+            for i in range(0, n, r)
+            for j in range(0, n, c)
+        ]
+    if checked.diagonals:
+        groups += [list(np.diagonal(cells)), list(np.diagonal(cells[:, ::-1]))]
+    steps = []
+    if checked.anti_knight:
+        steps += [(1, 2), (2, 1), (2, -1), (1, -2)]
+    if checked.anti_king:
+        steps += [(1, 1), (1, -1)]  # the orthogonal neighbours share a row or column
+    for i in range(n):
+        for j in range(n):
+            for di, dj in steps:
+                if 0 <= i + di < n and 0 <= j + dj < n:
+                    groups.append([cells[i, j], cells[i + di, j + dj]])
+    groups += [list(cage) for cage, _ in checked.cages]
+    return [[int(x) for x in group] for group in groups]
+
+
 def sat_model(n, rules, grid):
     """CNF clauses of ``grid`` (givens) under ``rules``; variable of (cell, digit d)
     is ``cell * n + d`` (d from 1)."""
-    box = rules.checked(n).box
 
     def var(cell, d):
         return int(cell) * n + int(d)
@@ -64,8 +92,7 @@ def sat_model(n, rules, grid):
         clauses.append([var(cell, d) for d in range(1, n + 1)])
         for d, e in itertools.combinations(range(1, n + 1), 2):
             clauses.append([-var(cell, d), -var(cell, e)])
-    groups = geometry.units(n, *box).tolist()
-    groups += [list(cells) for cells, _ in rules.cages]
+    groups = distinct_groups(n, rules)
     for group in groups:
         for a, b in itertools.combinations(group, 2):
             for d in range(1, n + 1):
@@ -133,10 +160,7 @@ def clashing(n, rules, grid):
     equal givens in a unit or in a cage."""
     if any(v > n for v in grid):
         return True
-    box = rules.checked(n).box
-    groups = [list(u) for u in geometry.units(n, *box)]
-    groups += [list(cells) for cells, _ in rules.cages]
-    for group in groups:
+    for group in distinct_groups(n, rules):
         seen = [grid[c] for c in group if grid[c]]
         if len(seen) != len(set(seen)):
             return True
@@ -252,6 +276,11 @@ def random_rules(n, solution, rng):
         rules["even"] = [int(c) for c in cells if (solution[c] % 2 == 1) == flip]
     if kinds[4] and rng.random() < 0.3:
         rules["non_consecutive"] = True
+    if kinds[5]:
+        # unit and peer rules the solution obeys, or not (then mostly no solution)
+        rules["latin"] = bool(rng.random() < 0.4)
+        for name in ("diagonals", "anti_knight", "anti_king"):
+            rules[name] = bool(rng.random() < 0.2)
     return Rules(**rules)
 
 
