@@ -33,10 +33,8 @@ sys.path.insert(0, str(HERE))
 
 import machine  # noqa: E402
 
-from numbadlx import sudoku  # noqa: E402
-from numbadlx.sudoku.engines import REGISTRY, UNIQUE  # noqa: E402
+from numbadlx.sudoku.engines import REGISTRY, UNIQUE, constraint_table  # noqa: E402
 from numbadlx.sudoku.formats import parse_chunk  # noqa: E402
-from numbadlx.sudoku.variants import constraint_table  # noqa: E402
 
 KILLERS = "killer_krazydad_vol1.csv"
 TARGET = 1000.0

@@ -61,6 +61,7 @@ Examples
 (True, [4, 2, 1, 3])
 """
 
+from ._constraint_tables import ConstraintTable, constraint_table
 from ._contract import (
     BUDGET,
     INVALID,
@@ -100,4 +101,6 @@ __all__ = [
     "place",
     "queue_singles",
     "propagate",
+    "ConstraintTable",
+    "constraint_table",
 ]

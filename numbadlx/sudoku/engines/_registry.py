@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from .. import geometry
 from ..shape import box_shape
-from ..variants import Rules, constraint_table
+from ..variants import Rules
 from . import _bands, _bits, _cages, _dlx
+from ._constraint_tables import constraint_table
 
 
 @dataclass(frozen=True)

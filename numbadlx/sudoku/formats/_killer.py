@@ -18,8 +18,14 @@ import numpy as np
 
 from ..variants import Rules
 from ._cells import _SQUARES, _parse_line_batch
-from ._csv import _field_offset, _LineFeeder
-from ._reader import PuzzleChunk, _check_start, _Context, _iter_records
+from ._reader import (
+    PuzzleChunk,
+    _check_start,
+    _Context,
+    _field_offset,
+    _iter_records,
+    _LineFeeder,
+)
 
 __all__ = ["KILLER_MAP_COLUMNS", "KILLER_SUM_COLUMNS"]
 

@@ -350,3 +350,31 @@ def _strip_comment(raw: bytes) -> bytes:
     if b"#" in raw:
         raw = raw.split(b"#", 1)[0]
     return raw.rstrip()
+
+
+class _LineFeeder:
+    """Feed decoded lines to :func:`csv.reader` and remember where we are."""
+
+    def __init__(self, records, first_line: int):
+        self._records = records
+        self.line = first_line - 1
+        self.end = 0
+        self.lines: list[str] = []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        line, raw, end = next(self._records)
+        self.line = line
+        self.end = end
+        text = raw.decode("utf-8", "surrogateescape")
+        self.lines.append(text)
+        return text + "\n"
+
+
+def _field_offset(line_text: str, row: list[str], index: int) -> int:
+    if '"' not in line_text:
+        return sum(len(cell) + 1 for cell in row[:index])
+    found = line_text.find(row[index]) if row[index] else -1
+    return max(found, 0)

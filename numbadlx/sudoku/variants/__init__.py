@@ -12,7 +12,6 @@ Examples
 frozenset({'cages'})
 """
 
-from ._constraint_tables import ConstraintTable, constraint_table
 from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules
 
 __all__ = [
@@ -21,6 +20,4 @@ __all__ = [
     "UNIT_RULES",
     "PEER_RULES",
     "CONSTRAINT_RULES",
-    "ConstraintTable",
-    "constraint_table",
 ]

@@ -20,8 +20,8 @@ from numbadlx.sudoku.engines import (
     REGISTRY,
     SOLVED,
     UNIQUE,
+    constraint_table,
 )
-from numbadlx.sudoku.variants import constraint_table
 
 ENGINE = REGISTRY["cages"]
 BESIDE = {

@@ -6,9 +6,8 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.sudoku import Rules
-from numbadlx.sudoku.engines import INVALID, REGISTRY, UNIQUE
+from numbadlx.sudoku.engines import INVALID, REGISTRY, UNIQUE, constraint_table
 from numbadlx.sudoku.formats import parse_chunk
-from numbadlx.sudoku.variants import constraint_table
 from tests.helpers import data_dir
 
 KILLER_CSV = "killer_krazydad_vol1.csv"

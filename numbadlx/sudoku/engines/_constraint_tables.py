@@ -1,6 +1,6 @@
 """The constraint table of the "cages" engine, made once per rule set in Python.
 
-The engine (``numbadlx/sudoku/engines/_cages.py``) reads the unit table's fields and
+The engine (:mod:`._cages`) reads the unit table's fields and
 the rule arrays of :class:`ConstraintTable`; this module turns cages, thermos, pairs
 and odd/even cells into them: each cage's digit sets of its size that reach its total
 (bit masks), the cage mates added to each cell's peers (a cage's digits are
@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .. import geometry
-from ._rules import Rules
+from ..variants import Rules
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
