@@ -14,9 +14,11 @@ solution column, or the script fails. It prints puzzles per second (median of
 * **solve**: the engine's kernel alone, given the constraint tables;
 * **tables + solve**: the tables made from each row's rules (innies and outies
   included), then the kernel;
-* **read + tables + solve**: from the file, what ``numbadlx solve`` of the file does.
+* **read + tables + solve**: from the file, the same steps by hand;
+* **sudoku.solve(path)**: the public call (``engine="auto"`` picks "cages" for each
+  row's rules; rows grouped by rule set), what ``numbadlx solve`` of the file runs.
 
-The target is 1,000 puzzles per second, one thread, read + tables + solve.
+The target is 1,000 puzzles per second, one thread, by ``sudoku.solve(path)``.
 """
 
 import argparse
@@ -33,6 +35,8 @@ sys.path.insert(0, str(HERE))
 
 import machine  # noqa: E402
 
+from numbadlx import sudoku  # noqa: E402
+from numbadlx.sudoku import geometry  # noqa: E402
 from numbadlx.sudoku.engines import REGISTRY, UNIQUE, constraint_table  # noqa: E402
 from numbadlx.sudoku.formats import parse_chunk  # noqa: E402
 
@@ -41,7 +45,7 @@ TARGET = 1000.0
 
 
 def tables_of(chunk):
-    return [constraint_table(rules, 9) for rules in chunk.rules]
+    return [constraint_table(geometry.unit_table(9, rules=r), r) for r in chunk.rules]
 
 
 def solve_each(chunk, tables):
@@ -79,7 +83,12 @@ def main(argv=None):
     print(machine.describe("Sudoku variants: the shared Killer Sudokus, one thread"))
     chunk = parse_chunk(path)
     check(chunk, solve_each(chunk, tables_of(chunk)))  # compile or load the kernel
-    spans = {"solve": [], "tables + solve": [], "read + tables + solve": []}
+    spans = {
+        "solve": [],
+        "tables + solve": [],
+        "read + tables + solve": [],
+        "sudoku.solve(path)": [],
+    }
     nodes = guesses = None
     for _ in range(args.rounds):
         start = time.perf_counter()
@@ -94,6 +103,12 @@ def main(argv=None):
         spans["solve"].append(end - made)
         spans["tables + solve"].append(end - read)
         spans["read + tables + solve"].append(end - start)
+        start = time.perf_counter()
+        result = sudoku.solve(path, threads=1)
+        spans["sudoku.solve(path)"].append(time.perf_counter() - start)
+        check(chunk, (result.solutions, result.status))
+        if result.engine != "cages":
+            raise SystemExit(f'engine="auto" ran {result.engine!r}, not "cages"')
     rows = len(chunk)
     print(
         f"\n{rows} killers ({path.name}), limit 2, one thread, median of {args.rounds} "
@@ -109,9 +124,9 @@ def main(argv=None):
         f"{guesses.mean():.2f} guesses; {int((guesses == 0).sum())} of {rows} "
         "solved without a guess"
     )
-    rate = rows / statistics.median(spans["read + tables + solve"])
+    rate = rows / statistics.median(spans["sudoku.solve(path)"])
     verdict = "met" if rate >= TARGET else "MISSED"
-    print(f"\ntarget: {TARGET:,.0f} puzzles/s read + tables + solve: {verdict} ({rate:,.0f}/s)")
+    print(f"\ntarget: {TARGET:,.0f} puzzles/s by sudoku.solve(path): {verdict} ({rate:,.0f}/s)")
     print(f"\n# load avg at end {machine.load_average()}")
     return 0
 

@@ -77,12 +77,13 @@ from ._contract import (
     popcount,
 )
 from ._propagation import place, propagate, queue_singles
-from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
+from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
 __all__ = [
     "Engine",
     "REGISTRY",
     "ENGINES",
+    "COVER",
     "pick_engine",
     "run",
     "work_unit",

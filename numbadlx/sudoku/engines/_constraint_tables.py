@@ -16,7 +16,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .. import geometry
 from ..variants import Rules
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
@@ -257,7 +256,7 @@ def _derived_cages(units, cages, n):
 
 def build(
     n: int,
-    units: geometry.UnitTable,
+    units,
     *,
     cages=(),
     thermos=(),
@@ -267,7 +266,8 @@ def build(
     locked: bool = True,
     derive: bool = True,
 ) -> ConstraintTable:
-    """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table) and
+    """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
+    :class:`~numbadlx.sudoku.geometry.UnitTable`) and
     constraint rules already checked (see :func:`constraint_table` for a Rules).
 
     Parameters
@@ -350,9 +350,26 @@ def _neighbours(n):
     return tuple(map(tuple, np.concatenate([across, down]).tolist()))
 
 
-@functools.lru_cache(maxsize=64)
-def _table_of(rules, n):
-    units = geometry.unit_table(n, rules=rules)
+def constraint_table(units, rules: Rules) -> ConstraintTable:
+    """The :class:`ConstraintTable` of grids with the unit table ``units`` (of the
+    rules, :func:`~numbadlx.sudoku.geometry.unit_table`) under ``rules`` (checked for
+    the grid's size): what the "cages" engine's kernels take.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules, geometry
+    >>> rules = Rules(cages=[([0, 1], 3)], thermos=[[4, 5, 6]]).checked(4)
+    >>> table = constraint_table(geometry.unit_table(4, rules=rules), rules)
+    >>> table.cage_cells.tolist(), table.thermo_cells.tolist(), table.locked
+    ([0, 1, 2, 3, 4, 5], [4, 5, 6], True)
+
+    The cage's row and box hold 1 to 4, so their other two cells total 7: the table
+    holds those cages too.
+
+    >>> table.cage_total.tolist()
+    [3, 7, 7]
+    """
+    n = units.n
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
     if rules.non_consecutive:
         pairs["non_consecutive"] = _neighbours(n)
@@ -366,26 +383,3 @@ def _table_of(rules, n):
         even=rules.even,
         locked=units.has_boxes,
     )
-
-
-def constraint_table(rules: Rules, n: int) -> ConstraintTable:
-    """The :class:`ConstraintTable` of ``n x n`` grids under ``rules`` (checked here),
-    made once per rule set and size (the last 64 are kept).
-
-    Raises ValueError naming the rule when ``rules`` do not fit ``n x n`` grids (see
-    :meth:`Rules.checked <numbadlx.sudoku.Rules.checked>`).
-
-    Examples
-    --------
-    >>> from numbadlx.sudoku import Rules
-    >>> table = constraint_table(Rules(cages=[([0, 1], 3)], thermos=[[4, 5, 6]]), 4)
-    >>> table.cage_cells.tolist(), table.thermo_cells.tolist(), table.locked
-    ([0, 1, 2, 3, 4, 5], [4, 5, 6], True)
-
-    The cage's row and box hold 1 to 4, so their other two cells total 7: the table
-    holds those cages too.
-
-    >>> table.cage_total.tolist()
-    [3, 7, 7]
-    """
-    return _table_of(rules.checked(n), int(n))

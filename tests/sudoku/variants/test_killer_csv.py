@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.sudoku import Rules
+from numbadlx.sudoku import Rules, geometry
 from numbadlx.sudoku.engines import INVALID, REGISTRY, UNIQUE, constraint_table
 from numbadlx.sudoku.formats import parse_chunk
 from tests.helpers import data_dir
@@ -37,7 +37,8 @@ def solve_rows(chunk, limit=2):
     )
     n = int(round(size**0.5))
     for k in range(rows):
-        table = constraint_table(chunk.rules[k], n)
+        rules = chunk.rules[k]
+        table = constraint_table(geometry.unit_table(n, rules=rules), rules)
         engine.solve_serial(chunk.puzzles[k : k + 1], table, limit, 0, *(a[k : k + 1] for a in out))
     return out
 
@@ -114,3 +115,22 @@ def test_the_800_shared_killers_are_unique_and_match_their_solutions():
     assert (status == UNIQUE).all()
     assert (solutions == chunk.solutions).all()
     assert (counts == 1).all()
+
+
+@pytest.mark.slow
+def test_solve_of_the_killer_file_takes_each_rows_rules():
+    result = sudoku.solve(killer_file(), threads=1)
+    assert result.engine == "cages"
+    assert (result.status == UNIQUE).all()
+    assert (result.solutions == parse_chunk(killer_file()).solutions).all()
+
+
+def test_solve_of_a_small_killer_file(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'one,{MAP_4},"{sums}",{SOLUTION_4}', 'two,KAB,"3",'])
+    result = sudoku.solve(path, limit=50)
+    assert result.status.tolist()[1] == INVALID
+    assert "a cage map needs n * n cells" in result.messages[1]
+    want = sudoku.solve(np.zeros(16, np.uint8), rules=Rules.killer(MAP_4, killer_4x4_sums()))
+    assert result.counts[0] == want.counts[0]
+    assert result.solutions[0].tolist() == want.solutions[0].tolist()
