@@ -134,3 +134,15 @@ def test_solve_of_a_small_killer_file(tmp_path):
     want = sudoku.solve(np.zeros(16, np.uint8), rules=Rules.killer(MAP_4, killer_4x4_sums()))
     assert result.counts[0] == want.counts[0]
     assert result.solutions[0].tolist() == want.solutions[0].tolist()
+
+
+def test_the_cli_solves_a_killer_file(tmp_path):
+    from numbadlx.cli import main
+
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'one,{MAP_4},"{sums}",{SOLUTION_4}'] * 3)
+    out = tmp_path / "out.txt"
+    assert main(["solve", str(path), "-o", str(out), "--limit", "1", "--chunk-size", "2"]) == 0
+    rules = Rules.killer(MAP_4, killer_4x4_sums())
+    first = sudoku.solve(np.zeros(16, np.uint8), rules=rules, limit=1).solutions[0]
+    assert out.read_text().split() == ["".join(map(str, first))] * 3
