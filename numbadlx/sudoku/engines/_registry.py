@@ -154,8 +154,9 @@ REGISTRY = types.MappingProxyType(
 
 #: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
 #: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
-#: the per-digit band masks of 9x9 puzzles with 3x3 boxes; ``"auto"`` picks the
-#: fastest for the shape (see :data:`REGISTRY`).
+#: the per-digit band masks of 9x9 puzzles with 3x3 boxes, ``"cages"`` candidate bit
+#: masks with the constraint rules of variants (cages, thermometers, pairs, parity);
+#: ``"auto"`` picks the fastest for the shape and rules (see :data:`REGISTRY`).
 ENGINES = ("auto", *REGISTRY)
 
 
