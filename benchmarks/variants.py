@@ -81,6 +81,7 @@ def main(argv=None):
     folder = Path(args.data or env or HERE.parent.parent / "shared" / "data")
     path = folder / KILLERS
     print(machine.describe("Sudoku variants: the shared Killer Sudokus, one thread"))
+    start_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     chunk = parse_chunk(path)
     check(chunk, solve_each(chunk, tables_of(chunk)))  # compile or load the kernel
     spans = {
@@ -114,11 +115,11 @@ def main(argv=None):
         f"\n{rows} killers ({path.name}), limit 2, one thread, median of {args.rounds} "
         "rounds: every one UNIQUE and equal to its solution column\n"
     )
-    print(f"{'span':<24}{'seconds':>10}{'puzzles/s':>12}")
-    print(f"{'-' * 22}  {'-' * 8}  {'-' * 10}")
+    print("| span | seconds | puzzles/s |")
+    print("|---|---:|---:|")
     for name, times in spans.items():
         seconds = statistics.median(times)
-        print(f"{name:<24}{seconds:>10.3f}{rows / seconds:>12,.0f}")
+        print(f"| {name} | {seconds:.3f} | {rows / seconds:,.0f} |")
     print(
         f"\nsearch per puzzle: {nodes.mean():.2f} nodes (propagated states), "
         f"{guesses.mean():.2f} guesses; {int((guesses == 0).sum())} of {rows} "
@@ -127,6 +128,10 @@ def main(argv=None):
     rate = rows / statistics.median(spans["sudoku.solve(path)"])
     verdict = "met" if rate >= TARGET else "MISSED"
     print(f"\ntarget: {TARGET:,.0f} puzzles/s by sudoku.solve(path): {verdict} ({rate:,.0f}/s)")
+    print(
+        f"\nThe machine's 1-minute load was {start_load:.1f} at the start "
+        f"({os.cpu_count()} cores): other work shared the cores during the rounds."
+    )
     print(f"\n# load avg at end {machine.load_average()}")
     return 0
 
