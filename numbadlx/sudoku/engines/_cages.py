@@ -5,8 +5,8 @@ contract's ``PLACED`` bit once a digit is fixed) and its propagation (naked and 
 singles over the units, :func:`~._propagation.propagate`), and adds one pass over the
 constraint rules, repeated with the singles until neither changes a mask:
 
-* **cages** - a cage's cells are one another's peers (distinct digits); for a cage
-  with a total, each digit set of its size that reaches the total (``combos``, made
+* **cages** - a digit placed in a cage leaves its other cells (distinct digits); for a
+  cage with a total, each digit set of its size that reaches the total (``combos``, made
   once in Python) survives while it holds the cage's placed digits and its other
   digits lie among the candidates of the open cells; the open cells keep the union
   of the surviving sets (this is also the min/max bound on the sum), and a digit in
@@ -21,12 +21,12 @@ constraint rules, repeated with the singles until neither changes a mask:
 What propagation does not finish is searched depth first over an explicit stack of
 mask copies, branching on an open cell with the fewest candidates.
 
-The ``table`` of this engine is a constraint table (see
-:mod:`numbadlx.sudoku.variants`): the unit table's fields (its ``peers`` widened with
-the cage mates of each cell) and the rule arrays::
+The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
+(:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
+arrays, its cages including those the sums imply (innies and outies of each unit)::
 
     n, box_rows, box_cols, units, peers, cell_units     as the unit table's
-    locked                 bool: the units' boxes are the box shape's (locked
+    locked                 bool: the grid keeps the boxes of its box shape (locked
                            candidates hold)
     allowed     (n*n,)     uint64: digits each cell may hold (odd/even)
     cage_start  (C+1,)     int32: cage k's cells are cage_cells[cage_start[k]:...]
