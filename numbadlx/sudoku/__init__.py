@@ -15,6 +15,8 @@ The layer's data path, one module a stage:
   and the registry ``engine="auto"`` reads;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
+* :mod:`~numbadlx.sudoku.variants` holds the :class:`Rules` of variant grids (jigsaw,
+  X, windoku, killer, thermometers...), which :func:`solve` takes as ``rules=``;
 * :mod:`~numbadlx.sudoku.grid` shows one grid;
 * :mod:`~numbadlx.sudoku.making` makes random full grids and unique (minimal,
   symmetric, bounded) puzzles, rates puzzles (search tries and a logic ladder) and
@@ -35,6 +37,7 @@ from .bulk import (
     SudokuResult,
     check_grid,
     count_solutions,
+    decode_cover,
     default_sample_path,
     pick_engine,
     solve,
@@ -81,6 +84,7 @@ __all__ = [
     "count_solutions",
     "warm_up",
     "to_exact_cover",
+    "decode_cover",
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",

@@ -169,8 +169,16 @@ def rules_cover(puzzle, n, rules):
         cell_pairs[a].append((j, True))
         cell_pairs[b].append((j, False))
 
+    memo = {}
+
     def owner_items(cell, d):
-        """(items, colours) of giving digit d to cell."""
+        """(items, colours) of giving digit d to cell, made once per pair."""
+        key = cell * (n + 1) + d
+        if key not in memo:
+            memo[key] = _owner_items(cell, d)
+        return memo[key]
+
+    def _owner_items(cell, d):
         items = [cell] + [nn + u * n + d - 1 for u in units[cell]]
         items += [first_link + k * n + d - 1 for k in cell_links[cell]]
         for j, is_a in cell_pairs[cell]:
@@ -214,8 +222,8 @@ def rules_cover(puzzle, n, rules):
             items, cols = [], []
             for cell, d in zip(cells, digits):
                 more, more_cols = owner_items(cell, d)
-                items += more
-                cols += more_cols
+                items.extend(more)
+                cols.extend(more_cols)
             add(items, cols, f"cage{k}:{''.join(map(str, digits))}", list(zip(cells, digits)))
     for r, (short, k, cells, test) in enumerate(relations):
         for digits in _relation_tuples(cells, test, candidates, n):

@@ -37,7 +37,7 @@ from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
 from .completion import completion_errors
-from .cover import single_grid, to_exact_cover
+from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
@@ -53,6 +53,7 @@ __all__ = [
     "count_solutions",
     "warm_up",
     "to_exact_cover",
+    "decode_cover",
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
@@ -324,7 +325,8 @@ def solve(
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
-        pick_engine(engine, n, groups[0][0].box, rules=groups[0][0])
+        for checked, _ in groups:
+            pick_engine(engine, n, checked.box, rules=checked)  # before any search
         if all(checked.has_boxes for checked, _ in groups):
             _solution_column_messages(read, groups[0][0].box, messages)
     if invalid is not None:

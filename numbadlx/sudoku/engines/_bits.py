@@ -76,6 +76,16 @@ def _start(grid, n, cell_units, n_units, links, cell_links, masks, queue, used):
             if v > n:
                 return -1, 0
             bit = _ONE << np.uint64(v - 1)
+            if width == 3:  # rows, columns, boxes: unrolled (a classic grid's hot path)
+                row = cell_units[cell, 0]
+                col = cell_units[cell, 1]
+                b = cell_units[cell, 2]
+                if (used[row] | used[col] | used[b]) & bit:
+                    return -1, 0
+                used[row] |= bit
+                used[col] |= bit
+                used[b] |= bit
+                continue
             seen = np.uint64(0)
             for k in range(width):
                 seen |= used[cell_units[cell, k]]
@@ -95,9 +105,16 @@ def _start(grid, n, cell_units, n_units, links, cell_links, masks, queue, used):
             masks[cell] = (_ONE << np.uint64(v - 1)) | PLACED
             givens += 1
         else:
-            taken = np.uint64(0)
-            for k in range(width):
-                taken |= used[cell_units[cell, k]]
+            if width == 3:
+                taken = (
+                    used[cell_units[cell, 0]]
+                    | used[cell_units[cell, 1]]
+                    | used[cell_units[cell, 2]]
+                )
+            else:
+                taken = np.uint64(0)
+                for k in range(width):
+                    taken |= used[cell_units[cell, k]]
             for k in range(cell_links.shape[1]):
                 link = cell_links[cell, k]
                 if link < 0:

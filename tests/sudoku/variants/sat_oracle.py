@@ -132,9 +132,12 @@ class Model:
             self.clauses += [[-x(cell, d)] for d in digits if d % 2 == 1]
 
     def _distinct(self, cells):
-        for a, b in itertools.combinations(cells, 2):
-            for d in range(1, self.n + 1):
-                self.clauses.append([-self.x(a, d), -self.x(b, d)])
+        n = self.n
+        self.clauses.extend(
+            [-(a * n + d), -(b * n + d)]
+            for a, b in itertools.combinations(cells, 2)
+            for d in range(1, n + 1)
+        )
 
     def _table(self, cells, allowed):
         chosen = []

@@ -181,3 +181,68 @@ def test_checked_accepts_limits():
 def test_killer_errors(args, match):
     with pytest.raises(ValueError, match=match):
         Rules.killer(*args).checked(4)
+
+
+GARBAGE = [
+    None,
+    True,
+    1,
+    -1,
+    1.5,
+    "ab",
+    b"ab",
+    [],
+    [[]],
+    [None],
+    [1.5],
+    [(0, 1, 2)],
+    [[0, 1], 3],
+    [("x", 3)],
+    [((0, 1), "3")],
+    [((0, 1), None, 2)],
+    [(np.int64(3), np.int64(4))],
+    np.array([[0, 1], [1, 2]]),
+    np.array([0.5, 1.5]),
+    np.zeros((0, 2), dtype=int),
+    {"a": 1},
+    {1, 2},
+    [[-5, 2]],
+    [[10**20, 1]],
+    object(),
+]
+FIELDS = [
+    "box",
+    "regions",
+    "latin",
+    "diagonals",
+    "windoku",
+    "disjoint",
+    "anti_knight",
+    "anti_king",
+    "non_consecutive",
+    "cages",
+    "thermos",
+    "white_dots",
+    "black_dots",
+    "x_pairs",
+    "v_pairs",
+    "odd",
+    "even",
+]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_fuzz_every_rule_with_garbage(field):
+    """Garbage in any field is a ValueError naming that field, or accepted and then
+    checked (again ValueError only) for every size."""
+    for value in GARBAGE:
+        try:
+            rules = Rules(**{field: value})
+        except ValueError as error:
+            assert str(error).startswith(f"{field}:") or field in str(error), (field, value)
+            continue
+        for n in (4, 6, 9, 16):
+            try:
+                rules.checked(n)
+            except ValueError:
+                pass
