@@ -47,6 +47,12 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
+    "sudoku/engines/_cages.py": (
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_loop.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_constraint_tables.py": ("sudoku/shape.py", "sudoku/variants/_rules.py"),
     "sudoku/engines/_dlx.py": (
         "core/links.py",
         "sudoku/engines/_contract.py",

@@ -315,6 +315,10 @@ def solve(
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
         column = None
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column)
+    if rules is None and read.rules is not None:
+        rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
+    if rules is None and REGISTRY.get(engine) and REGISTRY[engine].rules_table:
+        rules = Rules()  # an engine that builds its own table: through the rules path
     if rules is None:
         box = box_shape(n, box)
         _solution_column_messages(read, box, messages)
@@ -421,6 +425,8 @@ def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
         name = pick_engine(engine, n, box)
         table = geometry.unit_table(n, box)
+        if REGISTRY[name].rules_table is not None:
+            table = REGISTRY[name].rules_table(table, Rules(box=box).checked(n))
         # one puzzle (the serial kernel) and a bigger batch (the parallel one)
         for rows in (1, REGISTRY[name].serial_up_to + 1):
             grid = np.zeros((rows, n * n), dtype=np.uint8)

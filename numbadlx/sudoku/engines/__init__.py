@@ -49,9 +49,14 @@ Beside the kernels, the package exports the propagation on candidate masks that 
 grids (the making kernels): :func:`place`, :func:`queue_singles` and
 :func:`propagate` (naked and hidden singles, with or without locked candidates).
 
-The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``); code
-outside this package reaches them through :data:`REGISTRY` (or :func:`run`). Adding an
-engine is one more module with these four kernels and one more registry entry.
+The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``,
+``_cages``); code outside this package reaches them through :data:`REGISTRY` (or
+:func:`run`). Adding an engine is one more module with these four kernels and one more
+registry entry. An engine whose kernels need more than the unit table says how to build
+its table from it (``Engine.rules_table``): the "cages" engine, which solves the
+constraint rules of a :class:`~numbadlx.sudoku.Rules` (cage sums, thermometers, dots,
+X/V, non-consecutive, odd/even), takes a :class:`ConstraintTable` made by
+:func:`constraint_table`.
 
 Examples
 --------
@@ -68,6 +73,7 @@ Examples
 (True, [4, 2, 1, 3])
 """
 
+from ._constraint_tables import ConstraintTable, constraint_table
 from ._contract import (
     BUDGET,
     INVALID,
@@ -110,4 +116,6 @@ __all__ = [
     "place",
     "queue_singles",
     "propagate",
+    "ConstraintTable",
+    "constraint_table",
 ]

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..shape import box_shape
-from . import _bands, _bits, _dlx
+from ..variants import RULE_KINDS
+from . import _bands, _bits, _cages, _dlx
+from ._constraint_tables import constraint_table
 
 
 @dataclass(frozen=True)
@@ -135,13 +137,26 @@ REGISTRY = types.MappingProxyType(
             serial_up_to=16,
             node_seconds=lambda n: 4e-8 * n * n,
         ),
+        "cages": _entry(
+            "cages",
+            _cages,
+            summary="candidate bit masks with cage sums, thermos, pairs and odd/even",
+            shapes="every shape",
+            fits=lambda n, box: True,
+            auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack
+            serial_up_to=1,
+            node_seconds=lambda n: 8e-8 * n * n,
+            rules=RULE_KINDS,
+            rules_table=constraint_table,
+        ),
     }
 )
 
 #: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
 #: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
-#: the per-digit band masks of 9x9 puzzles with 3x3 boxes; ``"auto"`` picks the
-#: fastest for the shape (see :data:`REGISTRY`).
+#: the per-digit band masks of 9x9 puzzles with 3x3 boxes, ``"cages"`` candidate bit
+#: masks with the constraint rules of variants (cages, thermometers, pairs, parity);
+#: ``"auto"`` picks the fastest for the shape and rules (see :data:`REGISTRY`).
 ENGINES = ("auto", *REGISTRY)
 
 

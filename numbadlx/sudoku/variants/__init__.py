@@ -14,4 +14,10 @@ frozenset({'cages'})
 
 from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules
 
-__all__ = ["Rules", "RULE_KINDS", "UNIT_RULES", "PEER_RULES", "CONSTRAINT_RULES"]
+__all__ = [
+    "Rules",
+    "RULE_KINDS",
+    "UNIT_RULES",
+    "PEER_RULES",
+    "CONSTRAINT_RULES",
+]

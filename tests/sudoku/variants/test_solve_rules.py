@@ -149,5 +149,7 @@ def test_budgets_and_threads_under_rules():
 def test_pick_engine_per_rule_set():
     assert pick_engine("auto", 9, rules=Rules()) == "bands"
     assert pick_engine("auto", 9, rules=Rules(regions=np.arange(81) // 9)) == "bits"
-    assert pick_engine("auto", 9, rules=Rules(thermos=[(0, 1)])) == COVER
+    # the constraint rules: the "cages" engine (the only one that solves them)
+    assert pick_engine("auto", 9, rules=Rules(thermos=[(0, 1)])) == "cages"
+    assert pick_engine("auto", 9, rules=Rules(thermos=[(0, 1)], diagonals=True)) == "cages"
     assert pick_engine("dlx", 4, rules=Rules(anti_king=True)) == "dlx"
