@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 
-from .._compiling import compile_seconds
+from .._compiling import compile_seconds, first_use
 from .kernels.common import ST_NODES, ST_SOLUTIONS
 from .search import BudgetExceeded, Search, SearchStats
 from .threads import count_threaded
@@ -85,6 +85,11 @@ def count_by_method(
     >>> count_by_method(problems.n_queens(8), method="dlx", threads=2)
     92
     """
+    with first_use("the counting kernels"):
+        return _count_by_method(problem, limit, max_nodes, timeout, method, threads, max_bytes)
+
+
+def _count_by_method(problem, limit, max_nodes, timeout, method, threads, max_bytes):
     method = check_method(method)
     threads = check_count(threads, "threads")
     limit = None if limit is None else check_count(limit, "limit")
