@@ -230,6 +230,7 @@ class Search:
         self.kernel = (
             _kernel_cells.search_cells_x if colours is None else _kernel_cells.search_cells_c
         )
+        self.kernel_name = "the exact-cover search (cells engine)"
         self.choice = np.zeros((n_primary + 1, _kernel_cells.LEVEL_COLUMNS), dtype=np.uint32)
         self.width = max(n_primary, 1)
         self.extra = ()
