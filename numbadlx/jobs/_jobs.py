@@ -90,7 +90,13 @@ class SolveJob:
         _sudoku.warm_up((_sudoku.pick_engine(self.engine, n, self.box),))
 
     def run_chunk(self, chunk, first_index=0):
-        result = _sudoku.solve(
+        """``chunk`` solved and written: ``(bytes to write, tally, seconds)``."""
+        return self.write_chunk(chunk, self.solve_chunk(chunk, first_index))
+
+    def solve_chunk(self, chunk, first_index=0):
+        """``chunk`` solved: its :class:`~numbadlx.sudoku.SudokuResult` (the part of
+        :meth:`run_chunk` that runs in the kernels, which release the GIL)."""
+        return _sudoku.solve(
             chunk,  # with its unreadable rows and any solution column to check
             limit=self.limit,
             threads=self.threads,
@@ -100,6 +106,10 @@ class SolveJob:
             timeout=self.timeout,
             engine=self.engine,
         )
+
+    def write_chunk(self, chunk, result):
+        """The lines of ``chunk`` solved as ``result``: ``(bytes to write, tally,
+        seconds)``."""
         text = result_text(chunk, result, self.csv, self.grid)
         return text, count_statuses(result.status), result.seconds
 
