@@ -218,7 +218,7 @@ def _lookup(codes: np.ndarray, n: int) -> np.ndarray:
     if n > 9:
         return _LOOKUP[codes]
     values = codes - np.uint8(ord("0"))  # wraps below "0": any other byte is > 9
-    other = (values > 9).any(axis=1)
+    other = values.max(axis=1) > 9
     if other.any():
         values[other] = _LOOKUP[codes[other]]
     return values
@@ -244,18 +244,19 @@ def _parse_line_batch(contents: list[bytes], n: int, what: str, note: str):
             cells = list(contents)
             for i in trailing:
                 cells[i] = cells[i][:size]
-            slow = [i for i, c in enumerate(cells) if len(c) != size]
+            slow = [i for i in slow if len(cells[i]) != size]
     if len(slow) < k:
         if not slow:
             fast = np.arange(k)
             joined = b"".join(cells)
         else:
-            skip = set(slow)
-            fast = np.array([i for i in range(k) if i not in skip], dtype=np.intp)
+            keep = np.ones(k, dtype=bool)
+            keep[slow] = False
+            fast = np.flatnonzero(keep)
             joined = b"".join([cells[i] for i in fast])
         codes = np.frombuffer(joined, dtype=np.uint8).reshape(fast.size, size)
         values = _lookup(codes, n)
-        row_bad = (values > n).any(axis=1)
+        row_bad = values.max(axis=1) > n
         if row_bad.any():
             out[fast[~row_bad]] = values[~row_bad]
             slow.extend(fast[row_bad].tolist())
