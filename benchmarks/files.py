@@ -14,6 +14,8 @@ temporary folder with the output. Each round runs, in turn, for one and two thre
   file in the page cache after the first round); its rate counts the command's own
   time ("s in all" of its summary) less the seconds it reports to compile or load the
   solver, which are shown apart, as is the process's wall time with interpreter start;
+* ``baseline`` (with ``--baseline REV``): the same command from git revision REV of
+  this checkout, for a before/after ratio from the same rounds;
 * ``parse``: reading the file chunk by chunk as the command does
   (``sudoku.iter_chunks``, 16384 puzzles a chunk), in this process, once a round.
 
@@ -46,6 +48,11 @@ import machine  # noqa: E402
 import numbadlx  # noqa: E402
 from numbadlx import sudoku  # noqa: E402
 
+NAMES = {
+    "array": "sudoku.solve(array)",
+    "file": "numbadlx solve FILE -o OUT",
+    "baseline": "the same, baseline checkout",
+}
 SUMMARY = re.compile(r"([\d.]+) s in all \(([\d.]+) s to compile or load the solver\)")
 
 
@@ -64,15 +71,28 @@ def make_input(folder, copies):
     return path
 
 
+def export_revision(revision, folder):
+    """The ``numbadlx`` package of git ``revision`` of this checkout, in ``folder``."""
+    folder.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(HERE.parent), "archive", revision, "numbadlx"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return str(folder)
+
+
 def child_cpu():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
 
-def run_file(path, out, threads):
-    """One ``numbadlx solve`` run: (own seconds, startup seconds, process wall, CPU)."""
+def run_file(path, out, threads, root=None):
+    """One ``numbadlx solve`` run (of the package under ``root``, default the one
+    imported here): (own seconds, startup seconds, process wall, CPU)."""
     env = dict(os.environ)
-    root = str(Path(numbadlx.__file__).resolve().parents[1])
+    root = root or str(Path(numbadlx.__file__).resolve().parents[1])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     command = [sys.executable, "-m", "numbadlx", "solve", str(path), "-o", str(out)]
     command += ["--threads", str(threads), "--no-progress"]
@@ -107,6 +127,11 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="one copy, one round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--copies", type=int, default=10)
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="a git revision (main, a tag): its command runs in the same rounds too",
+    )
     machine.add_results_option(parser, "files")
     args = parser.parse_args(argv)
     rounds, copies = (1, 1) if args.quick else (args.rounds, args.copies)
@@ -114,6 +139,9 @@ def main(argv=None):
     folder = tempfile.mkdtemp(prefix="numbadlx-files-")
     try:
         path = make_input(folder, copies)
+        baseline = None
+        if args.baseline:
+            baseline = export_revision(args.baseline, Path(folder) / "baseline")
         out = Path(folder) / "out.txt"
         puzzles = sudoku.parse(path)
         count = len(puzzles)
@@ -122,9 +150,10 @@ def main(argv=None):
         print(f"# sudoku17 x {copies}: {count:,} puzzles, limit 2, {rounds} alternating rounds")
         one = Path(folder) / "one.txt"
         one.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n")
-        rates = {(kind, t): [] for kind in ("array", "file") for t in (1, 2)}
+        kinds = ("array", "file") + (("baseline",) if args.baseline else ())
+        rates = {(kind, t): [] for kind in kinds for t in (1, 2)}
         cpus = {key: [] for key in rates}
-        ratios = {1: [], 2: []}
+        ratios = {(kind, t): [] for kind in kinds[1:] for t in (1, 2)}
         startups, walls, parse_rates, parse_cpu = [], {1: [], 2: []}, [], []
         cpu_ratios = {1: [], 2: []}
         for _ in range(rounds):
@@ -144,15 +173,21 @@ def main(argv=None):
                 cpu_ratios[threads].append(cpus["array", threads][-1] / (cpu - fixed))
                 startups.append(startup)
                 walls[threads].append(wall)
-                ratios[threads].append(file_rate / array_rate)
+                ratios["file", threads].append(file_rate / array_rate)
+                if args.baseline:
+                    own, startup, _, cpu = run_file(path, out, threads, baseline)
+                    rate = count / (own - startup)
+                    rates["baseline", threads].append(rate)
+                    cpus["baseline", threads].append(cpu - fixed)
+                    ratios["baseline", threads].append(rate / array_rate)
         print()
         rows = [("parse (iter_chunks)", "-", spread(parse_rates), spread(parse_cpu, 2), "")]
         for threads in (1, 2):
-            for kind in ("array", "file"):
-                ratio = spread(ratios[threads], 2) if kind == "file" else ""
+            for kind in kinds:
+                ratio = spread(ratios[kind, threads], 2) if kind != "array" else ""
                 rows.append(
                     (
-                        "sudoku.solve(array)" if kind == "array" else "numbadlx solve FILE -o OUT",
+                        NAMES[kind],
                         str(threads),
                         spread(rates[kind, threads]),
                         spread(cpus[kind, threads], 2),
