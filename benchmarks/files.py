@@ -97,7 +97,11 @@ def run_file(path, out, threads, root=None):
     command = [sys.executable, "-m", "numbadlx", "solve", str(path), "-o", str(out)]
     command += ["--threads", str(threads), "--no-progress"]
     cpu, start = child_cpu(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    # run from the input's folder: ``python -m`` puts the working folder first on the
+    # path, where a checkout would shadow ``root``
+    done = subprocess.run(
+        command, capture_output=True, text=True, env=env, check=False, cwd=Path(path).parent
+    )
     wall, cpu = time.perf_counter() - start, child_cpu() - cpu
     match = SUMMARY.search(done.stderr)
     if done.returncode != 0 or match is None:
