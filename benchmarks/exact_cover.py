@@ -72,6 +72,7 @@ def _load_sibling(name):
 
 peers = _load_sibling("peers")
 machine = _load_sibling("machine")
+cases = _load_sibling("cases")
 
 OURS = "numbadlx"
 LONG_RUN_SECONDS = 2.0  # runs longer than this get --long-repeats repetitions
@@ -83,7 +84,8 @@ LONG_RUN_SECONDS = 2.0  # runs longer than this get --long-repeats repetitions
 
 
 def exact_peer_input(problem):
-    """``peers.prepare`` keyword arguments for a plain exact-cover problem.
+    """``peers.prepare`` keyword arguments for an exact-cover problem (with colours if
+    it has them).
 
     The peers want 0-based items with the primary ones first and the secondary ones
     last; numbadlx keeps the caller's numbering (``problem.secondary`` is a mask over
@@ -99,15 +101,21 @@ def exact_peer_input(problem):
     indptr = np.asarray(problem.indptr, dtype=np.int64)
     renumbered = new_index[np.asarray(problem.indices, dtype=np.int64)]
     options = [part.tolist() for part in np.split(renumbered, indptr[1:-1])]
-    return {
+    peer_input = {
         "options": options,
         "n_primary": int((~secondary).sum()),
         "n_items": int(problem.n_items),
     }
+    if problem.colours is not None:  # Algorithm C: colours parallel to the options
+        peer_input["colours"] = [
+            part.tolist() for part in np.split(np.asarray(problem.colours), indptr[1:-1])
+        ]
+    return peer_input
 
 
 def count_ours(problem):
-    """Count with numbadlx; returns ``(count, nodes, updates)``."""
+    """Count with numbadlx (its engine as ``problem.engine`` says); returns
+    ``(count, nodes, updates)``."""
     found = problem.count()
     return found, problem.stats.nodes, problem.stats.updates
 
@@ -117,7 +125,7 @@ class Case(NamedTuple):
 
     name: str
     build: Callable
-    expected: int
+    expected: int | None  # None: no published count, the solvers must agree
     quick: Optional["Case"] = None
     to_peer: Callable = exact_peer_input
     run_ours: Callable = count_ours
@@ -144,7 +152,46 @@ CASES = [
         9356,
         quick=Case("pentominoes3x20", lambda: problems.pentominoes(3, 20), 8),
     ),
+    Case(
+        "queens13",
+        lambda: problems.n_queens(13),
+        73712,
+        quick=Case("queens9", lambda: problems.n_queens(9), 352),
+    ),
+    Case(
+        "langford12",
+        lambda: problems.langford(12),
+        216288,
+        quick=Case("langford8", lambda: problems.langford(8), 300),
+    ),
+    # colour problems (Algorithm C), as in benchmarks/colours.py: no published count,
+    # so every solver (and every engine) must agree with the others
+    Case(
+        "words3",
+        lambda: problems.word_square(3),
+        None,
+        quick=Case("words3-150", lambda: problems.word_square(3, problems.WORDS3[:150]), None),
+    ),
+    Case(
+        "ws4",
+        lambda: cases.word_squares(4, 160),
+        None,
+        quick=Case("ws4-80", lambda: cases.word_squares(4, 80), None),
+    ),
+    Case(
+        "crossword5",
+        lambda: cases.crossword(100),
+        None,
+        quick=Case("crossword5-60", lambda: cases.crossword(60), None),
+    ),
 ]
+
+#: numbadlx's rows: the DLX engine first (the ratios' reference), then the others.
+ENGINES = ("dlx", "cells", "auto")
+
+
+def _ours(engine):
+    return OURS if engine == "dlx" else f"{OURS}-{engine}"
 
 
 # ----------------------------------------------------------------------------------
@@ -157,6 +204,7 @@ def header_lines(args, peer_list):
     versions = peers.peer_versions()
     lines = [
         "peers: " + (", ".join(f"{p} {versions[p]}" for p in peer_list) or "none"),
+        "clock: " + ("this thread's CPU time" if args.clock == "cpu" else "wall time"),
         f"repeats: median of {args.repeats} (of {args.long_repeats} for a solver whose "
         f"first run took > {LONG_RUN_SECONDS:g} s), rounds interleaved across solvers",
     ]
@@ -168,13 +216,17 @@ def header_lines(args, peer_list):
 # ----------------------------------------------------------------------------------
 
 
-def _timed(fn):
+#: ``--clock``: wall time, or the CPU time of this thread (where every solver runs).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+
+
+def _timed(fn, clock=time.perf_counter):
     gc.collect()
     gc.disable()
     try:
-        start = time.perf_counter()
+        start = clock()
         result = fn()
-        seconds = time.perf_counter() - start
+        seconds = clock() - start
     finally:
         gc.enable()
     return result, seconds
@@ -199,7 +251,15 @@ class _Runner:
 def bench_case(case, peer_list, args):
     """Time every solver on ``case``; returns the runners (ours first)."""
     problem = case.build()
-    runners = [_Runner(OURS, lambda: case.run_ours(problem))]
+
+    def ours(engine):
+        def run():
+            problem.engine = engine
+            return case.run_ours(problem)
+
+        return run
+
+    runners = [_Runner(_ours(engine), ours(engine)) for engine in ENGINES]
     peer_input = case.to_peer(problem) if peer_list else None
     for peer in peer_list:
         try:
@@ -217,8 +277,8 @@ def bench_case(case, peer_list, args):
             break
         for r in pending:  # one round: every solver still short of its repeats runs once
             r.reset()
-            (found, nodes, updates), seconds = _timed(r.run)
-            if found != case.expected:
+            (found, nodes, updates), seconds = _timed(r.run, CLOCKS[args.clock])
+            if case.expected is not None and found != case.expected:
                 raise AssertionError(
                     f"{case.name}: {r.solver} counted {found} solutions, expected {case.expected}"
                 )
@@ -325,6 +385,23 @@ def print_table(rows):
         previous = row[0]
 
 
+def engine_lines(results):
+    """The engines side by side: cells' speed-up over DLX, and auto against the better
+    of the two (``results``: ``(case name, problem, runners)``)."""
+    from numbadlx.core.search import engine_for
+
+    lines = []
+    for name, problem, runners in results:
+        med = {r.solver: statistics.median(r.times) for r in runners if r.error is None}
+        dlx, cells, auto = (med[_ours(e)] for e in ENGINES)
+        problem.engine = "auto"
+        lines.append(
+            f"{name:18s} dlx/cells = {dlx / cells:5.2f}   auto/best = "
+            f"{auto / min(dlx, cells):5.2f}   (auto runs {engine_for(problem)})"
+        )
+    return lines
+
+
 def main(argv=None):
     names = [c.name for c in CASES]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -354,6 +431,13 @@ def main(argv=None):
     parser.add_argument(
         "--verbose", "-v", action="store_true", help="print every timed run to stderr"
     )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="wall time, or this thread's CPU time (every solver runs in this thread; "
+        "fairer on a loaded machine); default wall",
+    )
     machine.add_results_option(parser, "exact_cover")
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.long_repeats < 1:
@@ -363,9 +447,9 @@ def main(argv=None):
     unknown = [n for n in chosen if n not in names]
     if unknown:
         parser.error(f"unknown problem(s) {unknown}; choose from {names}")
-    cases = [c for c in CASES if c.name in chosen]
+    chosen_cases = [c for c in CASES if c.name in chosen]
     if args.quick:
-        cases = [c.quick or c for c in cases]
+        chosen_cases = [c.quick or c for c in chosen_cases]
 
     peer_list, skipped = [], []
     if args.peers.strip().lower() != "none":
@@ -385,25 +469,40 @@ def main(argv=None):
     for s in skipped:
         print(f"# skipped peer, not importable here: {s}")
 
-    # Warm-up, untimed: load numbadlx's cached kernel, xcover's Numba code, etc.
-    numbadlx.count([[0, 1], [0], [1]])
+    # Warm-up, untimed: load numbadlx's cached kernels, xcover's Numba code, etc.
+    for engine in ENGINES:
+        numbadlx.ExactCover([[0, 1], [0], [1]], engine=engine).count()
+        numbadlx.ExactCover(
+            [[0, 1], [0, 1]], secondary=1, colours=[[0, 1], [0, 1]], dense=False, engine=engine
+        ).count()
     if peer_list:
         peers.warmup(peer_list)
 
-    rows, notes = [], []
-    for case in cases:
+    rows, notes, results = [], [], []
+    for case in chosen_cases:
         problem, runners = bench_case(case, peer_list, args)
         print(f"# {case.name}: {problem!r}", flush=True)
         rows.extend(table_rows(case.name, problem, runners))
+        results.append((case.name, problem, runners))
         for r in runners:
             if r.note and r.solver == "exact-cover" and problem.n_secondary:
                 notes.append(f"{case.name}: {r.note}")
     print()
     print_table(rows)
     print()
+    print("Engines (medians of the same rounds; dlx/cells > 1: cells is faster):")
+    for line in engine_lines(results):
+        print("  " + line)
+    print()
     print(
-        "ratio = solver's median / numbadlx's median on the same problem (> 1: numbadlx is faster)."
+        "ratio = solver's median / numbadlx's (DLX engine) median on the same problem "
+        "(> 1: numbadlx is faster)."
     )
+    print(
+        "numbadlx-cells: the dancing-cells engine; numbadlx-auto: engine='auto'. Cells "
+        "counts fewer nodes: it rejects an option"
+    )
+    print("  that leaves an item without options before entering a level.")
     print(
         "nodes = search-tree nodes entered (solutions included); updates = items covered "
         "+ option nodes unlinked from item lists"

@@ -1,8 +1,9 @@
 """Adapters that run the PyPI peer exact-cover solvers for benchmarking.
 
-Peers: ``xcover``, ``exact-cover`` (import name ``exact_cover``) and
-``miniexact``.  This module does not import numbadlx; it gives the
-benchmarks one problem format and turns it into each peer's own input.
+Peers: ``xcover``, ``exact-cover`` (import name ``exact_cover``),
+``miniexact`` and ``pyxcc`` (Rust, dancing cells).  This module does not import
+numbadlx; it gives the benchmarks one problem format and turns it into each peer's
+own input.
 
 Problem format (as the benchmarks pass it)
 -----------------------------------------
@@ -27,6 +28,7 @@ peer           exact cov. secondary   colours    multiplicities   sudoku
 xcover         yes        yes         yes (C)    no               324-item
 exact-cover    yes        emulated*   no         no               324-item
 miniexact      yes (X)    yes         yes (C)    yes (M)          324-item
+pyxcc          yes        yes         yes (C)    no               324-item
 =============  =========  ==========  =========  ===============  =========
 
 \\* exact-cover (Algorithm X on a 0/1 matrix) has no secondary items.  Each
@@ -101,13 +103,14 @@ __all__ = [
 # Peer discovery
 # --------------------------------------------------------------------------
 
-PEERS: tuple = ("xcover", "exact-cover", "miniexact")
+PEERS: tuple = ("xcover", "exact-cover", "miniexact", "pyxcc")
 
 # canonical peer name -> (import name, distribution name)
 _MODULES = {
     "xcover": ("xcover", "xcover"),
     "exact-cover": ("exact_cover", "exact-cover"),
     "miniexact": ("miniexact", "miniexact"),
+    "pyxcc": ("pyxcc", "pyxcc"),
 }
 
 _ALIASES = {
@@ -116,6 +119,7 @@ _ALIASES = {
     "exact_cover": "exact-cover",
     "exactcover": "exact-cover",
     "miniexact": "miniexact",
+    "pyxcc": "pyxcc",
 }
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -180,6 +184,13 @@ SUPPORTS = {
         "secondary": True,
         "colours": True,
         "multiplicity": True,
+        "sudoku_helper": False,
+    },
+    "pyxcc": {
+        "exact": True,
+        "secondary": True,
+        "colours": True,
+        "multiplicity": False,
         "sudoku_helper": False,
     },
 }
@@ -527,10 +538,57 @@ def _prep_miniexact(indptr, items, colours, n_primary, n_items, bnds):
     return count, first, reset, f"miniexact Algorithm {kind}"
 
 
+# ---- pyxcc -----------------------------------------------------------------
+
+
+def _prep_pyxcc(indptr, items, colours, n_primary, n_items, bnds):
+    """pyxcc (Rust, dancing cells) takes items and options by name and returns every
+    solution as a list of option labels; its count is the length of that list. An
+    empty colour is its "no colour"; it wants every primary item in some option (a
+    problem with an item in none has no solution, answered here without it) and no
+    secondary item in none (such items are left out)."""
+    if bnds is not None:
+        raise NotImplementedError("pyxcc implements Algorithm C only; no multiplicities")
+    xcc = _module("pyxcc")
+    names = [f"i{i}" for i in range(n_items)]
+    flat = items.tolist()
+    flat_colours = None if colours is None else np.asarray(colours).tolist()
+    options = []
+    for k, (a, b) in enumerate(zip(indptr.tolist(), indptr.tolist()[1:])):
+        primary = [names[i] for i in flat[a:b] if i < n_primary]
+        secondary = [
+            (names[i], "" if flat_colours is None or not flat_colours[t] else f"c{flat_colours[t]}")
+            for t, i in zip(range(a, b), flat[a:b])
+            if i >= n_primary
+        ]
+        options.append(xcc.Option(f"o{k}", primary, secondary))
+    covered = set(i for i in flat if i < n_primary)
+    used = sorted(set(i for i in flat if i >= n_primary))  # it panics on an unused one
+    problem = xcc.Problem(names[:n_primary], [names[i] for i in used], options)
+    solvable = len(covered) == n_primary and n_primary > 0
+
+    def count(limit):
+        if not solvable:
+            return 0
+        found = xcc.solve(problem, limit != 1).count()
+        return found if limit is None else min(found, limit)
+
+    def first():
+        if not solvable:
+            return None
+        solutions = xcc.solve(problem, False)
+        if not solutions.count():
+            return None
+        return sorted(int(label[1:]) for label in solutions.first())
+
+    return count, first, (lambda: None), ""
+
+
 _PREP = {
     "xcover": _prep_xcover,
     "exact-cover": _prep_exact_cover,
     "miniexact": _prep_miniexact,
+    "pyxcc": _prep_pyxcc,
 }
 
 

@@ -36,6 +36,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: and imports other files of the package: those files, transitively. Regenerate with
 #: ``python -m numbadlx._kernel_cache`` after moving a kernel or a helper.
 DEPENDENCIES = {
+    "core/kernels/cells.py": ("core/_cells_links.py", "core/kernels/common.py", "core/links.py"),
     "core/kernels/common.py": ("core/links.py",),
     "core/kernels/m.py": ("core/kernels/common.py", "core/links.py"),
     "core/kernels/memo.py": ("core/kernels/common.py", "core/links.py"),
@@ -46,6 +47,12 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
+    "sudoku/engines/_cages.py": (
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_loop.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_constraint_tables.py": ("sudoku/shape.py", "sudoku/variants/_rules.py"),
     "sudoku/engines/_dlx.py": (
         "core/links.py",
         "sudoku/engines/_contract.py",

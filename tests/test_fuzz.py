@@ -562,6 +562,10 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         for engine in ("dlx", "bits"):
             sudoku.solve(np.zeros((rows, 16), dtype=np.uint8), limit=300, engine=engine)
         sudoku.solve(np.zeros((rows, 81), dtype=np.uint8), limit=3, engine="bands")
+        rules = sudoku.Rules(
+            cages=[([0, 1], 3), ([2, 6], None)], thermos=[[4, 5]], white_dots=[[8, 9]], odd=[15]
+        )
+        sudoku.solve(np.zeros((rows, 16), dtype=np.uint8), limit=300, rules=rules, engine="cages")
     ExactCover([[0], [1], [0, 1]]).count()
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
     ExactCover([[0], [1], [0, 1]]).count(method="memo")
@@ -593,6 +597,9 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         ("numbadlx.sudoku.engines._bits", "solve_bulk"),
         ("numbadlx.sudoku.engines._bands", "solve_serial"),
         ("numbadlx.sudoku.engines._bands", "solve_bulk"),
+        ("numbadlx.sudoku.engines._cages", "solve_serial"),
+        ("numbadlx.sudoku.engines._cages", "solve_bulk"),
+        ("numbadlx.sudoku.engines._constraint_tables", "_derive"),
     ]:
         stats = getattr(modules[name], attribute).stats
         assert sum(stats.cache_misses.values()) > 0, f"{name}.{attribute} was not compiled"
@@ -607,7 +614,10 @@ def _kernel_modules():
     import numbadlx.core.kernels as kernels
 
     names = ["numbadlx.core.links"]
-    names += [f"numbadlx.sudoku.engines.{name}" for name in ("_dlx", "_bits", "_bands")]
+    names += [
+        f"numbadlx.sudoku.engines.{name}"
+        for name in ("_dlx", "_bits", "_bands", "_cages", "_constraint_tables")
+    ]
     names += [info.name for info in pkgutil.iter_modules(kernels.__path__, kernels.__name__ + ".")]
     return [(name, importlib.import_module(name)) for name in names]
 

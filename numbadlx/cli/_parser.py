@@ -75,11 +75,12 @@ def build_parser():
     )
     solve.add_argument(
         "--engine",
-        choices=["auto", "dlx", "bits", "bands"],
+        choices=["auto", "dlx", "bits", "bands", "cages"],
         default="auto",
         help="search engine: dlx (Dancing Links), bits (candidate bit masks with locked "
-        "candidates, any size), bands (per-digit band masks, 9x9 with 3x3 boxes only) or "
-        "auto (the fastest for the size; default)",
+        "candidates, any size), bands (per-digit band masks, 9x9 with 3x3 boxes only), "
+        "cages (bit masks with cage sums and the other constraint rules of variants) or "
+        "auto (the fastest for the size and rules; default)",
     )
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(

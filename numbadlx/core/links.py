@@ -115,3 +115,34 @@ def build_links(indptr, indices, colours, n_items, n_primary):
     nodes[DOWN, p] = 0
     nodes[AUX, p] = n_options
     return nodes, items
+
+
+def link_problem(indptr, indices, colours, secondary, n_primary):
+    """The internal item numbering and the DLX1 tables of a validated problem.
+
+    Internally the primary items come first, then the secondary ones, each group in
+    the caller's order. Returns ``(order, internal, nodes, items)``: ``order[k]`` is
+    the caller's index of internal item ``k``, ``internal`` its inverse, and the
+    tables those of :func:`build_links` (``colours``: parallel to ``indices``, or None).
+
+    Examples
+    --------
+    >>> order, internal, nodes, items = link_problem(
+    ...     np.array([0, 2, 3]), np.array([0, 1, 1]), None, np.array([True, False]), 1)
+    >>> order.tolist(), internal.tolist(), nodes.shape
+    ([1, 0], [1, 0], (4, 9))
+    """
+    n_items = secondary.size
+    order = np.concatenate([np.flatnonzero(~secondary), np.flatnonzero(secondary)])
+    order = order.astype(np.int32)
+    internal = np.empty(n_items, dtype=np.int32)
+    internal[order] = np.arange(n_items, dtype=np.int32)
+    internal_indices = internal[indices] if indices.size else indices
+    nodes, items = build_links(
+        indptr,
+        internal_indices.astype(np.int32),
+        colours if colours is not None else np.zeros(0, dtype=np.int32),
+        n_items,
+        n_primary,
+    )
+    return order, internal, nodes, items

@@ -17,11 +17,12 @@ from numpy.typing import ArrayLike, NDArray
 from . import dlx_text, verification
 from . import trace as _trace
 from .counting import count_by_method
-from .links import build_links
+from .links import link_problem
 from .names import read_names, solution_names
 from .search import (
     BudgetExceeded,
     SearchStats,
+    check_engine,
     count_dlx,
     first_solution,
     iter_solutions,
@@ -85,6 +86,11 @@ class ExactCover:
         either way (such as ``[[1, 0], [0, 1]]``: two options covering items 0 and 1,
         or the 2 x 2 identity matrix) raise ValueError unless ``dense`` says which is
         meant.
+    engine : {'dlx', 'cells', 'auto'}, optional
+        The search of ``solve``, ``solutions`` and ``count`` (an attribute too):
+        ``'dlx'`` (the default), ``'cells'`` (dancing cells; no multiplicities) or
+        ``'auto'`` (cells for packings without secondary items, of options of 5+
+        items in 100+ options per item on average; else DLX). Same solutions.
 
     Notes
     -----
@@ -124,7 +130,9 @@ class ExactCover:
         bounds: Any = None,
         colour_names: Sequence[str] | None = None,
         dense: bool | None = None,
+        engine: str = "dlx",
     ) -> None:
+        self.engine = check_engine(engine)
         indptr, indices, width, colours = to_csr(options, n_items, colours, dense)
         self._setup(
             indptr,
@@ -353,6 +361,7 @@ class ExactCover:
         self.n_primary = int(self.n_items - self.secondary.sum())
         self.n_secondary = self.n_items - self.n_primary
         self.line_numbers = getattr(self, "line_numbers", None)
+        self.engine = getattr(self, "engine", "dlx")  # set by __init__, else DLX
         self.item_names = item_names = check_names(item_names, self.n_items, "item")
         self.option_names = check_names(option_names, self.n_options, "option")
         #: colours parallel to ``indices`` (int32, 0 = none), or None without colours
@@ -360,19 +369,9 @@ class ExactCover:
         #: ``(u, v)`` per primary item (int64, rows in item order), or None
         self.bounds = check_bounds(bounds, self.n_items, self.secondary, item_names)
         self.colour_names = check_colour_names(colour_names, self.colours)
-        # Internal item numbering: primary items first, then secondary, each in order.
-        self._order = np.concatenate(
-            [np.flatnonzero(~self.secondary), np.flatnonzero(self.secondary)]
-        ).astype(np.int32)
-        self._internal = np.empty(self.n_items, dtype=np.int32)
-        self._internal[self._order] = np.arange(self.n_items, dtype=np.int32)
-        internal_indices = self._internal[indices] if indices.size else indices
-        self._nodes, self._items = build_links(
-            indptr,
-            internal_indices.astype(np.int32),
-            self.colours if self.colours is not None else np.zeros(0, dtype=np.int32),
-            self.n_items,
-            self.n_primary,
+        # Internal item numbering (primary items first) and the DLX1 link tables
+        self._order, self._internal, self._nodes, self._items = link_problem(
+            indptr, indices, self.colours, self.secondary, self.n_primary
         )
         self.stats = SearchStats()
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._cells_links import build_cells
+from .kernels import cells as _kernel_cells
 from .kernels import common as _kernel
 from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
@@ -38,10 +40,75 @@ __all__ = [
     "RET_DONE",
     "RET_LIMIT",
     "RET_BUDGET",
+    "ENGINES",
+    "check_engine",
+    "engine_for",
 ]
+
+#: The values of ``ExactCover(engine=...)``.
+ENGINES = ("dlx", "cells", "auto")
 
 # Nodes the kernel runs, at first, between two looks at the clock (and at Ctrl-C).
 _SLICE_NODES = 10_000
+
+
+def check_engine(engine):
+    """``engine`` if it is one of :data:`ENGINES`, else ValueError.
+
+    Examples
+    --------
+    >>> check_engine("cells")
+    'cells'
+    """
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
+    return engine
+
+
+def engine_for(problem):
+    """The engine that searches ``problem``: ``'dlx'`` or ``'cells'``.
+
+    Its ``engine`` attribute (``'dlx'`` when it has none), with ``'auto'`` settled by
+    the problem's shape (see :class:`numbadlx.ExactCover`). Multiplicities (Algorithm
+    M) are DLX's only: ``'cells'`` raises ValueError for them and ``'auto'`` never
+    picks it.
+
+    Examples
+    --------
+    >>> from numbadlx import ExactCover
+    >>> engine_for(ExactCover([[0, 1], [0], [1]], engine="cells"))
+    'cells'
+    """
+    engine = check_engine(getattr(problem, "engine", "dlx"))
+    bounds = getattr(problem, "bounds", None)
+    if engine == "cells" and bounds is not None:
+        raise ValueError(
+            "engine='cells' runs Algorithms X and C; this problem has multiplicities "
+            "(Algorithm M): use engine='dlx' or 'auto'"
+        )
+    if engine == "auto":
+        engine = "dlx" if bounds is not None else _auto_rule(problem)
+    return engine
+
+
+# engine='auto' picks cells only for problems shaped like polyomino packings: no
+# secondary items, options of at least _AUTO_OPTION_LENGTH items on average and items
+# in at least _AUTO_OPTIONS_PER_ITEM options on average (measured, CPU time: cells took
+# 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
+# DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
+_AUTO_OPTION_LENGTH = 5
+_AUTO_OPTIONS_PER_ITEM = 100
+
+
+def _auto_rule(problem):
+    """``'cells'`` or ``'dlx'`` for a problem without multiplicities, from its shape
+    (see :class:`numbadlx.ExactCover`)."""
+    nnz = problem.indices.size
+    if problem.n_secondary or not problem.n_options or not problem.n_items:
+        return "dlx"
+    long_options = nnz >= _AUTO_OPTION_LENGTH * problem.n_options
+    busy_items = nnz >= _AUTO_OPTIONS_PER_ITEM * problem.n_items
+    return "cells" if long_options and busy_items else "dlx"
 
 
 class BudgetExceeded(RuntimeError):
@@ -98,10 +165,14 @@ class Search:
     def __init__(self, problem, trace_rows=0, *, max_nodes=None, timeout=None):
         self.max_nodes = None if max_nodes is None else check_count(max_nodes, "max_nodes")
         self.timeout = check_timeout(timeout)
-        self.nodes = problem._nodes.copy()
         self.n_items = problem.n_items
         bounds = getattr(problem, "bounds", None)
-        if bounds is None:
+        self.state = np.zeros(3, dtype=np.int64)
+        self.engine = "dlx" if trace_rows else engine_for(problem)
+        if self.engine == "cells":
+            self._setup_cells(problem)
+        elif bounds is None:
+            self.nodes = problem._nodes.copy()
             # Algorithm X, or C when there are colours: the same arguments
             self.kernel = search_c if getattr(problem, "colours", None) is not None else search_x
             self.items = problem._items.copy()
@@ -112,6 +183,7 @@ class Search:
             # Algorithm M: item table widened with (BOUND, SLACK); FT per level and the
             # stack of items M3 takes out (with its height per level); without colours
             # the same kernel compiled without the colour tests
+            self.nodes = problem._nodes.copy()
             coloured = getattr(problem, "colours", None) is not None
             self.kernel = _kernel_m.search_m if coloured else _kernel_m.search_m_plain
             self.items = np.zeros((4, problem.n_items + 2), dtype=LINK_DTYPE)
@@ -128,7 +200,6 @@ class Search:
                 np.zeros(max(problem.n_primary, 1), dtype=LINK_DTYPE),
                 np.zeros(depth + 1, dtype=np.int64),
             )
-        self.state = np.zeros(3, dtype=np.int64)
         self.stats = np.zeros(_kernel.N_STATS, dtype=np.int64)
         self.trace = np.zeros((trace_rows, 5), dtype=np.int64)
         self.seconds = 0.0
@@ -139,6 +210,26 @@ class Search:
         self._step = _SLICE_NODES
         # The one deadline: every run() compares the clock with this same moment.
         self.deadline = None if self.timeout is None else time.perf_counter() + self.timeout
+
+    def _setup_cells(self, problem):
+        """The dancing-cells table and state (see :mod:`.kernels.cells`)."""
+        n_primary = problem.n_primary
+        internal = problem._internal[problem.indices] if problem.indices.size else problem.indices
+        colours = problem.colours
+        self.nodes, self.items = build_cells(
+            problem.indptr,
+            internal,
+            np.zeros(0) if colours is None else colours,
+            self.n_items,
+            n_primary,
+        )
+        self.kernel = (
+            _kernel_cells.search_cells_x if colours is None else _kernel_cells.search_cells_c
+        )
+        self.choice = np.zeros((n_primary + 1, _kernel_cells.LEVEL_COLUMNS), dtype=np.uint32)
+        self.width = max(n_primary, 1)
+        self.extra = ()
+        self.state = _kernel_cells.fresh_state(self.items, self.n_items, n_primary)
 
     def budget_text(self):
         """The budget that stopped the search, as ``'timeout=0.3'`` or

@@ -247,6 +247,7 @@ def _reduce(tables: _Tables, prefix):
         colours=colours,
         colour_names=getattr(problem, "colour_names", None),
     )
+    reduced.engine = getattr(problem, "engine", "dlx")  # the parts run the same engine
     return reduced, option_map, None
 
 

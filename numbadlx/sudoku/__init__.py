@@ -15,6 +15,8 @@ The layer's data path, one module a stage:
   and the registry ``engine="auto"`` reads;
 * :mod:`~numbadlx.sudoku.bulk` is the public face (:func:`solve`,
   :class:`SudokuResult`, :class:`Status`) and decodes the results;
+* :mod:`~numbadlx.sudoku.variants` holds the :class:`Rules` of variant grids (jigsaw,
+  X, windoku, killer, thermometers...), which :func:`solve` takes as ``rules=``;
 * :mod:`~numbadlx.sudoku.grid` shows one grid;
 * :mod:`~numbadlx.sudoku.making` makes random full grids and unique (minimal,
   symmetric, bounded) puzzles, rates puzzles (search tries and a logic ladder) and
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
         SudokuResult,
         check_grid,
         count_solutions,
+        decode_cover,
         default_sample_path,
         pick_engine,
         solve,
@@ -77,6 +80,7 @@ if TYPE_CHECKING:
         transform,
     )
     from .shape import MAX_SIZE, MIN_SIZE, box_shape
+    from .variants import Rules
 
 __all__ = [
     "Status",
@@ -86,6 +90,7 @@ __all__ = [
     "count_solutions",
     "warm_up",
     "to_exact_cover",
+    "decode_cover",
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
@@ -118,6 +123,7 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
+    "Rules",
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

@@ -24,7 +24,7 @@ import enum
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,13 +35,15 @@ from ..core.validate import check_count, check_timeout
 from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
+from ._rules_solve import rule_groups, solve_rules
 from .completion import completion_errors
-from .cover import single_grid, to_exact_cover
+from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
 from .parallel import parallel_threads
 from .shape import box_shape
+from .variants import Rules
 
 __all__ = [
     "Status",
@@ -51,6 +53,7 @@ __all__ = [
     "count_solutions",
     "warm_up",
     "to_exact_cover",
+    "decode_cover",
     "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
@@ -222,6 +225,7 @@ def solve(
     engine: str = "auto",
     column: Any = None,
     errors: str = "status",
+    rules: Rules | Sequence[Rules] | None = None,
 ) -> SudokuResult:
     """Solve a batch of Sudokus.
 
@@ -283,6 +287,13 @@ def solve(
         (no size, a wrong array shape, a binary file) raises either way. A CSV
         solution column is checked: a row whose solution cannot be read or is not a
         solution of its puzzle gets a message (its status stays the solver's).
+    rules : Rules or sequence of Rules, optional
+        A variant's rules (:class:`~numbadlx.sudoku.Rules`) for every puzzle, or one
+        per puzzle (puzzles are then solved in groups of equal rules, results in input
+        order). ``"auto"`` picks an engine per rule set; a named engine that does not
+        solve the rules raises ValueError. Bad rules raise ValueError naming the rule.
+        A CSV solution column is checked against rows, columns and boxes when every
+        rule set keeps the boxes, not against the other rules.
 
     Returns
     -------
@@ -304,9 +315,20 @@ def solve(
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
         column = None
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column)
-    box = box_shape(n, box)
-    _solution_column_messages(read, box, messages)
-    engine = pick_engine(engine, n, box)
+    if rules is None and read.rules is not None:
+        rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
+    if rules is None and REGISTRY.get(engine) and REGISTRY[engine].rules_table:
+        rules = Rules()  # an engine that builds its own table: through the rules path
+    if rules is None:
+        box = box_shape(n, box)
+        _solution_column_messages(read, box, messages)
+        engine = pick_engine(engine, n, box)
+    else:
+        groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
+        for checked, _ in groups:
+            pick_engine(engine, n, checked.box, rules=checked)  # before any search
+        if all(checked.has_boxes for checked, _ in groups):
+            _solution_column_messages(read, groups[0][0].box, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
@@ -326,9 +348,25 @@ def solve(
         # microseconds, so its blocks are bigger (32,768 puzzles is still well under a
         # second).
         block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
-        table = geometry.unit_table(n, box)
         out = (solutions, status, counts, nodes, guesses)
-        if timeout is not None:
+        if rules is not None:
+            names, box = solve_rules(
+                grid,
+                rules,
+                n,
+                box,
+                engine=engine,
+                limit=int(limit),
+                max_nodes=max_nodes,
+                chunk=chunk,
+                threads=threads,
+                deadline=None if timeout is None else start + float(timeout),
+                progress=progress,
+                out=out,
+            )
+            engine = ",".join(names)
+        table = geometry.unit_table(n, box) if rules is None else None
+        if timeout is not None and rules is None:
             solve_by_deadline(
                 engine,
                 grid,
@@ -341,7 +379,7 @@ def solve(
                 out,
                 progress,
             )
-        for begin in range(0, n_puzzles if timeout is None else 0, block):
+        for begin in range(0, n_puzzles if timeout is None and rules is None else 0, block):
             end = min(n_puzzles, begin + block)
             run_engine(
                 engine,
@@ -387,6 +425,8 @@ def warm_up(engines: tuple[str, ...] = ENGINES[1:]) -> None:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
         name = pick_engine(engine, n, box)
         table = geometry.unit_table(n, box)
+        if REGISTRY[name].rules_table is not None:
+            table = REGISTRY[name].rules_table(table, Rules(box=box).checked(n))
         # one puzzle (the serial kernel) and a bigger batch (the parallel one)
         for rows in (1, REGISTRY[name].serial_up_to + 1):
             grid = np.zeros((rows, n * n), dtype=np.uint8)
@@ -431,7 +471,7 @@ def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str
     return None
 
 
-def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto"):
+def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rules=None):
     puzzle = single_grid(grid, box)
     result = solve(
         puzzle[None, :],
@@ -441,10 +481,12 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto"):
         max_nodes=max_nodes,
         timeout=timeout,
         engine=engine,
+        rules=rules,
     )
     status = Status(result.status[0])
     if status == Status.INVALID:
-        raise ValueError(f"invalid puzzle: {check_grid(puzzle, box)}")
+        why = check_grid(puzzle, box) if rules is None or rules.has_boxes else None
+        raise ValueError(f"invalid puzzle: {why or 'two equal givens clash under the rules'}")
     if status == Status.BUDGET:
         from ..core import BudgetExceeded, SearchStats
 
@@ -475,12 +517,13 @@ def solve_one(
     max_nodes: int | None = None,
     timeout: float | None = None,
     engine: str = "auto",
+    rules: Rules | None = None,
 ) -> NDArray[np.uint8] | None:
     """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
 
     Raises ValueError if the givens clash (saying where), and
     :class:`~numbadlx.BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) run out
-    first. ``engine`` is as in :func:`solve`.
+    first. ``engine`` and ``rules`` are as in :func:`solve`.
 
     Examples
     --------
@@ -488,7 +531,7 @@ def solve_one(
     >>> format_line(solve_one("0200" "0040" "3400" "0000"))
     '4213134234212134'
     """
-    result = _solve_single(grid, 1, box, max_nodes, timeout, engine)
+    result = _solve_single(grid, 1, box, max_nodes, timeout, engine, rules)
     return result.solutions[0].copy() if result.counts[0] else None
 
 
@@ -500,12 +543,13 @@ def count_solutions(
     max_nodes: int | None = None,
     timeout: float | None = None,
     engine: str = "auto",
+    rules: Rules | None = None,
 ) -> int:
     """Count the solutions of one puzzle, stopping at ``limit`` if given.
 
     Raises :class:`~numbadlx.BudgetExceeded` (with ``.found``, a lower bound) if
-    ``max_nodes`` or ``timeout`` (seconds) run out first. ``engine`` is as in
-    :func:`solve`.
+    ``max_nodes`` or ``timeout`` (seconds) run out first. ``engine`` and ``rules`` are
+    as in :func:`solve`.
 
     Examples
     --------
@@ -514,7 +558,7 @@ def count_solutions(
     """
     if limit is None:
         limit = np.iinfo(np.int64).max
-    return int(_solve_single(grid, limit, box, max_nodes, timeout, engine).counts[0])
+    return int(_solve_single(grid, limit, box, max_nodes, timeout, engine, rules).counts[0])
 
 
 def default_sample_path() -> str:

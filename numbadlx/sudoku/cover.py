@@ -3,6 +3,7 @@ geometry (:mod:`~numbadlx.sudoku.geometry`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING
 
@@ -10,13 +11,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import geometry
+from ._cover_rules import rules_cover
 from .formats import parse
 from .shape import box_shape
+from .variants import Rules
 
 if TYPE_CHECKING:
     from ..core import ExactCover
 
-__all__ = ["to_exact_cover", "single_grid"]
+__all__ = ["to_exact_cover", "decode_cover", "single_grid"]
 
 
 def single_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> NDArray[np.uint8]:
@@ -40,7 +43,7 @@ def single_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> ND
 
 
 def to_exact_cover(
-    grid: ArrayLike | str, box: tuple[int, int] | None = None
+    grid: ArrayLike | str, box: tuple[int, int] | None = None, rules: Rules | None = None
 ) -> tuple[ExactCover, NDArray[np.int64], NDArray[np.int64]]:
     """The puzzle as a generic :class:`~numbadlx.ExactCover` (the 0/1-matrix path).
 
@@ -62,7 +65,26 @@ def to_exact_cover(
     (64, 64)
     >>> problem.option_names[5], problem.item_names[16]
     ('r0c1#2', 'r0#1')
+
+    With ``rules`` (a :class:`~numbadlx.sudoku.Rules`), every rule is in the model
+    (see :mod:`numbadlx.sudoku.variants`): a cage is one option per digit tuple over
+    all its cells, thermometers and marked pairs are items whose options colour the
+    cells' value items (Algorithm C), links and non-consecutive neighbours are
+    secondary items. ``option_cells`` and ``option_digits`` are then ``(O, K)``
+    arrays, the cells each option fills (-1 padding) and their digits; decode with
+    :func:`decode_cover`.
+
+    >>> from numbadlx.sudoku import Rules
+    >>> rules = Rules(cages=[([0, 1], 3)], diagonals=True)
+    >>> problem, cells, digits = to_exact_cover("0" * 16, rules=rules)
+    >>> problem.algorithm, problem.count()
+    ('X', 8)
+    >>> chosen = problem.solve()
+    >>> decode_cover("0" * 16, chosen, cells, digits).tolist()[:4]
+    [1, 2, 3, 4]
     """
+    if rules is not None:
+        return _rules_exact_cover(grid, box, rules)
     from ..core import ExactCover  # the generic path loads the core only when asked
 
     puzzle = single_grid(grid, box)
@@ -92,3 +114,51 @@ def to_exact_cover(
         indptr, items.ravel(), n_items=4 * nn, item_names=names, option_names=option_names
     )
     return problem, cells[keep], digits[keep] + 1
+
+
+def _rules_exact_cover(grid, box, rules):
+    from ..core import ExactCover
+
+    puzzle = single_grid(grid, box)
+    n = math.isqrt(puzzle.size)
+    if box is not None and rules.box is None:
+        rules = dataclasses.replace(rules, box=tuple(box))
+    (indptr, indices, colours, n_items, n_secondary, names, option_names, cells, digits) = (
+        rules_cover(puzzle, n, rules.checked(n))
+    )
+    problem = ExactCover.from_csr(
+        indptr,
+        indices,
+        n_items=n_items,
+        secondary=n_secondary,
+        item_names=names,
+        option_names=option_names,
+        colours=colours if colours.any() else None,
+    )
+    return problem, cells, digits
+
+
+def decode_cover(
+    grid: ArrayLike | str,
+    chosen: ArrayLike,
+    option_cells: NDArray[np.int64],
+    option_digits: NDArray[np.int64],
+    box: tuple[int, int] | None = None,
+) -> NDArray[np.uint8]:
+    """The grid a solution of :func:`to_exact_cover`'s problem fills: the givens plus
+    the digits of the ``chosen`` options (one cell per option, or ``(O, K)`` arrays
+    with -1 padding, as ``rules=`` gives them).
+
+    Examples
+    --------
+    >>> problem, cells, digits = to_exact_cover("1234" "3412" "2143" "0000")
+    >>> decode_cover("1234" "3412" "2143" "0000", problem.solve(), cells, digits).tolist()[-4:]
+    [4, 3, 2, 1]
+    """
+    out = single_grid(grid, box).copy()
+    chosen = np.asarray(chosen, dtype=np.int64)
+    cells = np.asarray(option_cells)[chosen].reshape(len(chosen), -1)
+    digits = np.asarray(option_digits)[chosen].reshape(len(chosen), -1)
+    keep = cells >= 0
+    out[cells[keep]] = digits[keep]
+    return out

@@ -18,12 +18,14 @@ Everything else asks this module: the engines take these tables as one
 :class:`UnitTable` (see :mod:`numbadlx.sudoku.engines`), the Python-side checks
 (:func:`~numbadlx.sudoku.check_grid`, the CSV solution check) and the exact-cover
 encoding (:func:`~numbadlx.sudoku.to_exact_cover`) use :func:`units` and :func:`boxes`.
-A grid with other units (diagonals, irregular regions) would need other tables here,
-not other engines.
+A variant's :class:`~numbadlx.sudoku.Rules` on units and peers (jigsaw regions,
+diagonals, windoku, disjoint groups, anti-knight, anti-king) make other tables here
+(:func:`rule_units`, :func:`rule_links`), not other engines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import NamedTuple
 
@@ -31,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .shape import box_shape
+from .variants import Rules
 
 __all__ = [
     "UNIT_KINDS",
@@ -41,6 +44,8 @@ __all__ = [
     "peers",
     "unit_table",
     "unit_tables",
+    "rule_units",
+    "rule_links",
 ]
 
 #: The kinds of unit, in the order the units are numbered: ``units(...)[k * n + i]`` is
@@ -108,16 +113,32 @@ def peers(n: int, box_rows: int, box_cols: int) -> NDArray[np.int64]:
 class UnitTable(NamedTuple):
     """A grid's constraints as the engines take them (read-only arrays, int32).
 
+    Every unit holds ``n`` cells that take the ``n`` digits once each: rows, columns and
+    boxes on classic grids; a variant's :class:`~numbadlx.sudoku.Rules` replace the
+    boxes (jigsaw regions, none for latin squares) and add units (diagonals, windoku
+    windows, disjoint groups). Anti-knight and anti-king add *links*: pairs of cells
+    that share no unit but may not share a digit.
+
     Attributes
     ----------
     n, box_rows, box_cols : int
-        The grid size and box shape.
+        The grid size and box shape (``1, n`` on a grid without a box shape).
     units : (U, n) int32
-        The cells of each unit (``U = 3 n``: rows, columns, boxes).
+        The cells of each unit (``U = 3 n`` on classic grids: rows, columns, boxes;
+        then the rules' units).
     peers : (n * n, P) int32
-        The other cells of each cell's units.
-    cell_units : (n * n, 3) int32
-        The units of each cell.
+        The other cells of each cell's units and links, in increasing order; a cell
+        with fewer than ``P`` repeats its last peer to fill the row.
+    cell_units : (n * n, K) int32
+        The units of each cell, in increasing order (row, column, box first); a cell
+        in fewer than ``K`` units repeats its row unit to fill the row.
+    links : (L, 2) int32
+        The linked pairs of cells (first cell lower), none on classic grids.
+    cell_links : (n * n, Q) int32
+        The links of each cell (indices into ``links``), -1 filling the row.
+    has_boxes : bool
+        Whether ``units`` ``2 n .. 3 n - 1`` are boxes of ``box_rows x box_cols`` (what
+        locked candidates read).
     """
 
     n: int
@@ -126,30 +147,165 @@ class UnitTable(NamedTuple):
     units: np.ndarray
     peers: np.ndarray
     cell_units: np.ndarray
+    links: np.ndarray
+    cell_links: np.ndarray
+    has_boxes: bool
+
+
+def _frozen(array):
+    array = np.ascontiguousarray(array, dtype=np.int32)
+    array.flags.writeable = False
+    return array
 
 
 @functools.cache
 def _table(n, box_rows, box_cols):
-    arrays = []
-    for make in (units, peers, cell_units):
-        array = make(n, box_rows, box_cols).astype(np.int32)
-        array.flags.writeable = False
-        arrays.append(array)
-    return UnitTable(n, box_rows, box_cols, *arrays)
+    arrays = [_frozen(make(n, box_rows, box_cols)) for make in (units, peers, cell_units)]
+    links = _frozen(np.zeros((0, 2)))
+    cell_links = _frozen(np.zeros((n * n, 0)))
+    return UnitTable(n, box_rows, box_cols, *arrays, links, cell_links, True)
 
 
-def unit_table(n: int, box: tuple[int, int] | None = None) -> UnitTable:
+def unit_table(n: int, box: tuple[int, int] | None = None, rules: Rules | None = None) -> UnitTable:
     """The :class:`UnitTable` of ``n x n`` grids with boxes of ``box`` (rows, columns;
-    None: the default of :func:`~numbadlx.sudoku.box_shape`), made once per shape.
+    None: the default of :func:`~numbadlx.sudoku.box_shape`) under ``rules`` (None:
+    the classic rules), made once per shape and rule set.
+
+    Only the rules on units and peers shape the table (regions, latin, diagonals,
+    windoku, disjoint, anti-knight, anti-king); the others leave it classic.
 
     Examples
     --------
     >>> table = unit_table(4)
     >>> table.units.shape, table.peers.shape, table.cell_units.shape
     ((12, 4), (16, 7), (16, 3))
+    >>> from numbadlx.sudoku import Rules
+    >>> table = unit_table(9, rules=Rules(diagonals=True, anti_knight=True))
+    >>> table.units.shape, table.cell_units[0].tolist(), table.links.shape
+    ((29, 9), [0, 9, 18, 27, 0], (152, 2))
     """
+    if rules is not None and (rules.unit_rules or rules.peer_rules):
+        if box is not None and rules.box is None:
+            rules = dataclasses.replace(rules, box=tuple(box))
+        return _rules_table(int(n), _shape_only(rules.checked(n)))
+    if rules is not None:
+        box = rules.checked(n).box if box is None else box
     rows, cols = box_shape(n, box)
     return _table(int(n), int(rows), int(cols))
+
+
+def _shape_only(rules):
+    """The rules that shape the table (the others dropped), so that equal shapes share
+    one cached table."""
+    keep = {f: getattr(rules, f) for f in ("box", "regions", *_UNIT_FLAGS, *_PEER_FLAGS)}
+    return Rules(**keep)
+
+
+_UNIT_FLAGS = ("latin", "diagonals", "windoku", "disjoint")
+_PEER_FLAGS = ("anti_knight", "anti_king")
+_KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2))
+_KING = ((0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def rule_units(n: int, rules: Rules) -> NDArray[np.int64]:
+    """The cells of every unit under ``rules`` (checked for ``n``), ``(U, n)``: rows,
+    columns, then the boxes or regions (none for ``latin``), then the diagonals (main,
+    then anti), the windoku windows (reading order) and the disjoint groups (by
+    position in the box); each unit's cells in increasing order.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> rule_units(4, Rules(latin=True, diagonals=True).checked(4))[-2:].tolist()
+    [[0, 5, 10, 15], [3, 6, 9, 12]]
+    """
+    cells = np.arange(n * n).reshape(n, n)
+    out = [cells, cells.T]
+    r, c = rules.box if rules.box is not None else (1, n)
+    if rules.regions is not None:
+        out.append(np.argsort(rules.regions, kind="stable").reshape(n, n))
+    elif not rules.latin:
+        out.append(units(n, r, c)[2 * n :])
+    if rules.diagonals:
+        out.append(np.stack([np.diagonal(cells), np.diagonal(cells[:, ::-1])]))
+    if rules.windoku:
+        windows = [
+            cells[top : top + r, left : left + c].ravel()
+            for top in range(1, n - r + 1, r + 1)
+            for left in range(1, n - c + 1, c + 1)
+        ]
+        out.append(np.array(windows).reshape(-1, n))
+    if rules.disjoint:
+        out.append(np.sort(units(n, r, c)[2 * n :].T, axis=1))
+    return np.concatenate(out).astype(np.int64)
+
+
+def rule_links(n: int, rules: Rules) -> NDArray[np.int64]:
+    """The pairs of cells (lower first, sorted) that anti-knight and anti-king keep
+    apart, whether or not they share a unit, ``(L, 2)``.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> rule_links(4, Rules(anti_knight=True))[:3].tolist()
+    [[0, 6], [0, 9], [1, 7]]
+    """
+    steps = (_KNIGHT if rules.anti_knight else ()) + (_KING if rules.anti_king else ())
+    pairs = []
+    row, col = np.divmod(np.arange(n * n), n)
+    for dr, dc in steps:
+        r2, c2 = row + dr, col + dc
+        ok = (r2 >= 0) & (r2 < n) & (c2 >= 0) & (c2 < n)
+        pairs.append(np.stack([np.arange(n * n)[ok], (r2 * n + c2)[ok]], axis=1))
+    if not pairs:
+        return np.zeros((0, 2), dtype=np.int64)
+    pairs = np.sort(np.concatenate(pairs), axis=1)
+    return np.unique(pairs, axis=0).astype(np.int64)
+
+
+def _padded(rows, fill):
+    width = max((len(row) for row in rows), default=0)
+    out = np.empty((len(rows), width), dtype=np.int64)
+    for k, row in enumerate(rows):
+        out[k, : len(row)] = row
+        out[k, len(row) :] = fill(row)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_table(n, rules):
+    nn = n * n
+    table = rule_units(n, rules)
+    of_cell = [[] for _ in range(nn)]
+    for u, members in enumerate(table.tolist()):
+        for cell in members:
+            of_cell[cell].append(u)
+    same = np.zeros((nn, nn), dtype=bool)
+    for members in table:
+        same[np.ix_(members, members)] = True
+    pairs = rule_links(n, rules)
+    near = np.zeros((nn, nn), dtype=bool)
+    near[pairs[:, 0], pairs[:, 1]] = near[pairs[:, 1], pairs[:, 0]] = True
+    links = pairs[~same[pairs[:, 0], pairs[:, 1]]] if len(pairs) else pairs
+    peer_mask = same | near
+    np.fill_diagonal(peer_mask, False)
+    peer_rows = [np.flatnonzero(line) for line in peer_mask]
+    cell_links = [[] for _ in range(nn)]
+    for k, (a, b) in enumerate(links.tolist()):
+        cell_links[a].append(k)
+        cell_links[b].append(k)
+    box = rules.box if rules.box is not None else (1, n)
+    return UnitTable(
+        n,
+        int(box[0]),
+        int(box[1]),
+        _frozen(table),
+        _frozen(_padded(peer_rows, lambda row: row[-1])),
+        _frozen(_padded(of_cell, lambda row: row[0])),
+        _frozen(links.reshape(-1, 2)),
+        _frozen(_padded(cell_links, lambda row: -1)),
+        bool(rules.has_boxes),
+    )
 
 
 def unit_tables(n: int, box_rows: int, box_cols: int):

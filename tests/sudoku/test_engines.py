@@ -216,7 +216,7 @@ def test_one_puzzle_helpers_take_the_engine():
         grid_errors([sudoku.parse(grid)[0]], [sudoku.solve_one(grid, engine="bands")], (3, 3)) == []
     )
     with pytest.raises(
-        ValueError, match="engine must be one of auto, dlx, bits, bands; got 'fast'"
+        ValueError, match="engine must be one of auto, dlx, bits, bands, cages; got 'fast'"
     ):
         sudoku.solve([puzzle], engine="fast")
     with pytest.raises(ValueError, match="engine"):

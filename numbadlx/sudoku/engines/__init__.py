@@ -28,10 +28,17 @@ work out rows, columns or boxes themselves::
     | 4 | 5 | 6 | 7 |                                    u8 = [0 1 4 5]    boxes)
     +---+---+---+---+            peers      (n*n, P)     cell 5 -> [0 1 4 6 7 9 13]
     | 8 | 9 |10 |11 |
-    +---+---+---+---+            cell_units (n*n, 3)     cell 5 -> [u1 u5 u8]
-    |12 |13 |14 |15 |
-    +---+---+---+---+            results, row k of each: solutions (N, n*n) uint8,
+    +---+---+---+---+            cell_units (n*n, K)     cell 5 -> [u1 u5 u8]
+    |12 |13 |14 |15 |            links (L, 2), cell_links (n*n, Q), has_boxes
+    +---+---+---+---+
+                                 results, row k of each: solutions (N, n*n) uint8,
                                  status (N,) uint8, counts, nodes, guesses (N,) int64
+
+A variant's :class:`~numbadlx.sudoku.Rules` change the table, not the kernels: more
+units (regions instead of boxes, diagonals, windows), so a cell may be in more units
+than three (short rows of ``cell_units`` and ``peers`` repeat an entry), and links,
+pairs of cells that share no unit but may not share a digit (anti-knight, anti-king).
+Each registry entry says which rule kinds its engine solves (:attr:`Engine.rules`).
 
 ``nodes`` counts the engine's own steps (items chosen for "dlx", states propagated for
 "bits" and "bands"); ``guesses`` counts branch points, search levels with two or more
@@ -42,9 +49,14 @@ Beside the kernels, the package exports the propagation on candidate masks that 
 grids (the making kernels): :func:`place`, :func:`queue_singles` and
 :func:`propagate` (naked and hidden singles, with or without locked candidates).
 
-The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``); code
-outside this package reaches them through :data:`REGISTRY` (or :func:`run`). Adding an
-engine is one more module with these four kernels and one more registry entry.
+The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``,
+``_cages``); code outside this package reaches them through :data:`REGISTRY` (or
+:func:`run`). Adding an engine is one more module with these four kernels and one more
+registry entry. An engine whose kernels need more than the unit table says how to build
+its table from it (``Engine.rules_table``): the "cages" engine, which solves the
+constraint rules of a :class:`~numbadlx.sudoku.Rules` (cage sums, thermometers, dots,
+X/V, non-consecutive, odd/even), takes a :class:`ConstraintTable` made by
+:func:`constraint_table`.
 
 Examples
 --------
@@ -61,6 +73,7 @@ Examples
 (True, [4, 2, 1, 3])
 """
 
+from ._constraint_tables import ConstraintTable, constraint_table
 from ._contract import (
     BUDGET,
     INVALID,
@@ -77,12 +90,13 @@ from ._contract import (
     stop_requested,
 )
 from ._propagation import place, propagate, queue_singles
-from ._registry import ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
+from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
 __all__ = [
     "Engine",
     "REGISTRY",
     "ENGINES",
+    "COVER",
     "pick_engine",
     "run",
     "work_unit",
@@ -102,4 +116,6 @@ __all__ = [
     "place",
     "queue_singles",
     "propagate",
+    "ConstraintTable",
+    "constraint_table",
 ]

@@ -55,18 +55,19 @@ def allocate_work(table):
     stack_left = np.empty(nn + 1, dtype=np.uint64)
     stack_placed = np.empty(nn + 1, dtype=np.int64)
     queue = np.empty(nn, dtype=np.int32)
-    segments = np.empty(nn, dtype=np.uint64)
+    segments = np.empty(max(nn, table.units.shape[0]), dtype=np.uint64)
     return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
 
 
 @njit(cache=True, nogil=True)
-def _start(grid, n, cell_units, n_units, masks, queue, used):
+def _start(grid, n, cell_units, n_units, links, cell_links, masks, queue, used):
     """Candidate masks of the givens' state. Returns ``(queued cells, givens)``, or
-    ``(-1, 0)`` for INVALID givens (a value above n or two equal givens in a unit) and
-    ``(-2, 0)`` for a cell left with no digit. ``used`` (at least ``n_units`` long) is
-    scratch space for the masks of the givens in each unit (numbered as in
-    ``cell_units``, the unit table's)."""
+    ``(-1, 0)`` for INVALID givens (a value above n, two equal givens in a unit or
+    linked) and ``(-2, 0)`` for a cell left with no digit. ``used`` (at least
+    ``n_units`` long) is scratch space for the masks of the givens in each unit
+    (numbered as in ``cell_units``, the unit table's)."""
     full = (_ONE << np.uint64(n)) - _ONE
+    width = cell_units.shape[1]
     for k in range(n_units):
         used[k] = 0
     for cell in range(n * n):
@@ -75,14 +76,27 @@ def _start(grid, n, cell_units, n_units, masks, queue, used):
             if v > n:
                 return -1, 0
             bit = _ONE << np.uint64(v - 1)
-            row = cell_units[cell, 0]
-            col = cell_units[cell, 1]
-            b = cell_units[cell, 2]
-            if (used[row] | used[col] | used[b]) & bit:
+            if width == 3:  # rows, columns, boxes: unrolled (a classic grid's hot path)
+                row = cell_units[cell, 0]
+                col = cell_units[cell, 1]
+                b = cell_units[cell, 2]
+                if (used[row] | used[col] | used[b]) & bit:
+                    return -1, 0
+                used[row] |= bit
+                used[col] |= bit
+                used[b] |= bit
+                continue
+            seen = np.uint64(0)
+            for k in range(width):
+                seen |= used[cell_units[cell, k]]
+            if seen & bit:
                 return -1, 0
-            used[row] |= bit
-            used[col] |= bit
-            used[b] |= bit
+            for k in range(width):
+                used[cell_units[cell, k]] |= bit
+    for k in range(links.shape[0]):
+        v = grid[links[k, 0]]
+        if v != 0 and grid[links[k, 1]] == v:
+            return -1, 0
     tail = 0
     givens = 0
     for cell in range(n * n):
@@ -91,9 +105,24 @@ def _start(grid, n, cell_units, n_units, masks, queue, used):
             masks[cell] = (_ONE << np.uint64(v - 1)) | PLACED
             givens += 1
         else:
-            m = full & ~(
-                used[cell_units[cell, 0]] | used[cell_units[cell, 1]] | used[cell_units[cell, 2]]
-            )
+            if width == 3:
+                taken = (
+                    used[cell_units[cell, 0]]
+                    | used[cell_units[cell, 1]]
+                    | used[cell_units[cell, 2]]
+                )
+            else:
+                taken = np.uint64(0)
+                for k in range(width):
+                    taken |= used[cell_units[cell, k]]
+            for k in range(cell_links.shape[1]):
+                link = cell_links[cell, k]
+                if link < 0:
+                    break
+                other = grid[links[link, 0] + links[link, 1] - cell]
+                if other != 0:
+                    taken |= _ONE << np.uint64(other - 1)
+            m = full & ~taken
             if m == 0:
                 return -2, 0
             if m & (m - _ONE) == 0:
@@ -199,11 +228,21 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     box_cols = table.box_cols
     peers = table.peers
     units = table.units
-    locked = True  # the locked candidates rule
+    locked = table.has_boxes  # the locked candidates rule (read along boxes)
     nn = n * n
     for cell in range(nn):
         solution[cell] = 0
-    tail, givens = _start(grid, n, table.cell_units, units.shape[0], masks, queue, segments)
+    tail, givens = _start(
+        grid,
+        n,
+        table.cell_units,
+        units.shape[0],
+        table.links,
+        table.cell_links,
+        masks,
+        queue,
+        segments,
+    )
     if tail == -1:
         return INVALID, 0, 0, 0
     visited = 1

@@ -90,11 +90,12 @@ def _singles(masks, peers, queue, tail):
 
 @njit(cache=True, nogil=True)
 def _hidden_singles(masks, peers, units, full, queue):
-    """Hidden singles in every unit (boxes first), each one placed and its naked singles
-    followed at once. Returns the number of cells placed, or -1 for a contradiction."""
+    """Hidden singles in every unit (from the boxes, unit ``2 n``, on; then the rows
+    and columns), each one placed and its naked singles followed at once. Returns the
+    number of cells placed, or -1 for a contradiction."""
     placed = 0
     n_units = units.shape[0]
-    first_box = 2 * (n_units // 3)
+    first_box = min(2 * units.shape[1], n_units)
     for v in range(n_units):
         u = v + first_box if v + first_box < n_units else v - (n_units - first_box)
         once = np.uint64(0)
@@ -224,7 +225,8 @@ def propagate(
         The grid's size and box shape (the box shape is read by locked candidates only).
     peers, units : int arrays
         The unit table's (:class:`~numbadlx.sudoku.geometry.UnitTable`): ``(n*n, P)``
-        peers of each cell, ``(3 n, n)`` cells of the rows, columns, then boxes.
+        peers of each cell, ``(U, n)`` cells of the rows, columns, boxes, then any
+        other units (a variant's).
     queue : (n*n,) int32 or int64
         The placed cells whose digit still has to leave their peers, then scratch.
     tail : int

@@ -5,9 +5,12 @@ from __future__ import annotations
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..shape import box_shape
-from . import _bands, _bits, _dlx
+from ..variants import RULE_KINDS
+from . import _bands, _bits, _cages, _dlx
+from ._constraint_tables import constraint_table
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,15 @@ class Engine:
         Calls with at most this many puzzles run on the calling thread (so do calls
         with one thread).
     node_seconds : callable
-        ``node_seconds(n)``: a deliberately high guess of one search node's cost on
-        ``n x n`` grids, for planning calls under a deadline.
+        ``node_seconds(n)``: a deadline planner's deliberately high guess of one search
+        node's cost on ``n x n`` grids.
+    rules : frozenset of str
+        The variant rule kinds it solves (names of
+        :data:`~numbadlx.sudoku.variants.RULE_KINDS`); empty: classic grids only.
+    rules_table : callable or None
+        ``rules_table(unit_table, rules)``: the table its kernels take for puzzles
+        under ``rules`` (checked), built from the unit table of those rules; None: the
+        unit table itself.
     """
 
     name: str
@@ -49,6 +59,23 @@ class Engine:
     auto_rank: int | None
     serial_up_to: int
     node_seconds: Callable[[int], float]
+    rules: frozenset = frozenset()
+    rules_table: Callable | None = None
+
+    def solves(self, kinds) -> bool:
+        """Whether it solves puzzles under rules of these kinds (a set of names)."""
+        return frozenset(kinds) <= self.rules
+
+
+# The rules the unit table carries: any unit of n cells, and links between cells
+_TABLE_RULES = frozenset(
+    {"regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king"}
+)
+
+#: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'
+#: exact-cover models (:func:`~numbadlx.sudoku.to_exact_cover`) searched one by one by
+#: the generic kernels of :mod:`numbadlx.core` (correct for every rule, not fast).
+COVER = "cover"
 
 
 def _classic(n, box):
@@ -87,6 +114,7 @@ REGISTRY = types.MappingProxyType(
             auto_rank=None,
             serial_up_to=1,
             node_seconds=lambda n: 2e-8 * n,  # a node is one item chosen
+            rules=_TABLE_RULES,
         ),
         "bits": _entry(
             "bits",
@@ -97,6 +125,7 @@ REGISTRY = types.MappingProxyType(
             auto_rank=1,
             serial_up_to=1,
             node_seconds=lambda n: 4e-8 * n * n,  # a node is a whole propagation
+            rules=_TABLE_RULES,
         ),
         "bands": _entry(
             "bands",
@@ -108,39 +137,75 @@ REGISTRY = types.MappingProxyType(
             serial_up_to=16,
             node_seconds=lambda n: 4e-8 * n * n,
         ),
+        "cages": _entry(
+            "cages",
+            _cages,
+            summary="candidate bit masks with cage sums, thermos, pairs and odd/even",
+            shapes="every shape",
+            fits=lambda n, box: True,
+            auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack
+            serial_up_to=1,
+            node_seconds=lambda n: 8e-8 * n * n,
+            rules=RULE_KINDS,
+            rules_table=constraint_table,
+        ),
     }
 )
 
 #: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
 #: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
-#: the per-digit band masks of 9x9 puzzles with 3x3 boxes; ``"auto"`` picks the
-#: fastest for the shape (see :data:`REGISTRY`).
+#: the per-digit band masks of 9x9 puzzles with 3x3 boxes, ``"cages"`` candidate bit
+#: masks with the constraint rules of variants (cages, thermometers, pairs, parity);
+#: ``"auto"`` picks the fastest for the shape and rules (see :data:`REGISTRY`).
 ENGINES = ("auto", *REGISTRY)
 
 
-def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None) -> str:
+def pick_engine(engine: str, n: int, box: tuple[int, int] | None = None, rules: Any = None) -> str:
     """The engine that ``engine`` means for ``n x n`` puzzles with boxes of ``box``
-    (rows, columns; None: the default shape of :func:`~numbadlx.sudoku.box_shape`):
-    ``"dlx"``, ``"bits"`` or ``"bands"``.
+    (rows, columns; None: the default shape of :func:`~numbadlx.sudoku.box_shape`)
+    under ``rules`` (a :class:`~numbadlx.sudoku.Rules`; None: classic):
+    ``"dlx"``, ``"bits"``, ``"bands"`` or another registered engine, or
+    :data:`COVER` when ``engine="auto"`` finds no engine for the rules.
 
     Raises ValueError for a name not in :data:`ENGINES`, a size or box
     :func:`~numbadlx.sudoku.box_shape` does not support, or an engine that does not
-    solve that shape (``"bands"`` for a shape other than 9x9 with 3x3 boxes).
+    solve that shape (``"bands"`` for a shape other than 9x9 with 3x3 boxes) or those
+    rules.
 
     Examples
     --------
     >>> pick_engine("auto", 9), pick_engine("auto", 25), pick_engine("dlx", 9)
     ('bands', 'bits', 'dlx')
+    >>> from numbadlx.sudoku import Rules
+    >>> pick_engine("auto", 9, rules=Rules(diagonals=True))
+    'bits'
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    box = box_shape(n, box)  # the size and box must exist
+    kinds = frozenset() if rules is None else rules.kinds
+    if kinds:
+        box = rules.checked(n).box if box is None else box_shape(n, box)
+    else:
+        box = box_shape(n, box)  # the size and box must exist
+    shape = box if box is not None else (1, n)
     if engine == "auto":
-        ranked = [e for e in REGISTRY.values() if e.auto_rank is not None and e.fits(n, box)]
+        ranked = [
+            e
+            for e in REGISTRY.values()
+            if e.auto_rank is not None and e.solves(kinds) and e.fits(n, shape)
+        ]
+        if not ranked:
+            return COVER
         return min(ranked, key=lambda e: e.auto_rank).name
-    if not REGISTRY[engine].fits(n, box):
+    entry = REGISTRY[engine]
+    if not entry.solves(kinds):
+        missing = ", ".join(sorted(kinds - entry.rules))
+        able = [e.name for e in REGISTRY.values() if e.solves(kinds)]
+        hint = f'engine="{able[0]}" or "auto"' if able else 'engine="auto"'
+        raise ValueError(f'engine "{engine}" does not solve the rules {missing} (use {hint})')
+    if not entry.fits(n, shape):
         raise ValueError(
-            f'engine "{engine}" solves {REGISTRY[engine].shapes} only; got {n}x{n} with '
+            f'engine "{engine}" solves {entry.shapes} only; got {n}x{n} with '
             f'{box[0]}x{box[1]} boxes (use engine="bits" or "auto")'
         )
     return engine

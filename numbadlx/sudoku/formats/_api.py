@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from ...core.textfile import check_file, check_text_bytes
 from ...core.validate import check_integer
 from ..shape import box_shape
+from ..variants import Rules
 from ._arrays import _array_matrix, _check_values
 from ._csv import _csv_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
@@ -423,6 +424,11 @@ def parse_chunk(
             else None
         ),
         solution_errors=solution_errors,
+        rules=(
+            [r for part in parts for r in (part.rules or [Rules()] * len(part))]
+            if any(part.rules is not None for part in parts)
+            else None
+        ),
     )
 
 

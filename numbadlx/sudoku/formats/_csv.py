@@ -10,33 +10,21 @@ from collections.abc import Iterator
 import numpy as np
 
 from ._cells import _SQUARES, _parse_cells, _parse_line_batch
-from ._reader import _SAMPLE_LINES, PuzzleChunk, _check_start, _Context, _iter_records
+from ._killer import killer_chunks, killer_columns
+from ._reader import (
+    _SAMPLE_LINES,
+    PuzzleChunk,
+    _check_start,
+    _Context,
+    _field_offset,
+    _iter_records,
+    _LineFeeder,
+)
 
 __all__ = ["PUZZLE_COLUMNS", "SOLUTION_COLUMNS"]
 
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "unsolved", "question", "questions")
 SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
-
-
-class _LineFeeder:
-    """Feed decoded lines to :func:`csv.reader` and remember where we are."""
-
-    def __init__(self, records, first_line: int):
-        self._records = records
-        self.line = first_line - 1
-        self.end = 0
-        self.lines: list[str] = []
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> str:
-        line, raw, end = next(self._records)
-        self.line = line
-        self.end = end
-        text = raw.decode("utf-8", "surrogateescape")
-        self.lines.append(text)
-        return text + "\n"
 
 
 def _pick_column(names: list[str], wanted: tuple[str, ...]) -> int | None:
@@ -130,13 +118,6 @@ def _csv_header(f, name: str, column=None):
     raise ValueError(f"{name}: empty CSV file (no header row)")
 
 
-def _field_offset(line_text: str, row: list[str], index: int) -> int:
-    if '"' not in line_text:
-        return sum(len(cell) + 1 for cell in row[:index])
-    found = line_text.find(row[index]) if row[index] else -1
-    return max(found, 0)
-
-
 def _sample_fields(f, begin: int, line: int, pcol: int) -> list[tuple[int, str]]:
     """``(line, puzzle field)`` of the first ``_SAMPLE_LINES`` rows from ``begin``."""
     feeder = _LineFeeder(_iter_records(f, begin, line), line)
@@ -161,6 +142,11 @@ def _csv_chunks(
     solutions: bool,
     column=None,
 ) -> Iterator[PuzzleChunk]:
+    if column is None:
+        found = killer_columns(f, ctx.name)
+        if found is not None:
+            yield from killer_chunks(f, ctx, chunk_size, start_byte, start_line, solutions, found)
+            return
     pcol, scol, data_line, data_start = _csv_header(f, ctx.name, column)
     if not solutions:
         scol = None

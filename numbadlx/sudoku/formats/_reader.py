@@ -57,6 +57,9 @@ class PuzzleChunk:
     solution_errors : list of (int, str)
         ``(row index in this chunk, message)`` for each row whose solution field
         could not be read (its solution row is zeros; the puzzle is not ``bad``).
+    rules : list of Rules or None
+        The :class:`~numbadlx.sudoku.Rules` of each row when the source gives them
+        (a killer CSV's cages), else None (the classic rules).
     """
 
     puzzles: np.ndarray
@@ -67,6 +70,7 @@ class PuzzleChunk:
     raw: list
     solutions: np.ndarray | None = field(default=None)
     solution_errors: list = field(default_factory=list)
+    rules: list | None = field(default=None)
 
     def __len__(self) -> int:
         return int(self.puzzles.shape[0])
@@ -350,3 +354,31 @@ def _strip_comment(raw: bytes) -> bytes:
     if b"#" in raw:
         raw = raw.split(b"#", 1)[0]
     return raw.rstrip()
+
+
+class _LineFeeder:
+    """Feed decoded lines to :func:`csv.reader` and remember where we are."""
+
+    def __init__(self, records, first_line: int):
+        self._records = records
+        self.line = first_line - 1
+        self.end = 0
+        self.lines: list[str] = []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        line, raw, end = next(self._records)
+        self.line = line
+        self.end = end
+        text = raw.decode("utf-8", "surrogateescape")
+        self.lines.append(text)
+        return text + "\n"
+
+
+def _field_offset(line_text: str, row: list[str], index: int) -> int:
+    if '"' not in line_text:
+        return sum(len(cell) + 1 for cell in row[:index])
+    found = line_text.find(row[index]) if row[index] else -1
+    return max(found, 0)

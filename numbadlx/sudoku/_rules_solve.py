@@ -1,0 +1,151 @@
+"""Solving under variant rules: the part of :func:`~numbadlx.sudoku.solve` behind
+``rules=``.
+
+Puzzles are grouped by rule set (one group for one :class:`Rules`; a list of rules, one
+per puzzle, makes a group per distinct set). Each group gets its engine (``"auto"``
+picks per rule set; a named engine must solve the rules) and its table (the unit table
+of the rules, or the one the engine builds from it), and runs through the same bulk
+loop, budgets and deadline as classic puzzles; results go back to the input order.
+Rules no registered engine solves run on :data:`~numbadlx.sudoku.engines.COVER`: each
+puzzle's exact-cover model searched by the generic kernels of :mod:`numbadlx.core`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from . import engines, geometry
+from ._cover_rules import clashing_givens
+from ._deadline import solve_by_deadline
+from .cover import decode_cover, to_exact_cover
+from .engines import COVER, REGISTRY, pick_engine
+from .engines import run as run_engine
+from .variants import Rules
+
+__all__ = ["rule_groups", "solve_rules"]
+
+
+def rule_groups(rules, n_puzzles, n, box):
+    """``[(checked rules, rows), ...]``: the puzzles of each distinct rule set, rows in
+    increasing order, groups in order of first appearance."""
+    if isinstance(rules, Rules):
+        per_row = None
+        distinct = [rules]
+    else:
+        try:
+            per_row = list(rules)
+        except TypeError:
+            raise TypeError(
+                f"rules must be a Rules or a sequence of Rules, got {type(rules).__name__}"
+            ) from None
+        if len(per_row) != n_puzzles:
+            raise ValueError(f"rules: got {len(per_row)} rule sets for {n_puzzles} puzzles")
+        for k, item in enumerate(per_row):
+            if not isinstance(item, Rules):
+                raise TypeError(f"rules[{k}] is a {type(item).__name__}, not a Rules")
+        distinct = list(dict.fromkeys(per_row))
+    checked = {}
+    for item in distinct:
+        shaped = item
+        if box is not None and item.box is None:
+            shaped = dataclasses.replace(item, box=tuple(box))
+        checked[item] = shaped.checked(n)
+    if per_row is None:
+        return [(checked[rules], np.arange(n_puzzles))]
+    index = {item: k for k, item in enumerate(distinct)}
+    keys = np.array([index[item] for item in per_row], dtype=np.int64)
+    return [(checked[item], np.flatnonzero(keys == index[item])) for item in distinct]
+
+
+def _table(name, n, rules):
+    table = geometry.unit_table(n, rules=rules)
+    entry = REGISTRY.get(name)
+    if entry is not None and entry.rules_table is not None:
+        table = entry.rules_table(table, rules)
+    return table
+
+
+def solve_rules(
+    grid, rules, n, box, *, engine, limit, max_nodes, chunk, threads, deadline, progress, out
+):
+    """Solve every row of ``grid`` under ``rules`` into ``out = (solutions, status,
+    counts, nodes, guesses)`` (rows INVALID on entry stay so). Returns ``(engine names,
+    box)``: the engines that ran, in order, and the box shape of the first rule set."""
+    groups = rule_groups(rules, grid.shape[0], n, box)
+    names = []
+    total = grid.shape[0]
+    done = 0
+    for checked, rows in groups:
+        name = pick_engine(engine, n, checked.box, rules=checked)
+        if name not in names:
+            names.append(name)
+        part = tuple(np.ascontiguousarray(array[rows]) for array in out)
+        puzzles = np.ascontiguousarray(grid[rows])
+        if name == COVER:
+            _solve_cover(puzzles, checked, n, limit, max_nodes, deadline, part)
+        else:
+            table = _table(name, n, checked)
+            if deadline is not None:
+                solve_by_deadline(
+                    name, puzzles, table, limit, max_nodes, chunk, threads, deadline, part, None
+                )
+            else:
+                block = max(chunk * threads * 16, 4096)
+                for begin in range(0, len(rows), block):
+                    end = min(len(rows), begin + block)
+                    run_engine(
+                        name,
+                        puzzles[begin:end],
+                        table,
+                        limit,
+                        0 if max_nodes is None else int(max_nodes),
+                        chunk,
+                        threads,
+                        tuple(array[begin:end] for array in part),
+                    )
+        for array, piece in zip(out, part):
+            array[rows] = piece
+        done += len(rows)
+        if progress is not None:
+            progress(done, total)
+    return names, groups[0][0].box
+
+
+def _solve_cover(puzzles, rules, n, limit, max_nodes, deadline, out):
+    """The :data:`COVER` engine: each puzzle's exact-cover model, searched by
+    :class:`numbadlx.core.search.Search` up to ``limit`` solutions."""
+    from ..core.search import Search, decode_solution  # the generic search, when needed
+
+    solutions, status, counts, nodes, guesses = out
+    table = geometry.unit_table(n, rules=rules)
+    for k in range(puzzles.shape[0]):
+        solutions[k] = 0
+        counts[k] = nodes[k] = guesses[k] = 0
+        if status[k] == engines.INVALID:
+            continue
+        puzzle = puzzles[k]
+        if clashing_givens(puzzle, table):
+            status[k] = engines.INVALID
+            continue
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            status[k] = engines.BUDGET
+            continue
+        problem, cells, digits = to_exact_cover(puzzle, rules=rules)
+        search = Search(problem, max_nodes=max_nodes, timeout=left)
+        code, found, record = search.run(limit, 1)
+        counts[k] = found
+        nodes[k] = int(search.summary().nodes)
+        if found:
+            solutions[k] = decode_cover(puzzle, decode_solution(record[0]), cells, digits)
+        if search.status == "budget":
+            status[k] = engines.BUDGET
+        elif found == 0:
+            status[k] = engines.NO_SOLUTION
+        elif found >= 2:
+            status[k] = engines.MULTIPLE
+        else:
+            status[k] = engines.SOLVED if limit == 1 else engines.UNIQUE

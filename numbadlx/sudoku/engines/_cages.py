@@ -1,0 +1,454 @@
+"""Sudoku with constraint rules on candidate bit masks: cages, thermos, pairs, odd/even.
+
+The engine keeps the "bits" engine's state (one ``uint64`` mask per cell, the
+contract's ``PLACED`` bit once a digit is fixed) and its propagation (naked and hidden
+singles over the units, :func:`~._propagation.propagate`), and adds one pass over the
+constraint rules, repeated with the singles until neither changes a mask:
+
+* **cages** - a digit placed in a cage leaves its other cells (distinct digits); for a
+  cage with a total, each digit set of its size that reaches the total (``combos``, made
+  once in Python) survives while it holds the cage's placed digits and its other
+  digits lie among the candidates of the open cells; the open cells keep the union
+  of the surviving sets (this is also the min/max bound on the sum), and a digit in
+  every surviving set with one open cell left for it is placed there;
+* **pairs** - a relation between two cells (white or black dot, X, V, not
+  consecutive): a candidate of one cell stays while some candidate of the other is
+  allowed beside it (``relation[r, d]``: the digits allowed beside digit ``d + 1``);
+* **thermos** - strictly increasing from the bulb: each cell keeps the digits above
+  the smallest candidate of the cell before and below the largest of the cell after;
+* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state.
+
+What propagation does not finish is searched depth first over an explicit stack of
+mask copies, branching on an open cell with the fewest candidates.
+
+The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
+(:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
+arrays, its cages including those the sums imply (innies and outies of each unit)::
+
+    n, box_rows, box_cols, units, peers, cell_units     as the unit table's
+    locked                 bool: the grid keeps the boxes of its box shape (locked
+                           candidates hold)
+    allowed     (n*n,)     uint64: digits each cell may hold (odd/even)
+    cage_start  (C+1,)     int32: cage k's cells are cage_cells[cage_start[k]:...]
+    cage_cells             int32
+    combo_start (C+1,)     int32: cage k's digit sets are combos[combo_start[k]:...]
+    combos                 uint64: a cage without a total has none (distinct only)
+    cage_total  (C,)       int32: the total, or -1 for none
+    thermo_start (T+1,)    int32, thermo_cells int32: bulb first
+    pair_a, pair_b, pair_rel (Q,) int32: the two cells and the relation's row
+    relation    (R, n)     uint64
+
+Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
+or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
+a dot) is a puzzle without a solution (NO_SOLUTION). Counters as the "bits" engine's:
+``nodes`` counts propagated states, ``guesses`` branch points.
+"""
+
+import numpy as np
+from numba import njit, prange
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount
+from ._loop import lanes_for, solve_rows, take_units
+from ._propagation import place, propagate
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_DIGITS = ~PLACED
+
+
+@njit(cache=True, nogil=True)
+def allocate_work(table):
+    """One thread's buffers: ``(masks, stack, stack_cell, stack_left, stack_placed,
+    queue, segments)``, one mask copy per search level (at most ``n * n``)."""
+    nn = table.n * table.n
+    masks = np.empty(nn, dtype=np.uint64)
+    stack = np.empty((nn + 1, nn), dtype=np.uint64)
+    stack_cell = np.empty(nn + 1, dtype=np.int64)
+    stack_left = np.empty(nn + 1, dtype=np.uint64)
+    stack_placed = np.empty(nn + 1, dtype=np.int64)
+    queue = np.empty(nn, dtype=np.int32)
+    segments = np.empty(nn, dtype=np.uint64)
+    return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _restrict(masks, cell, allowed, queue, tail):
+    """Keep only the digits of ``allowed`` in ``cell``. Returns ``(tail, state)``:
+    state -1 when the cell is left without a digit (or a placed cell's digit is not
+    allowed), 1 for a change, 0 for none; a cell left with one digit is placed."""
+    m = masks[cell]
+    if m & PLACED:
+        if m & allowed & _DIGITS:
+            return tail, 0
+        return tail, -1
+    kept = m & allowed
+    if kept == m:
+        return tail, 0
+    if kept == 0:
+        return tail, -1
+    if kept & (kept - _ONE) == 0:
+        return place(masks, cell, kept, queue, tail), 1
+    masks[cell] = kept
+    return tail, 1
+
+
+@njit(cache=True, nogil=True)
+def _cages(masks, table, queue, tail):
+    """The cage sums (see the module docstring). Returns ``(tail, state)``."""
+    changed = 0
+    cage_start = table.cage_start
+    cells = table.cage_cells
+    combo_start = table.combo_start
+    combos = table.combos
+    for c in range(cage_start.shape[0] - 1):
+        done = _ZERO
+        free = _ZERO
+        open_cells = 0
+        for k in range(cage_start[c], cage_start[c + 1]):
+            m = masks[cells[k]]
+            if m & PLACED:
+                if done & m:
+                    return tail, -1  # a digit twice in the cage
+                done |= m & _DIGITS
+            else:
+                free |= m
+                open_cells += 1
+        if table.cage_total[c] < 0:
+            # distinct digits only: the placed ones leave the open cells
+            if done & free:
+                for k in range(cage_start[c], cage_start[c + 1]):
+                    if masks[cells[k]] & PLACED:
+                        continue
+                    tail, state = _restrict(masks, cells[k], ~done, queue, tail)
+                    if state < 0:
+                        return tail, -1
+                    changed |= state
+            continue
+        union = _ZERO
+        required = _DIGITS
+        for j in range(combo_start[c], combo_start[c + 1]):
+            combo = combos[j]
+            if (combo & done) != done:
+                continue
+            rest = combo & ~done
+            if rest & ~free:
+                continue
+            union |= rest
+            required &= rest
+        if union == 0 and open_cells > 0:
+            return tail, -1
+        if open_cells == 0:
+            # every cell placed: the placed digits must be one of the sets
+            found = False
+            for j in range(combo_start[c], combo_start[c + 1]):
+                if combos[j] == done:
+                    found = True
+                    break
+            if not found:
+                return tail, -1
+            continue
+        once = _ZERO
+        twice = _ZERO
+        placed_now = _ZERO
+        for k in range(cage_start[c], cage_start[c + 1]):
+            cell = cells[k]
+            tail, state = _restrict(masks, cell, union | done, queue, tail)
+            if state < 0:
+                return tail, -1
+            changed |= state
+            m = masks[cell]
+            if m & PLACED:
+                placed_now |= m & _DIGITS
+            else:
+                twice |= once & m
+                once |= m
+        hidden = required & ~placed_now
+        if hidden & ~once:
+            return tail, -1  # a digit every set needs has no open cell left
+        hidden &= ~twice
+        while hidden:
+            bit = hidden & (~hidden + _ONE)
+            hidden ^= bit
+            for k in range(cage_start[c], cage_start[c + 1]):
+                cell = cells[k]
+                m = masks[cell]
+                if m & bit and not m & PLACED:
+                    tail = place(masks, cell, bit, queue, tail)
+                    changed = 1
+                    break
+    return tail, changed
+
+
+@njit(cache=True, nogil=True)
+def _support(mask, relation, r):
+    """The digits allowed beside some digit of ``mask`` by relation ``r``."""
+    out = _ZERO
+    m = mask & _DIGITS
+    while m:
+        bit = m & (~m + _ONE)
+        m ^= bit
+        out |= relation[r, trailing_zeros(bit)]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _pairs(masks, table, queue, tail):
+    """The relations between two cells. Returns ``(tail, state)``."""
+    changed = 0
+    relation = table.relation
+    for q in range(table.pair_a.shape[0]):
+        a = table.pair_a[q]
+        b = table.pair_b[q]
+        r = table.pair_rel[q]
+        tail, state = _restrict(masks, a, _support(masks[b], relation, r), queue, tail)
+        if state < 0:
+            return tail, -1
+        changed |= state
+        tail, state = _restrict(masks, b, _support(masks[a], relation, r), queue, tail)
+        if state < 0:
+            return tail, -1
+        changed |= state
+    return tail, changed
+
+
+@njit(cache=True, nogil=True)
+def _thermos(masks, table, queue, tail):
+    """Strictly increasing lines, bulb first. Returns ``(tail, state)``."""
+    changed = 0
+    start = table.thermo_start
+    cells = table.thermo_cells
+    for t in range(start.shape[0] - 1):
+        # upward: above the smallest candidate of the cell before
+        for k in range(start[t] + 1, start[t + 1]):
+            low = trailing_zeros(masks[cells[k - 1]] & _DIGITS)
+            above = ~((_ONE << np.uint64(low + 1)) - _ONE) & _DIGITS
+            tail, state = _restrict(masks, cells[k], above, queue, tail)
+            if state < 0:
+                return tail, -1
+            changed |= state
+        # downward: below the largest candidate of the cell after
+        for k in range(start[t + 1] - 2, start[t] - 1, -1):
+            high = 63 - leading_zeros(masks[cells[k + 1]] & _DIGITS)
+            below = (_ONE << np.uint64(high)) - _ONE
+            tail, state = _restrict(masks, cells[k], below, queue, tail)
+            if state < 0:
+                return tail, -1
+            changed |= state
+    return tail, changed
+
+
+@njit(cache=True, nogil=True)
+def _settle(masks, table, queue, tail, segments, open_cells):
+    """Singles and the constraint pass, in turn, until neither changes a mask. Returns
+    the number of cells placed (the ``tail`` queued ones included) or -1 for a
+    contradiction. Runs the constraint pass at least once, so a grid the singles fill
+    is checked against every rule."""
+    placed = 0
+    while True:
+        got = propagate(
+            masks,
+            table.n,
+            table.box_rows,
+            table.box_cols,
+            table.peers,
+            table.units,
+            queue,
+            tail,
+            segments,
+            table.locked,
+            open_cells - placed,
+        )
+        if got < 0:
+            return -1
+        placed += got
+        tail, s1 = _cages(masks, table, queue, 0)
+        if s1 < 0:
+            return -1
+        tail, s2 = _pairs(masks, table, queue, tail)
+        if s2 < 0:
+            return -1
+        tail, s3 = _thermos(masks, table, queue, tail)
+        if s3 < 0:
+            return -1
+        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+            return placed
+
+
+@njit(cache=True, nogil=True)
+def _start(grid, table, masks, queue):
+    """Candidate masks of the givens' state. Returns ``(queued cells, givens)``;
+    ``(-1, 0)`` for INVALID givens, ``(-2, 0)`` for a dead end already."""
+    n = table.n
+    peers = table.peers
+    full = (_ONE << np.uint64(n)) - _ONE
+    for cell in range(n * n):
+        v = grid[cell]
+        if v > n:
+            return -1, 0
+        if v != 0:
+            for k in range(peers.shape[1]):
+                if grid[peers[cell, k]] == v:
+                    return -1, 0
+    for c in range(table.cage_start.shape[0] - 1):
+        seen = _ZERO
+        for k in range(table.cage_start[c], table.cage_start[c + 1]):
+            v = grid[table.cage_cells[k]]
+            if v != 0:
+                bit = _ONE << np.uint64(v - 1)
+                if seen & bit:
+                    return -1, 0
+                seen |= bit
+    tail = 0
+    givens = 0
+    dead = False
+    for cell in range(n * n):
+        v = grid[cell]
+        if v != 0:
+            bit = _ONE << np.uint64(v - 1)
+            masks[cell] = bit | PLACED
+            givens += 1
+            if not bit & table.allowed[cell]:
+                dead = True
+    if dead:
+        return -2, 0
+    for cell in range(n * n):
+        if grid[cell] != 0:
+            continue
+        m = full & table.allowed[cell]
+        for k in range(peers.shape[1]):
+            v = grid[peers[cell, k]]
+            if v != 0:
+                m &= ~(_ONE << np.uint64(v - 1))
+        if m == 0:
+            return -2, 0
+        if m & (m - _ONE) == 0:
+            tail = place(masks, cell, m, queue, tail)
+        else:
+            masks[cell] = m
+    return tail, givens
+
+
+@njit(cache=True, nogil=True)
+def _choose(masks, nn):
+    """An open cell with the fewest candidates (the first of them)."""
+    best = 65
+    chosen = 0
+    for cell in range(nn):
+        m = masks[cell]
+        if not m & PLACED:
+            k = popcount(m)
+            if k < best:
+                best = k
+                chosen = cell
+                if k == 2:
+                    break
+    return chosen
+
+
+@njit(cache=True, nogil=True)
+def solve_one(grid, table, limit, max_nodes, work, solution):
+    """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
+    Returns ``(status, count, nodes, guesses)``; the first solution goes into
+    ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
+    nn = table.n * table.n
+    for cell in range(nn):
+        solution[cell] = 0
+    tail, givens = _start(grid, table, masks, queue)
+    if tail == -1:
+        return INVALID, 0, 0, 0
+    if tail == -2:
+        return NO_SOLUTION, 0, 1, 0
+    visited = 1
+    guesses = 0
+    count = 0
+    complete = True
+    level = 0
+    placed = -1
+    got = _settle(masks, table, queue, tail, segments, nn - givens)
+    if got >= 0:
+        placed = givens + got
+    while True:
+        if placed == nn:
+            count += 1
+            if count == 1:
+                for cell in range(nn):
+                    solution[cell] = trailing_zeros(masks[cell] & _DIGITS) + 1
+            if count >= limit:
+                break
+        elif placed >= 0:
+            chosen = _choose(masks, nn)
+            guesses += 1
+            for cell in range(nn):
+                stack[level, cell] = masks[cell]
+            stack_cell[level] = chosen
+            stack_left[level] = masks[chosen]
+            stack_placed[level] = placed
+            level += 1
+        if level == 0:
+            break
+        if max_nodes > 0 and visited >= max_nodes:
+            complete = False
+            break
+        top = level - 1
+        left = stack_left[top]
+        bit = left & (~left + _ONE)
+        left ^= bit
+        stack_left[top] = left
+        for cell in range(nn):
+            masks[cell] = stack[top, cell]
+        if left == 0:
+            level -= 1
+        visited += 1
+        tail = place(masks, stack_cell[top], bit, queue, 0)
+        before = stack_placed[top]
+        got = _settle(masks, table, queue, tail, segments, nn - before)
+        placed = before + got if got >= 0 else -1
+    return final_status(complete, count, limit), count, visited, guesses
+
+
+@njit(cache=True, nogil=True)
+def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    solve_rows(
+        solve_one,
+        puzzles,
+        0,
+        puzzles.shape[0],
+        table,
+        limit,
+        max_nodes,
+        work,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_bulk(
+    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+):
+    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
+    from a shared counter (see :mod:`._loop`)."""
+    next_unit = np.zeros(1, dtype=np.int64)
+    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
+        take_units(
+            solve_one,
+            allocate_work,
+            next_unit,
+            chunk,
+            puzzles,
+            table,
+            limit,
+            max_nodes,
+            solutions,
+            status,
+            counts,
+            nodes,
+            guesses,
+        )

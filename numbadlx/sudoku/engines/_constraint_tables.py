@@ -1,0 +1,385 @@
+"""The constraint table of the "cages" engine, made once per rule set in Python.
+
+The engine (:mod:`._cages`) reads the unit table's fields and
+the rule arrays of :class:`ConstraintTable`; this module turns cages, thermos, pairs
+and odd/even cells into them: each cage's digit sets of its size that reach its total
+(bit masks), the cage mates added to each cell's peers (a cage's digits are
+distinct), and one row of allowed neighbour digits per kind of pair.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..variants import Rules
+
+__all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
+
+#: The relations between two cells, in the order of the engine's ``relation`` rows.
+RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
+
+
+class ConstraintTable(NamedTuple):
+    """A grid's units and constraint rules as the "cages" engine takes them
+    (read-only arrays; see the engine module for each field)."""
+
+    n: int
+    box_rows: int
+    box_cols: int
+    units: np.ndarray
+    peers: np.ndarray
+    cell_units: np.ndarray
+    locked: bool
+    allowed: np.ndarray
+    cage_start: np.ndarray
+    cage_cells: np.ndarray
+    combo_start: np.ndarray
+    combos: np.ndarray
+    cage_total: np.ndarray
+    thermo_start: np.ndarray
+    thermo_cells: np.ndarray
+    pair_a: np.ndarray
+    pair_b: np.ndarray
+    pair_rel: np.ndarray
+    relation: np.ndarray
+
+
+def _allowed_beside(kind: str, d: int, e: int) -> bool:
+    if kind == "white_dots":
+        return abs(d - e) == 1
+    if kind == "black_dots":
+        return d == 2 * e or e == 2 * d
+    if kind == "x_pairs":
+        return d + e == 10
+    if kind == "v_pairs":
+        return d + e == 5
+    return abs(d - e) != 1  # non_consecutive
+
+
+@functools.cache
+def _relation(n: int) -> np.ndarray:
+    table = np.zeros((len(RELATIONS), n), dtype=np.uint64)
+    for r, kind in enumerate(RELATIONS):
+        for d in range(1, n + 1):
+            bits = sum(1 << (e - 1) for e in range(1, n + 1) if _allowed_beside(kind, d, e))
+            table[r, d - 1] = bits
+    table.flags.writeable = False
+    return table
+
+
+@functools.cache
+def _subsets(n: int):
+    """Every digit set of 1..n as a mask, with its size and sum (n <= 16)."""
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(n)) & 1
+    return masks, bits.sum(axis=1), bits @ np.arange(1, n + 1)
+
+
+@functools.cache
+def cage_combos(n: int, size: int, total: int) -> tuple[int, ...]:
+    """The digit sets (bit ``d - 1`` for digit ``d``) of ``size`` distinct digits of
+    1..n that sum to ``total``.
+
+    Examples
+    --------
+    >>> [bin(m) for m in cage_combos(9, 2, 4)]
+    ['0b101']
+    >>> len(cage_combos(9, 3, 15))
+    8
+    """
+    if n <= 16:
+        masks, sizes, sums = _subsets(n)
+        return tuple(int(m) for m in masks[(sizes == size) & (sums == total)])
+    found = []
+    stack = [(0, 0, 0, 1)]  # mask, count, sum, next digit
+    while stack:
+        mask, count, got, digit = stack.pop()
+        if count == size:
+            if got == total:
+                found.append(mask)
+            continue
+        for d in range(digit, n + 1):
+            if got + d > total:
+                break
+            stack.append((mask | 1 << (d - 1), count + 1, got + d, d + 1))
+    return tuple(sorted(found))
+
+
+def _readonly(array, dtype):
+    array = np.ascontiguousarray(array, dtype=dtype)
+    array.flags.writeable = False
+    return array
+
+
+def _csr(groups):
+    start = [0]
+    flat = []
+    for group in groups:
+        flat.extend(group)
+        start.append(len(flat))
+    return _readonly(start, np.int32), _readonly(flat, np.int32)
+
+
+@njit(cache=True, nogil=True)
+def _derive(n, units, cage_start, cage_cells, totals):
+    """Cages implied by the sums (the "rule of 45"): in each unit, the cells left over
+    by the cages inside it (innies, totalling the unit's sum less theirs), and, when
+    cages with totals cover the unit, the cells they hold outside it (outies, totalling
+    theirs less the unit's). A set is kept when it has fewer than ``n`` cells, lies in
+    one unit (so its digits are distinct) and is no cage already. Returns
+    ``(cells (D, n), sizes (D,), totals (D,))``, each set's cells in increasing order."""
+    nn = n * n
+    n_units = units.shape[0]
+    n_cages = totals.shape[0]
+    whole = n * (n + 1) // 2
+    cage_of = np.full(nn, -1, dtype=np.int64)
+    for c in range(n_cages):
+        for k in range(cage_start[c], cage_start[c + 1]):
+            cage_of[cage_cells[k]] = c
+    in_unit = np.zeros((n_units, nn), dtype=np.bool_)
+    for u in range(n_units):
+        for k in range(n):
+            in_unit[u, units[u, k]] = True
+    count = np.zeros(n_cages, dtype=np.int64)
+    found = np.zeros((2 * n_units, n), dtype=np.int64)
+    sizes = np.zeros(2 * n_units, dtype=np.int64)
+    sums = np.zeros(2 * n_units, dtype=np.int64)
+    kept = 0
+    candidate = np.empty(nn, dtype=np.int64)
+    for u in range(n_units):
+        for k in range(n):
+            c = cage_of[units[u, k]]
+            if c >= 0:
+                count[c] += 1
+        for kind in range(2):
+            size = 0
+            total = whole if kind == 0 else -whole
+            covered = True
+            for k in range(n):
+                cell = units[u, k]
+                c = cage_of[cell]
+                whole_cage = (
+                    c >= 0 and totals[c] >= 0 and count[c] == cage_start[c + 1] - cage_start[c]
+                )
+                if kind == 0:
+                    if not whole_cage:
+                        candidate[size] = cell
+                        size += 1
+                    elif cell == cage_cells[cage_start[c]]:
+                        total -= totals[c]  # once per cage inside: at its first cell
+                    continue
+                if c < 0 or totals[c] < 0:
+                    covered = False
+                    break
+                first = True  # the cage's first cell in this unit adds it once
+                for j in range(k):
+                    if cage_of[units[u, j]] == c:
+                        first = False
+                        break
+                if not first:
+                    continue
+                total += totals[c]
+                for j in range(cage_start[c], cage_start[c + 1]):
+                    if not in_unit[u, cage_cells[j]]:
+                        candidate[size] = cage_cells[j]
+                        size += 1
+            if not covered or size == 0 or size >= n:
+                continue
+            cells = np.sort(candidate[:size])
+            one_unit = False
+            for v in range(n_units):
+                inside = True
+                for j in range(size):
+                    if not in_unit[v, cells[j]]:
+                        inside = False
+                        break
+                if inside:
+                    one_unit = True
+                    break
+            if not one_unit:
+                continue
+            c = cage_of[cells[0]]
+            same = c >= 0 and cage_start[c + 1] - cage_start[c] == size
+            for j in range(size):
+                if cage_of[cells[j]] != c:
+                    same = False
+                    break
+            if same:
+                continue  # a cage already
+            for d in range(kept):
+                if sizes[d] == size:
+                    same = True
+                    for j in range(size):
+                        if found[d, j] != cells[j]:
+                            same = False
+                            break
+                    if same:
+                        break
+            if same:
+                continue
+            found[kept, :size] = cells
+            sizes[kept] = size
+            sums[kept] = total
+            kept += 1
+        for k in range(n):
+            c = cage_of[units[u, k]]
+            if c >= 0:
+                count[c] = 0
+    return found[:kept], sizes[:kept], sums[:kept]
+
+
+def _derived_cages(units, cages, n):
+    """The cages :func:`_derive` finds, as ``(cells, total)`` pairs."""
+    starts = [0]
+    flat = []
+    for cells, _ in cages:
+        flat.extend(cells)
+        starts.append(len(flat))
+    totals = np.array([-1 if t is None else t for _, t in cages], dtype=np.int64)
+    found, sizes, sums = _derive(
+        n,
+        units,
+        np.array(starts, dtype=np.int64),
+        np.array(flat, dtype=np.int64),
+        totals,
+    )
+    return [
+        (tuple(row[:size]), total)
+        for row, size, total in zip(found.tolist(), sizes.tolist(), sums.tolist())
+    ]
+
+
+def build(
+    n: int,
+    units,
+    *,
+    cages=(),
+    thermos=(),
+    pairs=None,
+    odd=(),
+    even=(),
+    locked: bool = True,
+    derive: bool = True,
+) -> ConstraintTable:
+    """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
+    :class:`~numbadlx.sudoku.geometry.UnitTable`) and
+    constraint rules already checked (see :func:`constraint_table` for a Rules).
+
+    Parameters
+    ----------
+    cages : sequence of (cells, total)
+        Flat cell indices; ``total`` None for distinct digits only.
+    thermos : sequence of cell sequences
+        Bulb first.
+    pairs : mapping of relation name (see :data:`RELATIONS`) to (a, b) pairs
+    odd, even : sequences of cells
+    locked : bool
+        Whether locked candidates hold (the grid keeps its boxes).
+    derive : bool
+        Whether to add the cages the sums imply (innies and outies of each unit).
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku.geometry import unit_table
+    >>> table = build(4, unit_table(4), cages=[((0, 1), 3)], odd=(5,), derive=False)
+    >>> table.combos.tolist(), int(table.allowed[5])
+    ([3], 5)
+    """
+    cages = [(tuple(map(int, cells)), total) for cells, total in cages]
+    if derive and cages:
+        cages += _derived_cages(units.units, cages, n)
+    combos = [() if t is None else cage_combos(n, len(cells), int(t)) for cells, t in cages]
+    cage_start, cage_cells = _csr([cells for cells, _ in cages])
+    combo_start, _ = _csr(combos)
+    flat = np.fromiter(itertools.chain.from_iterable(combos), dtype=np.uint64)
+    flat.flags.writeable = False
+    totals = [-1 if total is None else int(total) for _, total in cages]
+    thermo_start, thermo_cells = _csr(thermos)
+    a, b, rel = [], [], []
+    for kind, items in (pairs or {}).items():
+        r = RELATIONS.index(kind)
+        for x, y in items:
+            a.append(x)
+            b.append(y)
+            rel.append(r)
+    return ConstraintTable(
+        n=units.n,
+        box_rows=units.box_rows,
+        box_cols=units.box_cols,
+        units=units.units,
+        peers=units.peers,
+        cell_units=units.cell_units,
+        locked=bool(locked),
+        allowed=_allowed(n, tuple(odd), tuple(even)),
+        cage_start=cage_start,
+        cage_cells=cage_cells,
+        combo_start=combo_start,
+        combos=flat,
+        cage_total=_readonly(totals, np.int32),
+        thermo_start=thermo_start,
+        thermo_cells=thermo_cells,
+        pair_a=_readonly(a, np.int32),
+        pair_b=_readonly(b, np.int32),
+        pair_rel=_readonly(rel, np.int32),
+        relation=_relation(n),
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _allowed(n, odd, even):
+    """The digits each cell may hold: all, the odd ones or the even ones."""
+    full = (1 << n) - 1
+    odd_bits = sum(1 << (d - 1) for d in range(1, n + 1, 2))
+    allowed = np.full(n * n, full, dtype=np.uint64)
+    allowed[list(odd)] &= np.uint64(odd_bits)
+    allowed[list(even)] &= np.uint64(full & ~odd_bits)
+    allowed.flags.writeable = False
+    return allowed
+
+
+def _neighbours(n):
+    """Every pair of orthogonally adjacent cells, lower cell first."""
+    cells = np.arange(n * n).reshape(n, n)
+    across = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
+    down = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
+    return tuple(map(tuple, np.concatenate([across, down]).tolist()))
+
+
+def constraint_table(units, rules: Rules) -> ConstraintTable:
+    """The :class:`ConstraintTable` of grids with the unit table ``units`` (of the
+    rules, :func:`~numbadlx.sudoku.geometry.unit_table`) under ``rules`` (checked for
+    the grid's size): what the "cages" engine's kernels take.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules, geometry
+    >>> rules = Rules(cages=[([0, 1], 3)], thermos=[[4, 5, 6]]).checked(4)
+    >>> table = constraint_table(geometry.unit_table(4, rules=rules), rules)
+    >>> table.cage_cells.tolist(), table.thermo_cells.tolist(), table.locked
+    ([0, 1, 2, 3, 4, 5], [4, 5, 6], True)
+
+    The cage's row and box hold 1 to 4, so their other two cells total 7: the table
+    holds those cages too.
+
+    >>> table.cage_total.tolist()
+    [3, 7, 7]
+    """
+    n = units.n
+    pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
+    if rules.non_consecutive:
+        pairs["non_consecutive"] = _neighbours(n)
+    return build(
+        n,
+        units,
+        cages=rules.cages,
+        thermos=rules.thermos,
+        pairs=pairs,
+        odd=rules.odd,
+        even=rules.even,
+        locked=units.has_boxes,
+    )

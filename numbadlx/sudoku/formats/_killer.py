@@ -1,0 +1,195 @@
+"""Killer Sudoku CSVs: a cage-map column and a cage-sums column, one puzzle per row.
+
+A row's cage map gives one character per cell in reading order (cells with the same
+character form a cage, cages numbered by first appearance), optionally after a one-letter
+prefix ``K`` (``K`` + 81 letters); its sums field lists the cage totals in that order,
+separated by commas or spaces. The puzzle has no givens: it is all zeros, and its
+:class:`~numbadlx.sudoku.Rules` (from :meth:`Rules.killer
+<numbadlx.sudoku.Rules.killer>`) goes into the chunk's ``rules``. A solution column is
+read as in other CSVs. A row whose map or sums cannot be read, or whose sums do not
+match its cages, is a bad row with its message.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+
+from ..variants import Rules
+from ._cells import _SQUARES, _parse_line_batch
+from ._reader import (
+    PuzzleChunk,
+    _check_start,
+    _Context,
+    _field_offset,
+    _iter_records,
+    _LineFeeder,
+)
+
+__all__ = ["KILLER_MAP_COLUMNS", "KILLER_SUM_COLUMNS"]
+
+#: Header names of the cage-map column (any case), the first found is used.
+KILLER_MAP_COLUMNS = ("cage_map", "cages", "puzz_color")
+#: Header names of the cage-sums column.
+KILLER_SUM_COLUMNS = ("cage_sums", "sums", "puzz_hint")
+_SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
+
+
+def _find(names, wanted):
+    return next((names.index(w) for w in wanted if w in names), None)
+
+
+def killer_columns(f, name: str):
+    """``(map, sums, solution, data line, data byte)`` when the first non-blank row of
+    the CSV ``f`` is a header naming a cage-map and a cage-sums column, else None."""
+    feeder = _LineFeeder(_iter_records(f, 0, 1), 1)
+    reader = csv.reader(feeder)
+    while True:
+        try:
+            row = next(reader)
+        except (StopIteration, csv.Error):
+            return None
+        if any(cell.strip() for cell in row):
+            break
+    names = [cell.strip().lower() for cell in row]
+    cages, sums = _find(names, KILLER_MAP_COLUMNS), _find(names, KILLER_SUM_COLUMNS)
+    if cages is None or sums is None:
+        return None
+    return cages, sums, _find(names, _SOLUTION_COLUMNS), feeder.line + 1, feeder.end
+
+
+def _cage_map(text: str) -> str:
+    """The map's letters, without a one-letter ``K`` prefix."""
+    letters = "".join(text.split())
+    if len(letters) not in _SQUARES and len(letters) - 1 in _SQUARES and letters[0] in "Kk":
+        return letters[1:]
+    return letters
+
+
+def _sums(text: str) -> list[int]:
+    fields = text.replace(",", " ").split()
+    try:
+        return [int(v) for v in fields]
+    except ValueError:
+        bad = next(v for v in fields if not v.lstrip("-").isdigit())
+        raise ValueError(f"cage sums: {bad!r} is not a whole number") from None
+
+
+def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
+    """``(rules, map field, solution field, its offset, problem)`` of one data row."""
+    cages, sums, solution = columns
+    if max(cages, sums) >= len(row):
+        return (
+            None,
+            "",
+            "",
+            0,
+            f"{ctx.at(line, 0)}: row has {len(row)} fields, so the "
+            + (f"cage map (column {cages + 1}) or sums (column {sums + 1}) are missing"),
+        )
+    text = row[cages].strip()
+    sol, soff = "", 0
+    if solution is not None and solution < len(row):
+        sol, soff = row[solution].strip(), _field_offset(first, row, solution)
+    where = ctx.at(line, _field_offset(first, row, cages))
+    letters = _cage_map(text)
+    k = _SQUARES.get(len(letters))
+    if k is None:
+        return None, text, sol, soff, f"{where}: a cage map needs n * n cells, got {len(letters)}"
+    if ctx.n is None:
+        ctx.set_n(k, line)
+    if k != ctx.n:
+        return (
+            None,
+            text,
+            sol,
+            soff,
+            (f"{where}: cage map of {k}x{k} cells, expected {ctx.n}x{ctx.n}{ctx.origin}"),
+        )
+    try:
+        rules = Rules.killer(letters, _sums(row[sums]), box=ctx.box).checked(k)
+    except ValueError as exc:
+        return None, text, sol, soff, f"{where}: {exc}"
+    return rules, text, sol, soff, None
+
+
+def killer_chunks(
+    f,
+    ctx: _Context,
+    chunk_size: int,
+    start_byte: int,
+    start_line: int | None,
+    solutions: bool,
+    found,
+):
+    """The chunks of a killer CSV whose header :func:`killer_columns` found."""
+    cages, sums, solution, data_line, data_start = found
+    if not solutions:
+        solution = None
+    if start_byte <= data_start:
+        begin, line = data_start, data_line
+    else:
+        line = _check_start(f, ctx.name, start_byte, start_line)
+        begin = start_byte
+    feeder = _LineFeeder(_iter_records(f, begin, line), line)
+    reader = csv.reader(feeder)
+    batch = []
+    while True:
+        row_line = feeder.line + 1
+        feeder.lines = []
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problem = f"{ctx.at(row_line, 0)}: malformed CSV row: {exc}"
+            batch.append((row_line, feeder.end, None, "", "", 0, problem))
+        else:
+            if not any(cell.strip() for cell in row):
+                continue
+            first = feeder.lines[0] if feeder.lines else ""
+            parts = _read_row(ctx, row_line, row, first, (cages, sums, solution))
+            batch.append((row_line, feeder.end, *parts))
+        if len(batch) >= chunk_size:
+            yield _chunk(batch, ctx, solution is not None)
+            batch = []
+    if batch:
+        yield _chunk(batch, ctx, solution is not None)
+
+
+def _chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
+    k = len(batch)
+    n = ctx.n if ctx.n is not None else 9  # a file of bad rows only: any size
+    puzzles = np.zeros((k, n * n), dtype=np.uint8)
+    errors = [(i, b[6]) for i, b in enumerate(batch) if b[6] is not None]
+    bad = np.zeros(k, dtype=bool)
+    bad[[i for i, _ in errors]] = True
+    sols, solution_errors = None, []
+    if with_solutions:
+        sols = np.zeros((k, n * n), dtype=np.uint8)
+        filled = [i for i, b in enumerate(batch) if b[4] and not bad[i]]
+        if filled:
+            values, problems = _parse_line_batch(
+                [batch[i][4].encode("utf-8", "surrogateescape") for i in filled],
+                n,
+                "solution",
+                ctx.origin,
+            )
+            sols[filled] = values
+            for j, col0, message in problems:
+                i = filled[j]
+                sols[i] = 0
+                where = ctx.at(batch[i][0], batch[i][5] + col0)
+                solution_errors.append((i, f"{where}: solution column: {message}"))
+    return PuzzleChunk(
+        puzzles=puzzles,
+        bad=bad,
+        errors=errors,
+        line_numbers=np.array([b[0] for b in batch], dtype=np.int64),
+        end_byte=batch[-1][1],
+        raw=[b[3] for b in batch],
+        solutions=sols,
+        solution_errors=solution_errors,
+        rules=[Rules() if b[2] is None else b[2] for b in batch],
+    )

@@ -1,0 +1,148 @@
+"""Killer Sudoku CSVs: cage maps and sums read into one Rules per row, bad rows named,
+and the shared set of 800 killers solved by the "cages" engine."""
+
+import numpy as np
+import pytest
+
+from numbadlx import sudoku
+from numbadlx.sudoku import Rules, geometry
+from numbadlx.sudoku.engines import INVALID, REGISTRY, UNIQUE, constraint_table
+from numbadlx.sudoku.formats import parse_chunk
+from tests.helpers import data_dir
+
+KILLER_CSV = "killer_krazydad_vol1.csv"
+# a 4x4 killer: cages by letter, sums in order of first appearance
+MAP_4 = "aabbcddecfgehfgg"
+SOLUTION_4 = "1234341221434321"
+
+
+def killer_4x4_sums():
+    digits = [int(c) for c in SOLUTION_4]
+    sums = {}
+    for cell, letter in enumerate(MAP_4):
+        sums[letter] = sums.get(letter, 0) + digits[cell]
+    return list(sums.values())
+
+
+def solve_rows(chunk, limit=2):
+    """Each row of ``chunk`` by the "cages" engine under its own rules."""
+    engine = REGISTRY["cages"]
+    rows, size = chunk.puzzles.shape
+    out = (
+        np.zeros((rows, size), dtype=np.uint8),
+        np.where(chunk.bad, INVALID, 0).astype(np.uint8),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+    )
+    n = int(round(size**0.5))
+    for k in range(rows):
+        rules = chunk.rules[k]
+        table = constraint_table(geometry.unit_table(n, rules=rules), rules)
+        engine.solve_serial(chunk.puzzles[k : k + 1], table, limit, 0, *(a[k : k + 1] for a in out))
+    return out
+
+
+def write(tmp_path, rows, header="ptitle,puzz_color,puzz_hint,solved"):
+    path = tmp_path / "killer.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_small_killer_csv_reads_and_solves(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'one,K{MAP_4},"{sums}",{SOLUTION_4}', f'two,{MAP_4},"{sums}",'])
+    chunk = parse_chunk(path)
+    assert chunk.puzzles.shape == (2, 16) and not chunk.puzzles.any()
+    assert not chunk.bad.any()
+    want = Rules.killer(MAP_4, killer_4x4_sums()).checked(4)
+    assert chunk.rules == [want, want]
+    assert chunk.solutions[0].tolist() == [int(c) for c in SOLUTION_4]
+    assert not chunk.solutions[1].any()
+    assert sudoku.parse(path).shape == (2, 16)
+    solutions, status, *_ = solve_rows(chunk, limit=10)
+    assert solutions[0].tolist() == [int(c) for c in SOLUTION_4]
+
+
+def test_sums_may_be_spaced_and_columns_found_by_name(tmp_path):
+    sums = " ".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f"{sums},{MAP_4}"], header="Sums,Cage_Map")
+    chunk = parse_chunk(path)
+    assert not chunk.bad.any() and chunk.solutions is None
+    assert chunk.rules[0].cages[0] == ((0, 1), 3)
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ("x,KAB,1,", "a cage map needs n * n cells, got 3"),
+        (f'x,{MAP_4},"1,2",', "cages: the cage map has 8 cages but 2 sums were given"),
+        (f'x,{MAP_4},"1,2,3,4,5,6,7,z",', "cage sums: 'z' is not a whole number"),
+        (f'x,{MAP_4},"3,7,5,5,5,4,7,99",', "cages: cage [12] of 1 cells cannot total 99"),
+        ("x", "row has 1 fields"),
+    ],
+)
+def test_a_bad_row_is_a_bad_row_not_an_error(tmp_path, row, message):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'ok,{MAP_4},"{sums}",{SOLUTION_4}', row])
+    chunk = parse_chunk(path)
+    assert chunk.bad.tolist() == [False, True]
+    assert message in chunk.errors[0][1]
+    assert chunk.errors[0][1].startswith(f"{path}:3:")
+    assert chunk.rules[1] == Rules()
+
+
+def test_a_map_of_another_size_is_a_bad_row(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'ok,{MAP_4},"{sums}",', f'big,{"a" * 81},"405",'])
+    chunk = parse_chunk(path)
+    assert chunk.bad.tolist() == [False, True]
+    assert "cage map of 9x9 cells, expected 4x4" in chunk.errors[0][1]
+
+
+def killer_file():
+    path = data_dir() / KILLER_CSV
+    if not path.exists():
+        pytest.skip(f"data file {path} not found (set NUMBADLX_DATA to the data folder)")
+    return path
+
+
+@pytest.mark.slow
+def test_the_800_shared_killers_are_unique_and_match_their_solutions():
+    chunk = parse_chunk(killer_file())
+    assert chunk.puzzles.shape == (800, 81) and not chunk.bad.any()
+    solutions, status, counts, nodes, guesses = solve_rows(chunk)
+    assert (status == UNIQUE).all()
+    assert (solutions == chunk.solutions).all()
+    assert (counts == 1).all()
+
+
+@pytest.mark.slow
+def test_solve_of_the_killer_file_takes_each_rows_rules():
+    result = sudoku.solve(killer_file(), threads=1)
+    assert result.engine == "cages"
+    assert (result.status == UNIQUE).all()
+    assert (result.solutions == parse_chunk(killer_file()).solutions).all()
+
+
+def test_solve_of_a_small_killer_file(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'one,{MAP_4},"{sums}",{SOLUTION_4}', 'two,KAB,"3",'])
+    result = sudoku.solve(path, limit=50)
+    assert result.status.tolist()[1] == INVALID
+    assert "a cage map needs n * n cells" in result.messages[1]
+    want = sudoku.solve(np.zeros(16, np.uint8), rules=Rules.killer(MAP_4, killer_4x4_sums()))
+    assert result.counts[0] == want.counts[0]
+    assert result.solutions[0].tolist() == want.solutions[0].tolist()
+
+
+def test_the_cli_solves_a_killer_file(tmp_path):
+    from numbadlx.cli import main
+
+    sums = ",".join(map(str, killer_4x4_sums()))
+    path = write(tmp_path, [f'one,{MAP_4},"{sums}",{SOLUTION_4}'] * 3)
+    out = tmp_path / "out.txt"
+    assert main(["solve", str(path), "-o", str(out), "--limit", "1", "--chunk-size", "2"]) == 0
+    rules = Rules.killer(MAP_4, killer_4x4_sums())
+    first = sudoku.solve(np.zeros(16, np.uint8), rules=rules, limit=1).solutions[0]
+    assert out.read_text().split() == ["".join(map(str, first))] * 3
