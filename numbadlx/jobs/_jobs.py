@@ -151,7 +151,13 @@ class RateJob:
         """Nothing to do: the rater compiles on its first call."""
 
     def run_chunk(self, chunk, first_index=0):
-        ratings = _sudoku.rate(
+        """``chunk`` rated and written: ``(bytes to write, tally, seconds)``."""
+        return self.write_chunk(chunk, self.solve_chunk(chunk, first_index))
+
+    def solve_chunk(self, chunk, first_index=0):
+        """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` (the part of
+        :meth:`run_chunk` that runs in the kernels)."""
+        return _sudoku.rate(
             chunk.puzzles,
             isomorphs=self.isomorphs,
             seed=self.seed,
@@ -160,6 +166,10 @@ class RateJob:
             threads=self.threads,
             first_index=first_index,
         )
+
+    def write_chunk(self, chunk, ratings):
+        """The CSV rows of ``chunk`` rated as ``ratings``: ``(bytes to write, tally,
+        seconds)``."""
         tally = np.zeros(TALLY_SIZE, dtype=np.int64)
         tally[int(_sudoku.Status.INVALID)] = int(np.count_nonzero(chunk.bad))
         return rate_text(chunk, ratings, self.logic), tally, float(ratings.seconds)
