@@ -28,7 +28,8 @@ The pieces:
   included, are its fingerprint); :func:`save_puzzles` writes an array of puzzles
   under the same lock; :func:`run_job` runs a job object;
 * the executors, which only run work units: :class:`LocalExecutor` (in this process,
-  a chunk of puzzles a unit) and :class:`DaskExecutor` (byte ranges as tasks on a
+  a chunk of puzzles a unit, solved while the next is read and the one before is
+  written) and :class:`DaskExecutor` (byte ranges as tasks on a
   ``distributed`` cluster or a thread pool; Dask is imported only when it is used);
   a run of either kind resumes with the other;
 * the output: :class:`CheckpointedOutput`, :class:`Checkpoint`, :func:`checkpoint_path`,

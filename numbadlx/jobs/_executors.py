@@ -146,10 +146,60 @@ def _interruptible(function, *args):
     return outcome["value"]
 
 
+class _Call:
+    """``function(*args)`` started on a helper thread: :meth:`wait` for its value in
+    short joins, so that Ctrl-C reaches this thread at once (then the call is stopped
+    and re-raised, as :func:`_interruptible` does), or :meth:`stop` it."""
+
+    def __init__(self, function, *args):
+        self._outcome = {}
+        self._worker = threading.Thread(
+            target=self._target, args=(function, args), name="numbadlx-job", daemon=True
+        )
+        self._worker.start()
+
+    def _target(self, function, args):
+        try:
+            self._outcome["value"] = function(*args)
+        except BaseException as error:  # handed to the waiting thread
+            self._outcome["error"] = error
+
+    def wait(self):
+        try:
+            while self._worker.is_alive():
+                self._worker.join(0.05)
+        except KeyboardInterrupt:
+            self.stop()
+            raise
+        if "error" in self._outcome:
+            raise self._outcome["error"]
+        return self._outcome["value"]
+
+    def stop(self):
+        """End the call early: on the main thread every stoppable kernel is told to
+        stop and the call is waited for a moment before it is let go (it may still be
+        compiling); elsewhere it is waited for."""
+        if not self._worker.is_alive():
+            return
+        if threading.current_thread() is threading.main_thread():
+            stop_all()
+            join_for(self._worker, LET_GO_SECONDS)
+        else:
+            self._worker.join()
+
+
+def _piece(write, chunk, value):
+    """The :class:`Piece` of ``chunk`` from what its solving gave (``value``), written by
+    ``write`` (a job's ``write_chunk``; None when ``value`` is already written)."""
+    data, tally, seconds = value if write is None else write(chunk, value)
+    return Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
+
+
 class LocalExecutor:
     """Run a job in this process: the input is read ``chunk_size`` puzzles at a time (any
-    format :func:`~numbadlx.sudoku.iter_chunks` reads) and each chunk is one unit, run
-    on a helper thread so that Ctrl-C stops even a long search at once; a job without
+    format :func:`~numbadlx.sudoku.iter_chunks` reads) and each chunk is one unit, solved
+    on a helper thread (so that Ctrl-C stops even a long search at once) while this
+    thread reads the next chunk and writes the lines of the one before; a job without
     input (generate) gets blocks of ``chunk_size`` puzzle indices as its units. The
     job's own threads (``threads`` of solve, rate and generate) do the parallel work."""
 
@@ -170,8 +220,6 @@ class LocalExecutor:
         if path is None:  # a job without input: blocks of puzzle indices
             yield from self._blocks(job, first_index)
             return
-        warmed = False
-        done = first_index
         chunks = _sudoku.iter_chunks(
             path,
             chunk_size=self.chunk_size,
@@ -181,19 +229,49 @@ class LocalExecutor:
             n=n,
             column=job.column,
         )
-        for chunk in relabel_chunks(chunks, path, label):
-            if len(chunk) == 0:
-                continue
-            if not warmed:
-                # compile or load the kernels before the first chunk, so that the
-                # job's seconds are its own
-                begin = time.perf_counter()
-                job.warm(chunk.n, len(chunk))
-                self.startup_seconds = time.perf_counter() - begin
-                warmed = True
-            data, tally, seconds = _interruptible(job.run_chunk, chunk, done)
-            done += len(chunk)
-            yield Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
+        yield from self._pipeline(job, relabel_chunks(chunks, path, label), first_index)
+
+    def _pipeline(self, job, chunks, first_index):
+        """The pieces of ``chunks`` in order, three chunks at work at once: while chunk
+        ``k`` is solved on a helper thread (the kernels release the GIL), this thread
+        reads chunk ``k + 1`` and, once ``k - 1`` is solved, writes its lines and hands
+        its piece over (to be committed before the next one is asked for). A job with
+        ``solve_chunk`` and ``write_chunk`` gets only the first on the helper thread;
+        another runs its whole ``run_chunk`` there.
+
+        A chunk whose solving fails (or is stopped by Ctrl-C) ends the run after the
+        chunks before it were handed over; when the run ends early, a chunk still being
+        solved is stopped as :func:`_interruptible` stops one."""
+        solve = getattr(job, "solve_chunk", None)
+        write = getattr(job, "write_chunk", None)
+        if solve is None or write is None:
+            solve, write = job.run_chunk, None
+        running = None  # (chunk, call) being solved
+        done = first_index
+        try:
+            for chunk in chunks:  # reading the next chunk while one is solved
+                if len(chunk) == 0:
+                    continue
+                if done == first_index:
+                    # compile or load the kernels before the first chunk, so that the
+                    # job's seconds are its own
+                    begin = time.perf_counter()
+                    job.warm(chunk.n, len(chunk))
+                    self.startup_seconds = time.perf_counter() - begin
+                finished = None
+                if running is not None:
+                    finished = (running[0], running[1].wait())
+                running = (chunk, _Call(solve, chunk, done))
+                done += len(chunk)
+                if finished is not None:
+                    yield _piece(write, *finished)
+            if running is not None:
+                finished = (running[0], running[1].wait())
+                running = None
+                yield _piece(write, *finished)
+        finally:
+            if running is not None:
+                running[1].stop()
 
     def _blocks(self, job, first_index):
         """Puzzles ``first_index`` to ``job.count - 1`` of a job that reads no input

@@ -92,7 +92,13 @@ class SolveJob:
         _sudoku.warm_up((engine,), puzzles=puzzles, threads=self.threads)
 
     def run_chunk(self, chunk, first_index=0):
-        result = _sudoku.solve(
+        """``chunk`` solved and written: ``(bytes to write, tally, seconds)``."""
+        return self.write_chunk(chunk, self.solve_chunk(chunk, first_index))
+
+    def solve_chunk(self, chunk, first_index=0):
+        """``chunk`` solved: its :class:`~numbadlx.sudoku.SudokuResult` (the part of
+        :meth:`run_chunk` that runs in the kernels, which release the GIL)."""
+        return _sudoku.solve(
             chunk,  # with its unreadable rows and any solution column to check
             limit=self.limit,
             threads=self.threads,
@@ -102,6 +108,10 @@ class SolveJob:
             timeout=self.timeout,
             engine=self.engine,
         )
+
+    def write_chunk(self, chunk, result):
+        """The lines of ``chunk`` solved as ``result``: ``(bytes to write, tally,
+        seconds)``."""
         text = result_text(chunk, result, self.csv, self.grid)
         return text, count_statuses(result.status), result.seconds
 
@@ -143,7 +153,13 @@ class RateJob:
         """Nothing to do: the rater compiles on its first call."""
 
     def run_chunk(self, chunk, first_index=0):
-        ratings = _sudoku.rate(
+        """``chunk`` rated and written: ``(bytes to write, tally, seconds)``."""
+        return self.write_chunk(chunk, self.solve_chunk(chunk, first_index))
+
+    def solve_chunk(self, chunk, first_index=0):
+        """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` (the part of
+        :meth:`run_chunk` that runs in the kernels)."""
+        return _sudoku.rate(
             chunk.puzzles,
             isomorphs=self.isomorphs,
             seed=self.seed,
@@ -152,6 +168,10 @@ class RateJob:
             threads=self.threads,
             first_index=first_index,
         )
+
+    def write_chunk(self, chunk, ratings):
+        """The CSV rows of ``chunk`` rated as ``ratings``: ``(bytes to write, tally,
+        seconds)``."""
         tally = np.zeros(TALLY_SIZE, dtype=np.int64)
         tally[int(_sudoku.Status.INVALID)] = int(np.count_nonzero(chunk.bad))
         return rate_text(chunk, ratings, self.logic), tally, float(ratings.seconds)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..sudoku import PuzzleChunk, Status, SudokuResult, format_grid_rows, format_lines
+from ..sudoku.shape import DIGITS
 
 if TYPE_CHECKING:  # an annotation only: rating's modules load when a job rates
     from ..sudoku import Ratings
@@ -24,6 +25,8 @@ for _status in Status:
     _NAMES[_status] = _status.name
 _UNIQUE, _SOLVED, _MULTIPLE = int(Status.UNIQUE), int(Status.SOLVED), int(Status.MULTIPLE)
 _INVALID, _BUDGET = int(Status.INVALID), int(Status.BUDGET)
+# the character of each cell value in a solution line (format_lines's, for n <= 35)
+_CELL_CHARS = np.frombuffer(DIGITS.encode("ascii"), dtype=np.uint8)
 
 
 # --------------------------------------------------------------------------- result lines
@@ -83,38 +86,39 @@ def result_lines(
     the block.
     """
     solutions = format_lines(result.solutions)
-    lines = []
     messages = dict(chunk.errors)
-    for k in range(len(chunk)):
-        status = int(result.status[k])
-        raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
-        if csv:
-            solution = csv_field(solutions[k]) if result.counts[k] else ""
-            lines.append(
-                f"{csv_field(raw)},{solution},{_NAMES[status]},{result.counts[k]},{result.nodes[k]}"
-            )
-        elif status in (_UNIQUE, _SOLVED):
-            lines.append(solutions[k])
-        elif status == _MULTIPLE:
-            lines.append(f"{solutions[k]}  # MULTIPLE (first of at least {result.counts[k]})")
-        elif status == _INVALID:
-            lines.append(f"{raw}  # INVALID: {messages.get(k, 'givens clash')}")
-        elif status == _BUDGET and result.counts[k] == 1:
-            lines.append(f"{solutions[k]}  # BUDGET (a solution; count not finished)")
-        elif status == _BUDGET and result.counts[k]:
-            # at least two solutions are known: not unique, though the count is open
-            lines.append(
-                f"{solutions[k]}  # BUDGET (not unique: {result.counts[k]} solutions found; "
-                f"count not finished)"
-            )
-        else:
-            lines.append(f"{raw}  # {_NAMES[status]}")
-        note = result.messages.get(k) if status != _INVALID else None
-        if note and not csv:
-            # e.g. a CSV solution column that is not a solution of its puzzle
-            joiner = "; " if "  # " in lines[-1] else f"  # {_NAMES[status]}; "
-            lines[-1] += joiner + _one_line(note)
+    lines = [_line(k, chunk, result, solutions[k], messages, csv) for k in range(len(chunk))]
     return _grid_blocks(chunk, result, lines) if grid and not csv else lines
+
+
+def _line(k, chunk, result, solution, messages, csv):
+    """The output line of puzzle ``k`` (:func:`result_lines`), ``solution`` the text of
+    its solution row and ``messages`` the reasons of the chunk's unreadable rows."""
+    status = int(result.status[k])
+    raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
+    count = result.counts[k]
+    if csv:
+        solution = csv_field(solution) if count else ""
+        return f"{csv_field(raw)},{solution},{_NAMES[status]},{count},{result.nodes[k]}"
+    if status in (_UNIQUE, _SOLVED):
+        line = solution
+    elif status == _MULTIPLE:
+        line = f"{solution}  # MULTIPLE (first of at least {count})"
+    elif status == _INVALID:
+        line = f"{raw}  # INVALID: {messages.get(k, 'givens clash')}"
+    elif status == _BUDGET and count == 1:
+        line = f"{solution}  # BUDGET (a solution; count not finished)"
+    elif status == _BUDGET and count:
+        # at least two solutions are known: not unique, though the count is open
+        line = f"{solution}  # BUDGET (not unique: {count} solutions found; count not finished)"
+    else:
+        line = f"{raw}  # {_NAMES[status]}"
+    note = result.messages.get(k) if status != _INVALID else None
+    if note:
+        # e.g. a CSV solution column that is not a solution of its puzzle
+        joiner = "; " if "  # " in line else f"  # {_NAMES[status]}; "
+        line += joiner + _one_line(note)
+    return line
 
 
 def _grid_blocks(chunk, result, lines):
@@ -134,10 +138,43 @@ def result_text(
 ) -> bytes:
     """:func:`result_lines` as the bytes to write: UTF-8, each line ended by ``\\n``
     (empty for an empty chunk)."""
+    if not csv and not grid and len(chunk):
+        size = result.solutions.shape[1]
+        if size <= (len(_CELL_CHARS) - 1) ** 2:  # one character a cell (n <= 35)
+            return _text_bytes(chunk, result, size)
     lines = result_lines(chunk, result, csv, grid)
     if not lines:
         return b""
     return ("\n".join(lines) + "\n").encode("utf-8", "replace")
+
+
+def _text_bytes(chunk, result, size):
+    """The text lines of :func:`result_text` built as one byte array: the solution of
+    every UNIQUE or SOLVED row without a note straight from the solutions, each other
+    row through :func:`_line`."""
+    plain = np.isin(result.status, (_UNIQUE, _SOLVED))
+    for k in result.messages:
+        plain[k] = False
+    rows = np.empty((len(plain), size + 1), dtype=np.uint8)
+    if size <= 81:  # values 0-9: their digits by an addition, cheaper than a lookup
+        np.add(result.solutions, np.uint8(ord("0")), out=rows[:, :size], dtype=np.uint8)
+    else:
+        np.take(_CELL_CHARS, result.solutions, out=rows[:, :size])
+    rows[:, size] = ord("\n")
+    others = np.flatnonzero(~plain)
+    if not len(others):
+        return rows.tobytes()
+    messages = dict(chunk.errors)
+    parts, start = [], 0
+    for k in others.tolist():
+        solution = rows[k, :size].tobytes().decode("ascii")
+        parts.append(rows[start:k].tobytes())
+        parts.append(
+            (_line(k, chunk, result, solution, messages, False) + "\n").encode("utf-8", "replace")
+        )
+        start = k + 1
+    parts.append(rows[start:].tobytes())
+    return b"".join(parts)
 
 
 def count_statuses(status):
