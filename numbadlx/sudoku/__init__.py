@@ -57,6 +57,7 @@ from .formats import (
     parse,
     parse_chunk,
     read_csv,
+    read_fpuzzles,
 )
 from .grid import Grid
 from .making import (
@@ -93,6 +94,7 @@ __all__ = [
     "parse",
     "parse_chunk",
     "read_csv",
+    "read_fpuzzles",
     "iter_chunks",
     "file_format",
     "PuzzleChunk",
