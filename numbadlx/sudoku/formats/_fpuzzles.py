@@ -160,9 +160,9 @@ def _grid(reader):
                 puzzle[r * n + c] = value
             if "region" in cell:
                 region = cell["region"]
-                if isinstance(region, bool) or not isinstance(region, int) or region < 0:
+                if isinstance(region, bool) or not isinstance(region, int) or not 0 <= region < n:
                     raise ValueError(
-                        f"{where}: region must be a non-negative integer, got {region!r}"
+                        f"{where}: region must be an integer from 0 to {n - 1}, got {region!r}"
                     )
                 regions[r * n + c] = region
     return puzzle, regions
@@ -331,6 +331,8 @@ def read_fpuzzles(source):
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValueError(f"f-puzzles: not valid JSON: {error}") from None
+        except RecursionError:
+            raise ValueError("f-puzzles: not valid JSON: nested too deeply") from None
     reader = _Reader(data)
     from ..shape import MAX_SIZE, MIN_SIZE
 

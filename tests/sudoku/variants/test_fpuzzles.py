@@ -347,9 +347,10 @@ def test_malformed_grid_cells_refused():
     data["grid"][0][0] = {"value": 5, "givenPencilMarks": [1, 2]}
     with pytest.raises(ValueError, match="givenPencilMarks"):
         read_fpuzzles(data)
-    data["grid"][0][0] = {"region": -1}
-    with pytest.raises(ValueError, match="region must be a non-negative integer"):
-        read_fpuzzles(data)
+    for region in (-1, 9, 10**30, "0", None):
+        data["grid"][0][0] = {"region": region}
+        with pytest.raises(ValueError, match="region must be an integer from 0 to 8"):
+            read_fpuzzles(data)
     data["grid"][0][0] = {"value": 5}  # a digit the solver typed is no given
     assert read_fpuzzles(data)[0][0] == 0
     with pytest.raises(ValueError, match="thermometer: each entry needs lines"):
@@ -358,3 +359,68 @@ def test_malformed_grid_cells_refused():
         read_fpuzzles(puzzle(antiknight="yes"))
     with pytest.raises(ValueError, match="killercage must be a list"):
         read_fpuzzles(puzzle(killercage={"cells": ["R1C1"]}))
+
+
+def test_six_by_six_boxes_are_no_regions():
+    boxes = [[(r // 2) * 2 + c // 3 for c in range(6)] for r in range(6)]
+    _, rules = both({"size": 6, "grid": grid_json(6, regions=boxes)})
+    assert rules == Rules().checked(6) and rules.box == (2, 3)
+
+
+def test_deep_json_refused():
+    with pytest.raises(ValueError, match="nested too deeply"):
+        read_fpuzzles('{"size": 9, "grid": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+GARBAGE = [None, True, 0, -1, 3.5, 10**30, "", "x", "R1C1", "R99C1", [], [None], {}, {"a": 1}]
+
+
+def _mutations(rng, value, depth=0):
+    """``value`` with one part replaced by garbage, at a random depth."""
+    if isinstance(value, dict) and value and depth < 4 and rng.random() < 0.7:
+        key = list(value)[rng.integers(len(value))]
+        return {**value, key: _mutations(rng, value[key], depth + 1)}
+    if isinstance(value, list) and value and depth < 4 and rng.random() < 0.7:
+        k = int(rng.integers(len(value)))
+        return value[:k] + [_mutations(rng, value[k], depth + 1)] + value[k + 1 :]
+    return GARBAGE[rng.integers(len(GARBAGE))]
+
+
+def test_fuzzed_json_is_read_or_refused_with_a_value_error():
+    base = puzzle(
+        killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}],
+        thermometer=[{"lines": [["R2C1", "R2C2"]]}],
+        difference=[{"cells": ["R3C1", "R3C2"]}],
+        ratio=[{"cells": ["R4C1", "R4C2"]}],
+        xv=[{"cells": ["R5C1", "R5C2"], "value": "X"}],
+        odd=[{"cell": "R6C1"}],
+        even=[{"cell": "R6C2"}],
+        extraregion=[],
+        antiknight=True,
+    )
+    base["grid"][0][0] = {"value": 5, "given": True, "region": 0}
+    rng = np.random.default_rng(24)
+    refused = 0
+    for _ in range(600):
+        data = _mutations(rng, base)
+        try:
+            grid, rules = read_fpuzzles(json.dumps(data))
+        except ValueError:
+            refused += 1
+            continue
+        assert grid.shape == (81,) and isinstance(rules, Rules)
+    assert 0 < refused < 600
+
+
+def test_fuzzed_packed_text_is_refused_with_a_value_error():
+    rng = np.random.default_rng(7)
+    packed = compress_base64(json.dumps(puzzle(antiking=True)))
+    alphabet = list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    for _ in range(300):
+        text = list(packed)
+        for k in rng.integers(0, len(text), 3):
+            text[k] = alphabet[rng.integers(len(alphabet))]
+        try:
+            read_fpuzzles("".join(text))
+        except ValueError:
+            pass
