@@ -78,8 +78,10 @@ def plot_grid(
     n = grid.n
     rows, cols = grid.box
     side = 0.42 * n + 0.6
+    new = ax is None
     fig, ax = _axes(ax, (side, side + 0.3))
-    if grid.rules is not None and grid.rules.kinds:
+    variant = grid.rules is not None and bool(grid.rules.kinds)
+    if variant:
         _variant(ax, grid)
     else:
         _boxes(ax, n, rows, cols)
@@ -107,6 +109,8 @@ def plot_grid(
     # small grid's title is not cut off
     inches = ax.get_position().width * fig.get_size_inches()[0]
     ax.set_title(textwrap.fill(grid.summary(), max(16, int(12 * inches))), fontsize=10)
+    if variant and new:
+        fig.tight_layout()  # a variant's summary may take three lines
     return fig
 
 
