@@ -79,6 +79,12 @@ X_LINK = (
     "tUFqSPZACxDhXVeHUUt8xWMKBNRC52jJWz52yJ9y+sI+4mTywNxax71Uw0ZN/BzW+W6+iDYEFRoAPacWgAagKqB+f"
     "0BtAAtJMgA==="
 )
+# A real link with two killer cages (and the "activeConstraints" list f-puzzles adds).
+KILLER_LINK = (
+    "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54+x1p7"
+    "rjtn/nQaCR3PgIm9hk0UM6zR4rssX0QAawgAbLTAwBjAIZo48QiH0wdYfCABKARgDCDkKjsAmFyDUA3Q1oArqYgiCA"
+    "UFlZaNmb2zh5ucU4AzImeTgnuXqnuyRk+qP5BIcmpRGqG+gAuEL4wTgD2AHZgVRiGEE1VMXggANLauhgABE7GcLREQA="
+)
 CLASSIC = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
 
@@ -144,6 +150,12 @@ def test_real_link_is_an_x_sudoku():
     assert result.status_counts() == {"UNIQUE": 1}
     solution = result.solutions[0].reshape(9, 9)
     assert len(set(np.diagonal(solution))) == 9 == len(set(np.diagonal(solution[:, ::-1])))
+
+
+def test_real_link_with_killer_cages():
+    grid, rules = read_fpuzzles(KILLER_LINK)
+    assert not grid.any()
+    assert rules == Rules(cages=[([0, 9], 9), ([1, 2, 10, 11, 19], 33)]).checked(9)
 
 
 def test_classic_solves_as_from_text(tmp_path):
