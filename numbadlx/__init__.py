@@ -6,6 +6,9 @@ for bulk Sudoku; :mod:`numbadlx.problems` for a library of classic problems.
 :mod:`numbadlx.plotting`, :mod:`numbadlx.display` and :mod:`numbadlx.dask` are
 imported on request (they need the optional extras).
 
+Importing the package is quick: each public name loads its modules when first used,
+and Numba loads with the first module that holds a kernel.
+
 Examples
 --------
 >>> import numbadlx
@@ -13,11 +16,18 @@ Examples
 2
 """
 
-# _kernel_cache comes first: importing it drops stale Numba caches before any kernel loads
-from . import _kernel_cache, problems, sudoku  # noqa: F401
-from .core import BudgetExceeded, ExactCover, SearchStats, count, explain, solve, verify
+from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+# _kernel_cache comes first: importing it drops stale Numba caches before any kernel
+# module can load (every kernel module is inside this package, so it loads after this)
+from . import _kernel_cache  # noqa: F401
+from ._lazy import lazy_names
+
+# the public names: _lazy reads these imports and runs each on the name's first use
+if TYPE_CHECKING:
+    from . import problems, sudoku
+    from ._version import __version__
+    from .core import BudgetExceeded, ExactCover, SearchStats, count, explain, solve, verify
 
 __all__ = [
     "ExactCover",
@@ -31,3 +41,5 @@ __all__ = [
     "sudoku",
     "__version__",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

@@ -47,6 +47,7 @@ from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
 from .core.validate import check_count
+from .core.words import plural
 from .jobs import DEFAULT_RANGE_BYTES, DaskExecutor, FileSummary
 from .sudoku.formats import line_ranges
 
@@ -179,8 +180,8 @@ class DaskSudokuResult:
 
     def __repr__(self):
         return (
-            f"DaskSudokuResult({self.puzzles.shape[0]} puzzles of {self.n}x{self.n} in "
-            f"{self.puzzles.numblocks[0]} blocks, limit {self.limit})"
+            f"DaskSudokuResult({plural(self.puzzles.shape[0], 'puzzle')} of {self.n}x{self.n} in "
+            f"{plural(self.puzzles.numblocks[0], 'block')}, limit {self.limit})"
         )
 
 
@@ -230,7 +231,7 @@ def solve(
         raise ValueError(f"puzzles must be integers, got dtype {puzzles.dtype}")
     if puzzles.numblocks[1] != 1:
         puzzles = puzzles.rechunk({1: -1})
-    threads = int(threads)
+    threads = check_count(threads, "threads")
     max_nodes = None if max_nodes is None else int(max_nodes)
     rows = puzzles.chunks[0]
     # Keys: name= (token= is deprecated in Dask) names the output fully, so it holds a
@@ -418,7 +419,8 @@ def solve_file(
     limit, max_nodes, box : as in :func:`numbadlx.sudoku.solve`.
     n, format : puzzle size and input format (inferred when omitted).
     chunk_bytes : int
-        Bytes of input per task.
+        Bytes of input per task at most; a smaller input is cut into about four ranges
+        per worker thread (none under 16 KiB), so that every worker gets some.
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
     threads : int

@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from numbadlx import ExactCover, count, explain, jobs, sudoku, verify
+from numbadlx import ExactCover, count, explain, jobs, problems, sudoku, verify
 from numbadlx.cli import (
     EXIT_NO_ANSWER,
     EXIT_OK,
@@ -366,6 +366,63 @@ def test_first_index_errors_name_first_index():
     ],
 )
 def test_bools_are_not_counts(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def _one_line_file():
+    import tempfile
+
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "p.txt")
+    with open(path, "w") as handle:
+        handle.write("0200004034000000\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: problems.n_queens(True), ValueError, "n must be a positive integer, got True"),
+        (lambda: problems.n_queens(np.bool_(True)), ValueError, "n must be a positive"),
+        (lambda: problems.langford(True), ValueError, "n must be a positive integer"),
+        (lambda: problems.pentominoes(6.0, 10), ValueError, "rows must be a positive integer"),
+        (lambda: problems.k_per_row_and_column(True, 1), ValueError, "n must be a positive"),
+        (lambda: problems.k_per_row_and_column(4, True), ValueError, "k must be a positive"),
+        (
+            lambda: problems.k_per_row_and_column(4, 1, max_per_diagonal=True),
+            ValueError,
+            "max_per_diagonal must be a positive",
+        ),
+        (lambda: problems.domino_tilings(True, 2), ValueError, "rows must be a positive"),
+        (lambda: problems.domino_tilings(2, 2, horizontal=True), ValueError, "horizontal"),
+        (lambda: problems.domino_tilings(2, 2, horizontal=(0, 1.5)), ValueError, "horizontal"),
+        (lambda: problems.tromino_tilings(True, 3), ValueError, "rows must be a positive"),
+        (lambda: problems.word_square(True), ValueError, "size must be an integer >= 2"),
+        (
+            lambda: list(sudoku.iter_chunks(_one_line_file(), chunk_size=True)),
+            TypeError,
+            "chunk_size must be an integer, got True",
+        ),
+        (
+            lambda: sudoku.formats.line_ranges(_one_line_file(), True),
+            TypeError,
+            "chunk_bytes must be an integer",
+        ),
+        (lambda: jobs.rate_file(_one_line_file(), seed=True), TypeError, "seed must be an int"),
+        (lambda: jobs.rate_file(_one_line_file(), seed=1.5), TypeError, "seed must be an int"),
+        (lambda: jobs.solve_file(_one_line_file(), limit=True), ValueError, "limit must be a"),
+        (lambda: jobs.solve_file(_one_line_file(), chunk_size=True), ValueError, "chunk_size"),
+        (lambda: jobs.LocalExecutor(True), ValueError, "chunk_size must be a positive"),
+        (lambda: jobs.DaskExecutor(chunk_bytes=True), ValueError, "chunk_bytes must be a"),
+        (lambda: jobs.generate_file(2, None, size=4, chunk_size=True), ValueError, "chunk_size"),
+        (lambda: sudoku.random_puzzles(2, 4, seed=True), TypeError, "seed must be an integer"),
+        (lambda: sudoku.random_puzzles(True, 4), TypeError, "count must be an integer"),
+        (lambda: ExactCover(np.eye(3)).trace(max_events=True), ValueError, "max_events must"),
+        (lambda: ExactCover(np.eye(3)).trace(limit=True), ValueError, "limit must be a pos"),
+    ],
+)
+def test_bools_and_fractions_are_not_sizes_or_seeds(call, error, message):
     with pytest.raises(error, match=message):
         call()
 

@@ -82,6 +82,28 @@ __all__ = [
 
 def main(argv=None):
     """Entry point of the ``numbadlx`` command."""
+    if argv is None:  # the process is the command: it ends when this returns
+        _skip_the_collection_at_exit()
+    code = _main(argv)
+    if argv is None:
+        _leave_now_if_compiling(code)
+    return code
+
+
+def _leave_now_if_compiling(code):
+    """After Ctrl-C a kernel call may have been let go while Numba still compiled it on
+    a helper thread (it cannot be stopped). The interpreter's teardown would then run
+    beside LLVM's and can crash: leave at once instead, with the command's exit code,
+    once what was written is flushed (the outputs are closed already)."""
+    from .._stopping import let_go
+
+    if let_go():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     if getattr(args, "resume", False) and args.output in (None, "-"):
         print("numbadlx: error: --resume needs -o OUTPUT (a file)", file=sys.stderr)
@@ -101,6 +123,19 @@ def main(argv=None):
     except (ValueError, OSError) as error:
         print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _skip_the_collection_at_exit():
+    """At exit, move every object out of the garbage collector's reach (``gc.freeze``):
+    its last walk over Numba's compiled-code objects took a third of the CPU time of
+    a one-puzzle solve, to free memory the process is about to give back anyway. Exit
+    handlers still run (this one after those registered during the command), every file
+    of ours is closed by then (``with`` blocks), and ``weakref.finalize`` callbacks
+    still run."""
+    import atexit
+    import gc
+
+    atexit.register(gc.freeze)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,49 @@ EXIT_INTERRUPTED = 130
 #: The reader of standard output went away (``numbadlx solve big.txt | head``).
 EXIT_BROKEN_PIPE = 141
 
-EXIT_CODES = """exit codes:
-  0    every puzzle got an answer (UNIQUE, SOLVED or MULTIPLE); the count finished
-  1    some puzzle is INVALID or has NO_SOLUTION
-  2    usage or input error (bad option, missing/unreadable file, bad DLX text)
-  3    a budget (--max-nodes, --timeout) stopped a puzzle (BUDGET) or the count
-  130  interrupted (Ctrl-C); run again with --resume to carry on
-"""
+_USAGE = "  2    usage or input error (bad option, missing or unreadable file{})\n"
+_INTERRUPTED = "  130  interrupted (Ctrl-C){}\n"
+
+#: The exit codes each command can give, as its help lists them.
+EXIT_CODES = {
+    "numbadlx": (
+        "exit codes (each command's --help lists its own):\n"
+        "  0    done: every puzzle got an answer, the count finished\n"
+        "  1    some puzzle got no answer (solve) or could not be read (rate)\n"
+        + _USAGE.format(", bad DLX text")
+        + "  3    a budget (--max-nodes, --timeout) stopped a puzzle or the count\n"
+        + _INTERRUPTED.format("")
+    ),
+    "solve": (
+        "exit codes:\n"
+        "  0    every puzzle got an answer (UNIQUE, SOLVED or MULTIPLE)\n"
+        "  1    some puzzle is INVALID or has NO_SOLUTION\n"
+        + _USAGE.format("")
+        + "  3    a budget (--max-nodes, --timeout) stopped some puzzle (BUDGET)\n"
+        + _INTERRUPTED.format("; run again with --resume to carry on")
+    ),
+    "count": (
+        "exit codes:\n"
+        "  0    the count finished\n"
+        + _USAGE.format(", bad DLX text")
+        + "  3    a budget (--max-nodes, --timeout) stopped the count\n"
+        + _INTERRUPTED.format("")
+    ),
+    "generate": (
+        "exit codes:\n"
+        "  0    every puzzle was made\n"
+        + _USAGE.format("")
+        + "       or no puzzle met --clues/--rating within --attempts\n"
+        + _INTERRUPTED.format("; run again with --resume to carry on")
+    ),
+    "rate": (
+        "exit codes:\n"
+        "  0    every puzzle was rated\n"
+        "  1    some puzzle could not be read (its reason is in the CSV)\n"
+        + _USAGE.format("")
+        + _INTERRUPTED.format("; run again with --resume to carry on")
+    ),
+}
 
 
 class ProgressBar:
@@ -93,10 +129,6 @@ def solve_exit_code(tally):
     if tally.get("BUDGET"):
         return EXIT_UNFINISHED
     return EXIT_OK
-
-
-def plural(number, noun):
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def os_error_text(error):

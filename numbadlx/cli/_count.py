@@ -2,7 +2,8 @@
 
 import sys
 
-from ._common import EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, bad_timeout, os_error_text, plural
+from ..core.words import plural
+from ._common import EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, bad_timeout, os_error_text
 
 
 def count_command(args):
@@ -23,8 +24,8 @@ def count_command(args):
         print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)
         return EXIT_USAGE
     print(
-        f"{'<stdin>' if args.file == '-' else args.file}: {problem.n_options} options, "
-        f"{problem.n_primary} primary and {problem.n_secondary} secondary items",
+        f"{'<stdin>' if args.file == '-' else args.file}: {plural(problem.n_options, 'option')}, "
+        f"{problem.n_primary} primary and {plural(problem.n_secondary, 'secondary item')}",
         file=sys.stderr,
     )
     # --timeout is one deadline for all the searching the command does, --max-nodes one
@@ -62,7 +63,7 @@ def count_command(args):
         # too; the nodes are those of both searches.
         print(
             f"at least {plural(max(stop.found, shown), 'solution')} (stopped at the "
-            f"budget: {show_nodes + stop.stats.nodes} nodes, "
+            f"budget: {plural(show_nodes + stop.stats.nodes, 'node')}, "
             f"{time.perf_counter() - start:.2f} s)"
         )
         return EXIT_UNFINISHED
@@ -115,5 +116,8 @@ def _count_report(args, total, stats, exact=False):
         print(f"at least {plural(total, 'solution')} (stopped at --limit {args.limit})")
     else:
         print(plural(total, "solution"))
-    print(f"{stats.nodes} nodes, {stats.updates} updates, {stats.seconds:.3f} s", file=sys.stderr)
+    print(
+        f"{plural(stats.nodes, 'node')}, {plural(stats.updates, 'update')}, {stats.seconds:.3f} s",
+        file=sys.stderr,
+    )
     return EXIT_OK

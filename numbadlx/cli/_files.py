@@ -4,6 +4,7 @@ with their arguments turned into a job and an executor, and their summary printe
 import os
 import sys
 
+from ..core.words import plural
 from ._common import (
     EXIT_INTERRUPTED,
     EXIT_NO_ANSWER,
@@ -14,7 +15,6 @@ from ._common import (
     note,
     parse_box,
     parse_pair,
-    plural,
     show_progress,
     solve_exit_code,
 )
@@ -37,6 +37,13 @@ def _executor(args):
         return False
     chunk_bytes = getattr(args, "dask_chunk_bytes", jobs.DEFAULT_RANGE_BYTES)
     return jobs.DaskExecutor(args.dask, chunk_bytes=chunk_bytes, chunk_size=args.chunk_size)
+
+
+def _rate(puzzles, seconds):
+    """``N puzzles/s``, or ``- puzzles/s`` when nothing was timed."""
+    if seconds > 0 and puzzles:
+        return plural(puzzles / seconds, "puzzle/s", spec=",.0f")
+    return "- puzzles/s"
 
 
 def _input_size(path):
@@ -119,20 +126,20 @@ def solve_command(args):
     note(f"{plural(summary.puzzles, 'puzzle')} from {shown_source}: {tally or 'none'}")
     if args.dask:
         note(
-            f"{summary.seconds:.2f} s on Dask ({args.dask}), {summary.ranges} ranges, "
+            f"{summary.seconds:.2f} s on Dask ({args.dask}), {plural(summary.ranges, 'range')}, "
             f"limit {args.limit}"
         )
     else:
         solved_now = summary.puzzles - summary.resumed_puzzles
         rate = (
-            f"{solved_now / summary.solve_seconds:,.0f}"
+            plural(solved_now / summary.solve_seconds, "puzzle/s", spec=",.0f")
             if summary.solve_seconds > 0 and solved_now
-            else "-"
+            else "- puzzles/s"
         )
+        threads = plural(args.threads, "thread") if args.threads else "all threads"
         note(
             f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
-            f"or load the solver), solver {rate} puzzles/s (limit {args.limit}, threads "
-            f"{args.threads or 'all'})"
+            f"or load the solver), solver {rate} (limit {args.limit}, {threads})"
         )
     if output and output != os.devnull and not summary.interrupted:
         note(f"wrote {output}")  # (an interrupted run says so below)
@@ -152,15 +159,15 @@ def _interrupted(args, summary, output):
         and not os.path.abspath(output).startswith(("/dev/", "/proc/"))
     )
     if not resumable:
-        note(f"interrupted after {summary.puzzles} puzzles")
+        note(f"interrupted after {plural(summary.puzzles, 'puzzle')}")
     elif getattr(args, "dask", None):
         note(
-            f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+            f"interrupted; {args.output} holds the first {plural(summary.puzzles, 'puzzle')} "
             f"complete. Run the same command with --resume to carry on."
         )
     else:
         note(
-            f"interrupted; {args.output} holds the first {summary.puzzles} puzzles "
+            f"interrupted; {args.output} holds the first {plural(summary.puzzles, 'puzzle')} "
             f"complete (input read to byte {summary.end_byte} of "
             f"{summary.input_size}). Run the same command with --resume to carry "
             f"on."
@@ -196,10 +203,10 @@ def rate_command(args):
         )
 
     summary = _run_file_job(args, run, args.input, "rating")
-    rate = f"{summary.puzzles / summary.seconds:,.0f}" if summary.seconds > 0 else "-"
-    note(f"rated {summary.puzzles} puzzles in {summary.seconds:.2f} s ({rate} puzzles/s)")
+    rate = _rate(summary.puzzles, summary.seconds)
+    note(f"rated {plural(summary.puzzles, 'puzzle')} in {summary.seconds:.2f} s ({rate})")
     if summary.unreadable:
-        note(f"{summary.unreadable} puzzles could not be read (their reason is in the CSV)")
+        note(f"{plural(summary.unreadable, 'puzzle')} could not be read (the reason is in the CSV)")
     if summary.interrupted:
         return _interrupted(args, summary, output)
     if output is not None:
@@ -245,17 +252,17 @@ def generate_command(args):
     finally:
         bar.close()
     made = summary.puzzles - summary.resumed_puzzles
-    rate = f"{made / summary.seconds:,.0f}" if summary.seconds > 0 and made else "-"
+    rate = _rate(made, summary.seconds)
     note(
-        f"{summary.puzzles} puzzles of {args.size}x{args.size} in {summary.seconds:.2f} s "
-        f"({rate} puzzles/s), seed {summary.seed}"
+        f"{plural(summary.puzzles, 'puzzle')} of {args.size}x{args.size} in "
+        f"{summary.seconds:.2f} s ({rate}), seed {summary.seed}"
     )
     if summary.interrupted:
         if output is None or os.path.abspath(output).startswith(("/dev/", "/proc/")):
-            note(f"interrupted after {summary.puzzles} puzzles")
+            note(f"interrupted after {plural(summary.puzzles, 'puzzle')}")
         else:
             note(
-                f"interrupted; {output} holds the first {summary.puzzles} puzzles "
+                f"interrupted; {output} holds the first {plural(summary.puzzles, 'puzzle')} "
                 f"complete. Run the same command with --resume to carry on."
             )
         return EXIT_INTERRUPTED

@@ -7,17 +7,28 @@ from ._count import count_command
 from ._files import generate_command, rate_command, solve_command
 
 
-def build_parser():
-    from .. import __version__
+class _Version(argparse.Action):
+    """``--version``: reads the version only when asked (the metadata lookup costs)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .. import __version__
+
+        print(f"numbadlx {__version__}")  # on standard output, as argparse's own
+        parser.exit()
+
+
+def build_parser():
     parser = argparse.ArgumentParser(
         prog="numbadlx",
         description="Dancing Links (Algorithm X) in NumPy + Numba: bulk Sudoku solving "
         "and exact-cover counting.",
-        epilog=EXIT_CODES,
+        epilog=EXIT_CODES["numbadlx"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"numbadlx {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     solve = sub.add_parser(
         "solve",
@@ -25,7 +36,7 @@ def build_parser():
         description="Solve every puzzle of INPUT (one per line, grid "
         "format, CSV or .npy); without INPUT, the built-in "
         "sample of 1000 puzzles.",
-        epilog=EXIT_CODES,
+        epilog=EXIT_CODES["solve"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     solve.add_argument(
@@ -110,7 +121,9 @@ def build_parser():
     count = sub.add_parser(
         "count",
         help="count the solutions of a DLX-format problem",
-        epilog=EXIT_CODES,
+        description="Count the solutions of an exact-cover problem written in Knuth's "
+        "DLX text format (the first line names the items, each other line an option).",
+        epilog=EXIT_CODES["count"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     count.add_argument("file", help="problem in Knuth's DLX text format; - reads standard input")
@@ -154,6 +167,8 @@ def build_parser():
         "write them one per line (CSV with -o NAME.csv, an array with -o NAME.npy), "
         "--chunk-size at a time: a regular file gets checkpoints for --resume, which "
         "gives the file an uninterrupted run writes.",
+        epilog=EXIT_CODES["generate"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     make.add_argument("-n", type=positive, required=True, help="how many puzzles")
     make.add_argument(
@@ -223,6 +238,8 @@ def build_parser():
         help="rate the difficulty of Sudoku puzzles",
         description="Rate every puzzle of INPUT (any format solve reads) and write CSV: "
         "puzzle,tries,logic,hardest (see numbadlx.sudoku.rate).",
+        epilog=EXIT_CODES["rate"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     grade.add_argument("input", help="puzzle file; - reads standard input")
     grade.add_argument("-o", "--output", help="CSV file; - or no -o: standard output")
@@ -273,5 +290,6 @@ def _run_options(parser, verb):
         type=positive,
         default=8 << 20,
         metavar="BYTES",
-        help="input bytes per Dask task (default 8 MiB)",
+        help="input bytes per Dask task at most (default 8 MiB; a smaller input is cut "
+        "into about four ranges per worker, none under 16 KiB)",
     )

@@ -27,6 +27,7 @@ from .kernels.common import ST_NODES, ST_SOLUTIONS
 from .search import BudgetExceeded, Search, SearchStats
 from .threads import count_threaded
 from .validate import check_count, check_timeout
+from .words import plural
 from .zdd import MemoryBudgetExceeded, MemoSearch
 
 __all__ = ["METHODS", "count_by_method", "check_method"]
@@ -138,8 +139,8 @@ def _count_dlx(problem, limit, max_nodes, timeout, threads, start, search=None, 
             f"timeout={timeout:g}" if search.stopped_by == "timeout" else f"max_nodes={max_nodes}"
         )
         raise BudgetExceeded(
-            f"count stopped at its budget ({what}) after {problem.stats.nodes} nodes, "
-            f"{found} solution(s) seen",
+            f"count stopped at its budget ({what}) after {plural(problem.stats.nodes, 'node')}, "
+            f"{plural(found, 'solution')} seen",
             found,
             problem.stats,
         )
@@ -154,7 +155,7 @@ def _budget_text(search, timeout, max_nodes):
 def _out_of_nodes(problem, max_nodes, used):
     problem.stats = SearchStats(nodes=used, status="budget")
     raise BudgetExceeded(
-        f"count stopped at its budget (max_nodes={max_nodes}) after {used} nodes",
+        f"count stopped at its budget (max_nodes={max_nodes}) after {plural(used, 'node')}",
         0,
         problem.stats,
     )
@@ -212,7 +213,7 @@ def _count_auto(problem, max_nodes, timeout, max_bytes, threads, start):
         problem.stats.nodes += dlx_nodes
         what = _budget_text(memo, timeout, max_nodes)
         raise BudgetExceeded(
-            f"count stopped at its budget ({what}) after {problem.stats.nodes} nodes",
+            f"count stopped at its budget ({what}) after {plural(problem.stats.nodes, 'node')}",
             0,
             problem.stats,
         ) from stop

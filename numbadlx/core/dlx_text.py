@@ -15,6 +15,11 @@ Colours and multiplicities, as in Knuth's DLX2 and DLX3:
 * in the item line, ``u:v|a`` lets primary item ``a`` be covered between ``u`` and
   ``v`` times, and ``v|a`` exactly ``v`` times (decimal ``0 <= u <= v``, ``v >= 1``).
 
+Option names (a numbadlx addition that Knuth's programs read as comments): every
+option is named by its text, its item names joined by single spaces, unless a comment
+line ``|: name`` before it gives its name (the rest of that line, after one space).
+:func:`to_dlx` writes such a line before each option whose name is not its text.
+
 Example::
 
     | Knuth's example from "Dancing Links"
@@ -64,6 +69,7 @@ class DLXText:
     colours: np.ndarray = None  # int32 parallel to indices (0 = none), or None
     colour_names: list = None  # name of colour k + 1 at index k, or None
     bounds: np.ndarray = None  # (n_primary, 2) int64 (u, v) in item order, or None
+    option_names: list = None  # the name of each option (its text unless named)
 
 
 def _read(source):
@@ -170,12 +176,15 @@ def parse_dlx(source):
     bound_rows = []  # (u, v) of each primary item
     colour_flat = []
     colour_index = {}
+    option_names, pending_name = [], None
     # Only "\n" (or "\r\n") ends a line, and only ASCII blanks (space, tab, vertical
     # tab, form feed, CR) separate names: U+2028 or a no-break space are characters of
     # a name, as in Knuth's reader, and a form feed never ends a line.
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw[:-1] if raw.endswith("\r") else raw
         stripped = line.strip(_BLANKS)
+        if line.startswith("|:") and item_names is not None:
+            pending_name = line[3:] if line.startswith("|: ") else line[2:]
         if not stripped or line.startswith("|"):
             continue
         if item_names is None:
@@ -222,7 +231,8 @@ def parse_dlx(source):
         seen = set()
         search_from = 0
         option = []
-        for token in _tokens(stripped):
+        tokens = _tokens(stripped)
+        for token in tokens:
             col = _column(line, token, search_from)
             search_from = col - 1 + len(token)
             name, colon, colour = token.partition(":")
@@ -252,6 +262,8 @@ def parse_dlx(source):
         lengths.append(len(option))
         flat.extend(option)
         line_numbers.append(number)
+        option_names.append(" ".join(tokens) if pending_name is None else pending_name)
+        pending_name = None
     if item_names is None:
         raise ValueError(
             f"{label}: no item line found (the first non-comment line must name the items)"
@@ -274,6 +286,7 @@ def parse_dlx(source):
         colours=colours,
         colour_names=list(colour_index) if colour_index else None,
         bounds=bounds,
+        option_names=option_names,
     )
 
 
@@ -311,7 +324,9 @@ def to_dlx(problem):
 
     Item names are kept when they are valid DLX names, else ``i0, i1, ...`` are used;
     colour names likewise, else the colour numbers. Multiplicities other than ``(1, 1)``
-    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``.
+    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``. An
+    option whose name is not its text gets a ``|: name`` line before it (ValueError for
+    a name with a line break).
 
     Examples
     --------
@@ -345,15 +360,25 @@ def to_dlx(problem):
         # the item line of a problem with no items
         head = (head + " | " if head else " | ") + " ".join(secondary)
     lines = [head]
+    option_names = problem.option_names
     for k in range(problem.n_options):
         start, stop = problem.indptr[k], problem.indptr[k + 1]
         if labels is None:
-            lines.append(" ".join(names[i] for i in problem.indices[start:stop]))
+            line = " ".join(names[i] for i in problem.indices[start:stop])
         else:
-            lines.append(
-                " ".join(
-                    names[i] + (":" + labels[c] if c else "")
-                    for i, c in zip(problem.indices[start:stop], problem.colours[start:stop])
-                )
+            line = " ".join(
+                names[i] + (":" + labels[c] if c else "")
+                for i, c in zip(problem.indices[start:stop], problem.colours[start:stop])
             )
+        if option_names is not None and option_names[k] != line:
+            lines.append("|: " + _option_name(option_names[k], k))
+        lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def _option_name(name, k):
+    if "\n" in name or "\r" in name:
+        raise ValueError(
+            f"option {k} is named {name!r}, with a line break: DLX text cannot hold it"
+        )
+    return name

@@ -18,13 +18,8 @@ from . import dlx_text, verification
 from . import trace as _trace
 from .counting import count_by_method
 from .links import build_links
-from .search import (
-    BudgetExceeded,
-    SearchStats,
-    count_dlx,
-    first_solution,
-    iter_solutions,
-)
+from .names import read_names, solution_names
+from .search import BudgetExceeded, SearchStats, count_dlx, first_solution, iter_solutions
 from .validate import (
     check_bounds,
     check_colour_names,
@@ -39,9 +34,10 @@ from .validate import (
     secondary_mask,
     to_csr,
 )
+from .words import plural
 from .zdd import ZDD, build_zdd
 
-__all__ = ["ExactCover", "SearchStats", "BudgetExceeded", "solve", "count"]
+__all__ = ["ExactCover", "SearchStats", "BudgetExceeded"]
 
 
 class ExactCover:
@@ -53,8 +49,8 @@ class ExactCover:
     options : array_like or sequence of sequences of int
         Either a dense 2-D 0/1 (or bool) matrix, options x items, or a sequence of
         options, each a sequence of 0-based item indices. For CSR arrays use
-        :meth:`from_csr`; for Knuth's text format :meth:`from_dlx`. Which of the two
-        is decided by ``dense``.
+        :meth:`from_csr`, for Knuth's text format :meth:`from_dlx`, for named items
+        :meth:`from_names`. Which of the two is decided by ``dense``.
     n_items : int, optional
         Number of items (inferred from the matrix width or the largest index).
     secondary : int or array_like of bool, optional
@@ -79,10 +75,9 @@ class ExactCover:
         True: ``options`` is a 0/1 matrix; False: it is option lists. By default a
         NumPy array is a matrix, and so is a list of equal-length rows of bools, or
         of 0/1 rows, each with a 1, that could not be option lists (a row repeats an
-        index); any
-        other list is option lists, except that two or more rows that read either
-        way (such as ``[[1, 0], [0, 1]]``: two options covering items 0 and 1, or the
-        2 x 2 identity matrix) raise ValueError unless ``dense`` says which is
+        index); any other list is option lists, except that two or more rows that read
+        either way (such as ``[[1, 0], [0, 1]]``: two options covering items 0 and 1,
+        or the 2 x 2 identity matrix) raise ValueError unless ``dense`` says which is
         meant.
 
     Notes
@@ -246,7 +241,8 @@ class ExactCover:
         spaces). Lines starting with ``|`` are comments. As in Knuth's DLX2 and DLX3,
         ``x:c`` in an option gives secondary item ``x`` colour ``c``, and ``u:v|a``
         (or ``v|a``) in the item line lets primary item ``a`` be covered ``u`` to ``v``
-        times; see :mod:`numbadlx.core.dlx_text`.
+        times; options are named by their text, or by a ``|: name`` line before them
+        (see :mod:`numbadlx.core.dlx_text`).
 
         A :class:`pathlib.Path` is always read as a file and a string with a newline as
         text. A string without a newline must name a file (DLX text always has a line
@@ -269,7 +265,7 @@ class ExactCover:
             len(parsed.item_names),
             parsed.secondary,
             parsed.item_names,
-            None,
+            parsed.option_names,
             line_numbers=parsed.line_numbers,
             colours=parsed.colours,
             bounds=parsed.bounds,
@@ -277,9 +273,55 @@ class ExactCover:
         )
 
     @classmethod
+    def from_names(
+        cls,
+        options: Any,
+        primary: Sequence[str] | None = None,
+        secondary: Sequence[str] | None = None,
+        *,
+        bounds: Any = None,
+    ) -> ExactCover:
+        """Build from named options: a dict ``{option name: [item names]}``, or a list
+        of lists of item names (an option then named by its text, ``"a d g"``).
+
+        An option may be one string of names separated by spaces; ``"x:red"`` gives
+        secondary item ``x`` the colour ``red``, as in DLX text. Every item not named
+        ``secondary`` is primary; when ``primary`` is given every item must be listed.
+        Items are numbered primary first (in the order of ``primary``, or of first
+        appearance), then secondary. ``bounds``: multiplicities by item name, as in
+        :class:`ExactCover`. Names are strings; item and colour names hold no white
+        space, ``|`` or ``:`` (see :mod:`numbadlx.core.names`). ValueError names the
+        option and the item of an empty option, a repeated or unlisted item, or a
+        colour on a primary item.
+
+        Examples
+        --------
+        >>> p = ExactCover.from_names({"A": ["c", "e"], "B": ["a", "d", "g"],
+        ...     "C": ["b", "c", "f"], "D": ["a", "d", "f"], "E": ["b", "g"],
+        ...     "F": ["d", "e", "g"]})
+        >>> sorted(p.names(p.solve()))
+        ['A', 'D', 'E']
+        >>> q = ExactCover.from_names([["a", "x:red"], ["b", "x:red"], ["b", "x:blue"]],
+        ...                           secondary=["x"])
+        >>> [q.names(s) for s in q.solutions()]
+        [['a x:red', 'b x:red']]
+        """
+        named = read_names(options, primary, secondary)
+        return cls._from_checked(
+            named.indptr,
+            named.indices,
+            len(named.item_names),
+            named.secondary,
+            named.item_names,
+            named.option_names,
+            colours=named.colours,
+            bounds=bounds,
+            colour_names=named.colour_names,
+        )
+
+    @classmethod
     def _from_checked(cls, *args, line_numbers=None, **kwargs):
-        """A problem from input already read into CSR (``args`` and ``kwargs`` as in
-        :meth:`_setup`), without going through ``__init__``."""
+        """A problem from input read into CSR (arguments of :meth:`_setup`)."""
         problem = cls.__new__(cls)
         problem._setup(*args, **kwargs)
         problem.line_numbers = line_numbers
@@ -332,7 +374,7 @@ class ExactCover:
     def option(self, k: int) -> NDArray[np.int32]:
         """Item indices of option ``k`` (in the caller's numbering)."""
         if not -self.n_options <= k < self.n_options:
-            raise IndexError(f"option {k} out of range ({self.n_options} options)")
+            raise IndexError(f"option {k} out of range ({plural(self.n_options, 'option')})")
         k %= self.n_options
         return self.indices[self.indptr[k] : self.indptr[k + 1]].copy()
 
@@ -376,8 +418,9 @@ class ExactCover:
 
     def __repr__(self):
         return (
-            f"ExactCover({self.n_options} options, {self.n_primary} primary + "
-            f"{self.n_secondary} secondary items, {self.indices.size} entries)"
+            f"ExactCover({plural(self.n_options, 'option')}, {self.n_primary} primary + "
+            f"{plural(self.n_secondary, 'secondary item')}, "
+            f"{plural(self.indices.size, 'entry', 'entries')})"
         )
 
     def _repr_html_(self):
@@ -493,6 +536,18 @@ class ExactCover:
         """
         return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
 
+    def names(self, solution: ArrayLike | None) -> list[str] | None:
+        """The names of a solution's options (``None`` in, ``None`` out); an option
+        without a name is named by its text, as in :meth:`from_names`.
+
+        Examples
+        --------
+        >>> problem = ExactCover([[0, 1], [0], [1]], item_names=["x", "y"])
+        >>> problem.names([1, 2])
+        ['x', 'y']
+        """
+        return solution_names(self, solution)
+
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
         return verification.verify(self, solution)
@@ -538,55 +593,3 @@ class ExactCover:
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
         return dlx_text.to_dlx(self)
-
-
-def _problem(matrix, secondary, dense):
-    if isinstance(matrix, ExactCover):
-        if secondary is not None or dense is not None:
-            raise ValueError(
-                f"{'secondary' if secondary is not None else 'dense'} is given with an "
-                f"ExactCover, which already settles it"
-            )
-        return matrix
-    return ExactCover(matrix, secondary=secondary, dense=dense)
-
-
-def solve(
-    matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
-    secondary: int | ArrayLike | None = None,
-    *,
-    dense: bool | None = None,
-    **budget: Any,
-) -> NDArray[np.int64] | None:
-    """Solve an exact-cover problem given as a dense 0/1 matrix or option lists
-    (``dense`` as in :class:`ExactCover`); ``budget``: ``max_nodes``, ``timeout``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> solve(np.array([[1, 0], [0, 1], [1, 1]])).tolist()
-    [0, 1]
-    """
-    return _problem(matrix, secondary, dense).solve(**budget)
-
-
-def count(
-    matrix: ArrayLike | Sequence[Sequence[int]] | ExactCover,
-    secondary: int | ArrayLike | None = None,
-    limit: int | None = None,
-    *,
-    dense: bool | None = None,
-    **budget: Any,
-) -> int:
-    """Count the solutions of an exact-cover problem (up to ``limit``), given as in
-    :func:`solve`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> count(np.array([[1, 0], [0, 1], [1, 1]]))
-    2
-    >>> count([[1, 0], [0, 1]], dense=True), count([[1, 0], [0, 1]], dense=False)
-    (1, 2)
-    """
-    return _problem(matrix, secondary, dense).count(limit, **budget)

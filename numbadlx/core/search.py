@@ -25,6 +25,7 @@ from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
 from .kernels.xc import search_c, search_x
 from .links import LINK_DTYPE
 from .validate import check_count, check_timeout
+from .words import plural
 
 __all__ = [
     "Search",
@@ -234,7 +235,7 @@ def _finish(problem, search, code, found, what):
     if code == RET_BUDGET:
         raise BudgetExceeded(
             f"{what} stopped at its budget ({search.budget_text()}) after "
-            f"{problem.stats.nodes} nodes, {found} solution(s) seen",
+            f"{plural(problem.stats.nodes, 'node')}, {plural(found, 'solution')} seen",
             found,
             problem.stats,
         )

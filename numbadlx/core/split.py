@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .words import plural
+
 __all__ = ["split_prefixes", "count_prefix", "count_prefixes", "subproblem", "count_split"]
 
 
@@ -170,7 +172,7 @@ def _replay(tables: _Tables, prefix):
     for k in prefix:
         k = int(k)
         if not 0 <= k < tables.n_options:
-            raise ValueError(f"option {k} out of range ({tables.n_options} options)")
+            raise ValueError(f"option {k} out of range ({plural(tables.n_options, 'option')})")
         if not state[0][k]:
             raise ValueError(
                 f"option {k} of the prefix {tuple(prefix)} clashes with an earlier option of it"

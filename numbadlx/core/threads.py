@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from .search import BudgetExceeded, Search, SearchStats
 from .split import _reduce, _Tables, split_prefixes
 from .validate import check_count, check_timeout
+from .words import plural
 
 __all__ = ["count_threaded"]
 
@@ -162,7 +163,7 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
     if totals["budget"]:
         raise BudgetExceeded(
             f"count stopped at its budget ({totals['budget']}) after "
-            f"{problem.stats.nodes} nodes, {totals['found']} solution(s) seen",
+            f"{plural(problem.stats.nodes, 'node')}, {plural(totals['found'], 'solution')} seen",
             totals["found"],
             problem.stats,
         )

@@ -39,6 +39,8 @@ import numpy as np
 
 from .kernels import common as _kernel
 from .search import Search
+from .validate import check_count
+from .words import plural
 
 __all__ = ["trace", "EVENTS", "MAX_OPTIONS", "MAX_ITEMS", "DEFAULT_MAX_EVENTS"]
 
@@ -128,16 +130,15 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     if max_events is None:
         if problem.n_options > MAX_OPTIONS or problem.n_items > MAX_ITEMS:
             raise ValueError(
-                f"the problem has {problem.n_options:,} options and {problem.n_items:,} "
-                f"items, too big to trace by default (at most {MAX_OPTIONS} options and "
+                f"the problem has {plural(problem.n_options, 'option', spec=',')} and "
+                f"{plural(problem.n_items, 'item', spec=',')}, too big to trace by default "
+                f"(at most {MAX_OPTIONS} options and "
                 f"{MAX_ITEMS} items); pass max_events=... to record the first events"
             )
         max_events = DEFAULT_MAX_EVENTS
-    max_events = int(max_events)
-    if max_events < 1:
-        raise ValueError(f"max_events must be positive, got {max_events}")
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be positive, got {limit}")
+    max_events = check_count(max_events, "max_events")
+    if limit is not None:
+        limit = check_count(limit, "limit")
     # One spare row tells whether events were dropped once the table was full.
     search = Search(problem, trace_rows=max_events + 1, max_nodes=max_events)
     search.run(0 if limit is None else int(limit), 0)
@@ -146,8 +147,8 @@ def trace(problem, *, max_events=None, limit=None, as_frame=None):
     truncated = written > max_events or search.status == "budget"
     if truncated:
         warnings.warn(
-            f"the trace was cut short after {min(written, max_events):,} "
-            f"events ({problem.stats.nodes:,} nodes); pass a larger max_events "
+            f"the trace was cut short after {plural(min(written, max_events), 'event', spec=',')} "
+            f"({plural(problem.stats.nodes, 'node', spec=',')}); pass a larger max_events "
             f"to see more",
             stacklevel=2,
         )

@@ -7,9 +7,12 @@ wrong and where.
 """
 
 import numbers
+import operator
 from collections.abc import Sequence
 
 import numpy as np
+
+from .words import plural
 
 #: Largest node index the 32-bit link tables may hold (kept signed-safe on purpose).
 MAX_LINK_INDEX = 2**31 - 1
@@ -225,7 +228,10 @@ def colours_from_lists(colours, indptr):
             f"colours must be a list of lists parallel to the options, got {type(colours).__name__}"
         )
     if len(colours) != n_options:
-        raise ValueError(f"colours has {len(colours)} entries for {n_options} options")
+        raise ValueError(
+            f"colours has {plural(len(colours), 'entry', 'entries')} for "
+            f"{plural(n_options, 'option')}"
+        )
     flat = np.zeros(int(indptr[-1]), dtype=np.int64)
     for k, row in enumerate(colours):
         length = int(indptr[k + 1] - indptr[k])
@@ -235,7 +241,8 @@ def colours_from_lists(colours, indptr):
             raise ValueError(f"colours[{k}] must be a list of colours, got {type(row).__name__}")
         if len(row) != length:
             raise ValueError(
-                f"colours[{k}] has {len(row)} entries but option {k} has {length} items"
+                f"colours[{k}] has {plural(len(row), 'entry', 'entries')} but option {k} has "
+                f"{plural(length, 'item')}"
             )
         for t, value in enumerate(row):
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
@@ -317,8 +324,8 @@ def check_bounds(bounds, n_items, secondary, item_names=None):
         rows = list(bounds)
         if len(rows) != n_primary:
             raise ValueError(
-                f"bounds has {len(rows)} rows but there are {n_primary} "
-                f"primary items (give one (u, v) per primary item, or a "
+                f"bounds has {plural(len(rows), 'row')} but the problem has "
+                f"{plural(n_primary, 'primary item')} (give one (u, v) per primary item, or a "
                 f"dict)"
             )
         for k, pair in enumerate(rows):
@@ -356,6 +363,25 @@ def is_integer(value):
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
         value, (bool, np.bool_)
     )
+
+
+def check_integer(value, name):
+    """``value`` as an int if it is an integer (an int or a NumPy integer, as
+    :func:`operator.index` takes, but never a bool); TypeError naming ``name`` else.
+    Used for sizes, byte offsets and seeds whose range each caller checks.
+
+    Examples
+    --------
+    >>> check_integer(np.int64(7), "chunk_size")
+    7
+    >>> check_integer(True, "chunk_size")
+    Traceback (most recent call last):
+    ...
+    TypeError: chunk_size must be an integer, got True
+    """
+    if not is_integer(value):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    return operator.index(value)
 
 
 def check_count(value, name):

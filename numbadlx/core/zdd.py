@@ -38,6 +38,7 @@ from ._dot import _dot_string
 from .kernels import memo as _memo
 from .search import BudgetExceeded, SearchStats
 from .validate import check_count, check_timeout
+from .words import plural
 
 __all__ = [
     "ZDD",
@@ -179,8 +180,9 @@ class MemoSearch:
             self.stopped_by = "max_bytes"
             raise MemoryBudgetExceeded(
                 f"memoised search needs more than max_bytes={self.max_bytes} bytes of memory "
-                f"(cache of {int(self.state[_memo.S_ENTRIES])} subproblems, "
-                f"{int(self.state[_memo.S_ZDD])} diagram nodes, {need} bytes after growing); "
+                f"(cache of {plural(int(self.state[_memo.S_ENTRIES]), 'subproblem')}, "
+                f"{plural(int(self.state[_memo.S_ZDD]), 'diagram node')}, {need} bytes after "
+                "growing); "
                 "raise max_bytes or count with method='dlx'",
                 0,
                 self.summary(),
@@ -306,7 +308,7 @@ class MemoSearch:
         self.status = "budget"
         raise BudgetExceeded(
             f"memoised count stopped at its budget ({self.budget_text()}) after "
-            f"{int(self.stats[_memo.M_NODES])} subproblems",
+            f"{plural(int(self.stats[_memo.M_NODES]), 'subproblem')}",
             0,
             self.summary(),
         )
@@ -429,7 +431,7 @@ class ZDD:
         return self.size
 
     def __repr__(self):
-        return f"ZDD({self.size} nodes, {self.count()} solutions)"
+        return f"ZDD({plural(self.size, 'node')}, {plural(self.count(), 'solution')})"
 
     def _repr_html_(self):
         """Jupyter view: the numbers, and a picture of a small diagram (see
@@ -573,7 +575,9 @@ class ZDD:
           n3 [label="say \"hi\"\\"];
         """
         if self.size > max_nodes:
-            raise ValueError(f"the diagram has {self.size} nodes, more than max_nodes={max_nodes}")
+            raise ValueError(
+                f"the diagram has {plural(self.size, 'node')}, more than max_nodes={max_nodes}"
+            )
         names = self.option_names
         lines = ["digraph zdd {", "  node [shape=circle];"]
         lines += [f"  t{z} [shape=box, label={_dot_string(str(z))}];" for z in (0, 1)]

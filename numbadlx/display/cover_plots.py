@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.validate import check_count
+from ..core.words import plural
 from ._figure import axes as _axes
 
 __all__ = ["plot_queens", "plot_pentominoes", "plot_search_tree"]
@@ -47,7 +49,10 @@ def plot_queens(problem: Any, solution: Sequence[int], ax: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
-    n = problem if isinstance(problem, (int, np.integer)) else int(round(problem.n_options**0.5))
+    if isinstance(problem, (bool, np.bool_)) or isinstance(problem, (int, np.integer)):
+        n = check_count(problem, "n")  # a board size (never a bool)
+    else:
+        n = int(round(problem.n_options**0.5))
     fig, ax = _axes(ax, (0.5 * n + 1, 0.5 * n + 1))
     board = np.add.outer(np.arange(n), np.arange(n)) % 2
     from matplotlib.colors import ListedColormap
@@ -261,7 +266,7 @@ def plot_search_tree(table: Any, ax: Any = None, labels: bool | None = None) -> 
     ax.legend(
         handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False
     )
-    ax.set_title(f"search tree: {k} nodes", fontsize=10)
+    ax.set_title(f"search tree: {plural(k, 'node')}", fontsize=10)
     if made:
         fig.tight_layout()
     return fig

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.trace import trace
+from ..core.words import plural
 from ._escape import script_json
 from ._escape import text as _esc
 
@@ -151,7 +152,8 @@ def _check_size(problem):
         or problem.n_items > PLAYER_MAX_ITEMS
     ):
         raise ValueError(
-            f"the problem has {problem.n_options:,} options x {problem.n_items:,} items "
+            f"the problem has {plural(problem.n_options, 'option', spec=',')} x "
+            f"{plural(problem.n_items, 'item', spec=',')} "
             f"= {cells:,} matrix cells, too many to redraw in a browser at every step "
             f"(the player takes at most {PLAYER_MAX_OPTIONS} options, {PLAYER_MAX_ITEMS} "
             f"items and {PLAYER_MAX_CELLS:,} cells); play a smaller instance, or read "
@@ -299,8 +301,9 @@ class MatrixPlayer:
     def __repr__(self) -> str:
         cut = ", cut short" if self.truncated else ""
         return (
-            f"MatrixPlayer({len(self.steps)} steps over {self.problem.n_options} options x "
-            f"{self.problem.n_items} items, {self.solutions} solution(s){cut})"
+            f"MatrixPlayer({plural(len(self.steps), 'step')} over "
+            f"{plural(self.problem.n_options, 'option')} x {plural(self.problem.n_items, 'item')}, "
+            f"{plural(self.solutions, 'solution')}{cut})"
         )
 
     def _repr_html_(self) -> str:
@@ -424,14 +427,16 @@ def _player_html(player):
         f'<div class="numbadlx-player" id="{uid}" tabindex="0">',
         "<style>" + _asset("player.css").replace("#ID", "#" + uid) + "</style>",
         f"<p><b>Dancing Links, step by step</b> (Algorithm {problem.algorithm}): "
-        f"{problem.n_options:,} options x {problem.n_items:,} items, {len(player.steps):,} "
-        f"steps, {player.solutions} solution(s) shown.</p>",
+        f"{plural(problem.n_options, 'option', spec=',')} x "
+        f"{plural(problem.n_items, 'item', spec=',')}, "
+        f"{plural(len(player.steps), 'step', spec=',')}, "
+        f"{plural(player.solutions, 'solution')} shown.</p>",
     ]
     if player.truncated:
         out.append(
             f'<p class="ndlx-note">The search is longer than the events kept: the player '
-            f"shows its first {len(player.steps):,} steps (pass a larger max_events to "
-            f"see more).</p>"
+            f"shows its first {plural(len(player.steps), 'step', spec=',')} (pass a larger "
+            f"max_events to see more).</p>"
         )
     if not player.steps:
         out.append("<p>The search made no step.</p></div>")

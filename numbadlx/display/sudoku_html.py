@@ -21,6 +21,7 @@ Examples
 
 import numpy as np
 
+from ..core.words import plural
 from ..sudoku import Grid, Status, format_line
 from ._escape import text as _esc
 from ._sudoku_svg import grid_svg
@@ -125,7 +126,8 @@ def sudoku_result_html(result, rows=5):
 
     Shows the size, limit, threads, wall time and throughput; a table of how many
     puzzles got each status; the search effort (nodes per puzzle); and the first
-    ``rows`` puzzles with their status, solution count, nodes, puzzle and solution.
+    ``rows`` puzzles with their status, solution count, nodes, puzzle and solution (for
+    a row that could not be read, its input text as the puzzle).
 
     Examples
     --------
@@ -138,11 +140,11 @@ def sudoku_result_html(result, rows=5):
     total = len(result)
     box = f"{result.box[0]}x{result.box[1]}"
     rate = result.puzzles_per_second
-    rate_text = f"{rate:,.0f} puzzles/s" if np.isfinite(rate) else "-"
+    rate_text = plural(rate, "puzzle/s", spec=",.0f") if np.isfinite(rate) else "-"
     out = [
         '<div class="numbadlx-result">',
-        f"<p><b>SudokuResult</b>: {total:,} puzzles of {result.n}x{result.n} "
-        f"({box} boxes), limit {result.limit}, {result.threads} thread(s), "
+        f"<p><b>SudokuResult</b>: {plural(total, 'puzzle', spec=',')} of {result.n}x{result.n} "
+        f"({box} boxes), limit {result.limit}, {plural(result.threads, 'thread')}, "
         f"{result.seconds:.3f} s, {rate_text}</p>",
         '<table class="status"><tr><th>status</th><th>puzzles</th><th>share</th></tr>',
     ]
@@ -171,8 +173,10 @@ def sudoku_result_html(result, rows=5):
             '<table class="rows"><tr><th>#</th><th>status</th><th>solutions</th>'
             "<th>nodes</th><th>puzzle</th><th>solution</th></tr>"
         )
+        texts = getattr(result, "texts", {})
         for k in range(shown):
-            puzzle = _cut(format_line(result.puzzles[k], blank="."))
+            # an unreadable row shows what it was, not an empty grid
+            puzzle = _cut(texts[k] if k in texts else format_line(result.puzzles[k], blank="."))
             solution = _cut(format_line(result.solutions[k])) if result.counts[k] else ""
             out.append(
                 f"<tr><td>{k}</td><td>{_esc(names[k])}</td>"

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..core.words import plural
 from ._figure import axes as _axes
 from ._variant_marks import marks as _marks
 
@@ -250,6 +251,8 @@ def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None
             median = float(np.median(nodes))
             axis.axvline(median, color="#c44e52", lw=1.5, ls="--")
             title = f"{name}: " if name else ""
-            axis.set_title(f"{title}{nodes.size:,} puzzles, median {median:,.0f}", fontsize=9)
+            axis.set_title(
+                f"{title}{plural(nodes.size, 'puzzle', spec=',')}, median {median:,.0f}", fontsize=9
+            )
     fig.tight_layout()
     return fig

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.words import plural
+
 __all__ = ["SearchTree", "search_tree"]
 
 
@@ -64,8 +66,8 @@ class SearchTree:
             for name in ("inner", "solution", "dead end", "open")
             if name in self.kind
         }
-        text = ", ".join(f"{v} {k}" for k, v in kinds.items())
-        return f"SearchTree({len(self)} nodes: {text})"
+        text = ", ".join(f"{v} {k}" for k, v in kinds.items())  # kinds of node, not nouns
+        return f"SearchTree({plural(len(self), 'node')}: {text})"
 
 
 def _number(value):

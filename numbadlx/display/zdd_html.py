@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.words import plural
 from ._escape import text as _esc
 
 __all__ = ["zdd_html", "zdd_svg", "ZDD_PICTURE_MAX_NODES"]
@@ -31,7 +32,9 @@ def zdd_svg(zdd: Any, max_nodes: int = ZDD_PICTURE_MAX_NODES) -> str:
     True
     """
     if zdd.size > max_nodes:
-        raise ValueError(f"the diagram has {zdd.size} nodes, more than max_nodes={max_nodes}")
+        raise ValueError(
+            f"the diagram has {plural(zdd.size, 'node')}, more than max_nodes={max_nodes}"
+        )
     table = zdd.nodes
     n = table.shape[0]
     height = [0] * n
@@ -92,8 +95,9 @@ def zdd_html(zdd: Any) -> str:
     True
     """
     summary = (
-        f"<p>ZDD: {zdd.count():,} solutions, {zdd.size:,} nodes, "
-        f"{zdd.subproblems:,} subproblems searched</p>"
+        f"<p>ZDD: {plural(zdd.count(), 'solution', spec=',')}, "
+        f"{plural(zdd.size, 'node', spec=',')}, "
+        f"{plural(zdd.subproblems, 'subproblem', spec=',')} searched</p>"
     )
     if zdd.size > ZDD_PICTURE_MAX_NODES:
         return summary

@@ -16,11 +16,20 @@ from typing import Any
 import numpy as np
 
 from .. import sudoku as _sudoku
+from .._stopping import LET_GO_SECONDS, join_for, stop_all
+from ..core.validate import check_count
 from ..sudoku.formats import line_ranges
 from ._lines import TALLY_SIZE
 
-#: Bytes of input per Dask task (about 100 000 9x9 puzzles).
+#: Bytes of input per Dask task at most (about 100 000 9x9 puzzles).
 DEFAULT_RANGE_BYTES = 8 << 20
+#: Ranges per worker thread a Dask run aims at, so that every worker gets work and the
+#: last ones to finish are short; a smaller input gets smaller ranges, down to
+#: :data:`MIN_RANGE_BYTES`.
+RANGES_PER_WORKER = 4
+#: The smallest range cut to share an input among workers (about 200 9x9 puzzles): a
+#: task has a fixed cost of a few milliseconds.
+MIN_RANGE_BYTES = 16 << 10
 
 
 @dataclass
@@ -52,6 +61,27 @@ def run_chunks(job, chunks, first_index=0):
     return b"".join(pieces), puzzles, tally, seconds
 
 
+def relabel_chunks(chunks, path, label):
+    """``chunks`` with each message of a bad row that names ``path`` naming ``label``
+    instead (standard input is read from a temporary copy, which no message should
+    show); ``chunks`` as they are when ``label`` is None or ``path`` itself."""
+    if label is None or label == path:
+        yield from chunks
+        return
+    prefix = f"{path}:"
+
+    def named(errors):
+        return [
+            (row, label + text[len(path) :] if text.startswith(prefix) else text)
+            for row, text in errors
+        ]
+
+    for chunk in chunks:
+        chunk.errors = named(chunk.errors)
+        chunk.solution_errors = named(chunk.solution_errors)
+        yield chunk
+
+
 def index_blocks(job, first_index, size):
     """The ``(begin, end)`` blocks of ``size`` puzzle indices from ``first_index`` to
     ``job.count``, for a job that reads no input."""
@@ -65,15 +95,32 @@ def run_block(job, begin, end):
     return data, end - begin, tally, seconds
 
 
+#: Seconds :meth:`DaskExecutor.close` waits for a cluster or client to close: after a
+#: finished run, and after one stopped early (Ctrl-C), when the caller is leaving.
+CLOSE_SECONDS = 60.0
+CLOSE_SECONDS_STOPPED = 2.0
+
+
+def _result(future):
+    """The result of ``future`` (a Dask or a thread-pool future), waited for in short
+    sleeps of this thread: a Ctrl-C then lands in ``time.sleep`` here, never inside
+    distributed's own blocking wait, which it can leave half done (a client that no
+    longer closes)."""
+    while not future.done():
+        time.sleep(0.002)
+    return future.result()
+
+
 def _interruptible(function, *args):
     """Call ``function`` on a helper thread and wait for it so that Ctrl-C gets through.
 
     Python runs signal handlers only between bytecodes of the main thread, so a long
     compiled search called from the main thread would hold Ctrl-C back until it ends.
     The kernels release the GIL, so here the main thread waits in short joins and a
-    KeyboardInterrupt reaches it at once; the helper thread is then abandoned (the
-    caller is expected to exit soon after). Off the main thread, ``function`` is simply
-    called.
+    KeyboardInterrupt reaches it at once; every kernel that watches a stop flag is
+    then told to stop (:func:`numbadlx._stopping.stop_all`) and the helper thread is
+    waited for a moment before it is let go (it may still be compiling). Off the main
+    thread, ``function`` is simply called.
     """
     if threading.current_thread() is not threading.main_thread():
         return function(*args)
@@ -87,8 +134,13 @@ def _interruptible(function, *args):
 
     worker = threading.Thread(target=target, name="numbadlx-job", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(0.05)
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop_all()
+        join_for(worker, LET_GO_SECONDS)
+        raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -104,19 +156,23 @@ class LocalExecutor:
     name = "local"
 
     def __init__(self, chunk_size: int = 16384):
-        self.chunk_size = int(chunk_size)
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.startup_seconds = 0.0
 
     def check(self, path, job):
         """Nothing to check: every input format is read here."""
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """The job's pieces in input order; ``label`` names the input in the messages
+        of unreadable rows (``<stdin>`` for the copy of standard input)."""
         if path is None:  # a job without input: blocks of puzzle indices
             yield from self._blocks(job, first_index)
             return
         warmed = False
         done = first_index
-        for chunk in _sudoku.iter_chunks(
+        chunks = _sudoku.iter_chunks(
             path,
             chunk_size=self.chunk_size,
             box=job.box,
@@ -124,7 +180,8 @@ class LocalExecutor:
             start_byte=start_byte,
             n=n,
             column=job.column,
-        ):
+        )
+        for chunk in relabel_chunks(chunks, path, label):
             if len(chunk) == 0:
                 continue
             if not warmed:
@@ -165,12 +222,13 @@ def _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size):
     )
 
 
-def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size):
-    """Task: run ``job`` on the puzzles of one byte range of the input."""
+def _run_range(job, path, fmt, n, start, stop, first_line, first_index, chunk_size, label=None):
+    """Task: run ``job`` on the puzzles of one byte range of the input (``label``
+    naming it in the messages of unreadable rows)."""
     if start >= stop:
         return b"", 0, np.zeros(TALLY_SIZE, dtype=np.int64), 0.0
     chunks = _range_chunks(job, path, fmt, n, start, stop, first_line, chunk_size)
-    return run_chunks(job, chunks, first_index)
+    return run_chunks(job, relabel_chunks(chunks, path, label), first_index)
 
 
 def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
@@ -183,11 +241,13 @@ def _count_range(job, path, fmt, n, start, stop, first_line, chunk_size):
 
 class DaskExecutor:
     """Run a job on Dask: the input (line or CSV format) is cut into byte ranges of
-    about ``chunk_bytes`` on line boundaries (rows, for CSV), and each range is a task
-    that reads its own puzzles (so the workers must see the input at the same path)
-    and runs the job on them ``chunk_size`` at a time; a job without input (generate)
-    gets a task per block of ``chunk_size`` puzzle indices. At most ``window`` tasks are in
-    flight (default: 4 per worker thread); the results come back in input order.
+    about ``chunk_bytes`` on line boundaries (rows, for CSV), or smaller ones when that
+    would leave workers idle (about four ranges per worker thread, none under 16 KiB),
+    and each range is a task that reads its own puzzles (so the workers must see the
+    input at the same path) and runs the job on them ``chunk_size`` at a time; a job
+    without input (generate) gets a task per block of ``chunk_size`` puzzle indices. At
+    most ``window`` tasks are in flight (default: 4 per worker thread); the results come
+    back in input order.
     ``n`` is the puzzle size (default: that of the first puzzle).
 
     ``scheduler``: a ``distributed.Client``; a scheduler address
@@ -211,8 +271,8 @@ class DaskExecutor:
     ):
         self.scheduler = scheduler
         self.n = n
-        self.chunk_bytes = int(chunk_bytes)
-        self.chunk_size = int(chunk_size)
+        self.chunk_bytes = check_count(chunk_bytes, "chunk_bytes")
+        self.chunk_size = check_count(chunk_size, "chunk_size")
         self.window = window
         self.startup_seconds = 0.0
         self._fmt = None
@@ -220,6 +280,7 @@ class DaskExecutor:
         self._client = None
         self._pool = None
         self._owned = []  # things to close at the end, last first
+        self._stopped_early = False
 
     def check(self, path, job):
         """Refuse (ValueError) an input a range task cannot read: checked before the
@@ -234,7 +295,10 @@ class DaskExecutor:
             )
         self._fmt = fmt
 
-    def pieces(self, job, path, *, start_byte=0, n=None, first_index=0) -> Iterator[Piece]:
+    def pieces(
+        self, job, path, *, start_byte=0, n=None, first_index=0, label=None
+    ) -> Iterator[Piece]:
+        """As :meth:`LocalExecutor.pieces`, each range a Dask task."""
         if path is None:  # a job without input: blocks of chunk_size puzzle indices
             blocks = index_blocks(job, first_index, self.chunk_size)
             if blocks:
@@ -246,19 +310,30 @@ class DaskExecutor:
         n = n or self.n
         if n is None:
             n = _first_size(path, fmt, job)
-        # a CSV is cut between rows, never inside a quoted field holding line breaks
-        ranges = (
-            line_ranges(path, self.chunk_bytes, start_byte, fmt == "csv") if n is not None else []
-        )
-        if not ranges:
+        if n is None or os.path.getsize(path) <= start_byte:  # no puzzle (left) to read
             return
         self._connect()
+        # a CSV is cut between rows, never inside a quoted field holding line breaks
+        ranges = line_ranges(path, self._range_bytes(path, start_byte), start_byte, fmt == "csv")
+        if not ranges:
+            return
         firsts = self._first_indices(job, path, fmt, n, ranges, first_index)
         tasks = [
-            (stop, (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size))
+            (
+                stop,
+                (_run_range, job, path, fmt, n, start, stop, line, first, self.chunk_size, label),
+            )
             for (start, stop, line), first in zip(ranges, firsts)
         ]
         yield from self._in_order(tasks, n)
+
+    def _range_bytes(self, path, start_byte=0):
+        """The bytes of input per task: ``chunk_bytes`` at most, less when the input
+        left to read would give fewer than :data:`RANGES_PER_WORKER` ranges per worker
+        thread (but not under :data:`MIN_RANGE_BYTES`)."""
+        left = max(0, os.path.getsize(path) - start_byte)
+        share = -(-left // (RANGES_PER_WORKER * self._slots))
+        return max(1, min(self.chunk_bytes, max(MIN_RANGE_BYTES, share)))
 
     def _in_order(self, tasks, n):
         """Submit ``tasks`` (``(end_byte, (function, *args))``, each function returning
@@ -272,11 +347,17 @@ class DaskExecutor:
                 while submitted < len(tasks) and submitted < index + window:
                     pending[submitted] = self._submit(*tasks[submitted][1])
                     submitted += 1
-                data, puzzles, tally, seconds = pending.pop(index).result()
+                data, puzzles, tally, seconds = _result(pending.pop(index))
                 yield Piece(data, stop, puzzles, tally, n, seconds)
         finally:
-            for future in pending.values():
-                future.cancel()
+            if pending:  # stopped early: Ctrl-C, or an error downstream
+                self._stopped_early = True
+            if True:
+                for future in pending.values():
+                    future.cancel()
+            # a Dask future is let go instead: cancelling waits on the scheduler, and the
+            # tasks of futures nobody holds any more are dropped by it anyway
+            pending.clear()
 
     def _first_indices(self, job, path, fmt, n, ranges, first_index):
         """The file index of each range's first puzzle, for jobs that need it (rate
@@ -287,7 +368,7 @@ class DaskExecutor:
             self._submit(_count_range, job, path, fmt, n, a, b, line, self.chunk_size)
             for a, b, line in ranges
         ]
-        counts = [future.result() for future in futures]
+        counts = [_result(future) for future in futures]
         return [first_index + int(v) for v in np.concatenate(([0], np.cumsum(counts)[:-1]))]
 
     def _connect(self):
@@ -308,7 +389,9 @@ class DaskExecutor:
                 raise ValueError(f"{scheduler}: need at least one worker")
             if kind == "threads":
                 self._pool = ThreadPoolExecutor(workers, thread_name_prefix="numbadlx")
-                self._owned.append(self._pool.shutdown)
+                # running tasks are not waited for (after Ctrl-C they are abandoned)
+                pool = self._pool
+                self._owned.append(lambda _: pool.shutdown(wait=False, cancel_futures=True))
                 self._slots = workers
                 return
             from distributed import Client, LocalCluster
@@ -316,14 +399,14 @@ class DaskExecutor:
             cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
-            self._owned.append(cluster.close)
+            self._owned.append(lambda timeout: cluster.close(timeout=timeout))
             scheduler = Client(cluster)
-            self._owned.append(scheduler.close)
+            self._owned.append(lambda timeout, client=scheduler: client.close(timeout=timeout))
         elif isinstance(scheduler, str):
             from distributed import Client
 
             scheduler = Client(scheduler)
-            self._owned.append(scheduler.close)
+            self._owned.append(lambda timeout, client=scheduler: client.close(timeout=timeout))
         self._client = scheduler
         self._slots = max(1, sum(self._client.nthreads().values()))
 
@@ -333,14 +416,18 @@ class DaskExecutor:
         return self._client.submit(fn, *args, pure=False)
 
     def close(self):
-        """Close what this executor opened (a thread pool, a LocalCluster, a Client)."""
-        for close in reversed(self._owned):
-            try:
-                close()
-            except Exception:  # noqa: BLE001 - best effort at shutdown
-                pass
-        self._owned = []
+        """Close what this executor opened (a thread pool, a LocalCluster, a Client),
+        waiting at most :data:`CLOSE_SECONDS` for each (:data:`CLOSE_SECONDS_STOPPED`
+        after a run stopped early), so that a scheduler that does not answer never holds
+        the caller, after Ctrl-C above all."""
+        owned, self._owned = self._owned, []
         self._client = self._pool = None
+        timeout = CLOSE_SECONDS_STOPPED if self._stopped_early else CLOSE_SECONDS
+        for close in reversed(owned):
+            try:
+                close(timeout)
+            except Exception:  # noqa: BLE001 - best effort at shutdown (TimeoutError too)
+                pass
 
 
 def _first_size(path, fmt, job):

@@ -8,6 +8,11 @@ import sys
 
 from ..core.textfile import check_file
 
+#: The live copies of standard input and pipes, and the label each stands for: a job
+#: handed such a copy (the command line spools standard input itself) names the input
+#: by its label, never by the temporary path.
+_COPIES: dict[str, str] = {}
+
 
 def input_file(input: str | os.PathLike) -> str:
     """``input`` as a path string, checked to be a readable file (ValueError naming it
@@ -60,11 +65,15 @@ class JobInput:
     open; the copy is removed afterwards. ``label`` names the input in messages
     (``<stdin>`` for standard input); :meth:`relabel` puts it in an error's text in
     place of the copy's path. ``resume`` refuses a copy (it would be another input each
-    time)."""
+    time). A live copy of another :class:`JobInput`, given as a path, keeps that one's
+    label."""
 
     def __init__(self, name: str | os.PathLike, resume: bool = False):
         self.name = name if name == "-" else os.fspath(name)
-        self.label = "<stdin>" if name == "-" else self.name
+        if name == "-":
+            self.label = "<stdin>"
+        else:
+            self.label = _COPIES.get(self.name, self.name)
         self.resume = resume
         self.copy = None
 
@@ -86,20 +95,23 @@ class JobInput:
                 f"input each time)"
             )
         self.copy = _spool(name)
+        _COPIES[self.copy] = self.label
         return self.copy
 
     def relabel(self, error: BaseException) -> BaseException:
         """``error`` with the copy's path in its text replaced by :attr:`label`, as a
-        ValueError; ``error`` itself when the input was not copied."""
-        if self.copy is None:
+        ValueError; ``error`` itself when the input is named by its own path."""
+        path = self.copy if self.copy is not None else self.name
+        if self.label == path:
             return error
         text = str(error)
         if isinstance(error, OSError) and error.filename is not None and error.strerror:
             text = f"{error.strerror.lower()}: {error.filename}"
-        return ValueError(text.replace(self.copy, self.label))
+        return ValueError(text.replace(path, self.label))
 
     def __exit__(self, *exc):
         if self.copy is not None:
+            _COPIES.pop(self.copy, None)
             os.remove(self.copy)
             self.copy = None
         return False

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .. import sudoku as _sudoku
+from ..core.validate import check_integer, is_integer
 from ._lines import CSV_HEADER, RATE_HEADER, TALLY_SIZE, count_statuses, rate_text, result_text
 
 
@@ -224,7 +225,7 @@ class GenerateJob:
             return self
         if saved_options and saved_options.get("job") == "generate":
             seed = saved_options.get("seed")
-            if isinstance(seed, int) and not isinstance(seed, bool):
+            if is_integer(seed):
                 return replace(self, seed=seed)
         return replace(self, seed=int(np.random.default_rng().integers(2**63)))
 
@@ -233,8 +234,7 @@ class GenerateJob:
         a call that makes no puzzle checks them all."""
         if self.output_format not in ("lines", "csv", "npy"):
             raise ValueError(f"output_format must be lines, csv or npy, not {self.output_format!r}")
-        if isinstance(self.count, bool) or not isinstance(self.count, (int, np.integer)):
-            raise TypeError(f"count must be an integer, got {self.count!r}")
+        check_integer(self.count, "count")
         if self.count < 0:
             raise ValueError(f"count must be at least 0, got {self.count}")
         self._make(0, 0 if self.seed is None else self.seed, 0)

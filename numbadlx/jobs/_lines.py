@@ -6,10 +6,14 @@ from __future__ import annotations
 import csv as _csv
 import io
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..sudoku import PuzzleChunk, Ratings, Status, SudokuResult, format_grid_rows, format_lines
+from ..sudoku import PuzzleChunk, Status, SudokuResult, format_grid_rows, format_lines
+
+if TYPE_CHECKING:  # an annotation only: rating's modules load when a job rates
+    from ..sudoku import Ratings
 
 #: First line of a CSV output.
 CSV_HEADER = "puzzle,solution,status,count,nodes"

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
-from ..core.validate import check_count
+from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
@@ -53,14 +53,25 @@ def run_job(
     executor = LocalExecutor() if executor is None else executor
     if input is None:
         try:
-            return _run(job, None, output, executor, resume, header, progress, log, started)
+            return _run(job, None, output, executor, resume, header, progress, log, started, None)
         finally:
             executor.close()
     source = JobInput(input, resume)
     try:
         with source as path:
             try:
-                return _run(job, path, output, executor, resume, header, progress, log, started)
+                return _run(
+                    job,
+                    path,
+                    output,
+                    executor,
+                    resume,
+                    header,
+                    progress,
+                    log,
+                    started,
+                    source.label,
+                )
             except (ValueError, OSError) as error:
                 relabelled = source.relabel(error)
                 if relabelled is error:
@@ -70,7 +81,7 @@ def run_job(
         executor.close()
 
 
-def _run(job, path, output, executor, resume, header, progress, log, started):
+def _run(job, path, output, executor, resume, header, progress, log, started, label):
     output = None if output is None else os.fspath(output)
     if path is not None:
         check_output(path, output)
@@ -87,7 +98,12 @@ def _run(job, path, output, executor, resume, header, progress, log, started):
         if progress is not None and sink.start_byte:
             progress(sink.start_byte, sink.puzzles)
         pieces = executor.pieces(
-            job, sink.input, start_byte=sink.start_byte, n=sink.n, first_index=sink.puzzles
+            job,
+            sink.input,
+            start_byte=sink.start_byte,
+            n=sink.n,
+            first_index=sink.puzzles,
+            label=label,
         )
         with contextlib.closing(pieces):
             for piece in pieces:
@@ -223,8 +239,8 @@ def solve_file(
             "named *.csv is CSV unless csv=False), or drop grid"
         )
     job = SolveJob(
-        limit=int(limit),
-        max_nodes=None if max_nodes is None else int(max_nodes),
+        limit=check_count(limit, "limit"),
+        max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
         box=box,
         format=format,
         column=column,
@@ -281,7 +297,7 @@ def rate_file(
     """
     job = RateJob(
         isomorphs=check_count(isomorphs, "isomorphs"),
-        seed=int(seed),
+        seed=check_integer(seed, "seed"),
         logic=bool(logic),
         box=box,
         format=format,

@@ -22,16 +22,22 @@ Colours (Algorithm C): :func:`crossword`, :func:`word_square` on the built-in
 :func:`domino_tilings` with a number of horizontal dominoes.
 """
 
-from ._bounds import domino_tilings, k_per_row_and_column
-from ._placement import PENTOMINOES, langford, n_queens, orientations, pentominoes
-from ._tilings import (
-    TETROMINOES,
-    TROMINOES,
-    polyomino_tilings,
-    tetromino_tilings,
-    tromino_tilings,
-)
-from ._words import WORDS3, crossword, crossword_grid, word_square
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+
+# the public names: _lazy reads these imports and runs each on the name's first use
+if TYPE_CHECKING:
+    from ._bounds import domino_tilings, k_per_row_and_column
+    from ._placement import PENTOMINOES, langford, n_queens, orientations, pentominoes
+    from ._tilings import (
+        TETROMINOES,
+        TROMINOES,
+        polyomino_tilings,
+        tetromino_tilings,
+        tromino_tilings,
+    )
+    from ._words import WORDS3, crossword, crossword_grid, word_square
 
 __all__ = [
     "n_queens",
@@ -51,3 +57,5 @@ __all__ = [
     "TROMINOES",
     "TETROMINOES",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

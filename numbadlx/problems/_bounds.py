@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ExactCover
+from ..core.validate import check_count, is_integer
 
 __all__ = ["k_per_row_and_column", "domino_tilings"]
 
@@ -28,10 +29,7 @@ def k_per_row_and_column(n: int, k: int = 2, max_per_diagonal: int | None = None
     >>> k_per_row_and_column(8, 1, max_per_diagonal=1).count()
     92
     """
-    for value, what in ((n, "n"), (k, "k")):
-        if not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{what} must be a positive integer, got {value!r}")
-    n, k = int(n), int(k)
+    n, k = check_count(n, "n"), check_count(k, "k")
     if k > n:
         raise ValueError(f"k = {k} marks per row do not fit on {n} columns")
     rows, cols = np.divmod(np.arange(n * n), n)
@@ -39,9 +37,7 @@ def k_per_row_and_column(n: int, k: int = 2, max_per_diagonal: int | None = None
     names = [f"r{v}" for v in range(n)] + [f"c{v}" for v in range(n)]
     bounds = [(k, k)] * (2 * n)
     if max_per_diagonal is not None:
-        d = max_per_diagonal
-        if not isinstance(d, (int, np.integer)) or d < 1:
-            raise ValueError(f"max_per_diagonal must be a positive integer, got {d!r}")
+        d = check_count(max_per_diagonal, "max_per_diagonal")
         parts += [2 * n + rows + cols, 2 * n + (2 * n - 1) + rows - cols + n - 1]
         names += [f"a{v}" for v in range(2 * n - 1)] + [f"b{v}" for v in range(2 * n - 1)]
         bounds += [(0, int(d))] * (2 * (2 * n - 1))
@@ -78,16 +74,18 @@ def domino_tilings(
     >>> [domino_tilings(4, 4, horizontal=h).count() for h in range(0, 9, 2)]
     [1, 9, 16, 9, 1]
     """
-    for value, what in ((rows, "rows"), (cols, "cols")):
-        if not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{what} must be a positive integer, got {value!r}")
-    rows, cols = int(rows), int(cols)
+    rows, cols = check_count(rows, "rows"), check_count(cols, "cols")
     bounds = None
     if horizontal is not None:
-        if isinstance(horizontal, (int, np.integer)):
-            lo = hi = int(horizontal)
+        if is_integer(horizontal):
+            pair = (horizontal, horizontal)
         else:
-            lo, hi = (int(v) for v in horizontal)
+            pair = tuple(horizontal) if hasattr(horizontal, "__len__") else ()
+        if len(pair) != 2 or not all(is_integer(v) for v in pair):
+            raise ValueError(
+                f"horizontal must be h >= 0 or (lo, hi) with 0 <= lo <= hi, got {horizontal!r}"
+            )
+        lo, hi = int(pair[0]), int(pair[1])
         if not 0 <= lo <= hi:
             raise ValueError(
                 f"horizontal must be h >= 0 or (lo, hi) with 0 <= lo <= hi, got {horizontal!r}"

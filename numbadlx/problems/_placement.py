@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import ExactCover
+from ..core.validate import check_count
 
 __all__ = ["n_queens", "langford", "pentominoes", "PENTOMINOES", "orientations"]
 
@@ -24,9 +25,7 @@ def n_queens(n: int) -> ExactCover:
     >>> n_queens(8).count()
     92
     """
-    if not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    n = int(n)
+    n = check_count(n, "n")
     rows, cols = np.divmod(np.arange(n * n), n)
     options = np.stack(
         [rows, n + cols, 2 * n + rows + cols, 2 * n + (2 * n - 1) + rows - cols + n - 1], axis=1
@@ -62,9 +61,7 @@ def langford(n: int) -> ExactCover:
     >>> langford(3).count()
     2
     """
-    if not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    n = int(n)
+    n = check_count(n, "n")
     options, option_names = [], []
     for k in range(1, n + 1):
         for i in range(1, 2 * n - k):
@@ -128,7 +125,8 @@ def pentominoes(rows: int = 6, cols: int = 10) -> ExactCover:
     >>> problem.count()
     8
     """
-    if rows * cols != 60 or rows < 1 or cols < 1:
+    rows, cols = check_count(rows, "rows"), check_count(cols, "cols")
+    if rows * cols != 60:
         raise ValueError(
             f"a {rows} x {cols} board has {rows * cols} cells; the 12 pentominoes need exactly 60"
         )

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..core import ExactCover
+from ..core.validate import check_count
 from ._placement import orientations
 
 __all__ = ["TROMINOES", "TETROMINOES", "polyomino_tilings", "tromino_tilings", "tetromino_tilings"]
@@ -32,10 +33,7 @@ TETROMINOES = {
 
 
 def _check_board(rows, cols):
-    for value, what in ((rows, "rows"), (cols, "cols")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{what} must be a positive integer, got {value!r}")
-    return int(rows), int(cols)
+    return check_count(rows, "rows"), check_count(cols, "cols")
 
 
 def polyomino_tilings(rows: int, cols: int, pieces: dict[str, Iterable[tuple[int, int]]]):

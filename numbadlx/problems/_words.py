@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
 from ..core import ExactCover
+from ..core.validate import is_integer
 
 __all__ = ["WORDS3", "crossword", "word_square", "crossword_grid"]
 
@@ -162,7 +161,7 @@ def word_square(
     >>> sorted(crossword_grid(problem, s) for s in problem.solutions())
     [['bad', 'ago', 'tee'], ['bat', 'age', 'doe']]
     """
-    if not isinstance(size, (int, np.integer)) or size < 2:
+    if not is_integer(size) or size < 2:
         raise ValueError(f"size must be an integer >= 2, got {size!r}")
     words = _word_list(WORDS3 if words is None else words)
     return crossword(

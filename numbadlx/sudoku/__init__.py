@@ -30,52 +30,58 @@ Examples
 ({'UNIQUE': 1}, '4213134234212134')
 """
 
-from .bulk import (
-    DEFAULT_CHUNK,
-    ENGINES,
-    Status,
-    SudokuResult,
-    check_grid,
-    count_solutions,
-    decode_cover,
-    default_sample_path,
-    pick_engine,
-    solve,
-    solve_one,
-    to_exact_cover,
-    warm_up,
-)
-from .formats import (
-    FORMATS,
-    PuzzleChunk,
-    file_format,
-    format_grid,
-    format_grid_rows,
-    format_line,
-    format_lines,
-    iter_chunks,
-    parse,
-    parse_chunk,
-    read_csv,
-    read_fpuzzles,
-)
-from .grid import Grid
-from .making import (
-    SYMMETRIES,
-    TECHNIQUES,
-    Ratings,
-    Step,
-    Technique,
-    generate,
-    random_grid,
-    random_grids,
-    random_puzzles,
-    rate,
-    solving_path,
-    transform,
-)
-from .shape import MAX_SIZE, MIN_SIZE, box_shape
-from .variants import Rules
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+
+# the public names: _lazy reads these imports and runs each on the name's first use
+if TYPE_CHECKING:
+    from .bulk import (
+        DEFAULT_CHUNK,
+        ENGINES,
+        Status,
+        SudokuResult,
+        check_grid,
+        count_solutions,
+        decode_cover,
+        default_sample_path,
+        pick_engine,
+        solve,
+        solve_one,
+        to_exact_cover,
+        warm_up,
+    )
+    from .formats import (
+        FORMATS,
+        PuzzleChunk,
+        file_format,
+        format_grid,
+        format_grid_rows,
+        format_line,
+        format_lines,
+        iter_chunks,
+        parse,
+        parse_chunk,
+        read_csv,
+        read_fpuzzles,
+    )
+    from .grid import Grid
+    from .making import (
+        SYMMETRIES,
+        TECHNIQUES,
+        Ratings,
+        Step,
+        Technique,
+        generate,
+        random_grid,
+        random_grids,
+        random_puzzles,
+        rate,
+        solving_path,
+        transform,
+    )
+    from .shape import MAX_SIZE, MIN_SIZE, box_shape
+    from .variants import Rules
 
 __all__ = [
     "Status",
@@ -121,3 +127,5 @@ __all__ = [
     "transform",
     "Rules",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

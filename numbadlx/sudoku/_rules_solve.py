@@ -17,7 +17,6 @@ import time
 
 import numpy as np
 
-from ..core.search import Search, decode_solution
 from . import engines, geometry
 from ._cover_rules import clashing_givens
 from ._deadline import solve_by_deadline
@@ -118,6 +117,8 @@ def solve_rules(
 def _solve_cover(puzzles, rules, n, limit, max_nodes, deadline, out):
     """The :data:`COVER` engine: each puzzle's exact-cover model, searched by
     :class:`numbadlx.core.search.Search` up to ``limit`` solutions."""
+    from ..core.search import Search, decode_solution  # the generic search, when needed
+
     solutions, status, counts, nodes, guesses = out
     table = geometry.unit_table(n, rules=rules)
     for k in range(puzzles.shape[0]):

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core import BudgetExceeded, SearchStats
 from ..core.validate import check_count, check_timeout
+from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
@@ -162,8 +162,8 @@ class SudokuResult:
     def __repr__(self):
         tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
         return (
-            f"SudokuResult({len(self)} puzzles of {self.n}x{self.n}, {tally}; "
-            f"{self.seconds:.3f} s, {self.puzzles_per_second:,.0f} puzzles/s)"
+            f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}, {tally}; "
+            f"{self.seconds:.3f} s, {plural(self.puzzles_per_second, 'puzzle/s', spec=',.0f')})"
         )
 
     def _repr_html_(self):
@@ -482,6 +482,8 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rule
         why = check_grid(puzzle, box) if rules is None or rules.has_boxes else None
         raise ValueError(f"invalid puzzle: {why or 'two equal givens clash under the rules'}")
     if status == Status.BUDGET:
+        from ..core import BudgetExceeded, SearchStats
+
         stats = SearchStats(
             nodes=int(result.nodes[0]),
             solutions=int(result.counts[0]),
@@ -494,7 +496,8 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rule
             if value is not None
         )
         raise BudgetExceeded(
-            f"stopped at its budget ({budgets}) with {result.counts[0]} solution(s) seen",
+            f"stopped at its budget ({budgets}) with "
+            f"{plural(int(result.counts[0]), 'solution')} seen",
             int(result.counts[0]),
             stats,
         )

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..core import ExactCover
 from . import geometry
 from ._cover_rules import rules_cover
 from .formats import parse
 from .shape import box_shape
 from .variants import Rules
+
+if TYPE_CHECKING:
+    from ..core import ExactCover
 
 __all__ = ["to_exact_cover", "decode_cover", "single_grid"]
 
@@ -82,6 +85,8 @@ def to_exact_cover(
     """
     if rules is not None:
         return _rules_exact_cover(grid, box, rules)
+    from ..core import ExactCover  # the generic path loads the core only when asked
+
     puzzle = single_grid(grid, box)
     n = math.isqrt(puzzle.size)
     nn = n * n
@@ -112,6 +117,8 @@ def to_exact_cover(
 
 
 def _rules_exact_cover(grid, box, rules):
+    from ..core import ExactCover
+
     puzzle = single_grid(grid, box)
     n = math.isqrt(puzzle.size)
     if box is not None and rules.box is None:

@@ -384,3 +384,39 @@ def test_format_npy_on_a_text_file_says_it_is_not_an_npy_file(command, tmp_path,
     err = capsys.readouterr().err
     assert "not an .npy file" in err and str(source) in err
     assert "allow_pickle" not in err and "pickle" not in err
+
+
+def test_messages_say_one_puzzle_one_option(tmp_path, capsys):
+    assert main(["generate", "-n", "1", "--size", "4", "--seed", "1", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "1 puzzle of 4x4" in err and "1 puzzles" not in err
+    path = tmp_path / "one.dlx"
+    path.write_text("a | b\na\n")
+    assert main(["count", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "1 option, 1 primary and 1 secondary item" in err
+    assert "2 nodes, 1 update," in err
+    source = tmp_path / "in.txt"
+    _write_puzzles(source, random_puzzles(1, 4, seed=2))
+    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--threads", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "1 puzzle from" in err and ", 1 thread)" in err and "threads 1" not in err
+
+
+@pytest.mark.parametrize(
+    ("command", "codes", "foreign"),
+    [
+        ("count", {"0", "2", "3", "130"}, ["INVALID", "--resume", "--dask", "--chunk-size"]),
+        ("rate", {"0", "1", "2", "130"}, ["BUDGET", "DLX", "--max-nodes"]),
+        ("generate", {"0", "2", "130"}, ["INVALID", "BUDGET", "DLX", "--max-nodes"]),
+        ("solve", {"0", "1", "2", "3", "130"}, ["DLX", "the count"]),
+    ],
+)
+def test_each_help_lists_its_own_exit_codes_and_options(command, codes, foreign, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    listed = text.split("exit codes:\n", 1)[1]
+    assert {line.split()[0] for line in listed.splitlines() if line[:3].strip()} == codes
+    for word in foreign:
+        assert word not in text, word

@@ -129,6 +129,18 @@ def test_grid_from_result_and_36x36_numbers():
 
 
 # --------------------------------------------------------------- results
+def test_sudoku_result_html_shows_the_text_of_an_unreadable_row():
+    # as to_pandas() does: the row's input, not the empty grid it was read as
+    bad = "12x4" * 4
+    result = sudoku.solve(["0200004034000000", bad, "<b>" * 5 + "0"])
+    text = result._repr_html_()
+    checker = parse_html(text)
+    tds = [cell_text for tag, _attrs, cell_text in checker.cells if tag == "td"]
+    assert bad in tds and "<b><b><b><b><b>0" in tds
+    assert "<b><b>" not in text  # escaped
+    assert "................" not in tds
+
+
 def test_sudoku_result_html_shows_status_counts_and_rows():
     unique = "0200004034000000"
     puzzles = [unique] * 7 + ["1000001000000000"] * 2 + ["11" + "0" * 14]

@@ -124,6 +124,83 @@ def test_script_and_styles_are_package_files():
         assert '"numbadlx.display" = ["assets/*.js", "assets/*.css"]' in handle.read()
 
 
+def _css_rules(styles):
+    """``{selector: {property: value}}`` of a style sheet (comments dropped; a rule
+    listing several selectors gives each of them the declarations)."""
+    import re
+
+    rules = {}
+    for selectors, body in re.findall(
+        r"([^{}]+)\{([^}]*)\}", re.sub(r"/\*.*?\*/", "", styles, flags=re.S)
+    ):
+        declarations = dict(
+            (name.strip(), value.strip())
+            for name, _, value in (part.partition(":") for part in body.split(";"))
+            if value.strip()
+        )
+        for selector in selectors.split(","):
+            rules.setdefault(" ".join(selector.split()), {}).update(declarations)
+    return rules
+
+
+def _luminance(colour):
+    """Relative luminance (WCAG 2) of ``#rgb`` or ``#rrggbb``."""
+    colour = colour.lstrip("#")
+    if len(colour) == 3:
+        colour = "".join(c * 2 for c in colour)
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(text, background):
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    dark, light = sorted((_luminance(text), _luminance(background)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_helper_matches_published_ratios():
+    assert _contrast("#000", "#fff") == pytest.approx(21)
+    assert _contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+    assert _contrast("#777", "#fff") < 4.5  # one step lighter fails AA
+
+
+def test_faded_rows_keep_their_text_readable():
+    """Rows and columns out of the matrix are faded by colour, not opacity, and their
+    text keeps a contrast of at least 4.5:1 (WCAG AA for text) on its background."""
+    from importlib.resources import files
+
+    styles = (files("numbadlx.display") / "assets" / "player.css").read_text(encoding="utf-8")
+    rules = _css_rules(styles)
+    page = rules["#ID"]["background"]
+    for selector, declarations in rules.items():
+        opacity = declarations.get("opacity")
+        assert opacity is None or float(opacity) == 1, (selector, opacity)
+    faded = [
+        "#ID tr.removed td",
+        "#ID tr.removed th",
+        "#ID td.removed",
+        "#ID th.removed",
+        "#ID tr.removed td.one",
+        "#ID td.removed.one",
+        "#ID tr.removed.picked th",
+        "#ID .ndlx-side li.tried",
+    ]
+    for selector in faded:
+        colour = rules[selector]["color"]
+        # a rule without a background of its own is on the faded rows' or the page's
+        background = rules[selector].get(
+            "background",
+            rules["#ID tr.removed td"]["background"] if "removed" in selector else page,
+        )
+        assert _contrast(colour, background) >= 4.5, (selector, colour, background)
+    # and everything else that sets a text colour and a background of its own
+    for selector, declarations in rules.items():
+        if "color" in declarations and declarations.get("background", "").startswith("#"):
+            assert _contrast(declarations["color"], declarations["background"]) >= 4.5, selector
+    assert _contrast(rules["#ID table.ndlx-matrix th.secondary"]["color"], page) >= 4.5
+
+
 # ------------------------------------------------------------------ browser
 def _browser_paths():
     chromium = next(
@@ -328,10 +405,11 @@ def test_browser_colours_keep_options_of_the_same_colour(browser, tmp_path):
     _slide(browser, uid, 1)  # try option 0: only the blue option clashes on x
     rows = _state(browser, uid)["rows"]
     clashing = sorted(name for name, classes in rows.items() if "clash" in classes)
-    assert clashing == ["2"]
+    assert clashing == ["b x:blue"]  # rows are named by the option's text
     _slide(browser, uid, 2)  # cover: option 0 and the blue one leave, the red one stays
     rows = _state(browser, uid)["rows"]
-    assert sorted(name for name, classes in rows.items() if "removed" in classes) == ["0", "2"]
+    removed = sorted(name for name, classes in rows.items() if "removed" in classes)
+    assert removed == ["a x:red", "b x:blue"]
     solution = next(step.stack for step in player.steps if step.kind == "solution")
     assert sorted(solution) == [0, 1] and problem.verify(solution)
 
@@ -363,3 +441,50 @@ def test_browser_player_with_hostile_names_still_steps(browser, tmp_path):
     assert solutions == [[options[0], options[1]], [options[2], options[3]]]
     assert browser.execute_script("return window.pwned === undefined;")
     assert browser.execute_script("return document.scripts.length;") == 1
+
+
+MATERIAL_RESET = (
+    "<style>button{padding:0;margin:0;font-family:inherit;font-size:inherit;"
+    "background:#0000;border:0}"
+    ".md-typeset table tr:nth-child(odd) td{background:#eee;color:#999}"
+    ".md-typeset ol li,.md-typeset ul li{margin-left:1.25em;margin-bottom:.5em}</style>"
+)
+
+
+def test_browser_buttons_keep_their_look_under_a_theme_reset(browser, tmp_path):
+    """A documentation theme (Material for MkDocs) resets every button to no border and
+    no background: the player's buttons still show as buttons, and faded rows stay
+    readable, on such a page."""
+    player = _classic().play()
+    page = tmp_path / "themed.html"
+    page.write_text(
+        f"<!DOCTYPE html><html><head>{MATERIAL_RESET}</head><body>"
+        f'<article class="md-typeset">{player.html()}</article></body></html>',
+        encoding="utf-8",
+    )
+    browser.get(page.as_uri())
+    uid = player.dom_id
+    for _ in range(3):  # a step with rows removed
+        browser.find_element("id", f"{uid}-next").click()
+    look = browser.execute_script(
+        """
+        var b = getComputedStyle(document.getElementById(arguments[0] + "-next"));
+        var row = document.querySelector("#" + arguments[0] + " tr.removed td");
+        var faded = row ? getComputedStyle(row) : null;
+        return {border: b.borderTopWidth, style: b.borderTopStyle, background: b.backgroundColor,
+                padding: b.paddingLeft,
+                faded: faded && [faded.color, faded.backgroundColor, faded.opacity]};
+        """,
+        uid,
+    )
+    assert look["border"] != "0px" and look["style"] == "solid", look
+    assert look["background"] not in ("rgba(0, 0, 0, 0)", "transparent"), look
+    assert look["padding"] != "0px", look
+    assert look["faded"] is not None, "no removed row at this step"
+    colour, background, opacity = look["faded"]
+
+    def hex_of(rgb):
+        return "#" + "".join(f"{int(v):02x}" for v in rgb[rgb.index("(") + 1 : -1].split(",")[:3])
+
+    assert float(opacity) == 1
+    assert _contrast(hex_of(colour), hex_of(background)) >= 4.5, look

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from numbadlx import jobs, sudoku
-from numbadlx.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, main
+from numbadlx.cli import EXIT_INTERRUPTED, EXIT_NO_ANSWER, EXIT_OK, EXIT_USAGE, main
 from numbadlx.sudoku import random_puzzles
 
 
@@ -50,6 +50,28 @@ def test_rate_reads_standard_input(tmp_path, monkeypatch, capsys):
     _stdin(monkeypatch, source.read_bytes())
     assert main(["rate", "-", "-o", str(tmp_path / "x.csv"), "--resume"]) == EXIT_USAGE
     assert "--resume needs an input file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["solve", "-"], ["rate", "-"]])
+def test_unreadable_rows_of_standard_input_are_named_stdin(tmp_path, monkeypatch, capsys, command):
+    good = sudoku.format_lines(random_puzzles(2, 4, seed=3))
+    _stdin(monkeypatch, ("\n".join([good[0], "12x4" * 4, good[1]]) + "\n").encode())
+    assert main([*command, "--no-progress"]) in (EXIT_OK, EXIT_NO_ANSWER)
+    out = capsys.readouterr().out
+    assert "<stdin>:2:3" in out and "numbadlx-input-" not in out
+
+
+def test_unreadable_rows_of_standard_input_are_named_stdin_on_dask(tmp_path):
+    # the Dask range tasks read the copy of standard input and name it as the label says
+    copy = tmp_path / "numbadlx-input-copy"
+    copy.write_text("12x4" * 4 + "\n")
+    executor = jobs.DaskExecutor("threads:1")
+    try:
+        pieces = list(executor.pieces(jobs.SolveJob(), str(copy), n=4, label="<stdin>"))
+    finally:
+        executor.close()
+    text = b"".join(piece.data for piece in pieces).decode()
+    assert "<stdin>:1:3" in text and str(copy) not in text
 
 
 def test_rate_reads_standard_input_in_a_subprocess(tmp_path):
@@ -437,3 +459,24 @@ def test_csv_is_refused_for_a_npy_output(tmp_path, capsys):
     assert main([*args, "--no-progress"]) == EXIT_USAGE
     assert "cannot write CSV" in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
+
+
+def test_dask_shares_a_small_input_among_its_workers(tmp_path, dask_available):
+    # the built-in sample (1000 puzzles, 82 KB) is far below the default range of 8 MiB:
+    # it is still cut so that each of two workers gets at least two ranges
+    source = sudoku.default_sample_path()
+    local = tmp_path / "local.txt"
+    jobs.solve_file(source, local, limit=1)
+    executor = jobs.DaskExecutor("threads:2")
+    summary = jobs.solve_file(source, tmp_path / "dask.txt", limit=1, executor=executor)
+    assert summary.puzzles == 1000 and summary.ranges >= 4
+    assert (tmp_path / "dask.txt").read_bytes() == local.read_bytes()
+    # chunk_bytes stays an upper bound
+    executor = jobs.DaskExecutor("threads:2", chunk_bytes=40_000)
+    summary = jobs.solve_file(source, tmp_path / "d2.txt", limit=1, executor=executor)
+    assert summary.ranges >= 4
+    assert (tmp_path / "d2.txt").read_bytes() == local.read_bytes()
+    # a file of a few puzzles is one range: ranges are not cut below 16 KiB
+    few = _puzzle_file(tmp_path / "few.txt", count=5)
+    summary = jobs.solve_file(few, os.devnull, executor=jobs.DaskExecutor("threads:2"))
+    assert summary.ranges == 1

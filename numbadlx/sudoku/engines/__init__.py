@@ -28,10 +28,17 @@ work out rows, columns or boxes themselves::
     | 4 | 5 | 6 | 7 |                                    u8 = [0 1 4 5]    boxes)
     +---+---+---+---+            peers      (n*n, P)     cell 5 -> [0 1 4 6 7 9 13]
     | 8 | 9 |10 |11 |
-    +---+---+---+---+            cell_units (n*n, 3)     cell 5 -> [u1 u5 u8]
-    |12 |13 |14 |15 |
-    +---+---+---+---+            results, row k of each: solutions (N, n*n) uint8,
+    +---+---+---+---+            cell_units (n*n, K)     cell 5 -> [u1 u5 u8]
+    |12 |13 |14 |15 |            links (L, 2), cell_links (n*n, Q), has_boxes
+    +---+---+---+---+
+                                 results, row k of each: solutions (N, n*n) uint8,
                                  status (N,) uint8, counts, nodes, guesses (N,) int64
+
+A variant's :class:`~numbadlx.sudoku.Rules` change the table, not the kernels: more
+units (regions instead of boxes, diagonals, windows), so a cell may be in more units
+than three (short rows of ``cell_units`` and ``peers`` repeat an entry), and links,
+pairs of cells that share no unit but may not share a digit (anti-knight, anti-king).
+Each registry entry says which rule kinds its engine solves (:attr:`Engine.rules`).
 
 ``nodes`` counts the engine's own steps (items chosen for "dlx", states propagated for
 "bits" and "bands"); ``guesses`` counts branch points, search levels with two or more
@@ -74,6 +81,7 @@ from ._contract import (
     fetch_add,
     final_status,
     popcount,
+    stop_requested,
 )
 from ._propagation import place, propagate, queue_singles
 from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
@@ -98,6 +106,7 @@ __all__ = [
     "clear_result",
     "popcount",
     "fetch_add",
+    "stop_requested",
     "place",
     "queue_singles",
     "propagate",

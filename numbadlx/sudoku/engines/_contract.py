@@ -1,6 +1,7 @@
 """The engines' shared names: status codes, the placed bit, the result-row helpers, and
-the two intrinsics every bulk loop and bit-mask engine uses. The kernel signature they
-serve is set out in the package docstring (:mod:`numbadlx.sudoku.engines`).
+the intrinsics every bulk loop and bit-mask engine uses (and the stop flag's read).
+The kernel signature they serve is set out in the package docstring
+(:mod:`numbadlx.sudoku.engines`).
 """
 
 import numpy as np
@@ -22,6 +23,7 @@ __all__ = [
     "clear_result",
     "popcount",
     "fetch_add",
+    "stop_requested",
 ]
 
 # Status codes of every engine (numbadlx.sudoku.Status names them for users)
@@ -143,5 +145,45 @@ def fetch_add(typingctx, counter, index, value):
             boundscheck=context.enable_boundscheck,
         )
         return builder.atomic_rmw("add", pointer, args[2], "monotonic")
+
+    return signature, codegen
+
+
+@intrinsic
+def stop_requested(typingctx, flag):
+    """True once another thread has set ``flag[0]`` (a stop flag, see
+    :mod:`numbadlx._stopping`) to non-zero, inside ``@njit`` code.
+
+    The read is atomic, so the compiler reads the flag again at every call: a plain
+    ``flag[0] != 0`` may be read once and kept in a register (no other thread writes
+    it, as far as the compiler may assume), and a search would never see its stop.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> @njit
+    ... def asked(flag):
+    ...     return stop_requested(flag)
+    >>> flag = np.zeros(1, dtype=np.int64)
+    >>> asked(flag), asked(np.ones(1, dtype=np.int64))
+    (False, True)
+    """
+    if not (isinstance(flag, types.Array) and flag.ndim == 1 and flag.dtype == types.int64):
+        return None
+    signature = types.boolean(flag)
+
+    def codegen(context, builder, sig, args):
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(
+            context,
+            builder,
+            sig.args[0],
+            array,
+            [ir.Constant(ir.IntType(64), 0)],
+            boundscheck=context.enable_boundscheck,
+        )
+        value = builder.load_atomic(pointer, "acquire", 8)
+        return builder.icmp_signed("!=", value, ir.Constant(ir.IntType(64), 0))
 
     return signature, codegen

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import io
-import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -15,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
+from ...core.validate import check_integer
 from ..shape import box_shape
 from ._arrays import _array_matrix, _check_values
 from ._csv import _csv_chunks
@@ -544,7 +544,7 @@ def iter_chunks(
     True
     """
     fmt = _check_format(format)
-    chunk_size = operator.index(chunk_size)
+    chunk_size = check_integer(chunk_size, "chunk_size")
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
     _initial_n(n, box)  # validate early
@@ -554,7 +554,7 @@ def iter_chunks(
     fmt = _path_format(name, fmt)
     with open(check_file(name), "rb") as f:
         if stop_byte is not None:
-            f = _StopAt(f, operator.index(stop_byte), name)
+            f = _StopAt(f, check_integer(stop_byte, "stop_byte"), name)
         yield from _binary_chunks(
             f, name, fmt, n, box, chunk_size, start_byte, start_line, column=column
         )

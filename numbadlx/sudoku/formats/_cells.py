@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ...core.words import plural
 from ..shape import DIGITS as _DIGITS
 from ..shape import MAX_SIZE, MIN_SIZE
 
@@ -165,11 +166,11 @@ def _parse_cells(text: str, expected: int, n: int, what: str, note: str, grid: b
             col0 = columns[expected]
         if numbers is not None:
             msg = (
-                f"{what} has {count} cells ({numbers} if read as separated "
+                f"{what} has {plural(count, 'cell')} ({numbers} if read as separated "
                 f"numbers), expected {expected}"
             )
         else:
-            msg = f"{what} has {count} cells, expected {expected}"
+            msg = f"{what} has {plural(count, 'cell')}, expected {expected}"
         valid = _ROW_COUNTS if grid else _SQUARES
         if count in valid or (numbers is not None and numbers in valid):
             msg += note

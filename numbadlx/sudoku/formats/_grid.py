@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ...core.words import plural
 from ..shape import MAX_SIZE, MIN_SIZE
 from ._cells import _ROW_COUNTS, _count_cells, _parse_cells
 from ._reader import PuzzleChunk, _Context, _strip_comment
@@ -41,7 +42,7 @@ def _grid_chunks(records, ctx: _Context, chunk_size: int) -> Iterator[PuzzleChun
         if not text.strip():
             if rows:
                 close(
-                    f"{ctx.at(start, 0)}: puzzle has only {len(rows)} rows, expected "
+                    f"{ctx.at(start, 0)}: puzzle has only {plural(len(rows), 'row')}, expected "
                     f"{ctx.n} (a blank line at line {line} ends it)"
                 )
         elif _SEPARATOR_LINE_RE.fullmatch(text):
@@ -52,7 +53,7 @@ def _grid_chunks(records, ctx: _Context, chunk_size: int) -> Iterator[PuzzleChun
                 count = _count_cells(text, _ROW_COUNTS, grid=True)
                 if count not in _ROW_COUNTS:
                     raise ValueError(
-                        f"{ctx.at(line, len(text))}: grid row has {count} cells; a row "
+                        f"{ctx.at(line, len(text))}: grid row has {plural(count, 'cell')}; a row "
                         f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
                     )
                 ctx.set_n(count, line)
@@ -74,7 +75,7 @@ def _grid_chunks(records, ctx: _Context, chunk_size: int) -> Iterator[PuzzleChun
                     done = []
     if rows:
         close(
-            f"{ctx.at(start, 0)}: puzzle has only {len(rows)} rows, expected "
+            f"{ctx.at(start, 0)}: puzzle has only {plural(len(rows), 'row')}, expected "
             f"{ctx.n} (the file ends after line {last_line})"
         )
     if done:

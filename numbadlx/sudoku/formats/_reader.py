@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core.validate import check_integer
+from ...core.words import plural
 from ..shape import MAX_SIZE, MIN_SIZE, box_shape
 from ._cells import _ROW_COUNTS, _SQUARES, _count_cells
 
@@ -132,13 +134,15 @@ class _Context:
                     box_shape(k, self.box)
                 except ValueError as exc:
                     if first_problem is None:
-                        first_problem = f"{self.at(line, 0)}: line has {count} cells, but {exc}"
+                        first_problem = (
+                            f"{self.at(line, 0)}: line has {plural(count, 'cell')}, but {exc}"
+                        )
                     continue
                 votes.setdefault(k, [0, line])[0] += 1
                 continue
             if first_problem is None:
                 first_problem = (
-                    f"{self.at(line, len(text.rstrip()))}: line has {count} cells; "
+                    f"{self.at(line, len(text.rstrip()))}: line has {plural(count, 'cell')}; "
                     f"a puzzle line needs n*n cells for a size n from {MIN_SIZE} to "
                     f"{MAX_SIZE} (16, 36, 64, 81, 100, 144, ...)"
                 )
@@ -160,7 +164,7 @@ class _Context:
         if not fitting:
             line, count = counts[0]
             raise ValueError(
-                f"{self.at(line, len(items[0][1]))}: grid row has {count} cells; a row "
+                f"{self.at(line, len(items[0][1]))}: grid row has {plural(count, 'cell')}; a row "
                 f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
             )
         k = max(fitting, key=lambda c: (fitting.count(c), -fitting.index(c)))
@@ -188,7 +192,7 @@ def _sample_lines(f, pos: int, line: int) -> list[tuple[int, str]]:
 
 def _check_start(f, name: str, start_byte: int, start_line: int | None) -> int:
     """Check that ``start_byte`` begins a line; return that line's number."""
-    start_byte = operator.index(start_byte)
+    start_byte = check_integer(start_byte, "start_byte")
     if start_byte < 0:
         raise ValueError(f"{name}: start_byte must be >= 0, got {start_byte}")
     if start_byte == 0:
@@ -273,7 +277,7 @@ def line_ranges(
     ...     line_ranges(path, 6)
     [(0, 8, 1), (8, 15, 3)]
     """
-    chunk_bytes = operator.index(chunk_bytes)
+    chunk_bytes = check_integer(chunk_bytes, "chunk_bytes")
     if chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be positive, got {chunk_bytes}")
     size = os.path.getsize(path)

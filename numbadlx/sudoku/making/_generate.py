@@ -23,15 +23,19 @@ Examples
 
 from __future__ import annotations
 
+import time
+import warnings
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.validate import check_count, is_integer
+from ..._stopping import call_stoppable, new_flag
+from ...core.validate import check_count, check_integer, check_timeout, is_integer
+from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
-from ..parallel import parallel_threads
+from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
 from ._loops import generate_bulk, random_grids_bulk
 from ._masks import full_mask
@@ -119,6 +123,7 @@ def generate(
     attempts: int = 1000,
     progress: Callable[[int, int], None] | None = None,
     first_index: int = 0,
+    timeout: float | None = None,
 ) -> NDArray[np.uint8]:
     """``n`` puzzles with exactly one solution, as an (n, size*size) uint8 array.
 
@@ -159,10 +164,18 @@ def generate(
         Index of the first puzzle: the call makes puzzles ``first_index`` to
         ``first_index + n - 1`` of the seed's sequence, so a long run can be made in
         pieces (a non-negative integer).
+    timeout : float, optional
+        Seconds: the call returns soon after them (the searches stop at their next
+        node) with the puzzles made by then, the first ``k`` of the ``n`` asked for
+        (``k`` may be 0; a ``RuntimeWarning`` says how many). They are the same as
+        without a timeout, so ``first_index=k`` with the same seed makes the rest.
 
     Returns
     -------
-    ndarray of uint8, shape (n, size*size)
+    ndarray of uint8, shape (n, size*size), or (k, size*size) after a timeout
+
+    Ctrl-C (KeyboardInterrupt) stops the call as soon, on every size: the searches
+    run on a helper thread that is told to stop.
 
     Notes
     -----
@@ -203,13 +216,20 @@ def generate(
     orbits, orbit_sizes = _orbits(size, symmetry)
     clue_lo, clue_hi = _clue_bounds(clues, size, minimal)
     rate_lo, rate_hi = _rating_bounds(rating)
+    timeout = check_timeout(timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
     units, peers, where = unit_tables(size, rows, cols)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
-    with parallel_threads(threads) as threads:
+    threads = check_threads(threads)
+    with new_flag() as stop:
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
-            generate_bulk(
+            _, timed_out = call_stoppable(
+                _on_threads,
+                stop,
+                threads,
+                generate_bulk,
                 out[begin:end],
                 used[begin:end],
                 size,
@@ -231,13 +251,18 @@ def generate(
                 attempts,
                 seed,
                 first_index + begin,
+                stop,
+                deadline=deadline,
             )
+            if timed_out:  # (rows still being made by a call let go count as unfinished)
+                return _made_by_deadline(out, used, count, timeout, begin)
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(
                     f"no puzzle {first_index + begin + int(failed[0])} found in "
-                    f"{attempts} attempts (size {size}, minimal={minimal}, symmetry={symmetry!r}, "
-                    f"clues={clues}, rating={rating}): widen the bounds or raise attempts"
+                    f"{plural(attempts, 'attempt')} (size {size}, minimal={minimal}, "
+                    f"symmetry={symmetry!r}, clues={clues}, rating={rating}): widen the bounds "
+                    f"or raise attempts"
                 )
             if progress is not None:
                 progress(end, count)
@@ -298,7 +323,10 @@ def random_puzzles(
     (2, 16)
     """
     rows, cols = box_shape(n, box)
-    rng = np.random.default_rng(seed)
+    count = check_integer(count, "count")
+    if count < 0:
+        raise ValueError(f"count must be at least 0, got {count}")
+    rng = np.random.default_rng(None if seed is None else _check_seed(seed))
     dlx = REGISTRY["dlx"]
     table = unit_table(n, (rows, cols))
     work = dlx.allocate_work(table)
@@ -319,6 +347,28 @@ def random_puzzles(
                 filled -= 1
         out[k] = puzzle
     return out
+
+
+def _on_threads(threads, kernel, *args):
+    """``kernel(*args)`` on ``threads`` threads (Numba's thread count belongs to the
+    calling thread: it is set here, on the helper thread that runs the call)."""
+    with parallel_threads(threads):
+        return kernel(*args)
+
+
+def _made_by_deadline(out, used, count, timeout, begin):
+    """The puzzles made before the deadline passed: the rows before the first one left
+    unfinished (rows from ``begin`` on may belong to a call let go and still running:
+    they are read once, as they are), with a warning that says how many."""
+    done = used[begin:].copy() > 0
+    made = begin + (int(np.argmin(done)) if not done.all() else len(done))
+    if made < count:
+        warnings.warn(
+            f"timeout: {made} of {count} puzzles made in {timeout:g} s",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return out[:made].copy()
 
 
 def _fresh_seed():

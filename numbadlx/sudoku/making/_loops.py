@@ -8,7 +8,7 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ..engines import INVALID, NO_SOLUTION, UNIQUE
+from ..engines import INVALID, NO_SOLUTION, UNIQUE, stop_requested
 from ._isomorphs import transform_one, transform_work
 from ._ladder import (
     STEP_FIELDS,
@@ -23,6 +23,9 @@ from ._masks import candidates_of
 from ._random import random_below, seed_state, shuffle
 from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
 
+#: ``attempts[k]`` of a puzzle that :func:`generate_bulk` left when its stop flag was set.
+STOPPED = -2
+
 
 @njit(cache=True, parallel=True, nogil=True)
 def random_grids_bulk(out, units, peers, full, seed, first_index):
@@ -31,7 +34,8 @@ def random_grids_bulk(out, units, peers, full, seed, first_index):
     for k in prange(count):
         state = np.zeros(1, dtype=np.uint64)
         seed_state(seed, first_index + k, state)
-        random_grid_into(out[k], units, peers, full, state, search_work(nn))
+        never = np.zeros(1, dtype=np.int64)  # a grid takes milliseconds: no stop flag
+        random_grid_into(out[k], units, peers, full, state, search_work(nn, never))
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -101,7 +105,7 @@ def rate_bulk(
     keep_steps = steps.shape[0] == count
     for c in prange(n_chunks):
         state = np.zeros(1, dtype=np.uint64)
-        work_s = search_work(nn)
+        work_s = search_work(nn, np.zeros(1, dtype=np.int64))  # never stopped
         states = work_s[0]
         queue = work_s[4]
         row_order, col_order, digits, groups = transform_work(n)
@@ -204,6 +208,7 @@ def generate_bulk(
     max_attempts,
     seed,
     first_index,
+    stop,
 ):
     """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``.
 
@@ -215,13 +220,17 @@ def generate_bulk(
     then checked too. The attempt is kept if its clue count and logic rating (when
     ``rate_hi`` >= 0) are within bounds; ``attempts[k]`` is the number of attempts
     used, or -1 if ``max_attempts`` ran out. ``ratings[t]`` is the logic rating of
-    technique ``t``."""
+    technique ``t``. Once another thread sets ``stop[0]`` (Ctrl-C, a deadline), every
+    search ends at its next node and the rows not finished get ``attempts[k] = -2``."""
     count, nn = out.shape
     n_orbits = orbits.shape[0]
     for k in prange(count):
+        attempts[k] = STOPPED
+        if stop_requested(stop):
+            continue
         state = np.zeros(1, dtype=np.uint64)
         seed_state(seed, first_index + k, state)
-        work_s = search_work(nn)
+        work_s = search_work(nn, stop)
         grid = np.zeros(nn, dtype=np.uint8)
         puzzle = np.zeros(nn, dtype=np.uint8)
         solution = np.zeros(nn, dtype=np.uint8)
@@ -231,13 +240,15 @@ def generate_bulk(
         no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
         attempts[k] = -1
         for attempt in range(max_attempts):
+            if stop_requested(stop):
+                break
             random_grid_into(grid, units, peers, full, state, work_s)
             puzzle[:] = grid
             shuffle(order, n_orbits, state)
             clues = nn
             target = clue_lo + random_below(state, clue_hi - clue_lo + 1)
             for t in range(n_orbits):
-                if not minimal and clues <= target:
+                if stop_requested(stop) or (not minimal and clues <= target):
                     break
                 o = order[t]
                 size = orbit_sizes[o]
@@ -302,6 +313,10 @@ def generate_bulk(
                 value = logic_value(o, h, stalled, nn, ratings)
                 if value < rate_lo or value > rate_hi:
                     continue
+            if stop_requested(stop):
+                break  # a search of this attempt may have been cut short: not kept
             out[k] = puzzle
             attempts[k] = attempt + 1
             break
+        if attempts[k] < 0 and stop_requested(stop):
+            attempts[k] = STOPPED

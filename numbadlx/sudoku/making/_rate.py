@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ...core.validate import check_count, is_integer
+from ...core.words import plural
 from .. import engines
 from ..engines import INVALID, SOLVED, pick_engine, run
 from ..formats import parse_chunk
@@ -103,7 +104,7 @@ class Step(NamedTuple):
         where = f"r{self.cell[0] + 1}c{self.cell[1] + 1}"
         if self.removed:
             return (
-                f"{self.technique} ({self.rating}): {self.removed} candidate(s) removed, "
+                f"{self.technique} ({self.rating}): {plural(self.removed, 'candidate')} removed, "
                 f"first {self.digit} from {where}"
             )
         return f"{self.technique} ({self.rating}): {where} = {self.digit}"
@@ -177,7 +178,7 @@ class Ratings:
 
     def __repr__(self):
         return (
-            f"Ratings({len(self)} puzzles; median tries {np.nanmedian(self.tries):.2f}, "
+            f"Ratings({plural(len(self), 'puzzle')}; median tries {np.nanmedian(self.tries):.2f}, "
             f"median logic {np.nanmedian(self.logic):.2f}; {self.seconds:.3f} s)"
             if len(self)
             else "Ratings(0 puzzles)"

@@ -26,7 +26,9 @@ the search around it:
   (``randomise``: in random order). A *try* is a digit tried in a cell while other
   digits of that cell are still untried; ``max_tries`` > 0 cuts the search there.
   ``solution`` receives the first solution (digits 1..n). ``work`` comes from
-  :func:`search_work`.
+  :func:`search_work`; its last array is a stop flag shared with the caller: once
+  another thread sets it to non-zero, every search returns at its next node
+  (complete False), so a long call ends soon after Ctrl-C or a deadline.
 
 The tests re-check every puzzle made with the exact-cover solver
 (:func:`numbadlx.sudoku.solve`).
@@ -35,7 +37,7 @@ The tests re-check every puzzle made with the exact-cover solver
 import numpy as np
 from numba import njit
 
-from ..engines import PLACED, place, propagate, queue_singles
+from ..engines import PLACED, place, propagate, queue_singles, stop_requested
 from ._masks import ONE, ZERO, bit_index, candidates_of, lowest_bit, popcount
 from ._random import random_below, random_bit
 
@@ -87,9 +89,10 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
     A *try* is a digit tried in a cell while other digits of that cell are still
     untried (the last one left is forced, not a try). Returns ``(solutions up to
     limit, tries, complete)``; the first solution goes to ``solution`` (digits 1..n).
-    ``max_tries`` > 0 stops the search there (complete False).
+    ``max_tries`` > 0 stops the search there (complete False), and so does a stop flag
+    set in ``work`` (by another thread).
     """
-    states, todo, cells, left, queue = work
+    states, todo, cells, left, queue, stop = work
     n = units.shape[1]
     tries = 0
     count = 0
@@ -128,6 +131,8 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
                 return count, tries, True
             choose = False
             continue
+        if stop_requested(stop):
+            return count, tries, False
         bit = random_bit(t, state) if randomise else lowest_bit(t)
         t ^= bit
         todo[level] = t
@@ -148,26 +153,29 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
 
 
 @njit(cache=True, nogil=True)
-def search_work(nn):
+def search_work(nn, stop):
     """Work arrays of :func:`search` for grids of ``nn`` cells: ``(states, todo, cells,
-    left, queue)``, a state, the untried digits, the cell and the count of unplaced
-    cells per level, and the propagation's queue."""
+    left, queue, stop)``, a state, the untried digits, the cell and the count of
+    unplaced cells per level, the propagation's queue, and ``stop`` (an int64 array of
+    one element, the caller's stop flag) as it is."""
     states = np.zeros((nn + 2, nn), dtype=np.uint64)
     todo = np.zeros(nn + 2, dtype=np.uint64)
     cells = np.zeros(nn + 2, dtype=np.int64)
     left = np.zeros(nn + 2, dtype=np.int64)
     queue = np.zeros(16 * nn + 64, dtype=np.int32)
-    return states, todo, cells, left, queue
+    return states, todo, cells, left, queue, stop
 
 
 @njit(cache=True, nogil=True)
 def random_grid_into(out, units, peers, full, state, work):
     """A random full grid, by :func:`search` with random choices from the empty grid.
-    Restarts (with the generator moved on) when a search meets too many dead ends."""
+    Restarts (with the generator moved on) when a search meets too many dead ends;
+    gives up (``out`` left part made) once the stop flag of ``work`` is set."""
     nn = out.shape[0]
     budget = 2 * nn
     states = work[0]
-    while True:
+    stop = work[5]
+    while not stop_requested(stop):
         for k in range(nn):
             states[0, k] = full
         count, _, _ = search(work, units, peers, 1, budget, True, state, out)

@@ -234,4 +234,4 @@ def test_rule_against_sat_quick(kind):
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", TYPES)
 def test_rule_against_sat_many(kind):
-    run_kind(kind, 200, seed=1000 + TYPES.index(kind))
+    run_kind(kind, 100, seed=1000 + TYPES.index(kind))
