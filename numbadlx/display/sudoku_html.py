@@ -4,7 +4,8 @@ The Sudoku classes delegate their ``_repr_html_`` to the functions here:
 
 * :func:`grid_table` -- a :class:`~numbadlx.sudoku.Grid` of any size, givens told
   apart from filled digits, box borders drawn (:func:`grid_html` for a puzzle given
-  as text or an array);
+  as text or an array); a grid with a variant's rules is drawn as an SVG picture
+  instead, with the marks of its rules;
 * :func:`sudoku_result_html` -- a :class:`~numbadlx.sudoku.SudokuResult`: counts per
   status, throughput, effort and the first rows.
 
@@ -23,6 +24,7 @@ import numpy as np
 from ..core.words import plural
 from ..sudoku import Grid, Status, format_line
 from ._escape import text as _esc
+from ._sudoku_svg import grid_svg
 
 __all__ = ["grid_html", "grid_table", "sudoku_result_html"]
 
@@ -35,7 +37,7 @@ _CLASH_COLOUR = "#c0392b"
 
 
 # --------------------------------------------------------------------- grids
-def grid_html(puzzle, solution=None, box=None):
+def grid_html(puzzle, solution=None, box=None, rules=None):
     """An HTML table for one Sudoku grid.
 
     Parameters
@@ -48,24 +50,36 @@ def grid_html(puzzle, solution=None, box=None):
         with class ``clash``.
     box : (rows, cols), optional
         Box shape when n is not a square.
+    rules : Rules, optional
+        A variant's rules: the grid is then an SVG picture with region borders,
+        diagonals, cages and their totals, thermometers, dots, X and V, odd and even
+        cells (each element of a class naming it: ``border``, ``cage``, ``dot white``...).
 
     Returns
     -------
     str
         A ``<table class="numbadlx-grid">`` with one ``<td>`` per cell, each of class
-        ``given``, ``filled``, ``blank`` or ``clash``; thick borders between boxes.
+        ``given``, ``filled``, ``blank`` or ``clash``; thick borders between boxes. With
+        rules, a ``<div class="numbadlx-grid">`` holding the ``<svg>``.
 
     Examples
     --------
     >>> text = grid_html("1000" "0010" "0000" "0000")
     >>> text.count("<td"), text.count('class="blank"')
     (16, 14)
+    >>> from numbadlx.sudoku import Rules
+    >>> text = grid_html("1000" "0010" "0000" "0000", rules=Rules(thermos=[[0, 1, 2]]))
+    >>> text.count('class="thermo"'), text.count('class="border"')
+    (1, 8)
     """
-    return grid_table(Grid(puzzle, solution=solution, box=box))
+    return grid_table(Grid(puzzle, solution=solution, box=box, rules=rules))
 
 
 def grid_table(grid):
-    """The HTML table of a :class:`~numbadlx.sudoku.Grid` (its ``_repr_html_``)."""
+    """The HTML table of a :class:`~numbadlx.sudoku.Grid` (its ``_repr_html_``), or
+    its SVG picture when it has a variant's rules."""
+    if getattr(grid, "rules", None) is not None and grid.rules.kinds:
+        return grid_svg(grid)
     n = grid.n
     rows, cols = grid.box
     size = 1.9 if n <= 9 else 1.6 if n <= 16 else 1.3

@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 
 from ..core.words import plural
 from ._figure import axes as _axes
+from ._variant_marks import marks as _marks
 
 __all__ = ["plot_grid", "plot_effort"]
 
@@ -36,8 +37,15 @@ def plot_grid(
     solution: ArrayLike | str | None = None,
     box: tuple[int, int] | None = None,
     ax: Any = None,
+    rules: Any = None,
 ) -> Any:
     """Draw a Sudoku grid: givens in black, filled digits in blue, box borders thick.
+
+    With ``rules`` (a :class:`~numbadlx.sudoku.Rules`), the marks of a variant too:
+    region borders thick instead of the boxes, diagonals thin, cages dashed inside
+    their cells with the total small in the first cell, thermometers grey (a bulb and a
+    thick line), white and black dots and X and V on the edge between their cells, odd
+    cells circled and even cells squared in grey.
 
     Parameters
     ----------
@@ -47,6 +55,7 @@ def plot_grid(
         The filled grid.
     box : (rows, cols), optional
     ax : matplotlib Axes, optional
+    rules : Rules, optional
 
     Returns
     -------
@@ -59,30 +68,24 @@ def plot_grid(
     >>> fig = plot_grid("1000" "0010" "0000" "0000")
     >>> len(fig.axes[0].texts)
     2
+    >>> from numbadlx.sudoku import Rules
+    >>> fig = plot_grid("1000" "0010" "0000" "0000", rules=Rules(cages=[([0, 1], 3)]))
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['3', '1', '1']
     """
     from ..sudoku import Grid
 
-    grid = Grid(puzzle, solution, box)
+    grid = Grid(puzzle, solution, box, rules=rules)
     n = grid.n
     rows, cols = grid.box
     side = 0.42 * n + 0.6
+    new = ax is None
     fig, ax = _axes(ax, (side, side + 0.3))
-    # background: boxes shaded in a chequer so the boxes read at a glance
-    r, c = np.divmod(np.arange(n * n), n)
-    shade = ((r // rows) + (c // cols)) % 2
-    ax.imshow(
-        shade.reshape(n, n),
-        cmap="Greys",
-        vmin=0,
-        vmax=6,
-        extent=(0, n, n, 0),
-        interpolation="nearest",
-    )
-    for k in range(n + 1):
-        width = 2.0 if k % cols == 0 else 0.5
-        ax.plot([k, k], [0, n], color="#333", lw=width)
-        width = 2.0 if k % rows == 0 else 0.5
-        ax.plot([0, n], [k, k], color="#333", lw=width)
+    variant = grid.rules is not None and bool(grid.rules.kinds)
+    if variant:
+        _variant(ax, grid)
+    else:
+        _boxes(ax, n, rows, cols)
     size = max(5.0, 14.0 - 0.3 * n)
     colours = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
     for cell, (text, kind) in enumerate(grid.cells()):
@@ -107,7 +110,82 @@ def plot_grid(
     # small grid's title is not cut off
     inches = ax.get_position().width * fig.get_size_inches()[0]
     ax.set_title(textwrap.fill(grid.summary(), max(16, int(12 * inches))), fontsize=10)
+    if variant and new:
+        fig.tight_layout()  # a variant's summary may take three lines
     return fig
+
+
+def _boxes(ax, n, rows, cols):
+    """The classic grid: boxes shaded in a chequer, box borders thick."""
+    r, c = np.divmod(np.arange(n * n), n)
+    shade = ((r // rows) + (c // cols)) % 2
+    ax.imshow(
+        shade.reshape(n, n),
+        cmap="Greys",
+        vmin=0,
+        vmax=6,
+        extent=(0, n, n, 0),
+        interpolation="nearest",
+    )
+    for k in range(n + 1):
+        width = 2.0 if k % cols == 0 else 0.5
+        ax.plot([k, k], [0, n], color="#333", lw=width)
+        width = 2.0 if k % rows == 0 else 0.5
+        ax.plot([0, n], [k, k], color="#333", lw=width)
+
+
+def _variant(ax, grid):
+    """The marks of the grid's rules (see :func:`plot_grid`), under its digits."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Circle, Rectangle
+
+    n = grid.n
+    m = _marks(n, grid.box, grid.rules)
+    # points per cell, for line widths and fonts
+    points = 72 * ax.get_position().width * ax.figure.get_size_inches()[0] / n
+    for x, y, w, h in m.windows:
+        ax.add_patch(Rectangle((x, y), w, h, color="#e8eef7", lw=0, zorder=0))
+    for x, y in m.odd:
+        ax.add_patch(Circle((x, y), 0.4, color="#e4e4e4", lw=0, zorder=1))
+    for x, y in m.even:
+        ax.add_patch(Rectangle((x - 0.4, y - 0.4), 0.8, 0.8, color="#e4e4e4", lw=0, zorder=1))
+    for cells in m.thermos:
+        ax.add_patch(Circle(cells[0], 0.36, color="#b8b8b8", lw=0, zorder=1))
+        xs, ys = zip(*cells)
+        ax.plot(xs, ys, color="#b8b8b8", lw=0.26 * points, solid_capstyle="round", zorder=1)
+    grid_lines = [((k, 0), (k, n)) for k in range(n + 1)] + [((0, k), (n, k)) for k in range(n + 1)]
+    ax.add_collection(LineCollection(grid_lines, colors="#bbb", linewidths=0.5, zorder=2))
+    if m.diagonals:
+        ax.add_collection(LineCollection(m.diagonals, colors="#7a7a7a", linewidths=0.8, zorder=2))
+    outline = m.borders + [((0, 0), (n, 0)), ((n, 0), (n, n)), ((n, n), (0, n)), ((0, n), (0, 0))]
+    ax.add_collection(
+        LineCollection(outline, colors="#333", linewidths=2.0, capstyle="projecting", zorder=3)
+    )
+    for segments, label in m.cages:
+        ax.add_collection(
+            LineCollection(
+                segments, colors="#444", linewidths=0.8, linestyles=(0, (3, 2)), zorder=3
+            )
+        )
+        if label is not None:
+            x, y, total = label
+            ax.text(
+                x, y, total, ha="left", va="top", fontsize=0.22 * points, color="#222", zorder=4
+            )
+    for x, y, colour in m.dots:
+        ax.add_patch(Circle((x, y), 0.11, facecolor=colour, edgecolor="#111", lw=0.8, zorder=4))
+    for x, y, letter in m.letters:
+        ax.text(
+            x,
+            y,
+            letter,
+            ha="center",
+            va="center",
+            fontsize=0.3 * points,
+            fontweight="bold",
+            zorder=4,
+            bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none"},
+        )
 
 
 def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None) -> Any:

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         parse,
         parse_chunk,
         read_csv,
+        read_fpuzzles,
     )
     from .grid import Grid
     from .making import (
@@ -99,6 +100,7 @@ __all__ = [
     "parse",
     "parse_chunk",
     "read_csv",
+    "read_fpuzzles",
     "iter_chunks",
     "file_format",
     "PuzzleChunk",

@@ -14,6 +14,7 @@ Grid(4x4, 2x2 boxes, 2 givens)
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from numpy.typing import ArrayLike
 
 from .formats import format_grid, parse
 from .shape import DIGITS, box_shape
+from .variants import Rules
 
 __all__ = ["Grid"]
 
@@ -47,6 +49,9 @@ class Grid:
     Givens are bold and black, digits a solution filled in are blue, a solution
     digit that contradicts a given is red; box borders are drawn thick. Any size
     from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
+    With ``rules``, Jupyter draws a picture of the variant instead of a table: region
+    borders, diagonals, cages with their totals, thermometers, dots, X and V, odd and
+    even cells.
 
     Parameters
     ----------
@@ -56,12 +61,16 @@ class Grid:
         The filled grid.
     box : (rows, cols), optional
         Box shape when n is not a square (6 -> 2x3 is inferred).
+    rules : Rules, optional
+        A variant's rules, checked for the grid's size.
 
     Attributes
     ----------
     puzzle, solution : (n*n,) uint8 arrays (``solution`` may be None)
     n : int
     box : (rows, cols)
+    rules : Rules or None
+        The rules checked for ``n``.
 
     Examples
     --------
@@ -81,8 +90,18 @@ class Grid:
         puzzle: ArrayLike | str,
         solution: ArrayLike | str | None = None,
         box: tuple[int, int] | None = None,
+        rules: Rules | None = None,
     ) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if rules is not None and box is None:
+            box = rules.box
         self.puzzle, self.n, self.box = _one_grid(puzzle, box)
+        if rules is not None:
+            if rules.box is None:
+                rules = dataclasses.replace(rules, box=self.box)
+            rules = rules.checked(self.n)
+        self.rules = rules
         if solution is not None:
             solution, n, _ = _one_grid(solution, self.box)
             if n != self.n:
@@ -90,12 +109,15 @@ class Grid:
         self.solution = solution
 
     @classmethod
-    def from_result(cls, result: Any, index: int) -> Grid:
+    def from_result(cls, result: Any, index: int, rules: Rules | None = None) -> Grid:
         """Grid of puzzle ``index`` of a :class:`~numbadlx.sudoku.SudokuResult`, with its
-        solution when one was found."""
+        solution when one was found (and the ``rules`` it was solved with)."""
         solved = result.counts[index] > 0
         return cls(
-            result.puzzles[index], result.solutions[index] if solved else None, box=result.box
+            result.puzzles[index],
+            result.solutions[index] if solved else None,
+            box=result.box,
+            rules=rules,
         )
 
     def cells(self) -> list[tuple[str, str]]:
@@ -120,7 +142,12 @@ class Grid:
         """One line: size, boxes, givens (and filled cells)."""
         rows, cols = self.box
         givens = int((self.puzzle > 0).sum())
-        text = f"{self.n}x{self.n}, {rows}x{cols} boxes, {givens} givens"
+        parts = [f"{self.n}x{self.n}"]
+        if self.rules is None or self.rules.has_boxes:
+            parts.append(f"{rows}x{cols} boxes")
+        if self.rules is not None:
+            parts += sorted(k.replace("_", " ") for k in self.rules.kinds)
+        text = ", ".join(parts) + f", {givens} givens"
         if self.solution is not None:
             filled = int(((self.puzzle == 0) & (self.solution > 0)).sum())
             text += f", {filled} filled"

@@ -136,9 +136,11 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   _npy     .npy loading and chunks (its raw text comes from format_lines)
 #   detect   FORMATS, format detection, file_format
 #   _items   lists of strings: one row per item (a blank or comment item is a bad row)
+#   _lzstring, _fpuzzles  f-puzzles JSON (lz-string packed or plain) to a puzzle and Rules
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
+from ._fpuzzles import read_fpuzzles
 from ._reader import PuzzleChunk, line_ranges
 from .detect import FORMATS, file_format
 from .write import format_grid, format_grid_rows, format_line, format_lines
@@ -158,4 +160,5 @@ __all__ = [
     "parse",
     "parse_chunk",
     "read_csv",
+    "read_fpuzzles",
 ]
