@@ -154,9 +154,6 @@ class Rules:
     odd, even : sequence of cells
         Cells holding odd (even) digits.
 
-    Pairs may be any two different cells, adjacent or not; only the pairs listed are
-    constrained (no negative constraint on unmarked neighbours).
-
     Raises
     ------
     ValueError
@@ -164,6 +161,11 @@ class Rules:
         integer, a cage or thermometer holding a cell twice, two cages sharing a cell, a
         pair of one cell, a cell both odd and even. :meth:`checked` checks the rest
         against a grid size.
+
+    Notes
+    -----
+    Pairs may be any two different cells, adjacent or not; only the pairs listed are
+    constrained (no negative constraint on unmarked neighbours).
 
     Examples
     --------
