@@ -78,12 +78,20 @@ def _run(cache, *args):
     return done.stderr
 
 
+# The subprocess tests compile into a fresh cache: they test what a user sees, not memory
+# safety, so the NUMBA_BOUNDSCHECK=1 run of the suite skips them (CI time).
+_PLAIN_RUN_ONLY = pytest.mark.skipif(
+    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
+)
+
+
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("numba-cache")
 
 
 @pytest.mark.slow
+@_PLAIN_RUN_ONLY
 def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
     err = _run(cache, "generate", "-n", "4", "--size", "4", "--seed", "1", "--no-progress")
     assert err.count("numbadlx: compiled") == 1, err
@@ -95,6 +103,7 @@ def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
 
 
 @pytest.mark.slow
+@_PLAIN_RUN_ONLY
 def test_warm_up_compiles_ahead_and_later_calls_say_nothing(cache):
     err = _run(cache, "warm-up")
     lines = [line for line in err.splitlines() if line.startswith("[")]
