@@ -124,26 +124,7 @@ def _interruptible(function, *args):
     """
     if threading.current_thread() is not threading.main_thread():
         return function(*args)
-    outcome = {}
-
-    def target():
-        try:
-            outcome["value"] = function(*args)
-        except BaseException as error:  # handed to the main thread below
-            outcome["error"] = error
-
-    worker = threading.Thread(target=target, name="numbadlx-job", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.05)
-    except KeyboardInterrupt:
-        stop_all()
-        join_for(worker, LET_GO_SECONDS)
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    return _Call(function, *args).wait()
 
 
 class _Call:
