@@ -19,6 +19,16 @@ solution column, or the script fails. It prints puzzles per second (median of
   row's rules; rows grouped by rule set), what ``numbadlx solve`` of the file runs.
 
 The target is 1,000 puzzles per second, one thread, by ``sudoku.solve(path)``.
+
+**Generated variants** (``--generated N`` puzzles per rule set, 0 skips them): X,
+jigsaw, windoku, anti-knight, non-consecutive and thermometer puzzles made by
+``sudoku.generate(N, rules=...)`` (unique and minimal), each beside classic puzzles with
+the same clue counts: classic minimal puzzles of at most that many clues given clues
+back from their solutions (where every classic puzzle made has more clues, the one with
+fewest). Both sets are solved with ``limit=2`` on one thread by the engine that
+``engine="auto"`` picks for the variant ("bits" for units and peers, "cages" for
+non-consecutive and thermometers), in alternating rounds; the table gives the median
+time per puzzle, the ratio variant / classic, and whether it is within the 2x target.
 """
 
 import argparse
@@ -42,6 +52,102 @@ from numbadlx.sudoku.formats import parse_chunk  # noqa: E402
 
 KILLERS = "killer_krazydad_vol1.csv"
 TARGET = 1000.0
+GENERATED_TARGET = 2.0  # variant time per puzzle at most twice the classic one
+
+
+def _jigsaw():
+    """A 9x9 jigsaw layout: the boxes with four pairs of border cells swapped."""
+    regions = (np.arange(9)[:, None] // 3) * 3 + np.arange(9)[None, :] // 3
+    for (r1, c1), (r2, c2) in (
+        ((2, 2), (3, 0)),
+        ((2, 5), (3, 3)),
+        ((5, 8), (6, 6)),
+        ((5, 5), (6, 3)),
+    ):
+        regions[r1, c1], regions[r2, c2] = regions[r2, c2], regions[r1, c1]
+    return regions
+
+
+GENERATED = {
+    "X (diagonals)": sudoku.Rules(diagonals=True),
+    "jigsaw": sudoku.Rules(regions=_jigsaw()),
+    "windoku": sudoku.Rules(windoku=True),
+    "anti-knight": sudoku.Rules(anti_knight=True),
+    "non-consecutive": sudoku.Rules(non_consecutive=True),
+    "thermo (4 thermometers)": sudoku.Rules(
+        thermos=[(0, 1, 2, 3), (10, 19, 28, 37), (80, 79, 78), (44, 53, 62, 71, 70)]
+    ),
+}
+
+
+def classic_with_clues(counts, seed):
+    """Classic unique puzzles with ``counts`` clues each (where one can be made: a
+    classic minimal puzzle of at most that many clues, given clues back from its
+    solution; else the classic puzzle made with fewest clues)."""
+    pool = sudoku.generate(4 * len(counts), seed=seed, threads=1)
+    solutions = sudoku.solve(pool, threads=1).solutions
+    clues = (pool > 0).sum(axis=1)
+    rng = np.random.default_rng(seed)
+    out = np.zeros((len(counts), pool.shape[1]), dtype=np.uint8)
+    for k, want in enumerate(counts):
+        fits = np.flatnonzero(clues <= want)
+        pick = fits[rng.integers(fits.size)] if fits.size else int(np.argmin(clues))
+        out[k] = pool[pick]
+        blanks = np.flatnonzero(out[k] == 0)
+        extra = rng.choice(blanks, size=max(0, want - int(clues[pick])), replace=False)
+        out[k, extra] = solutions[pick, extra]
+    return out
+
+
+def generated_rows(count, rounds):
+    """The generated-variants table: each rule set's puzzles against classic puzzles
+    with the same clue counts, one thread, limit 2, same engine."""
+    if count <= 0:
+        return
+    print(
+        f"\nGenerated variants: {count} puzzles per rule set by sudoku.generate(rules=...) "
+        f"beside {count} classic puzzles with the same clue counts; limit 2, one thread, "
+        f"the variant's engine for both, median of {rounds} alternating rounds\n"
+    )
+    print(
+        "| puzzles | engine | clues (variant) | clues (classic) | making ms/puzzle "
+        "| variant µs/puzzle | classic µs/puzzle | ratio | 2x target |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    all_met = True
+    for index, (name, rules) in enumerate(GENERATED.items()):
+        start = time.perf_counter()
+        puzzles = sudoku.generate(count, seed=100 + index, rules=rules, threads=1)
+        making = (time.perf_counter() - start) / count
+        counts = (puzzles > 0).sum(axis=1)
+        classic = classic_with_clues(counts.tolist(), seed=200 + index)
+        first = sudoku.solve(puzzles, rules=rules, threads=1)
+        engine = first.engine
+        if first.status_counts() != {"UNIQUE": count}:
+            raise SystemExit(f"{name}: generated puzzles not all UNIQUE: {first.status_counts()}")
+        check = sudoku.solve(classic, threads=1, engine=engine)
+        if check.status_counts() != {"UNIQUE": count}:
+            raise SystemExit(f"{name}: classic puzzles not all UNIQUE: {check.status_counts()}")
+        variant_times, classic_times = [], []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            sudoku.solve(puzzles, rules=rules, threads=1, limit=2, engine=engine)
+            variant_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            sudoku.solve(classic, threads=1, limit=2, engine=engine)
+            classic_times.append(time.perf_counter() - start)
+        variant = statistics.median(variant_times) / count
+        plain = statistics.median(classic_times) / count
+        ratio = variant / plain
+        met = ratio <= GENERATED_TARGET
+        all_met &= met
+        print(
+            f"| {name} | {engine} | {counts.mean():.1f} | {(classic > 0).sum(axis=1).mean():.1f} "
+            f"| {making * 1e3:.1f} | {variant * 1e6:.0f} | {plain * 1e6:.0f} | {ratio:.2f} "
+            f"| {'met' if met else 'MISSED'} |"
+        )
+    verdict = "met for every rule set" if all_met else "MISSED for some rule set"
+    print(f"\ntarget: generated variants within {GENERATED_TARGET:g}x of classic: {verdict}")
 
 
 def tables_of(chunk):
@@ -75,6 +181,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=None, help="the datasets folder")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--generated", type=int, default=100, help="puzzles per generated rule set")
     machine.add_results_option(parser, "variants")
     args = parser.parse_args(argv)
     env = os.environ.get("NUMBADLX_DATA")
@@ -128,6 +235,7 @@ def main(argv=None):
     rate = rows / statistics.median(spans["sudoku.solve(path)"])
     verdict = "met" if rate >= TARGET else "MISSED"
     print(f"\ntarget: {TARGET:,.0f} puzzles/s by sudoku.solve(path): {verdict} ({rate:,.0f}/s)")
+    generated_rows(args.generated, args.rounds)
     print(
         f"\nThe machine's 1-minute load was {start_load:.1f} at the start "
         f"({os.cpu_count()} cores): other work shared the cores during the rounds."

@@ -1,8 +1,9 @@
 """Making, rating and transforming puzzles, in bulk.
 
 * :func:`random_grids` makes random full grids and :func:`generate` unique puzzles
-  (minimal, symmetric, bounded in clues or rating); :func:`random_grid` and
-  :func:`random_puzzles` are the older pattern-based makers;
+  (minimal, symmetric, bounded in clues or rating, classic or under variant
+  :class:`~numbadlx.sudoku.Rules`); :func:`generate_killer` makes Killer Sudokus;
+  :func:`random_grid` and :func:`random_puzzles` are the older pattern-based makers;
 * :func:`rate` rates puzzles two ways: ``tries`` (search effort over random isomorphs)
   and ``logic`` (the hardest step on a ladder of human techniques, :data:`TECHNIQUES`);
   :func:`solving_path` lists the ladder's steps for one puzzle;
@@ -25,6 +26,7 @@ Examples
 """
 
 from ._generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
+from ._killer import Killers, generate_killer
 from ._rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
 from ._transform import transform
 
@@ -34,6 +36,8 @@ __all__ = [
     "random_puzzles",
     "generate",
     "SYMMETRIES",
+    "generate_killer",
+    "Killers",
     "rate",
     "Ratings",
     "solving_path",

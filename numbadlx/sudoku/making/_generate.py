@@ -38,6 +38,7 @@ from ..engines import REGISTRY, UNIQUE
 from ..geometry import unit_table, unit_tables
 from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
+from ..variants import Rules
 from ._loops import (
     generate_bulk,
     generate_rated_bulk,
@@ -47,6 +48,7 @@ from ._loops import (
 )
 from ._masks import full_mask
 from ._rate import LOGIC_RATINGS, _check_seed
+from ._variant_generate import blank_by_solving, checked_rules, variant_tables
 
 __all__ = ["SYMMETRIES", "random_grids", "generate", "random_grid", "random_puzzles"]
 
@@ -134,6 +136,7 @@ def generate(
     progress: Callable[[int, int], None] | None = None,
     first_index: int = 0,
     timeout: float | None = None,
+    rules: Rules | None = None,
 ) -> NDArray[np.uint8]:
     """``n`` puzzles with exactly one solution, as an (n, size*size) uint8 array.
 
@@ -179,6 +182,17 @@ def generate(
         node) with the puzzles made by then, the first ``k`` of the ``n`` asked for
         (``k`` may be 0; a ``RuntimeWarning`` says how many). They are the same as
         without a timeout, so ``first_index=k`` with the same seed makes the rest.
+    rules : Rules, optional
+        Make variant puzzles, unique and minimal under these rules (see
+        :class:`~numbadlx.sudoku.Rules`; None or ``Rules()``: classic). Rules on units
+        and peers (regions, latin, diagonals, windoku, disjoint, anti-knight,
+        anti-king) run through the classic making kernels, with the rules' units and
+        peers. Rules on digits (non-consecutive, thermometers, cages, dots, X/V, odd,
+        even) run a slower path: grids grown by random givens and cells blanked one by
+        one, each step a search by the engine that solves the rules (``limit=2``, for
+        all puzzles of a block at once; a timeout is looked at between attempts). Both
+        give the same puzzles for the same seed whatever ``threads``. ``rating`` is
+        for classic puzzles only.
 
     Returns
     -------
@@ -199,7 +213,8 @@ def generate(
     ValueError
         For bounds that cannot be met (more clues than cells, fewer than the known
         minimum, ``lo > hi``), an unknown symmetry, and when some puzzle was not found
-        within ``attempts`` (the message names the bounds to widen).
+        within ``attempts`` (the message names the bounds to widen); for bad ``rules``
+        (naming the rule) and ``rating`` with rules.
 
     Examples
     --------
@@ -214,24 +229,58 @@ def generate(
 
     >>> bool((generate(4, seed=1)[2:] == generate(2, seed=1, first_index=2)).all())
     True
+
+    X-Sudoku, unique under its rules:
+
+    >>> from numbadlx.sudoku import Rules
+    >>> x = Rules(diagonals=True)
+    >>> sudoku.solve(generate(2, seed=5, rules=x), rules=x).status_counts()
+    {'UNIQUE': 2}
     """
     count = _check_number(n)
     first_index = _check_index(first_index, count)
-    rows, cols = box_shape(size, box)
+    variant = checked_rules(rules, size, box)
+    if variant is not None:
+        if rating is not None:
+            raise ValueError("rating: the logic ratings are for classic puzzles (rules=None)")
+    # (a latin or jigsaw grid of prime size has no box shape: the kernels do not read it)
+    rows, cols = box_shape(size, box) if variant is None else (variant.box or (1, size))
     nn = size * size
     if minimal not in (True, False, "symmetric"):
         raise ValueError(f"minimal must be True, False or 'symmetric', got {minimal!r}")
     seed = _check_seed(_fresh_seed() if seed is None else seed)
     attempts = check_count(attempts, "attempts")
     orbits, orbit_sizes = _orbits(size, symmetry)
-    clue_lo, clue_hi = _clue_bounds(clues, size, minimal)
+    clue_lo, clue_hi = _clue_bounds(clues, size, minimal, classic=variant is None)
     rate_lo, rate_hi = _rating_bounds(rating)
     timeout = check_timeout(timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
-    units, peers, where = unit_tables(size, rows, cols)
+    threads = check_threads(threads)
+    if variant is not None and variant.constraint_rules:
+        return blank_by_solving(
+            count,
+            size,
+            variant,
+            orbits=orbits,
+            orbit_sizes=orbit_sizes,
+            minimal=minimal is not False,
+            strict=minimal is True and symmetry is not None,
+            clue_lo=clue_lo,
+            clue_hi=clue_hi,
+            seed=seed,
+            first_index=first_index,
+            attempts=attempts,
+            threads=threads,
+            progress=progress,
+            deadline=deadline,
+            timeout=timeout,
+        )
+    if variant is None:
+        units, peers, where = unit_tables(size, rows, cols)
+    else:
+        units, peers, where = variant_tables(size, variant)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
-    threads = check_threads(threads)
     # the logic ladder is compiled only when a rating is asked, and a parallel kernel
     # only for calls big enough to need one
     serial = threads == 1 or (count <= _SERIAL_UP_TO and size <= 9)
@@ -447,7 +496,7 @@ def _orbits(size, symmetry):
     return table, np.array([len(g) for g in groups], dtype=np.int64)
 
 
-def _clue_bounds(clues, size, minimal):
+def _clue_bounds(clues, size, minimal, classic=True):
     nn = size * size
     if clues is None:
         if minimal is False:
@@ -462,7 +511,7 @@ def _clue_bounds(clues, size, minimal):
     lo, hi = int(lo), int(hi)
     if not 0 <= lo <= hi <= nn:
         raise ValueError(f"clues must satisfy 0 <= lo <= hi <= {nn}, got {clues!r}")
-    fewest = _FEWEST_CLUES.get(size)
+    fewest = _FEWEST_CLUES.get(size) if classic else None
     if fewest is not None and hi < fewest:
         raise ValueError(
             f"no {size}x{size} puzzle with fewer than {fewest} clues has a unique "

@@ -1,0 +1,264 @@
+"""Making Killer Sudokus: random cage layouts over random full grids, made unique.
+
+A layout is grown over a random full grid (:func:`~numbadlx.sudoku.random_grids`):
+cells taken in random order each start a cage of a random size, which grows into
+random orthogonal neighbours not yet caged whose digits are not yet in it. The sums
+come from the grid. Then, in rounds over all the puzzles not yet unique, each is
+searched with ``limit=2`` under its cages; a puzzle with a second solution has a cell
+where that solution differs from the grid split off its cage as a cage of its own (the
+rest of the cage split into its connected parts), which rules that solution out. The
+other solution is the first one the engine finds, or the first one it finds with the
+digits mirrored (``d -> n + 1 - d``, cage sums mirrored too), which walks the same
+search tree in the opposite order.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._compiling import first_use
+from ..engines import MULTIPLE, SOLVED, UNIQUE
+from ..geometry import unit_tables
+from ..parallel import check_threads, parallel_threads
+from ..shape import box_shape
+from ..variants import Rules
+from ._generate import _check_index, _check_number, _fresh_seed
+from ._loops import random_grids_bulk
+from ._masks import full_mask
+from ._rate import _check_seed
+
+__all__ = ["Killers", "generate_killer"]
+
+# Rounds of cage splitting before a layout is given up (each round splits at least one
+# cage of every puzzle still not unique, so n * n rounds always end in unique puzzles).
+_SPLIT_ROUNDS_PER_CELL = 1
+
+
+class Killers(NamedTuple):
+    """Killer Sudokus made by :func:`generate_killer`.
+
+    Attributes
+    ----------
+    puzzles : (count, n * n) uint8
+        The puzzles: no givens, all zeros.
+    rules : list of Rules
+        The cages of each puzzle (each with its total), in reading order of their
+        first cells; ``sudoku.solve(killers.puzzles, rules=killers.rules)`` solves them.
+    solutions : (count, n * n) uint8
+        The solution of each puzzle (its only one).
+    """
+
+    puzzles: NDArray[np.uint8]
+    rules: list
+    solutions: NDArray[np.uint8]
+
+
+def generate_killer(
+    count: int,
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    *,
+    max_cage: int = 5,
+    seed: int | None = None,
+    threads: int | None = None,
+    first_index: int = 0,
+) -> Killers:
+    """``count`` Killer Sudokus with exactly one solution and no givens.
+
+    Each has a random cage layout over a random full grid: cages of 1 to ``max_cage``
+    orthogonally connected cells with distinct digits (sizes 2 to ``max_cage`` drawn
+    more often than single cells), their sums from the grid. Layouts that leave more
+    than one solution get cages split until the solution is unique, each check a
+    search under the cages with ``limit=2``.
+
+    Parameters
+    ----------
+    count : int
+        How many puzzles.
+    size : int, default 9
+        Grid size (4 to 16; the grid keeps its boxes).
+    box : (rows, cols), optional
+        Box shape (default: as square as possible).
+    max_cage : int, default 5
+        Most cells in a cage when the layout is drawn (2 to ``size``).
+    seed : int, optional
+        Puzzle ``k`` depends on ``(seed, first_index + k)`` only: the same seed gives
+        the same puzzles for any ``threads``. None draws a fresh seed.
+    threads : int, optional
+        Threads for the random grids and the searches.
+    first_index : int, default 0
+        Index of the first puzzle in the seed's sequence (make a long run in pieces).
+
+    Returns
+    -------
+    Killers
+        ``(puzzles, rules, solutions)``: all-zero puzzles, the :class:`Rules` of each
+        (its cages), and the solutions.
+
+    Raises
+    ------
+    ValueError
+        For a size outside 4..16, a ``max_cage`` outside 2..size, a bad box or seed.
+
+    Examples
+    --------
+    >>> from numbadlx import sudoku
+    >>> killers = sudoku.generate_killer(2, seed=1)
+    >>> killers.puzzles.shape, int(killers.puzzles.max())
+    ((2, 81), 0)
+    >>> result = sudoku.solve(killers.puzzles, rules=killers.rules)
+    >>> result.status_counts(), bool((result.solutions == killers.solutions).all())
+    ({'UNIQUE': 2}, True)
+    """
+    count = _check_number(count)
+    first_index = _check_index(first_index, count)
+    if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or not 4 <= size <= 16:
+        raise ValueError(f"size must be an integer from 4 to 16, got {size!r}")
+    size = int(size)
+    rows_, cols_ = box_shape(size, box)
+    if not isinstance(max_cage, (int, np.integer)) or isinstance(max_cage, bool):
+        raise ValueError(f"max_cage must be an integer from 2 to {size}, got {max_cage!r}")
+    if not 2 <= max_cage <= size:
+        raise ValueError(f"max_cage must be an integer from 2 to {size}, got {max_cage!r}")
+    seed = _check_seed(_fresh_seed() if seed is None else seed)
+    threads = check_threads(threads)
+    nn = size * size
+    shape = Rules(box=(rows_, cols_))
+    grids = np.zeros((count, nn), dtype=np.uint8)
+    units, peers, _ = unit_tables(size, rows_, cols_)
+    with parallel_threads(threads), first_use("the random grid maker"):
+        random_grids_bulk(grids, units, peers, full_mask(size), seed, first_index)
+    rngs = [np.random.default_rng([seed, first_index + k, 1]) for k in range(count)]
+    layouts = [_layout(grids[k], size, max_cage, rngs[k]) for k in range(count)]
+    _make_unique(grids, layouts, size, shape, rngs, threads)
+    rules = [_rules(grid, cages, shape) for grid, cages in zip(grids, layouts)]
+    return Killers(np.zeros((count, nn), dtype=np.uint8), rules, grids)
+
+
+def _neighbours(cell, size):
+    r, c = divmod(cell, size)
+    if r > 0:
+        yield cell - size
+    if r < size - 1:
+        yield cell + size
+    if c > 0:
+        yield cell - 1
+    if c < size - 1:
+        yield cell + 1
+
+
+def _layout(grid, size, max_cage, rng):
+    """Cages (lists of cells) over ``grid``: connected, distinct digits."""
+    nn = size * size
+    sizes = np.arange(1, max_cage + 1)
+    weights = np.array([1.0] + [float(max_cage + 2 - s) for s in sizes[1:]])
+    weights /= weights.sum()
+    cage_of = np.full(nn, -1)
+    cages = []
+    for start in rng.permutation(nn).tolist():
+        if cage_of[start] >= 0:
+            continue
+        target = int(rng.choice(sizes, p=weights))
+        cage = [start]
+        cage_of[start] = len(cages)
+        digits = {int(grid[start])}
+        while len(cage) < target:
+            frontier = sorted(
+                {
+                    other
+                    for cell in cage
+                    for other in _neighbours(cell, size)
+                    if cage_of[other] < 0 and int(grid[other]) not in digits
+                }
+            )
+            if not frontier:
+                break
+            cell = frontier[int(rng.integers(len(frontier)))]
+            cage.append(cell)
+            cage_of[cell] = len(cages)
+            digits.add(int(grid[cell]))
+        cages.append(cage)
+    return cages
+
+
+def _rules(grid, cages, shape, mirror=False):
+    n = shape.box[0] * shape.box[1]
+    out = []
+    for cage in sorted(cages, key=min):
+        cells = tuple(sorted(cage))
+        total = int(grid[list(cells)].astype(np.int64).sum())
+        if mirror:
+            total = len(cells) * (n + 1) - total
+        out.append((cells, total))
+    return Rules(cages=out, box=shape.box)
+
+
+def _parts(cells, size):
+    """The orthogonally connected parts of a set of cells."""
+    left = set(cells)
+    parts = []
+    while left:
+        start = min(left)
+        part = [start]
+        left.discard(start)
+        frontier = [start]
+        while frontier:
+            cell = frontier.pop()
+            for other in _neighbours(cell, size):
+                if other in left:
+                    left.discard(other)
+                    part.append(other)
+                    frontier.append(other)
+        parts.append(part)
+    return parts
+
+
+def _split(cages, cell, size):
+    """Cell ``cell`` split off its cage, the rest of the cage in connected parts."""
+    for k, cage in enumerate(cages):
+        if cell in cage:
+            rest = [c for c in cage if c != cell]
+            return cages[:k] + [[cell]] + _parts(rest, size) + cages[k + 1 :]
+    raise AssertionError("a cell in no cage")  # pragma: no cover
+
+
+def _make_unique(grids, layouts, size, shape, rngs, threads):
+    """Split cages until each layout's only solution is its grid (in place)."""
+    from ..bulk import solve  # the public solver: it groups the puzzles by rules
+
+    nn = size * size
+    pending = np.arange(len(layouts))
+    for _ in range(_SPLIT_ROUNDS_PER_CELL * nn + 1):
+        if not pending.size:
+            return
+        zeros = np.zeros((pending.size, nn), dtype=np.uint8)
+        rules = [_rules(grids[k], layouts[k], shape) for k in pending]
+        result = solve(zeros, rules=rules, limit=2, threads=threads)
+        status = np.asarray(result.status)
+        if not np.isin(status, (UNIQUE, MULTIPLE)).all():  # pragma: no cover
+            raise RuntimeError("a killer layout over a full grid was not solved")
+        many = pending[status == MULTIPLE]
+        firsts = np.asarray(result.solutions)[status == MULTIPLE]
+        if many.size:
+            mirrored = [_rules(grids[k], layouts[k], shape, mirror=True) for k in many]
+            back = solve(
+                np.zeros((many.size, nn), np.uint8), rules=mirrored, limit=1, threads=threads
+            )
+            if not (np.asarray(back.status) == SOLVED).all():  # pragma: no cover
+                raise RuntimeError("a mirrored killer layout was not solved")
+            lasts = size + 1 - np.asarray(back.solutions).astype(np.int64)
+        for j, k in enumerate(many.tolist()):
+            rng = rngs[k]
+            differ = np.flatnonzero(firsts[j] != grids[k])
+            if not differ.size:
+                differ = np.flatnonzero(lasts[j] != grids[k])
+            if differ.size:
+                cell = int(differ[rng.integers(differ.size)])
+            else:  # both searches found the grid first: split a cage at random
+                cell = int(rng.choice([c for cage in layouts[k] if len(cage) > 1 for c in cage]))
+            layouts[k] = _split(layouts[k], cell, size)
+        pending = many
+    raise RuntimeError("killer layouts not made unique")  # pragma: no cover
