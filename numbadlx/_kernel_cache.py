@@ -120,6 +120,11 @@ DEPENDENCIES = {
         "sudoku/making/_random.py",
     ),
     "sudoku/making/_techniques.py": ("sudoku/engines/_contract.py", "sudoku/making/_masks.py"),
+    "sudoku/making/_variant_grids.py": (
+        "sudoku/engines/_contract.py",
+        "sudoku/making/_masks.py",
+        "sudoku/making/_random.py",
+    ),
 }
 
 

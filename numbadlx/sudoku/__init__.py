@@ -69,10 +69,10 @@ if TYPE_CHECKING:
     from .making import (
         SYMMETRIES,
         TECHNIQUES,
+        Killers,
         Ratings,
         Step,
         Technique,
-        Killers,
         generate,
         generate_killer,
         random_grid,

@@ -53,7 +53,8 @@ def test_table_rules_unique_and_minimal(name):
 @pytest.mark.parametrize("name", sorted(SOLVER_RULES))
 def test_solver_rules_unique_and_minimal(name):
     rules = SOLVER_RULES[name]
-    puzzles = sudoku.generate(2, seed=4, rules=rules)
+    # (a minimal non-consecutive puzzle has 5 to 8 clues and takes seconds to prove)
+    puzzles = sudoku.generate(1 if name == "non_consecutive" else 3, seed=4, rules=rules)
     for puzzle in puzzles:
         _unique_and_minimal(puzzle, 9, rules)
 
@@ -66,7 +67,7 @@ def test_solver_rules_unique_and_minimal(name):
         (6, Rules(anti_king=True)),
         (5, Rules(latin=True)),
         (6, Rules(latin=True, diagonals=True)),
-        (4, Rules(non_consecutive=True, latin=True)),
+        (5, Rules(non_consecutive=True, latin=True)),
         (6, Rules(white_dots=[(0, 1), (7, 13)], odd=[5, 20])),
     ],
 )
@@ -89,10 +90,16 @@ def test_symmetry_and_clue_bounds():
     loose = sudoku.generate(2, seed=3, rules=thermo, minimal=False, clues=(40, 45))
     assert ((loose > 0).sum(axis=1) >= 40).all() and ((loose > 0).sum(axis=1) <= 45).all()
     assert sudoku.solve(loose, rules=thermo).status_counts() == {"UNIQUE": 2}
+    calm = sudoku.generate(
+        2, seed=3, rules=Rules(non_consecutive=True), minimal=False, clues=(24, 26)
+    )
+    for puzzle in calm:
+        assert 24 <= (puzzle > 0).sum() <= 26
+        assert len(solutions(puzzle.tolist(), 9, Rules(non_consecutive=True), limit=2)) == 1
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", [Rules(anti_knight=True), SOLVER_RULES["non_consecutive"]])
+@pytest.mark.parametrize("rules", [Rules(anti_knight=True), SOLVER_RULES["thermos"]])
 def test_reproducible_by_seed(rules):
     first = sudoku.generate(4, seed=21, rules=rules, threads=1)
     assert (first == sudoku.generate(4, seed=21, rules=rules, threads=2)).all()
@@ -115,6 +122,8 @@ def test_bad_arguments():
         sudoku.generate(1, rules=Rules(regions=np.zeros(81, dtype=int)))
     with pytest.raises(ValueError, match="cages"):
         sudoku.generate(1, rules=Rules(cages=[([0, 1], 18)]))
+    with pytest.raises(ValueError, match="no grid meets the rules"):
+        sudoku.generate(1, 4, rules=Rules(latin=True, non_consecutive=True))  # none exists
     with pytest.raises(ValueError, match="windoku"):
         sudoku.generate(1, 5, rules=Rules(latin=True, windoku=True))
 
