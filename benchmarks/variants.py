@@ -26,9 +26,10 @@ jigsaw, windoku, anti-knight, non-consecutive and thermometer puzzles made by
 classic puzzles reach too: minimal non-consecutive puzzles have 5 to 8 clues), each
 beside classic puzzles with the same clue counts: classic minimal puzzles of at most
 that many clues given clues back from their solutions. Both sets are solved with
-``limit=2`` on one thread by the engine that ``engine="auto"`` picks for the variant ("bits" for units and peers, "cages" for
-non-consecutive and thermometers), in alternating rounds; the table gives the median
-time per puzzle, the ratio variant / classic, and whether it is within the 2x target.
+``limit=2`` on one thread by the engine that ``engine="auto"`` picks for the variant
+("bits" for units and peers, "cages" for non-consecutive and thermometers), in
+alternating rounds; the table gives the median time per puzzle, the ratio variant /
+classic, and whether it is within the 2x target.
 """
 
 import argparse

@@ -61,7 +61,7 @@ def generate_killer(
     size: int = 9,
     box: tuple[int, int] | None = None,
     *,
-    max_cage: int = 5,
+    max_cage: int | None = None,
     seed: int | None = None,
     threads: int | None = None,
     first_index: int = 0,
@@ -82,8 +82,9 @@ def generate_killer(
         Grid size (4 to 16; the grid keeps its boxes).
     box : (rows, cols), optional
         Box shape (default: as square as possible).
-    max_cage : int, default 5
-        Most cells in a cage when the layout is drawn (2 to ``size``).
+    max_cage : int, optional
+        Most cells in a cage when the layout is drawn (2 to ``size``; default 5, or
+        ``size`` on a 4x4 grid).
     seed : int, optional
         Puzzle ``k`` depends on ``(seed, first_index + k)`` only: the same seed gives
         the same puzzles for any ``threads``. None draws a fresh seed.
@@ -119,6 +120,8 @@ def generate_killer(
         raise ValueError(f"size must be an integer from 4 to 16, got {size!r}")
     size = int(size)
     rows_, cols_ = box_shape(size, box)
+    if max_cage is None:
+        max_cage = min(5, size)
     if not isinstance(max_cage, (int, np.integer)) or isinstance(max_cage, bool):
         raise ValueError(f"max_cage must be an integer from 2 to {size}, got {max_cage!r}")
     if not 2 <= max_cage <= size:
