@@ -101,7 +101,10 @@ class _Engine:
         )
         if rows:
             puzzles = np.ascontiguousarray(puzzles)
-            run_engine(self.name, puzzles, self.table, limit, max_nodes, 64, self.threads, out)
+            # a block of a few hundred easy searches: faster on the calling thread than
+            # woken worker threads (measured: 0.1 ms against 70 ms per call on 2 cores)
+            threads = self.threads if rows >= 64 * self.threads else 1
+            run_engine(self.name, puzzles, self.table, limit, max_nodes, 64, threads, out)
         return out[1], out[0]
 
 
