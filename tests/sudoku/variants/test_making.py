@@ -167,3 +167,15 @@ def test_killer_bad_arguments():
         sudoku.generate_killer(1.5)
     with pytest.raises(ValueError):
         sudoku.generate_killer(1, seed=-1)
+
+
+def test_solving_path_timeout_and_progress():
+    thermo = Rules(thermos=[(0, 1, 2)])
+    with pytest.warns(RuntimeWarning, match="timeout: 0 of 3"):
+        made = sudoku.generate(3, 4, seed=1, rules=thermo, timeout=1e-9)
+    assert made.shape == (0, 16)
+    calls = []
+    made = sudoku.generate(3, 4, seed=1, rules=thermo, progress=lambda *a: calls.append(a))
+    assert calls == [(3, 3)] and made.shape == (3, 16)
+    for puzzle in made:
+        assert len(solutions(puzzle.tolist(), 4, thermo, limit=2)) == 1
