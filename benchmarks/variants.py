@@ -85,20 +85,16 @@ GENERATED = {
 
 
 def classic_with_clues(counts, seed):
-    """Classic unique puzzles with ``counts`` clues each, made the way the variants are:
-    ``sudoku.generate(minimal=False, clues=GENERATED_CLUES)`` (blanking in random order
-    stopped at a clue count drawn from the range), one of the right count per row."""
-    pool = sudoku.generate(
-        8 * len(counts), seed=seed, threads=1, minimal=False, clues=GENERATED_CLUES
-    )
-    by_count = {}
-    for row in pool:
-        by_count.setdefault(int((row > 0).sum()), []).append(row)
-    out = np.zeros((len(counts), pool.shape[1]), dtype=np.uint8)
-    for k, want in enumerate(counts):
-        if not by_count.get(want):
-            raise SystemExit(f"no classic puzzle of {want} clues among {len(pool)} made")
-        out[k] = by_count[want].pop()
+    """Classic unique puzzles with ``counts`` clues each, made the way the variants are
+    (``sudoku.generate(minimal=False, ...)``: blanking in random order, stopped at the
+    clue count), those of each count by one call with ``clues=(count, count)``."""
+    counts = np.asarray(counts)
+    out = np.zeros((len(counts), 81), dtype=np.uint8)
+    for want in np.unique(counts):
+        rows = np.flatnonzero(counts == want)
+        out[rows] = sudoku.generate(
+            len(rows), seed=seed + int(want), threads=1, minimal=False, clues=(want, want)
+        )
     return out
 
 

@@ -192,7 +192,9 @@ def generate(
         one, each step a search by the engine that solves the rules (``limit=2``, for
         all puzzles of a block at once; a timeout is looked at between attempts). Both
         give the same puzzles for the same seed whatever ``threads``. ``rating`` is
-        for classic puzzles only.
+        for classic puzzles only. Minimal puzzles under strong rules have few clues
+        and hard last searches: a minimal non-consecutive 9x9 puzzle (5 to 8 clues)
+        took seconds here, where ``minimal=False, clues=(22, 26)`` took 0.3 s.
 
     Returns
     -------
