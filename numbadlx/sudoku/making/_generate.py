@@ -242,6 +242,8 @@ def generate(
     count = _check_number(n)
     first_index = _check_index(first_index, count)
     variant = checked_rules(rules, size, box)
+    if variant is None and rules is not None and box is None:
+        box = rules.box  # the classic rules with a box shape
     if variant is not None:
         if rating is not None:
             raise ValueError("rating: the logic ratings are for classic puzzles (rules=None)")

@@ -111,6 +111,8 @@ def test_classic_rules_are_the_classic_maker():
     plain = sudoku.generate(3, 4, seed=9)
     assert (plain == sudoku.generate(3, 4, seed=9, rules=Rules())).all()
     assert (plain == sudoku.generate(3, 4, seed=9, rules=None)).all()
+    tall = sudoku.generate(2, 6, seed=9, box=(3, 2))
+    assert (tall == sudoku.generate(2, 6, seed=9, rules=Rules(box=(3, 2)))).all()
 
 
 def test_bad_arguments():
