@@ -157,10 +157,14 @@ def _searched_grids(rngs, size, rules):
     init[list(rules.odd)] = sum(1 << (d - 1) for d in range(1, size + 1, 2))
     init[list(rules.even)] = sum(1 << (d - 1) for d in range(2, size + 1, 2))
     start, other, allowed = relation_rows(size, rules)
+    units = np.asarray(table.units, dtype=np.int64)
+    digits = np.uint64((1 << size) - 1)
     grids = np.zeros((len(rngs), nn), dtype=np.uint8)
     for k, rng in enumerate(rngs):
         state = np.array([rng.integers(2**63)], dtype=np.uint64)
-        if not random_grid_under(grids[k], init, peers, start, other, allowed, state):
+        if not random_grid_under(
+            grids[k], init, peers, units, digits, start, other, allowed, state
+        ):
             raise ValueError(f"no grid meets the rules {sorted(rules.kinds)}")
     return grids
 

@@ -5,7 +5,8 @@ The making kernels' search knows units and peers only, so these grids come from 
 search of their own: depth first from candidate masks (odd and even cells start with
 their parity), a random cell among those with fewest candidates, its digits in random
 order, and after each placement the digit taken out of the cell's peers and every
-related cell cut down to the digits its relation allows (forward checking). Relations
+related cell cut down to the digits its relation allows (forward checking); a
+placement that leaves a digit without a place in some unit is a dead end. Relations
 come as one row per ordered pair of cells (:func:`relation_rows`): a thermometer is
 the pairs of consecutive cells, each ordered both ways. A search meets too many dead
 ends: it restarts with a doubled budget, as the classic grids do.
@@ -79,7 +80,9 @@ def relation_rows(n, rules):
 
 
 @njit(cache=True, nogil=True)
-def _search(out, init, peers, start, other, allowed, state, budget, masks, cells, todo):
+def _search(
+    out, init, peers, units, digits, start, other, allowed, state, budget, masks, cells, todo
+):
     """One randomised search for a grid into ``out``: 1 found, 0 none exists, -1 the
     ``budget`` of digits tried ran out."""
     nn = init.shape[0]
@@ -152,6 +155,14 @@ def _search(out, init, peers, start, other, allowed, state, budget, masks, cells
                         ok = False
                         break
                     child[o] = m
+        if ok:  # every digit keeps a place in every unit
+            for u in range(units.shape[0]):
+                seen = ZERO
+                for j in range(units.shape[1]):
+                    seen |= child[units[u, j]]
+                if (seen & ~_SET) != digits:
+                    ok = False
+                    break
         if not ok:
             choose = False
             continue
@@ -160,9 +171,10 @@ def _search(out, init, peers, start, other, allowed, state, budget, masks, cells
 
 
 @njit(cache=True, nogil=True)
-def random_grid_under(out, init, peers, start, other, allowed, state):
-    """A random full grid into ``out`` under the peers and relations (see
-    :func:`relation_rows`), from the candidate masks ``init``; restarts with a doubled
+def random_grid_under(out, init, peers, units, digits, start, other, allowed, state):
+    """A random full grid into ``out`` under the peers, the ``units`` (each holds all
+    of ``digits``, a mask) and the relations (see :func:`relation_rows`), from the
+    candidate masks ``init``; restarts with a doubled
     budget after too many dead ends. Returns False if none exists (proved by a search
     that ran to its end)."""
     nn = init.shape[0]
@@ -171,7 +183,21 @@ def random_grid_under(out, init, peers, start, other, allowed, state):
     todo = np.zeros(nn, dtype=np.uint64)
     budget = 2 * nn
     while True:
-        got = _search(out, init, peers, start, other, allowed, state, budget, masks, cells, todo)
+        got = _search(
+            out,
+            init,
+            peers,
+            units,
+            digits,
+            start,
+            other,
+            allowed,
+            state,
+            budget,
+            masks,
+            cells,
+            todo,
+        )
         if got >= 0:
             return got == 1
         budget *= 2
