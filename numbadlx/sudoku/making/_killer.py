@@ -6,7 +6,8 @@ random orthogonal neighbours not yet caged whose digits are not yet in it. The s
 come from the grid. Then, in rounds over all the puzzles not yet unique, each is
 searched with ``limit=2`` under its cages; a puzzle with a second solution has a cell
 where that solution differs from the grid split off its cage as a cage of its own (the
-rest of the cage split into its connected parts), which rules that solution out. The
+rest of the cage split into its connected parts; a neighbour whose digit sums with
+the cell's differently in that solution goes with it), which rules that solution out. The
 other solution is the first one the engine finds, or the first one it finds with the
 digits mirrored (``d -> n + 1 - d``, cage sums mirrored too), which walks the same
 search tree in the opposite order.
@@ -184,7 +185,26 @@ def _layout(grid, size, max_cage, rng):
             cage_of[cell] = len(cages)
             digits.add(int(grid[cell]))
         cages.append(cage)
-    return cages
+    # cells left alone where growth got stuck join a neighbouring cage with room for
+    # their digit, unless their size was drawn (kept alone at that rate)
+    for k, cage in enumerate(cages):
+        if len(cage) != 1 or rng.random() < weights[0]:
+            continue
+        cell = cage[0]
+        near = sorted(
+            {
+                int(cage_of[other])
+                for other in _neighbours(cell, size)
+                if len(cages[cage_of[other]]) < max_cage
+                and int(grid[cell]) not in {int(grid[c]) for c in cages[cage_of[other]]}
+            }
+        )
+        if near:
+            into = near[int(rng.integers(len(near)))]
+            cages[into].append(cell)
+            cage_of[cell] = into
+            cages[k] = []
+    return [cage for cage in cages if cage]
 
 
 def _rules(grid, cages, shape, mirror=False):
@@ -219,12 +239,25 @@ def _parts(cells, size):
     return parts
 
 
-def _split(cages, cell, size):
-    """Cell ``cell`` split off its cage, the rest of the cage in connected parts."""
+def _split(cages, cell, size, grid, other, rng):
+    """Cell ``cell`` split off its cage, the rest of the cage in connected parts. With
+    ``other`` (a solution that differs from ``grid`` in ``cell``), a neighbour in the
+    cage goes with the cell when their two digits sum differently in ``other``, so the
+    new pair's sum rules ``other`` out as the cell alone would."""
     for k, cage in enumerate(cages):
         if cell in cage:
-            rest = [c for c in cage if c != cell]
-            return cages[:k] + [[cell]] + _parts(rest, size) + cages[k + 1 :]
+            piece = [cell]
+            if other is not None and len(cage) > 2:
+                near = [
+                    c
+                    for c in _neighbours(cell, size)
+                    if c in cage
+                    and int(other[c]) + int(other[cell]) != int(grid[c]) + int(grid[cell])
+                ]
+                if near:
+                    piece.append(near[int(rng.integers(len(near)))])
+            rest = [c for c in cage if c not in piece]
+            return cages[:k] + [piece] + _parts(rest, size) + cages[k + 1 :]
     raise AssertionError("a cell in no cage")  # pragma: no cover
 
 
@@ -255,13 +288,16 @@ def _make_unique(grids, layouts, size, shape, rngs, threads):
             lasts = size + 1 - np.asarray(back.solutions).astype(np.int64)
         for j, k in enumerate(many.tolist()):
             rng = rngs[k]
-            differ = np.flatnonzero(firsts[j] != grids[k])
+            other = firsts[j]
+            differ = np.flatnonzero(other != grids[k])
             if not differ.size:
-                differ = np.flatnonzero(lasts[j] != grids[k])
+                other = lasts[j]
+                differ = np.flatnonzero(other != grids[k])
             if differ.size:
                 cell = int(differ[rng.integers(differ.size)])
             else:  # both searches found the grid first: split a cage at random
+                other = None
                 cell = int(rng.choice([c for cage in layouts[k] if len(cage) > 1 for c in cage]))
-            layouts[k] = _split(layouts[k], cell, size)
+            layouts[k] = _split(layouts[k], cell, size, grids[k], other, rng)
         pending = many
     raise RuntimeError("killer layouts not made unique")  # pragma: no cover
