@@ -107,6 +107,7 @@ def test_reproducible_by_seed(rules):
     assert not (first == sudoku.generate(4, seed=22, rules=rules)).all()
 
 
+@pytest.mark.slow
 def test_classic_rules_are_the_classic_maker():
     plain = sudoku.generate(3, 4, seed=9)
     assert (plain == sudoku.generate(3, 4, seed=9, rules=Rules())).all()
