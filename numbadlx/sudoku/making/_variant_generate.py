@@ -7,9 +7,10 @@ Two ways, by rule kind:
   making kernels take in place of the classic ones: the same random full grids, the
   same blanking, the same uniqueness proofs;
 * rules on digits (cages, thermometers, non-consecutive, dots, X/V, odd, even), which
-  the kernels do not know, go through :func:`blank_by_solving`: a full grid grown by
-  random givens, each kept only while the rules' engine still completes the grid, then
-  the cells blanked in random order, each blank kept only while that engine finds
+  the kernels do not know, go through :func:`blank_by_solving`: a random full grid from
+  the forward-checking search of :mod:`._variant_grids` (with cage totals, which it
+  does not check: random givens, each kept while the rules' engine still completes the
+  grid), then the cells blanked in random order, each blank kept only while that engine finds
   exactly one solution (``limit=2``). Every step runs on a whole block of puzzles in
   one engine call; puzzle ``k`` draws its random numbers from ``(seed, k)`` only, so
   the puzzles do not depend on the threads or the block size.
