@@ -27,6 +27,17 @@ SOLVER_RULES = {
     "non_consecutive": Rules(non_consecutive=True),
     "thermos": Rules(thermos=[(0, 1, 2, 3), (20, 29, 38), (80, 79, 70, 61, 52)]),
     "x_and_thermo": Rules(diagonals=True, thermos=[(40, 41, 42)]),
+    # cage totals: grids from random givens tried against the engine
+    "cages": Rules(cages=[((0, 1), 3), ((9, 10, 11), 24), ((40, 41), None)]),
+    "pairs_and_parity": Rules(
+        cages=[((0, 1), None)],
+        white_dots=[(3, 4)],
+        black_dots=[(5, 6)],
+        x_pairs=[(20, 21)],
+        v_pairs=[(30, 31)],
+        odd=[70],
+        even=[71],
+    ),
 }
 
 
