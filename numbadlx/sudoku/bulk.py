@@ -37,7 +37,7 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import completion_errors
+from .completion import cage_errors, completion_errors
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
@@ -212,6 +212,19 @@ def _solution_column_messages(chunk, box, messages):
             messages[row] = f"{where}: solution column: {why}"
 
 
+def _solution_cage_messages(chunk, rules, messages):
+    """Add a message for each row whose CSV solution, a filled grid of digits, breaks
+    a cage of its rules (the row's status stays the solver's)."""
+    if chunk.solutions is None or not len(chunk):
+        return
+    per_row = [rules] * len(chunk) if isinstance(rules, Rules) else list(rules)
+    n = chunk.n
+    filled = ((chunk.solutions >= 1) & (chunk.solutions <= n)).all(axis=1)
+    rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
+    for row, why in cage_errors(chunk.solutions, per_row, rows).items():
+        messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
+
+
 def solve(
     puzzles: ArrayLike | str | os.PathLike | Any,
     *,
@@ -294,7 +307,8 @@ def solve(
         order). ``"auto"`` picks an engine per rule set; a named engine that does not
         solve the rules raises ValueError. Bad rules raise ValueError naming the rule.
         A CSV solution column is checked against rows, columns and boxes when every
-        rule set keeps the boxes, not against the other rules.
+        rule set keeps the boxes, and against the cages of each row's rules (sums and
+        distinct digits), not against the other rules.
 
     Returns
     -------
@@ -330,6 +344,7 @@ def solve(
             pick_engine(engine, n, checked.box, rules=checked)  # before any search
         if all(checked.has_boxes for checked, _ in groups):
             _solution_column_messages(read, groups[0][0].box, messages)
+        _solution_cage_messages(read, rules, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:

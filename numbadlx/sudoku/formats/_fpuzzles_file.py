@@ -51,7 +51,11 @@ def _row(ctx: _Context, line: int, text: str):
     if ctx.n is None:
         ctx.set_n(n, line)
     if n != ctx.n:
-        return None, None, (f"{ctx.at(line, 0)}: a {n}x{n} grid, expected {ctx.n}x{ctx.n}{ctx.origin}")
+        return (
+            None,
+            None,
+            (f"{ctx.at(line, 0)}: a {n}x{n} grid, expected {ctx.n}x{ctx.n}{ctx.origin}"),
+        )
     return puzzle, rules, None
 
 
