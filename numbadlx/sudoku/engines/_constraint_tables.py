@@ -116,21 +116,13 @@ def _readonly(array, dtype):
     return array
 
 
-def _starts(groups):
-    """Where each group starts in the groups laid one after another, and the end."""
-    start = np.zeros(len(groups) + 1, dtype=np.int32)
-    np.cumsum([len(group) for group in groups], out=start[1:])
-    return start
-
-
 def _csr(groups):
-    """``(start, flat)``: the groups one after another, group ``k`` at
-    ``flat[start[k]:start[k + 1]]`` (made in NumPy: a killer has dozens of cages)."""
-    start = _starts(groups)
-    flat = np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int32, count=int(start[-1]))
-    start.flags.writeable = False
-    flat.flags.writeable = False
-    return start, flat
+    start = [0]
+    flat = []
+    for group in groups:
+        flat.extend(group)
+        start.append(len(flat))
+    return _readonly(start, np.int32), _readonly(flat, np.int32)
 
 
 @njit(cache=True, nogil=True)
@@ -243,13 +235,17 @@ def _derive(n, units, cage_start, cage_cells, totals):
 
 def _derived_cages(units, cages, n):
     """The cages :func:`_derive` finds, as ``(cells, total)`` pairs."""
-    starts, flat = _csr([cells for cells, _ in cages])
+    starts = [0]
+    flat = []
+    for cells, _ in cages:
+        flat.extend(cells)
+        starts.append(len(flat))
     totals = np.array([-1 if t is None else t for _, t in cages], dtype=np.int64)
     found, sizes, sums = _derive(
         n,
         units,
-        starts.astype(np.int64),
-        flat.astype(np.int64),
+        np.array(starts, dtype=np.int64),
+        np.array(flat, dtype=np.int64),
         totals,
     )
     return [
@@ -299,8 +295,7 @@ def build(
         cages += _derived_cages(units.units, cages, n)
     combos = [() if t is None else cage_combos(n, len(cells), int(t)) for cells, t in cages]
     cage_start, cage_cells = _csr([cells for cells, _ in cages])
-    combo_start = _starts(combos)
-    combo_start.flags.writeable = False
+    combo_start, _ = _csr(combos)
     flat = np.fromiter(itertools.chain.from_iterable(combos), dtype=np.uint64)
     flat.flags.writeable = False
     totals = [-1 if total is None else int(total) for _, total in cages]

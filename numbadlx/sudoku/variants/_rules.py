@@ -59,8 +59,6 @@ def _cell(rule, value):
 def _cells(rule, values):
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         _fail(rule, f"expected a sequence of cells, got {values!r}")
-    if type(values) is tuple and all(type(v) is int and v >= 0 for v in values):
-        return values  # already cells (the common case, made quickly: a file of killers)
     return tuple(_cell(rule, v) for v in values)
 
 
@@ -246,27 +244,19 @@ class Rules:
     # -- identity -------------------------------------------------------------
 
     def _key(self):
-        """The fields as one tuple (regions as bytes), made once: a file of killers
-        hashes each row's rules several times (grouping, the caches of checked rules)."""
-        key = self.__dict__.get("_identity")
-        if key is None:
-            regions = None if self.regions is None else self.regions.tobytes()
-            key = tuple(
-                regions if f.name == "regions" else getattr(self, f.name)
-                for f in dataclasses.fields(self)
-            )
-            object.__setattr__(self, "_identity", (key, hash(key)))
-            return key
-        return key[0]
+        regions = None if self.regions is None else self.regions.tobytes()
+        return tuple(
+            regions if f.name == "regions" else getattr(self, f.name)
+            for f in dataclasses.fields(self)
+        )
 
     def __eq__(self, other):
         if not isinstance(other, Rules):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        return self._key() == other._key()
 
     def __hash__(self):
-        self._key()
-        return self.__dict__["_identity"][1]
+        return hash(self._key())
 
     def __repr__(self):
         parts = []
