@@ -37,7 +37,7 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_errors, completion_errors
+from .completion import cage_column_messages, completion_errors
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
@@ -212,19 +212,6 @@ def _solution_column_messages(chunk, box, messages):
             messages[row] = f"{where}: solution column: {why}"
 
 
-def _solution_cage_messages(chunk, rules, messages):
-    """Add a message for each row whose CSV solution, a filled grid of digits, breaks
-    a cage of its rules (the row's status stays the solver's)."""
-    if chunk.solutions is None or not len(chunk):
-        return
-    per_row = [rules] * len(chunk) if isinstance(rules, Rules) else list(rules)
-    n = chunk.n
-    filled = ((chunk.solutions >= 1) & (chunk.solutions <= n)).all(axis=1)
-    rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
-    for row, why in cage_errors(chunk.solutions, per_row, rows).items():
-        messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
-
-
 def solve(
     puzzles: ArrayLike | str | os.PathLike | Any,
     *,
@@ -340,11 +327,11 @@ def solve(
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
-        for checked, _ in groups:
-            pick_engine(engine, n, checked.box, rules=checked)  # before any search
+        picked = {pick_engine(engine, n, checked.box, rules=checked): 0 for checked, _ in groups}
+        shown = ",".join(picked)  # the engines the groups take (checked before any search)
         if all(checked.has_boxes for checked, _ in groups):
             _solution_column_messages(read, groups[0][0].box, messages)
-        _solution_cage_messages(read, rules, messages)
+        cage_column_messages(read, rules, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
@@ -357,7 +344,7 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    label = f"the {n}x{n} solver ({engine} engine)"
+    label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
     with parallel_threads(threads) as threads, first_use(label):
         # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
         # Each block is a kernel call, and each call wakes the other threads, which on

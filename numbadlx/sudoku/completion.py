@@ -19,7 +19,7 @@ from . import geometry
 from .formats import parse
 from .shape import box_shape
 
-__all__ = ["cage_errors", "completion_error", "completion_errors"]
+__all__ = ["cage_column_messages", "cage_errors", "completion_error", "completion_errors"]
 
 
 def _units(grids: np.ndarray, n: int, rows: int, cols: int) -> np.ndarray:
@@ -160,3 +160,19 @@ def cage_errors(solutions: ArrayLike, rules, rows=None) -> dict[int, str]:
     wrong[keys[1:][keys[1:] == keys[:-1]] // (n + 1)] = True
     failing = np.unique(rows_of[wrong])
     return {int(row): _cage_error(solutions[row], rules[row].cages, n) for row in failing}
+
+
+def cage_column_messages(chunk, rules, messages: dict) -> None:
+    """Add to ``messages`` (by row) a message for each row of ``chunk`` (a
+    :class:`~numbadlx.sudoku.PuzzleChunk`) whose solution column, a filled grid of
+    digits, breaks a cage of its rules (``rules``: one Rules, or one per row); rows
+    that have a message already are passed over. Used by
+    :func:`~numbadlx.sudoku.solve`, which keeps the row's status the solver's."""
+    if chunk.solutions is None or not len(chunk):
+        return
+    per_row = [rules] * len(chunk) if hasattr(rules, "cages") else list(rules)
+    n = chunk.n
+    filled = ((chunk.solutions >= 1) & (chunk.solutions <= n)).all(axis=1)
+    rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
+    for row, why in cage_errors(chunk.solutions, per_row, rows).items():
+        messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
