@@ -101,3 +101,22 @@ def test_warm_up_all_covers_the_variant_kernels(capsys):
     for name, run in _groups(True):
         if "Sudoku variants" in name:
             run()
+
+
+def test_json_lines_and_a_byte_order_mark(tmp_path):
+    x = {"size": 4, "grid": grid_json(4, "1000000000000002")}
+    x.update({"diagonal+": True, "diagonal-": True})
+    path = tmp_path / "lines.txt"
+    text = json.dumps(x) + "\n" + '{"size": 4, "grid": [' + "\n" + json.dumps(x) + "\n"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    chunk = sudoku.parse_chunk(path)
+    assert chunk.bad.tolist() == [False, True, False]
+    assert "not valid JSON" in chunk.errors[0][1] and ":2:1:" in chunk.errors[0][1]
+    assert chunk.rules[0] == Rules(diagonals=True).checked(4) == chunk.rules[2]
+    one = tmp_path / "one.json"
+    one.write_bytes(b"\xef\xbb\xbf" + json.dumps(x, indent=1).encode())
+    assert sudoku.parse_chunk(one).rules == [Rules(diagonals=True).checked(4)]
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"size": 4,\n "grid": [\n')
+    with pytest.raises(ValueError, match="not valid JSON"):
+        sudoku.parse_chunk(broken)

@@ -36,8 +36,14 @@ def _one_object(f) -> str | None:
     try:
         json.loads(text)
     except (ValueError, RecursionError):
-        # several objects, a line each (or one broken object on a line of its own)
-        return text if "\n" not in text else None
+        # several objects, a line each, when the first line is one by itself; else
+        # one object, broken (read again for the error's message)
+        first = text.split("\n", 1)[0].strip()
+        try:
+            json.loads(first)
+        except (ValueError, RecursionError):
+            return text
+        return None
     return text
 
 
