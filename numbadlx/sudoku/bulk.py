@@ -367,6 +367,7 @@ def solve(
                 deadline=None if timeout is None else start + float(timeout),
                 progress=progress,
                 out=out,
+                groups=groups,
             )
             engine = ",".join(names)
         table = geometry.unit_table(n, box) if rules is None else None
