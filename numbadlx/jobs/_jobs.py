@@ -182,14 +182,7 @@ class RateJob:
     def solve_chunk(self, chunk, first_index=0):
         """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` (the part of
         :meth:`run_chunk` that runs in the kernels)."""
-        if chunk.rules is not None:
-            variant = next((k for k, r in enumerate(chunk.rules) if r.kinds), None)
-            if variant is not None:
-                line = int(chunk.line_numbers[variant])
-                raise ValueError(
-                    f"line {line}: the rater rates classic puzzles, and this one has the "
-                    f"rules {', '.join(sorted(chunk.rules[variant].kinds))}"
-                )
+        chunk.variant_rows("the rater rates")
         return _sudoku.rate(
             chunk.puzzles,
             isomorphs=self.isomorphs,

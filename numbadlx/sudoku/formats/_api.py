@@ -96,6 +96,7 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     parts, sols = [], []
     has_solutions = False
     for chunk in chunks:
+        chunk.variant_rows("an array of grids holds", name)
         problems = chunk.errors + (chunk.solution_errors if solutions else [])
         if problems:
             raise ValueError(min(problems)[1])
@@ -322,7 +323,10 @@ def parse(
     Raises
     ------
     ValueError
-        For any malformed puzzle, with ``name:line:column:`` in the message.
+        For any malformed puzzle, with ``name:line:column:`` in the message; and
+        for a source whose rows carry variant rules (a killer CSV, f-puzzles),
+        which an array of grids cannot hold: :func:`parse_chunk` keeps them
+        (``rules``), and :func:`numbadlx.sudoku.solve` takes the source as it is.
 
     Examples
     --------

@@ -59,7 +59,11 @@ def test_a_small_killer_csv_reads_and_solves(tmp_path):
     assert chunk.rules == [want, want]
     assert chunk.solutions[0].tolist() == [int(c) for c in SOLUTION_4]
     assert not chunk.solutions[1].any()
-    assert sudoku.parse(path).shape == (2, 16)
+    # an array of grids cannot hold the cages: parse and rate refuse, naming them
+    with pytest.raises(ValueError, match=r"killer\.csv:2: .*has the rules cages"):
+        sudoku.parse(path)
+    with pytest.raises(ValueError, match=r"rate rates classic puzzles.*cages"):
+        sudoku.rate(path)
     solutions, status, *_ = solve_rows(chunk, limit=10)
     assert solutions[0].tolist() == [int(c) for c in SOLUTION_4]
 
