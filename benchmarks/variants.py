@@ -18,6 +18,10 @@ solution column, or the script fails. It prints puzzles per second (median of
 * **sudoku.solve(path)**: the public call (``engine="auto"`` picks "cages" for each
   row's rules; rows grouped by rule set), what ``numbadlx solve`` of the file runs.
 
+Then, when pencilmark (PyPI) is installed, the same puzzles through both: the first
+``--pencilmark`` killers and minimal X-Sudoku and anti-knight puzzles made by the
+script, each side timed from its own input (see :func:`pencilmark_rows`).
+
 The target is 1,000 puzzles per second, one thread, by ``sudoku.solve(path)``.
 
 **Generated variants** (``--generated N`` puzzles per rule set, 0 skips them): X,
@@ -190,6 +194,14 @@ def main(argv=None):
     parser.add_argument("--data", default=None, help="the datasets folder")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--generated", type=int, default=100, help="puzzles per generated rule set")
+    parser.add_argument(
+        "--pencilmark",
+        type=int,
+        default=40,
+        metavar="K",
+        help="killers also solved by pencilmark, if installed (0: no pencilmark rows; "
+        "it takes about half a second a killer)",
+    )
     machine.add_results_option(parser, "variants")
     args = parser.parse_args(argv)
     env = os.environ.get("NUMBADLX_DATA")
@@ -244,12 +256,150 @@ def main(argv=None):
     verdict = "met" if rate >= TARGET else "MISSED"
     print(f"\ntarget: {TARGET:,.0f} puzzles/s by sudoku.solve(path): {verdict} ({rate:,.0f}/s)")
     generated_rows(args.generated, args.rounds)
+    if args.pencilmark:
+        pencilmark_rows(path, killers=args.pencilmark, rounds=args.rounds)
     print(
         f"\nThe machine's 1-minute load was {start_load:.1f} at the start "
         f"({os.cpu_count()} cores): other work shared the cores during the rounds."
     )
     print(f"\n# load avg at end {machine.load_average()}")
     return 0
+
+
+# ---- side by side with pencilmark (PyPI), on the same puzzles ------------------------
+
+
+def _pencilmark_text(puzzle, rules, n=9):
+    """One puzzle in pencilmark's own JSON input (its "puzzle JSON"): the givens, the
+    implied rows, columns and boxes, cages and diagonals as regions, anti-knight as a
+    rule. Made before the clocks start: the text is what its user would hand it."""
+    import json
+
+    def name(cell):
+        return f"r{cell // n + 1}c{cell % n + 1}"
+
+    regions = [
+        {"kind": "cage", "cells": [name(c) for c in cells], **({} if t is None else {"sum": t})}
+        for cells, t in rules.cages
+    ]
+    if rules.diagonals:
+        regions.append({"kind": "diag", "cells": [name(i * n + i) for i in range(n)]})
+        regions.append({"kind": "diag", "cells": [name(i * n + n - 1 - i) for i in range(n)]})
+    data = {
+        "digits": n,
+        "box": "3x3",
+        "numbers": "".join(str(int(v)) if v else "." for v in puzzle),
+        "regions": regions,
+    }
+    if rules.anti_knight:
+        data["rules"] = [{"type": "antiknight"}]
+    return json.dumps(data)
+
+
+def _unique_puzzles(rules, count, seed):
+    """``count`` minimal 9x9 puzzles with one solution under ``rules``, made here by
+    numbadlx: a random grid (a few random givens solved with ``limit=1``), then its
+    clues taken away in a random order while the puzzle stays unique. Both sides must
+    find them unique, and pencilmark checks that on its own."""
+    rng = np.random.default_rng(seed)
+    puzzles = []
+    while len(puzzles) < count:
+        start = np.zeros(81, dtype=np.uint8)
+        for cell in rng.choice(81, 8, replace=False):
+            start[cell] = rng.integers(1, 10)
+        first = sudoku.solve(start, rules=rules, limit=1, threads=1, max_nodes=20000)
+        if first.status[0] != sudoku.Status.SOLVED:
+            continue
+        puzzle = first.solutions[0].copy()
+        for cell in rng.permutation(81):
+            kept = puzzle[cell]
+            puzzle[cell] = 0
+            if sudoku.solve(puzzle, rules=rules, limit=2, threads=1).status[0] != UNIQUE:
+                puzzle[cell] = kept
+        puzzles.append(puzzle)
+    return np.array(puzzles)
+
+
+def _timed(call, rounds):
+    """``(median seconds, last value)`` of ``rounds`` calls."""
+    times, value = [], None
+    for _ in range(rounds):
+        start = time.perf_counter()
+        value = call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def pencilmark_rows(path, killers=40, generated=20, rounds=3):
+    """The same puzzles through numbadlx and pencilmark, one thread each: the first
+    ``killers`` shared killers, ``generated`` X-Sudokus and as many anti-knight
+    Sudokus. Each side is timed from its own input to its answers: numbadlx from a CSV
+    (the killers) or a puzzle array and its Rules, with ``sudoku.solve`` (reading,
+    rule tables and search); pencilmark from its JSON text with ``pencilmark.solve``
+    (its reading and its search, which proves uniqueness too). The solutions must be
+    equal. pencilmark runs once per set (it is slow on cages), numbadlx the median of
+    ``rounds``."""
+    try:
+        import pencilmark
+    except ImportError:
+        print("\npencilmark is not installed (pip install pencilmark): its rows are skipped")
+        return
+    import tempfile
+
+    version = getattr(pencilmark, "__version__", None)
+    if version is None:
+        from importlib.metadata import version as _version
+
+        version = _version("pencilmark")
+    chunk = parse_chunk(path)
+    sets = []
+    with tempfile.TemporaryDirectory() as folder:
+        subset = Path(folder) / "killers.csv"
+        lines = path.read_text().splitlines()
+        subset.write_text("\n".join(lines[: killers + 1]) + "\n")
+        rules = chunk.rules[:killers]
+
+        def ours_killers():
+            return sudoku.solve(subset, threads=1)
+
+        sets.append(
+            (f"killers ({KILLERS}, first {killers})", ours_killers, chunk.puzzles[:killers], rules)
+        )
+        for label, made in (
+            ("X-Sudoku (made here, minimal)", sudoku.Rules(diagonals=True)),
+            ("anti-knight (made here, minimal)", sudoku.Rules(anti_knight=True)),
+        ):
+            puzzles = _unique_puzzles(made, generated, seed=len(sets))
+
+            def ours(puzzles=puzzles, made=made):
+                return sudoku.solve(puzzles, rules=made, threads=1)
+
+            sets.append((label, ours, puzzles, [made] * len(puzzles)))
+        print(
+            f"\nSide by side with pencilmark {version} (PyPI), one thread, limit 2 (both prove "
+            f"uniqueness); numbadlx median of {rounds} rounds, pencilmark one round:\n"
+        )
+        print("| puzzles | count | numbadlx puzzles/s | pencilmark puzzles/s | ratio |")
+        print("|---|---:|---:|---:|---:|")
+        for label, ours, puzzles, rules in sets:
+            ours()  # compile or load the kernels
+            seconds, result = _timed(ours, rounds)
+            if not (result.status == UNIQUE).all():
+                raise SystemExit(f"{label}: numbadlx found a puzzle not UNIQUE")
+            texts = [_pencilmark_text(p, r) for p, r in zip(puzzles, rules)]
+            pencilmark.solve(texts[0])  # its first call loads its engine
+            start = time.perf_counter()
+            theirs = [pencilmark.solve(text) for text in texts]
+            their_seconds = time.perf_counter() - start
+            if not (np.array(theirs, dtype=np.uint8) == result.solutions).all():
+                raise SystemExit(f"{label}: pencilmark and numbadlx solutions differ")
+            count = len(texts)
+            ours_rate, their_rate = count / seconds, count / their_seconds
+            print(
+                f"| {label} | {count} | {ours_rate:,.0f} | {their_rate:,.1f} | "
+                f"{ours_rate / their_rate:,.0f}x |"
+            )
+        print("\nEvery solution equal on both sides.")
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ def build_parser():
         "solve",
         help="solve a file of Sudoku puzzles",
         description="Solve every puzzle of INPUT (one per line, grid "
-        "format, CSV or .npy); without INPUT, the built-in "
-        "sample of 1000 puzzles.",
+        "format, CSV, .npy, a killer CSV of cage maps and sums, or f-puzzles); without "
+        "INPUT, the built-in sample of 1000 puzzles.",
         epilog=EXIT_CODES["solve"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -86,8 +86,10 @@ def build_parser():
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy"],
-        help="input format (default: from the extension and content)",
+        choices=["lines", "grid", "csv", "npy", "fpuzzles"],
+        help="input format (default: from the extension and content; fpuzzles: a JSON "
+        "file, or a puzzle per line as f-puzzles links or lz-string texts, each with "
+        "its own rules)",
     )
     solve.add_argument(
         "--csv",

@@ -11,6 +11,24 @@ _COLOURED = "p q | x\np x:red\nq x:red\nq x:blue\n"
 _MULTIPLE = "2|p q | x\np x:red\np q x:red\nq\n"
 
 
+def _variant(sudoku, rows, threads, rules, engine="auto"):
+    """Solve ``rows`` empty 4x4 grids under ``rules`` (a 4x4 rule set that ``sudoku``'s
+    Rules builds from its arguments): the tables and kernels of that rule kind."""
+    import numpy as np
+
+    kind, arguments = rules
+    made = sudoku.Rules.killer(*arguments) if kind == "killer" else sudoku.Rules(**arguments)
+    grid = np.zeros((rows, 16), dtype=np.uint8)
+    return sudoku.solve(grid, rules=made, engine=engine, threads=threads, limit=2)
+
+
+# 4x4 rule sets whose solving compiles what a file of their kind needs: a Killer
+# Sudoku (cage tables with innies and outies, the "cages" engine) and a grid with an
+# extra unit and extra peers (the rule tables of "bits" and "dlx").
+_KILLER = ("killer", ("aabbcddecfgehfgg", [3, 7, 5, 5, 5, 4, 7, 4]))
+_X_KNIGHT = ("rules", {"diagonals": True, "anti_knight": True})
+
+
 def _groups(everything):
     """``(name, function)`` for each group of kernels, the common paths first."""
     from .. import sudoku
@@ -42,6 +60,14 @@ def _groups(everything):
         groups += [
             ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
             ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
+            (
+                "Sudoku variants: cages, thermos, pairs (cages engine and its tables)",
+                both(lambda k, threads: _variant(sudoku, k, threads, _KILLER)),
+            ),
+            (
+                "Sudoku variants: regions and peers (rule tables of bits and dlx)",
+                lambda: [_variant(sudoku, 1, 1, _X_KNIGHT, engine) for engine in ("bits", "dlx")],
+            ),
             (
                 "Sudoku generator with a rating bound",
                 both(

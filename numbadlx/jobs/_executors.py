@@ -237,7 +237,7 @@ class LocalExecutor:
                     # compile or load the kernels before the first chunk, so that the
                     # job's seconds are its own
                     begin = time.perf_counter()
-                    job.warm(chunk.n, len(chunk))
+                    job.warm(chunk.n, len(chunk), chunk.rules)
                     self.startup_seconds = time.perf_counter() - begin
                 finished = None
                 if running is not None:

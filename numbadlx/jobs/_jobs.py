@@ -10,6 +10,7 @@ block of puzzle indices. Jobs call the Sudoku layer through its public names onl
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -85,11 +86,33 @@ class SolveJob:
     def header(self):
         return (CSV_HEADER + "\n").encode() if self.csv else None
 
-    def warm(self, n, puzzles=None):
-        """Compile or load the one kernel a chunk of ``puzzles`` puzzles of this size
-        needs (serial or parallel)."""
-        engine = _sudoku.pick_engine(self.engine, n, self.box)
-        _sudoku.warm_up((engine,), puzzles=puzzles, threads=self.threads)
+    def warm(self, n, puzzles=None, rules=None):
+        """Compile or load the kernels a chunk of ``puzzles`` puzzles of this size needs
+        (serial or parallel); ``rules``: the chunk's rules, one per row (a killer CSV,
+        an f-puzzles file), whose engines are warmed instead of the classic one."""
+        if rules is None:
+            engine = _sudoku.pick_engine(self.engine, n, self.box)
+            _sudoku.warm_up((engine,), puzzles=puzzles, threads=self.threads)
+            return
+        # an empty grid under the first rule set of each engine the rows take, a node
+        # of search: its tables and kernels (serial, or parallel for a group of equal
+        # rules big enough to run in parallel) compile or load here
+        sizes = Counter(rules)
+        first = {}
+        for item in sizes:
+            name = _sudoku.pick_engine(self.engine, n, self.box, rules=item)
+            first.setdefault(name, item)
+        rows = min(max(sizes.values()), 17)
+        for item in first.values():
+            _sudoku.solve(
+                np.zeros((rows, n * n), dtype=np.uint8),
+                rules=item,
+                engine=self.engine,
+                box=self.box,
+                limit=1,
+                max_nodes=1,
+                threads=self.threads,
+            )
 
     def run_chunk(self, chunk, first_index=0):
         """``chunk`` solved and written: ``(bytes to write, tally, seconds)``."""
@@ -149,7 +172,7 @@ class RateJob:
     def header(self):
         return (RATE_HEADER + "\n").encode()
 
-    def warm(self, n, puzzles=None):
+    def warm(self, n, puzzles=None, rules=None):
         """Nothing to do: the rater compiles on its first call."""
 
     def run_chunk(self, chunk, first_index=0):
@@ -159,6 +182,7 @@ class RateJob:
     def solve_chunk(self, chunk, first_index=0):
         """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` (the part of
         :meth:`run_chunk` that runs in the kernels)."""
+        chunk.variant_rows("the rater rates")
         return _sudoku.rate(
             chunk.puzzles,
             isomorphs=self.isomorphs,

@@ -69,12 +69,28 @@ def _table(name, n, rules):
 
 
 def solve_rules(
-    grid, rules, n, box, *, engine, limit, max_nodes, chunk, threads, deadline, progress, out
+    grid,
+    rules,
+    n,
+    box,
+    *,
+    engine,
+    limit,
+    max_nodes,
+    chunk,
+    threads,
+    deadline,
+    progress,
+    out,
+    groups=None,
 ):
     """Solve every row of ``grid`` under ``rules`` into ``out = (solutions, status,
-    counts, nodes, guesses)`` (rows INVALID on entry stay so). Returns ``(engine names,
-    box)``: the engines that ran, in order, and the box shape of the first rule set."""
-    groups = rule_groups(rules, grid.shape[0], n, box)
+    counts, nodes, guesses)`` (rows INVALID on entry stay so); ``groups``: what
+    :func:`rule_groups` gives for them, when the caller has it already. Returns
+    ``(engine names, box)``: the engines that ran, in order, and the box shape of the
+    first rule set."""
+    if groups is None:
+        groups = rule_groups(rules, grid.shape[0], n, box)
     names = []
     total = grid.shape[0]
     done = 0

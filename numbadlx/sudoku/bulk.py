@@ -37,7 +37,7 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import completion_errors
+from .completion import cage_column_messages, completion_errors
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
@@ -294,7 +294,8 @@ def solve(
         order). ``"auto"`` picks an engine per rule set; a named engine that does not
         solve the rules raises ValueError. Bad rules raise ValueError naming the rule.
         A CSV solution column is checked against rows, columns and boxes when every
-        rule set keeps the boxes, not against the other rules.
+        rule set keeps the boxes, and against the cages of each row's rules (sums and
+        distinct digits), not against the other rules.
 
     Returns
     -------
@@ -326,10 +327,11 @@ def solve(
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
-        for checked, _ in groups:
-            pick_engine(engine, n, checked.box, rules=checked)  # before any search
+        picked = {pick_engine(engine, n, checked.box, rules=checked): 0 for checked, _ in groups}
+        shown = ",".join(picked)  # the engines the groups take (checked before any search)
         if all(checked.has_boxes for checked, _ in groups):
             _solution_column_messages(read, groups[0][0].box, messages)
+        cage_column_messages(read, rules, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)
         if invalid.shape != status.shape:
@@ -342,7 +344,7 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    label = f"the {n}x{n} solver ({engine} engine)"
+    label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
     with parallel_threads(threads) as threads, first_use(label):
         # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
         # Each block is a kernel call, and each call wakes the other threads, which on
@@ -365,6 +367,7 @@ def solve(
                 deadline=None if timeout is None else start + float(timeout),
                 progress=progress,
                 out=out,
+                groups=groups,
             )
             engine = ",".join(names)
         table = geometry.unit_table(n, box) if rules is None else None

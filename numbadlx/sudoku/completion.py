@@ -1,4 +1,5 @@
-"""Checking given solutions (a CSV's solution column) against their puzzles.
+"""Checking given solutions (a CSV's solution column) against their puzzles, and
+against the cages of their rules (a killer CSV's).
 
 A solution is right when it is a *completion* of its puzzle: it keeps every given,
 fills every cell with ``1..n`` and has each digit once in every row, column and box.
@@ -9,6 +10,8 @@ the rows that fail get a message, written by :func:`completion_error`.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -16,7 +19,7 @@ from . import geometry
 from .formats import parse
 from .shape import box_shape
 
-__all__ = ["completion_error", "completion_errors"]
+__all__ = ["cage_column_messages", "cage_errors", "completion_error", "completion_errors"]
 
 
 def _units(grids: np.ndarray, n: int, rows: int, cols: int) -> np.ndarray:
@@ -102,3 +105,74 @@ def completion_errors(puzzles: ArrayLike, solutions: ArrayLike, box=None) -> dic
         int(i): completion_error(puzzles[i], solutions[i], (rows, cols))
         for i in np.flatnonzero(bad)
     }
+
+
+def _cage_error(solution: np.ndarray, cages, n: int) -> str | None:
+    """Why the filled grid ``solution`` breaks one of ``cages``, or None."""
+    for number, (cells, total) in enumerate(cages, 1):
+        digits = solution[list(cells)].astype(np.int64)
+        r, c = divmod(int(cells[0]), n)
+        where = f"cage {number} (from row {r + 1}, column {c + 1})"
+        seen = np.bincount(digits, minlength=n + 1)
+        if (seen > 1).any():
+            digit = int(np.flatnonzero(seen > 1)[0])
+            return f"digit {digit} appears {int(seen[digit])} times in {where}"
+        if total is not None and int(digits.sum()) != total:
+            return f"{where} sums to {int(digits.sum())}, not {total}"
+    return None
+
+
+def cage_errors(solutions: ArrayLike, rules, rows=None) -> dict[int, str]:
+    """``{row: why}`` for the rows whose filled grid breaks a cage of its rules: a digit
+    twice in a cage, or a cage that does not reach its total. ``solutions`` is
+    ``(N, n*n)`` (each a grid of digits ``1..n``), ``rules`` one
+    :class:`~numbadlx.sudoku.Rules` per row; ``rows``: only these rows (default all).
+
+    The whole batch is tested at once (one sum and one sort over every cage of every
+    row); only the rows that fail are walked cage by cage for their message.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> grid = np.array([[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]])
+    >>> cage_errors(grid, [Rules(cages=[([0, 1], 3), ([2, 3], 7)])])
+    {}
+    >>> cage_errors(grid, [Rules(cages=[([0, 1], 4)])])
+    {0: 'cage 1 (from row 1, column 1) sums to 3, not 4'}
+    """
+    solutions = np.asarray(solutions)
+    size = solutions.shape[1]
+    n = int(round(size**0.5))
+    rows = np.arange(len(rules)) if rows is None else np.asarray(rows, dtype=np.int64)
+    cages = [rules[row].cages for row in rows.tolist()]
+    flat = list(itertools.chain.from_iterable(cages))
+    if not flat:
+        return {}
+    rows_of = np.repeat(rows, [len(c) for c in cages])  # the row of each cage
+    sizes = np.fromiter((len(cells) for cells, _ in flat), dtype=np.int64, count=len(flat))
+    owners = np.repeat(np.arange(len(flat)), sizes)  # the cage of each cell
+    cells = np.fromiter(itertools.chain.from_iterable(cells for cells, _ in flat), dtype=np.int64)
+    totals = np.array([-1 if total is None else total for _, total in flat], dtype=np.int64)
+    digits = solutions[rows_of[owners], cells].astype(np.int64)
+    sums = np.bincount(owners, weights=digits, minlength=totals.size).astype(np.int64)
+    wrong = (totals >= 0) & (sums != totals)
+    keys = np.sort(owners * (n + 1) + digits)  # a digit twice in a cage: a key twice
+    wrong[keys[1:][keys[1:] == keys[:-1]] // (n + 1)] = True
+    failing = np.unique(rows_of[wrong])
+    return {int(row): _cage_error(solutions[row], rules[row].cages, n) for row in failing}
+
+
+def cage_column_messages(chunk, rules, messages: dict) -> None:
+    """Add to ``messages`` (by row) a message for each row of ``chunk`` (a
+    :class:`~numbadlx.sudoku.PuzzleChunk`) whose solution column, a filled grid of
+    digits, breaks a cage of its rules (``rules``: one Rules, or one per row); rows
+    that have a message already are passed over. Used by
+    :func:`~numbadlx.sudoku.solve`, which keeps the row's status the solver's."""
+    if chunk.solutions is None or not len(chunk):
+        return
+    per_row = [rules] * len(chunk) if hasattr(rules, "cages") else list(rules)
+    n = chunk.n
+    filled = ((chunk.solutions >= 1) & (chunk.solutions <= n)).all(axis=1)
+    rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
+    for row, why in cage_errors(chunk.solutions, per_row, rows).items():
+        messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"

@@ -60,14 +60,24 @@ not checked.
 ``'npy'``
     A NumPy ``.npy`` file holding an integer (or whole-number float) array
     in any of the shapes :func:`parse` accepts for arrays.
+``'fpuzzles'``
+    f-puzzles puzzles (:func:`read_fpuzzles`): a file that is one JSON object
+    is one puzzle; otherwise each line is one, as its lz-string packing, an
+    f-puzzles link or one-line JSON. Each row's rules go into the chunk's
+    ``rules``. In a file of one object anything wrong (a rule numbadlx lacks
+    included) raises :class:`ValueError`; in a file of lines such a line is a
+    row that cannot be read, with its message.
 
 Format auto-detection (``format=None``)
 ---------------------------------------
-1. A file name ending in ``.npy`` or ``.csv`` selects that format; so does
-   the ``.npy`` magic number at the start of the data.
+1. A file name ending in ``.npy`` or ``.csv`` selects that format, and
+   ``.json`` selects ``'fpuzzles'``; so does the ``.npy`` magic number at
+   the start of the data.
 2. Otherwise the data lines (not blank, not a comment, not a contest
    file's count line) decide:
 
+   * f-puzzles if the first line starts a JSON object (``{``), holds an
+     f-puzzles link (``?load=``) or is lz-string packed JSON (``N4Ig...``);
    * CSV if one of the comma-separated fields of the first line is a puzzle
      column name listed above;
    * line format if the first line is a puzzle line with a trailing field;
@@ -137,6 +147,7 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   detect   FORMATS, format detection, file_format
 #   _items   lists of strings: one row per item (a blank or comment item is a bad row)
 #   _lzstring, _fpuzzles  f-puzzles JSON (lz-string packed or plain) to a puzzle and Rules
+#   _fpuzzles_file  f-puzzles files (one JSON object, or a puzzle per line) as chunks
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS

@@ -19,6 +19,7 @@ from ..shape import box_shape
 from ..variants import Rules
 from ._arrays import _array_matrix, _check_values
 from ._csv import _csv_chunks
+from ._fpuzzles_file import fpuzzles_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
@@ -65,6 +66,9 @@ def _binary_chunks(
     if fmt == "csv":
         yield from _csv_chunks(f, ctx, chunk_size, start_byte, start_line, solutions, column)
         return
+    if fmt == "fpuzzles":
+        yield from fpuzzles_chunks(f, ctx, chunk_size, start_byte, start_line)
+        return
     if start_byte == 0 and not items:
         count_end = _count_line_end(head)
         if count_end is not None:  # a contest file's puzzle count: not a puzzle
@@ -92,6 +96,7 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     parts, sols = [], []
     has_solutions = False
     for chunk in chunks:
+        chunk.variant_rows("an array of grids holds", name)
         problems = chunk.errors + (chunk.solution_errors if solutions else [])
         if problems:
             raise ValueError(min(problems)[1])
@@ -303,7 +308,7 @@ def parse(
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
         Box shape ``(rows, columns)``; only validated here.
-    format : {None, 'lines', 'grid', 'csv', 'npy'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
         Input format; None guesses it (see "Format auto-detection" in
         :mod:`numbadlx.sudoku.formats`).  For a CSV only the puzzle column is
         returned; see :func:`read_csv`.
@@ -318,7 +323,10 @@ def parse(
     Raises
     ------
     ValueError
-        For any malformed puzzle, with ``name:line:column:`` in the message.
+        For any malformed puzzle, with ``name:line:column:`` in the message; and
+        for a source whose rows carry variant rules (a killer CSV, f-puzzles),
+        which an array of grids cannot hold: :func:`parse_chunk` keeps them
+        (``rules``), and :func:`numbadlx.sudoku.solve` takes the source as it is.
 
     Examples
     --------
@@ -516,7 +524,7 @@ def iter_chunks(
         of the first 64 puzzle lines have).
     box : tuple of int, optional
         Box shape, validated against ``n``.
-    format : {None, 'lines', 'grid', 'csv', 'npy'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
         File format; None guesses it from the name and the start of the
         file (see "Format auto-detection" in :mod:`numbadlx.sudoku.formats`).
     start_byte : int, default 0

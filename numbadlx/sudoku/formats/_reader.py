@@ -80,6 +80,21 @@ class PuzzleChunk:
         """Size of the puzzles in this chunk."""
         return math.isqrt(self.puzzles.shape[1])
 
+    def variant_rows(self, doing: str, name: str = "") -> None:
+        """Raise ValueError when a row carries variant rules (a killer CSV's cages,
+        an f-puzzles rule) and the caller, ``doing`` (e.g. "rate rates"), can only
+        take classic puzzles: the rules are never dropped in silence."""
+        if self.rules is None:
+            return
+        row = next((k for k, r in enumerate(self.rules) if r.kinds), None)
+        if row is not None:
+            kinds = ", ".join(sorted(self.rules[row].kinds))
+            raise ValueError(
+                f"{name + ':' if name else 'line '}{int(self.line_numbers[row])}: {doing} "
+                f"classic puzzles, and this one has the rules {kinds} (sudoku.solve and "
+                "numbadlx solve take them)"
+            )
+
 
 def _bad_text(chunk: PuzzleChunk) -> list[str]:
     """``chunk.raw`` with only the text of its unreadable rows kept."""

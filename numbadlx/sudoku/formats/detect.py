@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
 
 from ...core.textfile import check_file
 from ._cells import _LOOKUP, _ROW_COUNTS, _SQUARES, _leading_run, _split_cells
@@ -16,8 +17,9 @@ from ._reader import _BOM, _SAMPLE_LINES, _strip_comment
 
 __all__ = ["FORMATS", "file_format"]
 
-FORMATS = ("lines", "grid", "csv", "npy")
+FORMATS = ("lines", "grid", "csv", "npy", "fpuzzles")
 _ANY_COUNT = frozenset(_SQUARES) | _ROW_COUNTS
+_FPUZZLES_PACKED = re.compile(r"[A-Za-z0-9+/=]+")
 
 
 def _check_format(format: str | None) -> str | None:
@@ -90,12 +92,27 @@ def _too_large_for(count: int, text: str) -> bool:
     return any(math.isqrt(count) < v <= count for v in values)
 
 
+def _is_fpuzzles(text: str) -> bool:
+    """True for the start of an f-puzzles file: a JSON object, an f-puzzles link, or
+    the lz-string packing of a JSON object (``N4Ig`` is how ``{"`` starts packed)."""
+    text = text.strip()
+    if text.startswith("{") or "?load=" in text:
+        return True
+    return (
+        text.startswith("N4Ig")
+        and len(text) not in _SQUARES
+        and _FPUZZLES_PACKED.fullmatch(text) is not None
+    )
+
+
 def _detect_format(head: bytes, n: int | None) -> str:
     """Guess the text format from the first data lines (see the package docs)."""
     data_lines = [text for _, text in _data_lines(head)]
     if _count_line_end(head) is not None:
         data_lines = data_lines[1:]  # a contest file's count line
     for text in data_lines[:1]:
+        if _is_fpuzzles(text):
+            return "fpuzzles"
         if "," in text:
             try:
                 names = [cell.strip().lower() for cell in next(csv.reader([text]))]
@@ -138,6 +155,8 @@ def _path_format(path: str, fmt: str | None) -> str | None:
         return "npy"
     if lower.endswith(".csv"):
         return "csv"
+    if lower.endswith(".json"):
+        return "fpuzzles"
     return None
 
 

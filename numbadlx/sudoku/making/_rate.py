@@ -333,6 +333,7 @@ def rate(
     seed = _check_seed(seed)
     first_index = _check_seed(first_index, "first_index")
     chunk_read = parse_chunk(puzzles, box=box)
+    chunk_read.variant_rows("rate rates")
     n = chunk_read.n
     rows, cols = box_shape(n, box)
     bad = np.asarray(chunk_read.bad, dtype=bool)

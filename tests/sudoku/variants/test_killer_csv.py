@@ -59,7 +59,11 @@ def test_a_small_killer_csv_reads_and_solves(tmp_path):
     assert chunk.rules == [want, want]
     assert chunk.solutions[0].tolist() == [int(c) for c in SOLUTION_4]
     assert not chunk.solutions[1].any()
-    assert sudoku.parse(path).shape == (2, 16)
+    # an array of grids cannot hold the cages: parse and rate refuse, naming them
+    with pytest.raises(ValueError, match=r"killer\.csv:2: .*has the rules cages"):
+        sudoku.parse(path)
+    with pytest.raises(ValueError, match=r"rate rates classic puzzles.*cages"):
+        sudoku.rate(path)
     solutions, status, *_ = solve_rows(chunk, limit=10)
     assert solutions[0].tolist() == [int(c) for c in SOLUTION_4]
 
@@ -146,3 +150,81 @@ def test_the_cli_solves_a_killer_file(tmp_path):
     rules = Rules.killer(MAP_4, killer_4x4_sums())
     first = sudoku.solve(np.zeros(16, np.uint8), rules=rules, limit=1).solutions[0]
     assert out.read_text().split() == ["".join(map(str, first))] * 3
+
+
+def _cage_problem(grid, rules):
+    """The first broken cage of a filled grid, by a plain walk (the tests' own check)."""
+    for number, (cells, total) in enumerate(rules.cages, 1):
+        digits = [int(grid[c]) for c in cells]
+        if len(set(digits)) < len(digits):
+            return number, "twice"
+        if total is not None and sum(digits) != total:
+            return number, "sum"
+    return None
+
+
+def test_a_solution_that_breaks_its_cages_gets_a_message(tmp_path):
+    sums = killer_4x4_sums()
+    sums[0] += 1  # cage "a" (row 1, columns 1-2) no longer sums to the solution's digits
+    text = ",".join(map(str, sums))
+    right = ",".join(map(str, killer_4x4_sums()))
+    path = write(
+        tmp_path, [f'one,{MAP_4},"{right}",{SOLUTION_4}', f'two,{MAP_4},"{text}",{SOLUTION_4}']
+    )
+    result = sudoku.solve(path, limit=2)
+    assert 0 not in result.messages
+    assert result.messages[1] == (
+        "line 3: solution column: cage 1 (from row 1, column 1) sums to 3, not 4"
+    )
+
+
+def test_the_cli_writes_the_cage_message_on_the_row(tmp_path):
+    from numbadlx.cli import main
+
+    sums = killer_4x4_sums()
+    sums[1] -= 1  # cage 2 holds 3 and 4
+    path = write(tmp_path, [f'one,{MAP_4},"{",".join(map(str, sums))}",{SOLUTION_4}'])
+    out = tmp_path / "out.txt"
+    code = main(["solve", str(path), "-o", str(out), "--no-progress"])
+    line = out.read_text().strip()
+    assert "solution column: cage 2 (from row 1, column 3) sums to 7, not 6" in line
+    assert code == (0 if "NO_SOLUTION" not in line else 1)
+
+
+def test_cage_errors_name_a_repeated_digit_and_a_wrong_sum():
+    from numbadlx.sudoku.completion import cage_errors
+
+    grid = np.array([[int(c) for c in SOLUTION_4]] * 3)
+    grid[1, 1] = 1  # cage 1 holds 1 and 1
+    rules = Rules.killer(MAP_4, killer_4x4_sums())
+    assert cage_errors(grid, [rules] * 3) == {
+        1: "digit 1 appears 2 times in cage 1 (from row 1, column 1)"
+    }
+    assert cage_errors(grid, [rules] * 3, rows=[0, 2]) == {}
+    assert cage_errors(grid, [Rules()] * 3) == {}
+    distinct_only = Rules(cages=[([0, 1], None)])
+    assert cage_errors(grid, [distinct_only] * 3) == {
+        1: "digit 1 appears 2 times in cage 1 (from row 1, column 1)"
+    }
+
+
+def test_cage_errors_agree_with_a_plain_walk_on_the_shared_killers():
+    from numbadlx.sudoku.completion import cage_errors
+
+    chunk = parse_chunk(killer_file())
+    rng = np.random.default_rng(7)
+    grids = chunk.solutions.copy()
+    for row in rng.choice(len(grids), 200, replace=False):
+        a, b = rng.choice(81, 2, replace=False)  # a swap, or a digit changed
+        if rng.random() < 0.5:
+            grids[row, [a, b]] = grids[row, [b, a]]
+        else:
+            grids[row, a] = rng.integers(1, 10)
+    found = cage_errors(grids, chunk.rules)
+    for row in range(len(grids)):
+        want = _cage_problem(grids[row], chunk.rules[row])
+        assert (row in found) == (want is not None), row
+        if want is not None:
+            number, kind = want
+            assert f"cage {number} " in found[row]
+            assert ("appears" in found[row]) == (kind == "twice")
