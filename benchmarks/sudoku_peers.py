@@ -26,6 +26,16 @@ What is compared, per dataset and limit (1: first solution, 2: prove uniqueness)
   *pruned* (what numbadlx's kernel builds: the items the givens satisfy left out, and
   only the digits no given rules out). Their answers are checked against numbadlx's
   before the timing (counts equal; each first solution a valid grid with the givens).
+* lib-sudoku (PyPI, a Rust solver; module ``lib_sudoku``, optional, skipped with a
+  message when absent) takes a puzzle as 81 bytes (0 = blank) and returns one
+  solution; it parses no puzzle text (only CSV files, through a reader that prints to
+  the terminal). It gets the same uint8 grids as numbadlx, each turned into its
+  81 bytes inside the timing (``grid.tobytes()``, all its user needs), and runs in a
+  child process so that a pass slower than ``--lib-sudoku-seconds`` can be stopped
+  (it has no limit of its own and takes minutes on some 17-clue puzzles). It finds
+  one solution and cannot prove uniqueness, so it has limit-1 rows only. Its
+  answers are not trusted: every grid it returns is checked to be a valid
+  completion of its puzzle, and the count of valid ones is printed.
 * tdoku's ``run_benchmark`` gets the same sample, written as 81-character lines with
   ``.`` blanks, run in its own process, one thread, puzzles not permuted (``-r0``),
   set size equal to the sample (``-n``), uniqueness checked (its default, limit 2;
@@ -40,12 +50,17 @@ times as long per puzzle as numbadlx in the same round.
 """
 
 import argparse
+import importlib.metadata
+import importlib.util
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -58,6 +73,37 @@ from tdoku import run_tdoku, solvers_built  # noqa: E402
 from numbadlx import sudoku  # noqa: E402
 
 ENCODINGS = ("textbook", "pruned")
+LIB_SUDOKU = "lib-sudoku"
+# lib-sudoku's timed passes, in a child process (see the module text): the seconds per
+# pass on stdout, the last pass's answers (81 bytes a puzzle, zeros where it raised)
+# in a file.
+_LIB_SUDOKU_WORKER = r"""
+import sys, time
+import numpy as np
+from lib_sudoku import solve
+
+grids = np.load(sys.argv[1])
+min_seconds = float(sys.argv[2])
+blank = bytes(81)
+
+
+def one(grid):
+    try:
+        return solve(grid.tobytes())
+    except ValueError:  # an illegal puzzle
+        return blank
+
+
+one(grids[0])  # load the library
+total, passes = 0.0, 0
+while total < min_seconds or passes == 0:
+    start = time.perf_counter()
+    answers = [one(grid) for grid in grids]
+    total += time.perf_counter() - start
+    passes += 1
+np.save(sys.argv[3], np.frombuffer(b"".join(answers), dtype=np.uint8).reshape(-1, 81))
+print(total / passes)
+"""
 DEFAULT_TDOKU_SOLVERS = "tdoku,jsolve,fsss2,kudoku,fast_solv_9r2"
 
 
@@ -142,6 +188,60 @@ class PeerSide:
                 prep(limit=2)
 
 
+def lib_sudoku_version():
+    """lib-sudoku's version, or None when it is not installed."""
+    if importlib.util.find_spec("lib_sudoku") is None:
+        return None
+    try:
+        return importlib.metadata.version("lib_sudoku")
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+class LibSudokuSide:
+    """lib-sudoku on the sample, one child process per timed round (limit 1 only)."""
+
+    name = LIB_SUDOKU
+
+    def __init__(self, sample, min_seconds, budget):
+        self.sample, self.min_seconds, self.budget = sample, min_seconds, budget
+        self.folder = tempfile.mkdtemp(prefix="lib_sudoku_")
+        self.grids = os.path.join(self.folder, "grids.npy")
+        self.answers = os.path.join(self.folder, "answers.npy")
+        np.save(self.grids, np.ascontiguousarray(sample, dtype=np.uint8))
+        self.timed_out = False
+        self.valid = None
+
+    def run_pass(self):
+        """Seconds per pass over the sample, or None once a run took over the budget."""
+        if self.timed_out:
+            return None
+        command = [sys.executable, "-c", _LIB_SUDOKU_WORKER, self.grids]
+        try:
+            done = subprocess.run(
+                [*command, str(self.min_seconds), self.answers],
+                capture_output=True,
+                text=True,
+                timeout=self.budget,
+                check=True,
+            )
+        except subprocess.TimeoutExpired:
+            self.timed_out = True
+            return None
+        if self.valid is None:
+            answers = np.load(self.answers)
+            self.valid = sum(
+                is_completion(answer, grid) for answer, grid in zip(answers, self.sample)
+            )
+        return float(done.stdout.split()[-1])
+
+    def close(self):
+        for path in (self.grids, self.answers):
+            if os.path.exists(path):
+                os.unlink(path)
+        os.rmdir(self.folder)
+
+
 def verdict(ratio):
     """``other time ÷ numbadlx time`` in words."""
     factor = ratio if ratio >= 1 else 1 / ratio
@@ -149,8 +249,9 @@ def verdict(ratio):
     return f"numbadlx {factor:,.{digits}f}x {'faster' if ratio >= 1 else 'slower'}"
 
 
-def bench_case(name, sample, limit, args, peer_names, tdoku):
-    """Rows of the detail table and the ratios of one dataset and limit."""
+def bench_case(name, sample, limit, args, peer_names, tdoku, lib_sudoku=False):
+    """Rows of the detail table and the ratios of one dataset and limit, and the
+    lib-sudoku side (None when it does not run)."""
     sudoku.solve(sample, limit=limit, threads=1)  # warm (compiled code, caches)
     reference = sudoku.solve(sample, limit=limit, threads=1)
     sides = []
@@ -161,6 +262,10 @@ def bench_case(name, sample, limit, args, peer_names, tdoku):
             if wrong:
                 raise SystemExit(f"{name} limit {limit}: {side.name} disagrees: {wrong[:3]}")
             sides.append(side)
+    lib_side = None
+    if lib_sudoku and limit == 1:
+        lib_side = LibSudokuSide(sample, args.min_seconds, args.lib_sudoku_seconds)
+        sides.append(lib_side)
     tdoku_file = None
     if tdoku:
         handle, tdoku_file = tempfile.mkstemp(prefix=f"{name}_", suffix=".txt")
@@ -201,6 +306,10 @@ def bench_case(name, sample, limit, args, peer_names, tdoku):
                     for solver in tdoku_names:
                         key = f"tdoku run_benchmark: {solver}"
                         this_round[key] = micros[solver] * 1e-6 * len(sample)
+                elif side is lib_side:
+                    seconds = lib_side.run_pass()
+                    if seconds is not None:
+                        this_round[side.name] = seconds
                 else:
                     this_round[side.name] = timed_passes(
                         side.run_pass, args.min_seconds, side.reset
@@ -212,10 +321,15 @@ def bench_case(name, sample, limit, args, peer_names, tdoku):
     finally:
         if tdoku_file:
             os.unlink(tdoku_file)
+        if lib_side is not None:
+            lib_side.close()
+    if lib_side is not None and lib_side.timed_out:
+        times.pop(LIB_SUDOKU)
+        ratios.pop(LIB_SUDOKU)
     medians = {key: statistics.median(values) for key, values in times.items()}
     ratio = {key: statistics.median(values) for key, values in ratios.items()}
-    build = {side.name: side.build_seconds for side in sides}
-    return medians, ratio, build
+    build = {side.name: side.build_seconds for side in sides if side is not lib_side}
+    return medians, ratio, build, lib_side
 
 
 def print_table(header, rows, text_columns):
@@ -235,7 +349,17 @@ def main(argv=None):
     parser.add_argument(
         "--min-seconds", type=float, default=0.2, help="timed seconds per side and round"
     )
-    parser.add_argument("--peers", default=",".join(peers.PEERS), help="comma list, or 'none'")
+    parser.add_argument(
+        "--peers",
+        default=",".join((*peers.PEERS, LIB_SUDOKU)),
+        help="comma list, or 'none'",
+    )
+    parser.add_argument(
+        "--lib-sudoku-seconds",
+        type=float,
+        default=60.0,
+        help="stop lib-sudoku's run on a set after this many seconds (default 60)",
+    )
     parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (build_tdoku.sh)")
     parser.add_argument("--tdoku-solvers", default=DEFAULT_TDOKU_SOLVERS)
     parser.add_argument("--tdoku-seconds", type=int, default=1, help="run_benchmark -t")
@@ -260,6 +384,8 @@ def main(argv=None):
 
     print(machine.describe("numbadlx Sudoku next to the exact-cover peers and tdoku"))
     requested = [] if args.peers == "none" else [p for p in args.peers.split(",") if p]
+    lib_sudoku = LIB_SUDOKU in requested or "lib_sudoku" in requested
+    requested = [p for p in requested if p not in (LIB_SUDOKU, "lib_sudoku")]
     peer_names = [peers._canon(p) for p in requested]
     for peer in [p for p in peer_names if not peers.AVAILABLE.get(p)]:
         print(f"# skipped peer, not importable here: {peer} ({peers.IMPORT_ERRORS.get(peer)})")
@@ -268,6 +394,16 @@ def main(argv=None):
         peers.warmup(peer_names)
         known = peers.peer_versions()
         print("# peers: " + ", ".join(f"{p} {known[p]}" for p in peer_names))
+    if lib_sudoku:
+        version = lib_sudoku_version()
+        if version is None:
+            print(f"# skipped peer, not importable here: {LIB_SUDOKU} (no module lib_sudoku)")
+            lib_sudoku = False
+        else:
+            print(
+                f"# {LIB_SUDOKU} {version}: limit 1 only (one solution, no uniqueness check); "
+                f"a run stopped after {args.lib_sudoku_seconds:g} s"
+            )
     tdoku = None
     if args.tdoku and os.access(args.tdoku, os.X_OK):
         tdoku = os.path.abspath(args.tdoku)
@@ -293,18 +429,25 @@ def main(argv=None):
         sample = evenly_spaced(load(name), args.sample)
         for limit in limits:
             print(f"running {name}, limit {limit} ...", file=sys.stderr, flush=True)
-            medians, ratio, build = bench_case(name, sample, limit, args, peer_names, tdoku)
+            medians, ratio, build, lib_side = bench_case(
+                name, sample, limit, args, peer_names, tdoku, lib_sudoku
+            )
             ours = medians["numbadlx"]
             detail.append(
                 [name, str(limit), "numbadlx, 1 thread", "grid array; all of solve() timed"]
                 + [f"{ours * 1e6:,.1f}", f"{1 / ours:,.0f}", ""]
             )
-            row = [name, str(limit), f"{ours * 1e6:,.1f}"]
+            row = {"": [name, str(limit), f"{ours * 1e6:,.1f}"]}
             for key, seconds in medians.items():
                 if key == "numbadlx":
                     continue
                 if key in build:
                     note = f"{build[key] * 1e6:,.0f} µs/puzzle to build, not timed"
+                elif key == LIB_SUDOKU:
+                    note = (
+                        f"grid.tobytes() timed; {lib_side.valid} of {len(sample)} "
+                        "answers valid completions"
+                    )
                 else:
                     note = "81-char text, parsed inside its timing"
                 detail.append(
@@ -320,7 +463,18 @@ def main(argv=None):
                 )
                 if key not in columns:
                     columns.append(key)
-                row.append(verdict(ratio[key]).replace("numbadlx ", ""))
+                row[key] = verdict(ratio[key]).replace("numbadlx ", "")
+                if key == LIB_SUDOKU and lib_side.valid < len(sample):
+                    row[key] += f" ({lib_side.valid} of {len(sample)} valid)"
+            if lib_sudoku and LIB_SUDOKU not in row:
+                if lib_side is None:
+                    row[LIB_SUDOKU] = "n/a (limit 1 only)"
+                else:
+                    note = f"stopped after {args.lib_sudoku_seconds:g} s"
+                    detail.append([name, str(limit), LIB_SUDOKU, note, "-", "-", "-"])
+                    row[LIB_SUDOKU] = f"over {args.lib_sudoku_seconds:g} s"
+                if LIB_SUDOKU not in columns:
+                    columns.append(LIB_SUDOKU)
             summary.append(row)
     print_table(
         [
@@ -345,7 +499,7 @@ def main(argv=None):
             "numbadlx µs",
             *[c.replace("tdoku run_benchmark: ", "") for c in columns[1:]],
         ],
-        summary,
+        [row[""] + [row.get(key, "") for key in columns[1:]] for row in summary],
         2,
     )
     print()

@@ -35,6 +35,14 @@ set (those of its colour) are not taken out of it when they leave the others: no
 reads that set until the level is undone. An option without primary items is never
 chosen (Knuth's convention): options are only tried through primary items.
 
+Measured on pentominoes 6x10 and N-queens 12 and not kept (each slower): saving an
+item's size on the trail once per try instead of at every decrement (3% slower);
+leaving the sets of ``x``'s own items alone and skipping, by a stamp per option, the
+options already hidden through an earlier item of ``x`` (17% fewer updates, but 1.7
+times the time: a hard-to-predict test per node of whether its item is active);
+walking an option from ``t`` round to ``t`` instead of testing ``w != t`` at each
+node (4% slower, on one loop or two).
+
 All state lives in the arrays handed in (``levels``, ``state``, the table), so a call
 stops after a solution, a solution limit or a node budget and the next call carries on
 where it stopped (``state``: see :func:`fresh_state`).
