@@ -307,18 +307,19 @@ def _choose(state):
             first = _OTHER_BANDS[2 * band]
             second = _OTHER_BANDS[2 * band + 1]
             digits = 0
-            weight = 0
             for digit in range(9):
-                # branch-free: whether a digit is the cell's is a coin toss for the
-                # branch predictor. The column's cells in the other two bands are moved
-                # above the band's 27 bits (by 27 and 28: they never meet), so that one
-                # popcount counts row, box and column.
-                word = 3 * digit
-                own = state[word + band]
-                has = (own >> position) & 1
-                digits |= has << digit
-                weight += has * popcount(
-                    (own & near)
+                digits |= ((state[3 * digit + band] >> position) & 1) << digit
+            # the cell has exactly two digits: two rounds, a branch always taken twice.
+            # The column's cells in the other two bands are moved above the band's 27
+            # bits (by 27 and 28: they never meet), so that one popcount counts row,
+            # box and column.
+            weight = 0
+            left = digits
+            while left:
+                word = 3 * trailing_zeros(left)
+                left &= left - 1
+                weight += popcount(
+                    (state[word + band] & near)
                     | (state[word + first] & column) << 27
                     | (state[word + second] & column) << 28
                 )
