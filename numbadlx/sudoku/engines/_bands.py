@@ -37,6 +37,8 @@ STATE_WORDS = 31
 _PLACED_AT = 27
 _COUNT_AT = 30
 _BAND = (1 << 27) - 1
+# the words of band 0 (a bit per word; band b: shifted by b)
+_BAND_WORDS = sum(1 << (3 * digit) for digit in range(9))
 
 
 def _segment_tables():
@@ -145,12 +147,18 @@ def _place(state, digit, band, position):
 def _propagate(state, dirty):
     """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
     since its band rule last ran. Returns the cells placed (81 when solved), or -1 for a
-    contradiction."""
+    contradiction. A band's naked singles, and a digit's columns and stacks, are looked
+    at again only when one of their words changed since (a band or digit left as it
+    was has nothing new to give)."""
+    naked_due = 0  # words changed since the naked singles last ran
+    column_due = 0  # and since the columns last ran
     while True:
         # bands: the permutation rule on every changed word, then rows with one cell
         while dirty:
             word = trailing_zeros(dirty)
             dirty &= dirty - 1
+            naked_due |= 1 << word
+            column_due |= 1 << word
             digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
             band = word - 3 * digit
             mask = state[word]
@@ -181,7 +189,11 @@ def _propagate(state, dirty):
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
+        due = naked_due
+        naked_due = 0
         for band in range(3):
+            if not due & (_BAND_WORDS << band):
+                continue
             once = 0
             twice = 0
             for word in range(band, 27, 3):
@@ -208,8 +220,12 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
+        due = column_due
+        column_due = 0
         for digit in range(9):
             word = 3 * digit
+            if not due & (7 << word):
+                continue
             once = 0
             twice = 0
             done = 0
