@@ -74,6 +74,13 @@ SEGMENTS_OF_ROW, KEEP_SEGMENTS, KEEP_CELLS = _segment_tables()
 _ROW = np.array([511 << (9 * r) for r in range(3)], dtype=np.int64)
 _BOX = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], dtype=np.int64)
 _COLUMN = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
+# by 3 bits of rows (boxes) of a band: their cells
+_ROWS_CELLS = np.array(
+    [sum(_ROW[r] for r in range(3) if k >> r & 1) for k in range(8)], dtype=np.int64
+)
+_BOXES_CELLS = np.array(
+    [sum(_BOX[j] for j in range(3) if k >> j & 1) for k in range(8)], dtype=np.int64
+)
 # by position in a band: the cells of its row and box, the band's other cells, and its
 # column
 _NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
@@ -88,6 +95,8 @@ _OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
 for _table in (
     _ROW,
     _BOX,
+    _ROWS_CELLS,
+    _BOXES_CELLS,
     _COLUMN,
     _KEEP_NEAR,
     _COLUMN_AT,
@@ -373,42 +382,52 @@ def _start(grid, state):
         state[word] = 0
     # first the givens alone: digit d's given cells in band b go to word 3 d + b
     # branch-free (whether a cell is a given is a coin toss for the branch predictor):
-    # a blank ORs a zero bit into digit 1's word
+    # a blank ORs a zero bit into digit 1's word. The band's placed cells gather in a
+    # register, not in memory (one word written 27 times would chain its stores).
     too_big = False
-    for cell in range(81):
-        value = np.int64(grid[cell])
-        too_big |= value > 9
-        bit = np.int64(value != 0) << _POSITION_OF[cell]
-        band = _BAND_OF[cell]
-        state[3 * (min(max(value, 1), 9) - 1) + band] |= bit
-        state[_PLACED_AT + band] |= bit
+    for band in range(3):
+        placed = 0
+        for position in range(27):
+            value = np.int64(grid[27 * band + position])
+            too_big |= value > 9
+            bit = np.int64(value != 0) << position
+            state[3 * (min(max(value, 1), 9) - 1) + band] |= bit
+            placed |= bit
+        state[_PLACED_AT + band] = placed
     if too_big:
         return -1
+    # then each digit's rows, boxes and columns: its givens are valid when each is
+    # alone in its row, box and column, i.e. they meet as many rows, boxes and columns
+    # as there are givens; the cells of those rows, boxes and columns go
     count = 0
+    clash = False
     for digit in range(9):
         word = 3 * digit
-        columns = 0  # the columns holding the digit, and a check that none holds it twice
+        columns = 0
         for band in range(3):
             given = state[word + band]
-            count += popcount(given)
+            placed = popcount(given)
+            count += placed
             fold = (given | given >> 9 | given >> 18) & 511
-            if popcount(fold) != popcount(given) or fold & columns:
-                return -1  # twice in a column
+            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
+            rows |= np.int64(given >> 18 != 0) << 2
+            clash |= (
+                (popcount(fold) != placed)
+                | (popcount(rows) != placed)
+                | (popcount(SEGMENTS_OF_ROW[fold]) != placed)
+                | (fold & columns != 0)
+            )
             columns |= fold
         spread = columns | columns << 9 | columns << 18
         for band in range(3):
             given = state[word + band]
-            taken = spread | state[_PLACED_AT + band]
-            for k in range(3):
-                row = given & _ROW[k]
-                box = given & _BOX[k]
-                if row & (row - 1) or box & (box - 1):
-                    return -1  # twice in a row or a box
-                if row:
-                    taken |= _ROW[k]
-                if box:
-                    taken |= _BOX[k]
-            state[word + band] = (_BAND & ~taken) | given
+            fold = (given | given >> 9 | given >> 18) & 511
+            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
+            rows |= np.int64(given >> 18 != 0) << 2
+            taken = spread | _ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold]]
+            state[word + band] = (_BAND & ~(taken | state[_PLACED_AT + band])) | given
+    if clash:
+        return -1
     state[_COUNT_AT] = count
     return (1 << 27) - 1
 
