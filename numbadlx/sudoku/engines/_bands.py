@@ -120,12 +120,26 @@ def allocate_work(table):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _drop(state, word, bit, position):
+    """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
+    in a changed-words mask if it was there."""
+    m = state[word]
+    state[word] = m & ~bit
+    return ((m >> position) & 1) << word
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _place(state, digit, band, position):
     """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
     digits, its row and box in this band and its column in the other bands. Returns
     the words changed (a bit per word; the digit's own word is always counted), or -1
     if the digit could no longer go there. Branch-free where it can be: placements are
     too many and too random for the branch predictor."""
+    # the masks tell the compiler that the indices are not negative, so that it drops
+    # the wraparound of negative indices from every access below
+    band &= 3
+    digit &= 15
+    position &= 31
     bit = 1 << position
     word = 3 * digit + band
     mine = state[word]
@@ -136,11 +150,19 @@ def _place(state, digit, band, position):
         return 0  # placed already (found by two rules in one pass)
     state[_PLACED_AT + band] = placed | bit
     state[_COUNT_AT] += 1
-    changed = 0
-    for other in range(band, 27, 3):
-        m = state[other]
-        changed |= ((m >> position) & 1) << other
-        state[other] = m & ~bit
+    # the nine digits' words of the band, written out: as a loop, the compiler turns
+    # these strided words into vector gathers and scatters, slower here than scalars
+    changed = (
+        _drop(state, band, bit, position)
+        | _drop(state, band + 3, bit, position)
+        | _drop(state, band + 6, bit, position)
+        | _drop(state, band + 9, bit, position)
+        | _drop(state, band + 12, bit, position)
+        | _drop(state, band + 15, bit, position)
+        | _drop(state, band + 18, bit, position)
+        | _drop(state, band + 21, bit, position)
+        | _drop(state, band + 24, bit, position)
+    )
     state[word] = (mine & _KEEP_NEAR[position]) | bit
     changed |= 1 << word
     column = _COLUMN_AT[position]
@@ -169,7 +191,7 @@ def _propagate(state, dirty):
             naked_due |= 1 << word
             column_due |= 1 << word
             digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            band = word - 3 * digit
+            band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
             mask = state[word]
             key = (
                 SEGMENTS_OF_ROW[mask & 511]
