@@ -196,9 +196,10 @@ def _propagate(state, dirty):
             key = (
                 SEGMENTS_OF_ROW[mask & 511]
                 | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
-                | SEGMENTS_OF_ROW[mask >> 18] << 6
+                | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
             )
-            mask &= KEEP_CELLS[key]
+            # (every index masked: the compiler then knows it is not negative)
+            mask &= KEEP_CELLS[key & 511]
             if mask == 0:
                 return -1
             state[word] = mask
@@ -294,11 +295,11 @@ def _propagate(state, dirty):
                         dirty |= changed
                         break
             # the permutation rule on the three stacks: the columns each band keeps
-            keep0 = KEEP_SEGMENTS[(fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6]
+            keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
             keep1 = KEEP_SEGMENTS[
-                (fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6
+                ((fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6) & 511
             ]
-            keep2 = KEEP_SEGMENTS[(fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6]
+            keep2 = KEEP_SEGMENTS[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
             if keep0 == 0 or keep1 == 0 or keep2 == 0:
                 return -1
             for band in range(3):
@@ -351,8 +352,8 @@ def _choose(state):
             pairs_left -= 1
             near = _NEAR[position]
             column = _COLUMN_AT[position]
-            first = _OTHER_BANDS[2 * band]
-            second = _OTHER_BANDS[2 * band + 1]
+            first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
+            second = _OTHER_BANDS[2 * band + 1] & 3
             digits = 0
             for digit in range(9):
                 digits |= ((state[3 * digit + band] >> position) & 1) << digit
