@@ -472,6 +472,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     count = 0
     complete = True
     level = 0
+    fresh = False
     while True:
         if placed == 81:
             count += 1
@@ -493,6 +494,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
             stack_cell[level] = cell
             stack_left[level] = digits
             level += 1
+            fresh = True  # state is still the copy just saved
         # try the next digit at the deepest level that has one left
         if level == 0:
             break
@@ -504,8 +506,10 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         digit = trailing_zeros(left)
         left &= left - 1
         stack_left[top] = left
-        for k in range(STATE_WORDS):
-            state[k] = stack[top, k]
+        if not fresh:
+            for k in range(STATE_WORDS):
+                state[k] = stack[top, k]
+        fresh = False
         if left == 0:
             level -= 1  # its last digit: the saved copy is no longer needed
         visited += 1
