@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._contract import INVALID, final_status, popcount
+from ._contract import INVALID, equal_bytes, final_status, popcount
 from ._loop import lanes_for, solve_rows, take_units
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
@@ -403,20 +403,22 @@ def _start(grid, state):
     givens in a unit)."""
     for word in range(STATE_WORDS):
         state[word] = 0
-    # first the givens alone: digit d's given cells in band b go to word 3 d + b
-    # branch-free (whether a cell is a given is a coin toss for the branch predictor):
-    # a blank ORs a zero bit into digit 1's word. The band's placed cells gather in a
-    # register, not in memory (one word written 27 times would chain its stores).
-    too_big = False
+    # first the givens alone: digit d's given cells in band b go to word 3 d + b,
+    # the bytes of the band compared with d all at once
+    too_big = 0
     for band in range(3):
-        placed = 0
-        for position in range(27):
-            value = np.int64(grid[27 * band + position])
-            too_big |= value > 9
-            bit = np.int64(value != 0) << position
-            state[3 * (min(max(value, 1), 9) - 1) + band] |= bit
-            placed |= bit
+        # a band's 27 bytes out of 32 read in place (the last band's end at the
+        # row's end: bytes 49-80, shifted by 5)
+        start = 27 * band if band < 2 else 49
+        shift = 0 if band < 2 else 5
+        placed = ~(equal_bytes(grid, start, 0) >> shift) & _BAND
+        digits = 0
+        for digit in range(9):
+            given = (equal_bytes(grid, start, digit + 1) >> shift) & _BAND
+            state[3 * digit + band] = given
+            digits |= given
         state[_PLACED_AT + band] = placed
+        too_big |= placed & ~digits  # neither blank nor 1-9
     if too_big:
         return -1
     # then each digit's rows, boxes and columns: its givens are valid when each is
