@@ -14,15 +14,18 @@ Four tables, each measured in one run:
 
 1. **Datasets, one thread, limit 2** (uniqueness proven). Every side gets the whole
    file: numbadlx as one array (``sudoku.solve(puzzles, limit=2, threads=1,
-   engine=...)``, all of it timed: checks, search, solutions), tdoku's
-   ``run_benchmark`` on the same puzzles written with ``.`` blanks (``-r0`` not
+   engine=...)``, all of it timed: checks, search, solutions), and with ``--tdoku``,
+   tdoku's ``run_benchmark`` on the same puzzles written with ``.`` blanks (``-r0`` not
    permuted, ``-n`` = the file's size, one thread, limit 2; it parses the text inside
-   its time). Both sides time whole passes over at least ``--tdoku-seconds``. Rounds
-   alternate the sides (order reversed every other round); rates are medians over
-   rounds, the ratio is the median of the per-round ratios of the faster engine to
-   tdoku, printed with their range (the machine's 2 cores are shared). Guesses per
-   puzzle: tdoku's own count (its branch points), ours the search levels with two or
-   more candidates (``SudokuResult.guesses``).
+   its time), running tdoku and the other compiled solvers of ``--compiled`` (jsolve,
+   fsss2) in one call per round. Every side times whole passes over at least
+   ``--tdoku-seconds``. Rounds alternate the sides (order reversed every other round);
+   rates are medians over rounds. A second table sets "bands" beside each compiled
+   solver: the ratio is the median of the per-round ratios of bands' rate to the
+   solver's, printed with their range (the machine's 2 cores are shared), against the
+   targets (0.8 of tdoku, above jsolve and fsss2). Guesses per puzzle: each compiled
+   solver's own count (its branch points), ours the search levels with two or more
+   candidates (``SudokuResult.guesses``).
 2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating, each
    timed over whole passes of at least ``--tdoku-seconds``; the ratio is the median of
    the per-round ratios, with their range.
@@ -52,18 +55,15 @@ sys.path.insert(0, str(HERE))
 
 import machine  # noqa: E402
 from sudoku import DATASETS, data_dir, load  # noqa: E402
-from tdoku import run_tdoku  # noqa: E402
+from tdoku import run_tdoku, solvers_built  # noqa: E402
 
 from numbadlx import sudoku  # noqa: E402
 
-# the issue's targets: share of tdoku's rate, one thread, limit 2
-TARGETS = {
-    "sudoku17": 1 / 3,
-    "serg_benchmark": 1 / 3,
-    "kaggle": 1 / 3,
-    "top1465": 1 / 4,
-    "forum_hardest_1106": 1 / 4,
-}
+SETS = ("sudoku17", "serg_benchmark", "kaggle", "top1465", "forum_hardest_1106")
+# tdoku's solvers run beside "bands" (those built into run_benchmark), and the targets:
+# bands' rate over the solver's, on every set, one thread, limit 2
+COMPILED = ("tdoku", "jsolve", "fsss2")
+TARGETS = {"tdoku": 0.8, "jsolve": 1.0, "fsss2": 1.0}
 ENGINES = ("dlx", "bits", "bands")  # "bands" only on the 9x9 sets and the 9x9 (3x3) shape
 
 
@@ -104,8 +104,11 @@ def print_table(header, rows):
     print()
 
 
-def bench_datasets(names, rounds, tdoku, tdoku_seconds):
+def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=()):
+    """The datasets table, and with ``tdoku``, the table of "bands" against the compiled
+    solvers ``compiled`` (tdoku's ids), all run by one ``run_benchmark`` per round."""
     rows = []
+    peer_rows = []
     for name in names:
         puzzles = load(name)
         size = len(puzzles)
@@ -115,27 +118,28 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
             with handle:
                 handle.write("\n".join(sudoku.format_lines(puzzles, blank=".")) + "\n")
             dotted = handle.name
-        seconds = {side: [] for side in (*ENGINES, "tdoku")}
-        ratios = []
+        seconds = {side: [] for side in (*ENGINES, *compiled)}
+        peer_guesses = {}
         results = {}
         for engine in ENGINES:
             sudoku.solve(puzzles[:20], limit=2, threads=1, engine=engine)  # compile/load
         for k in range(rounds):
-            order = [*ENGINES, *(["tdoku"] if tdoku else [])]
+            order = [*ENGINES, *(["compiled"] if tdoku else [])]
             if k % 2:
                 order.reverse()
             for side in order:
-                if side == "tdoku":
-                    measured = run_tdoku(tdoku, dotted, size, seconds=tdoku_seconds)
-                    micros, tdoku_guesses = measured["tdoku"]
-                    seconds["tdoku"].append(micros * 1e-6 * size)
+                if side == "compiled":
+                    measured = run_tdoku(
+                        tdoku, dotted, size, solvers=",".join(compiled), seconds=tdoku_seconds
+                    )
+                    for solver in compiled:
+                        micros, peer_guesses[solver] = measured[solver]
+                        seconds[solver].append(micros * 1e-6 * size)
                 else:
                     took, results[side] = time_solve(
                         puzzles, tdoku_seconds, limit=2, threads=1, engine=side
                     )
                     seconds[side].append(took)
-            if tdoku:
-                ratios.append(seconds["tdoku"][-1] / min(seconds[e][-1] for e in ENGINES))
         if dotted:
             Path(dotted).unlink()
         dlx = results["dlx"]
@@ -145,31 +149,50 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds):
         )
         rate = {side: size / statistics.median(t) for side, t in seconds.items() if t}
         row = [name, fmt(size)]
-        if tdoku:
-            row += [fmt(rate["tdoku"]), fmt(tdoku_guesses, 1)]
         for engine in ENGINES:
             result = results[engine]
             row += [fmt(rate[engine]), fmt(result.guesses.mean(), 1), fmt(result.nodes.mean(), 1)]
         row += [f"{rate['bands'] / rate['bits']:.2f}", "yes" if same else "NO"]
-        if tdoku:
-            ratio = statistics.median(ratios)
-            target = TARGETS.get(name)
-            row += [
-                f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
-                f"{target:.2f}" if target else "",
-                ("met" if ratio >= target else "missed") if target else "",
-            ]
         rows.append(row)
+        if tdoku:
+            bands = results["bands"]
+            peer_row = [name, fmt(rate["bands"]), fmt(bands.guesses.mean(), 1)]
+            for solver in compiled:
+                # per round: bands' rate over the solver's (its time over ours)
+                ratios = [t / b for t, b in zip(seconds[solver], seconds["bands"])]
+                ratio = statistics.median(ratios)
+                target = TARGETS.get(solver)
+                verdict = ""
+                if target is not None:
+                    verdict = " met" if ratio >= target else " missed"
+                peer_row += [
+                    fmt(rate[solver]),
+                    fmt(peer_guesses[solver], 1),
+                    f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f}){verdict}",
+                ]
+            peer_rows.append(peer_row)
     header = ["dataset", "puzzles"]
-    if tdoku:
-        header += ["tdoku puzzles/s", "tdoku guesses"]
     for engine in ENGINES:
         header += [f"{engine} puzzles/s", f"{engine} guesses", f"{engine} nodes"]
     header += ["bands / bits", "same status and counts"]
-    if tdoku:
-        header += ["best engine / tdoku (range)", "target", ""]
     print("Datasets: one thread, limit 2 (puzzles/s; guesses and nodes per puzzle)\n")
     print_table(header, rows)
+    if tdoku:
+        header = ["dataset", "bands puzzles/s", "bands guesses"]
+        for solver in compiled:
+            goal = TARGETS.get(solver)
+            aim = f"; target {goal:g}" if goal is not None else ""
+            header += [
+                f"{solver} puzzles/s",
+                f"{solver} guesses",
+                f"bands / {solver} (range{aim})",
+            ]
+        print(
+            "Against the compiled solvers of tdoku's run_benchmark, same files, same rounds: "
+            "one thread, limit 2 (puzzles/s; guesses per puzzle; a ratio is bands' rate "
+            "over the solver's, median of the per-round ratios)\n"
+        )
+        print_table(header, peer_rows)
 
 
 def bench_threads(names, rounds, min_seconds):
@@ -295,7 +318,12 @@ def main(argv=None):
         default=1,
         help="run_benchmark -t, and the least time each of our measurements runs",
     )
-    parser.add_argument("--sets", default=",".join(TARGETS), help='comma-separated; "" for none')
+    parser.add_argument("--sets", default=",".join(SETS), help='comma-separated; "" for none')
+    parser.add_argument(
+        "--compiled",
+        default=",".join(COMPILED),
+        help="tdoku's solver ids to run beside bands (those built; tdoku always)",
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--shapes", default=SHAPES, help="n:RxC list, or 'none'")
     parser.add_argument("--shape-budget", type=int, default=100_000, help="max_nodes per puzzle")
@@ -322,9 +350,20 @@ def main(argv=None):
         tdoku = None
     elif not tdoku:
         print("# tdoku columns skipped: no --tdoku given")
+    compiled = ()
+    if tdoku:
+        built = solvers_built(tdoku)
+        wanted = [s for s in args.compiled.split(",") if s]
+        compiled = tuple(s for s in wanted if s in built)
+        left_out = [s for s in wanted if s not in built]
+        if "tdoku" not in compiled:
+            compiled = ("tdoku", *compiled)
+        print(f"# compiled solvers: {', '.join(compiled)}")
+        if left_out:
+            print(f"# not built into run_benchmark, left out: {', '.join(left_out)}")
     print()
     if names:  # --sets "" skips the datasets and threads tables
-        bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds)
+        bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds, compiled)
         if not args.no_threads:
             bench_threads(names, args.rounds, args.tdoku_seconds)
     if not args.no_large:

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._contract import INVALID, final_status, popcount
+from ._contract import INVALID, equal_bytes, final_status, popcount
 from ._loop import lanes_for, solve_rows, take_units
 
 #: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
@@ -37,6 +37,8 @@ STATE_WORDS = 31
 _PLACED_AT = 27
 _COUNT_AT = 30
 _BAND = (1 << 27) - 1
+# the words of band 0 (a bit per word; band b: shifted by b)
+_BAND_WORDS = sum(1 << (3 * digit) for digit in range(9))
 
 
 def _segment_tables():
@@ -72,6 +74,13 @@ SEGMENTS_OF_ROW, KEEP_SEGMENTS, KEEP_CELLS = _segment_tables()
 _ROW = np.array([511 << (9 * r) for r in range(3)], dtype=np.int64)
 _BOX = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], dtype=np.int64)
 _COLUMN = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
+# by 3 bits of rows (boxes) of a band: their cells
+_ROWS_CELLS = np.array(
+    [sum(_ROW[r] for r in range(3) if k >> r & 1) for k in range(8)], dtype=np.int64
+)
+_BOXES_CELLS = np.array(
+    [sum(_BOX[j] for j in range(3) if k >> j & 1) for k in range(8)], dtype=np.int64
+)
 # by position in a band: the cells of its row and box, the band's other cells, and its
 # column
 _NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
@@ -86,6 +95,8 @@ _OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
 for _table in (
     _ROW,
     _BOX,
+    _ROWS_CELLS,
+    _BOXES_CELLS,
     _COLUMN,
     _KEEP_NEAR,
     _COLUMN_AT,
@@ -109,12 +120,26 @@ def allocate_work(table):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _drop(state, word, bit, position):
+    """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
+    in a changed-words mask if it was there."""
+    m = state[word]
+    state[word] = m & ~bit
+    return ((m >> position) & 1) << word
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _place(state, digit, band, position):
     """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
     digits, its row and box in this band and its column in the other bands. Returns
     the words changed (a bit per word; the digit's own word is always counted), or -1
     if the digit could no longer go there. Branch-free where it can be: placements are
     too many and too random for the branch predictor."""
+    # the masks tell the compiler that the indices are not negative, so that it drops
+    # the wraparound of negative indices from every access below
+    band &= 3
+    digit &= 15
+    position &= 31
     bit = 1 << position
     word = 3 * digit + band
     mine = state[word]
@@ -125,11 +150,19 @@ def _place(state, digit, band, position):
         return 0  # placed already (found by two rules in one pass)
     state[_PLACED_AT + band] = placed | bit
     state[_COUNT_AT] += 1
-    changed = 0
-    for other in range(band, 27, 3):
-        m = state[other]
-        changed |= ((m >> position) & 1) << other
-        state[other] = m & ~bit
+    # the nine digits' words of the band, written out: as a loop, the compiler turns
+    # these strided words into vector gathers and scatters, slower here than scalars
+    changed = (
+        _drop(state, band, bit, position)
+        | _drop(state, band + 3, bit, position)
+        | _drop(state, band + 6, bit, position)
+        | _drop(state, band + 9, bit, position)
+        | _drop(state, band + 12, bit, position)
+        | _drop(state, band + 15, bit, position)
+        | _drop(state, band + 18, bit, position)
+        | _drop(state, band + 21, bit, position)
+        | _drop(state, band + 24, bit, position)
+    )
     state[word] = (mine & _KEEP_NEAR[position]) | bit
     changed |= 1 << word
     column = _COLUMN_AT[position]
@@ -145,21 +178,28 @@ def _place(state, digit, band, position):
 def _propagate(state, dirty):
     """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
     since its band rule last ran. Returns the cells placed (81 when solved), or -1 for a
-    contradiction."""
+    contradiction. A band's naked singles, and a digit's columns and stacks, are looked
+    at again only when one of their words changed since (a band or digit left as it
+    was has nothing new to give)."""
+    naked_due = 0  # words changed since the naked singles last ran
+    column_due = 0  # and since the columns last ran
     while True:
         # bands: the permutation rule on every changed word, then rows with one cell
         while dirty:
             word = trailing_zeros(dirty)
             dirty &= dirty - 1
+            naked_due |= 1 << word
+            column_due |= 1 << word
             digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            band = word - 3 * digit
+            band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
             mask = state[word]
             key = (
                 SEGMENTS_OF_ROW[mask & 511]
                 | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
-                | SEGMENTS_OF_ROW[mask >> 18] << 6
+                | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
             )
-            mask &= KEEP_CELLS[key]
+            # (every index masked: the compiler then knows it is not negative)
+            mask &= KEEP_CELLS[key & 511]
             if mask == 0:
                 return -1
             state[word] = mask
@@ -181,7 +221,11 @@ def _propagate(state, dirty):
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
+        due = naked_due
+        naked_due = 0
         for band in range(3):
+            if not due & (_BAND_WORDS << band):
+                continue
             once = 0
             twice = 0
             for word in range(band, 27, 3):
@@ -208,8 +252,12 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
+        due = column_due
+        column_due = 0
         for digit in range(9):
             word = 3 * digit
+            if not due & (7 << word):
+                continue
             once = 0
             twice = 0
             done = 0
@@ -247,11 +295,11 @@ def _propagate(state, dirty):
                         dirty |= changed
                         break
             # the permutation rule on the three stacks: the columns each band keeps
-            keep0 = KEEP_SEGMENTS[(fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6]
+            keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
             keep1 = KEEP_SEGMENTS[
-                (fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6
+                ((fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6) & 511
             ]
-            keep2 = KEEP_SEGMENTS[(fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6]
+            keep2 = KEEP_SEGMENTS[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
             if keep0 == 0 or keep1 == 0 or keep2 == 0:
                 return -1
             for band in range(3):
@@ -304,21 +352,22 @@ def _choose(state):
             pairs_left -= 1
             near = _NEAR[position]
             column = _COLUMN_AT[position]
-            first = _OTHER_BANDS[2 * band]
-            second = _OTHER_BANDS[2 * band + 1]
+            first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
+            second = _OTHER_BANDS[2 * band + 1] & 3
             digits = 0
-            weight = 0
             for digit in range(9):
-                # branch-free: whether a digit is the cell's is a coin toss for the
-                # branch predictor. The column's cells in the other two bands are moved
-                # above the band's 27 bits (by 27 and 28: they never meet), so that one
-                # popcount counts row, box and column.
-                word = 3 * digit
-                own = state[word + band]
-                has = (own >> position) & 1
-                digits |= has << digit
-                weight += has * popcount(
-                    (own & near)
+                digits |= ((state[3 * digit + band] >> position) & 1) << digit
+            # the cell has exactly two digits: two rounds, a branch always taken twice.
+            # The column's cells in the other two bands are moved above the band's 27
+            # bits (by 27 and 28: they never meet), so that one popcount counts row,
+            # box and column.
+            weight = 0
+            left = digits
+            while left:
+                word = 3 * trailing_zeros(left)
+                left &= left - 1
+                weight += popcount(
+                    (state[word + band] & near)
                     | (state[word + first] & column) << 27
                     | (state[word + second] & column) << 28
                 )
@@ -354,44 +403,56 @@ def _start(grid, state):
     givens in a unit)."""
     for word in range(STATE_WORDS):
         state[word] = 0
-    # first the givens alone: digit d's given cells in band b go to word 3 d + b
-    # branch-free (whether a cell is a given is a coin toss for the branch predictor):
-    # a blank ORs a zero bit into digit 1's word
-    too_big = False
-    for cell in range(81):
-        value = np.int64(grid[cell])
-        too_big |= value > 9
-        bit = np.int64(value != 0) << _POSITION_OF[cell]
-        band = _BAND_OF[cell]
-        state[3 * (min(max(value, 1), 9) - 1) + band] |= bit
-        state[_PLACED_AT + band] |= bit
+    # first the givens alone: digit d's given cells in band b go to word 3 d + b,
+    # the bytes of the band compared with d all at once
+    too_big = 0
+    for band in range(3):
+        # a band's 27 bytes out of 32 read in place (the last band's end at the
+        # row's end: bytes 49-80, shifted by 5)
+        start = 27 * band if band < 2 else 49
+        shift = 0 if band < 2 else 5
+        placed = ~(equal_bytes(grid, start, 0) >> shift) & _BAND
+        digits = 0
+        for digit in range(9):
+            given = (equal_bytes(grid, start, digit + 1) >> shift) & _BAND
+            state[3 * digit + band] = given
+            digits |= given
+        state[_PLACED_AT + band] = placed
+        too_big |= placed & ~digits  # neither blank nor 1-9
     if too_big:
         return -1
+    # then each digit's rows, boxes and columns: its givens are valid when each is
+    # alone in its row, box and column, i.e. they meet as many rows, boxes and columns
+    # as there are givens; the cells of those rows, boxes and columns go
     count = 0
+    clash = False
     for digit in range(9):
         word = 3 * digit
-        columns = 0  # the columns holding the digit, and a check that none holds it twice
+        columns = 0
         for band in range(3):
             given = state[word + band]
-            count += popcount(given)
+            placed = popcount(given)
+            count += placed
             fold = (given | given >> 9 | given >> 18) & 511
-            if popcount(fold) != popcount(given) or fold & columns:
-                return -1  # twice in a column
+            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
+            rows |= np.int64(given >> 18 != 0) << 2
+            clash |= (
+                (popcount(fold) != placed)
+                | (popcount(rows) != placed)
+                | (popcount(SEGMENTS_OF_ROW[fold]) != placed)
+                | (fold & columns != 0)
+            )
             columns |= fold
         spread = columns | columns << 9 | columns << 18
         for band in range(3):
             given = state[word + band]
-            taken = spread | state[_PLACED_AT + band]
-            for k in range(3):
-                row = given & _ROW[k]
-                box = given & _BOX[k]
-                if row & (row - 1) or box & (box - 1):
-                    return -1  # twice in a row or a box
-                if row:
-                    taken |= _ROW[k]
-                if box:
-                    taken |= _BOX[k]
-            state[word + band] = (_BAND & ~taken) | given
+            fold = (given | given >> 9 | given >> 18) & 511
+            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
+            rows |= np.int64(given >> 18 != 0) << 2
+            taken = spread | _ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold]]
+            state[word + band] = (_BAND & ~(taken | state[_PLACED_AT + band])) | given
+    if clash:
+        return -1
     state[_COUNT_AT] = count
     return (1 << 27) - 1
 
@@ -413,6 +474,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     count = 0
     complete = True
     level = 0
+    fresh = False
     while True:
         if placed == 81:
             count += 1
@@ -434,6 +496,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
             stack_cell[level] = cell
             stack_left[level] = digits
             level += 1
+            fresh = True  # state is still the copy just saved
         # try the next digit at the deepest level that has one left
         if level == 0:
             break
@@ -445,8 +508,10 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         digit = trailing_zeros(left)
         left &= left - 1
         stack_left[top] = left
-        for k in range(STATE_WORDS):
-            state[k] = stack[top, k]
+        if not fresh:
+            for k in range(STATE_WORDS):
+                state[k] = stack[top, k]
+        fresh = False
         if left == 0:
             level -= 1  # its last digit: the saved copy is no longer needed
         visited += 1

@@ -8,7 +8,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 __all__ = [
     "NOT_RUN",
@@ -24,6 +24,7 @@ __all__ = [
     "popcount",
     "fetch_add",
     "stop_requested",
+    "equal_bytes",
 ]
 
 # Status codes of every engine (numbadlx.sudoku.Status names them for users)
@@ -187,3 +188,75 @@ def stop_requested(typingctx, flag):
         return builder.icmp_signed("!=", value, ir.Constant(ir.IntType(64), 0))
 
     return signature, codegen
+
+
+@intrinsic
+def _equal_bytes_vector(typingctx, row, offset, value):
+    """:func:`equal_bytes` for a contiguous uint8 row: one vector load, compare and mask
+    move (the compiler makes no such thing of a loop over the bytes)."""
+    if not (
+        isinstance(row, types.Array)
+        and row.ndim == 1
+        and row.dtype == types.uint8
+        and row.layout == "C"
+        and isinstance(offset, types.Integer)
+        and isinstance(value, types.Integer)
+    ):
+        return None
+    signature = types.int64(row, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        vector = ir.VectorType(ir.IntType(8), 32)
+        pointer = builder.bitcast(builder.gep(array.data, [args[1]]), vector.as_pointer())
+        data = builder.load(pointer, align=1)
+        byte = builder.trunc(args[2], ir.IntType(8))
+        spread = builder.insert_element(
+            ir.Constant(vector, ir.Undefined), byte, ir.Constant(ir.IntType(32), 0)
+        )
+        spread = builder.shuffle_vector(
+            spread,
+            ir.Constant(vector, ir.Undefined),
+            ir.Constant(ir.VectorType(ir.IntType(32), 32), [0] * 32),
+        )
+        equal = builder.icmp_unsigned("==", data, spread)
+        return builder.zext(builder.bitcast(equal, ir.IntType(32)), ir.IntType(64))
+
+    return signature, codegen
+
+
+def equal_bytes(row, offset, value):
+    """The 32 bytes ``row[offset:offset + 32]`` that equal ``value``, a bit each (bit
+    ``k`` for ``row[offset + k]``), inside ``@njit`` code.
+
+    A contiguous uint8 row is compared in one vector step; any other row byte by byte.
+    The 32 bytes must lie inside ``row``: they are not checked, not even under
+    ``NUMBA_BOUNDSCHECK=1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> @njit
+    ... def sevens(row):
+    ...     return equal_bytes(row, 0, 7)
+    >>> row = np.zeros(40, dtype=np.uint8)
+    >>> row[[1, 5, 31]] = 7
+    >>> bin(sevens(row))
+    '0b10000000000000000000000000100010'
+    """
+    raise NotImplementedError("equal_bytes runs inside @njit code only")
+
+
+@overload(equal_bytes, jit_options={"cache": True, "nogil": True})
+def _equal_bytes_impl(row, offset, value):
+    if isinstance(row, types.Array) and row.dtype == types.uint8 and row.layout == "C":
+        return lambda row, offset, value: _equal_bytes_vector(row, offset, value)
+
+    def one_by_one(row, offset, value):
+        bits = 0
+        for k in range(32):
+            bits |= np.int64(row[offset + k] == value) << k
+        return bits
+
+    return one_by_one
