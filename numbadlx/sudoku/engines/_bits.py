@@ -55,7 +55,8 @@ def allocate_work(table):
     stack_left = np.empty(nn + 1, dtype=np.uint64)
     stack_placed = np.empty(nn + 1, dtype=np.int64)
     queue = np.empty(nn, dtype=np.int32)
-    segments = np.empty(max(nn, table.units.shape[0]), dtype=np.uint64)
+    n_units = table.units.shape[0]  # (no max(): one function less to compile)
+    segments = np.empty(nn if nn >= n_units else n_units, dtype=np.uint64)
     return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
 
 

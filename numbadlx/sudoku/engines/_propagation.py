@@ -95,7 +95,7 @@ def _hidden_singles(masks, peers, units, full, queue):
     number of cells placed, or -1 for a contradiction."""
     placed = 0
     n_units = units.shape[0]
-    first_box = min(2 * units.shape[1], n_units)
+    first_box = 2 * units.shape[1] if 2 * units.shape[1] < n_units else n_units
     for v in range(n_units):
         u = v + first_box if v + first_box < n_units else v - (n_units - first_box)
         once = np.uint64(0)
