@@ -200,7 +200,8 @@ class MemoSearch:
             values[:n] = self.values[:n]
         self.keys, self.hashes, self.values = keys, hashes, values
         self.slots = np.full(2 * capacity, -1, dtype=np.int64)
-        _memo.rehash(self.hashes, n, self.slots)
+        if n:  # (none to place on the first allocation: no kernel to compile yet)
+            _memo.rehash(self.hashes, n, self.slots)
 
     def _allocate_zdd(self, capacity):
         n = int(self.state[_memo.S_ZDD])
