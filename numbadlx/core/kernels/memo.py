@@ -79,7 +79,7 @@ _U1 = np.uint64(1)
 _U0 = np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _hash(key):
     """A 64-bit hash of the key words (it only chooses where a probe starts)."""
     h = _SEED
@@ -92,7 +92,7 @@ def _hash(key):
     return h
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, colours):
     """Write the current subproblem's key into ``key`` (see the module)."""
     for w in range(key.shape[0]):
@@ -115,7 +115,7 @@ def _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, 
         p = items[1, p]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _new_node(option, lo, hi, zdd, counts, n_zdd, state):
     """Append node ``(option, lo, hi)`` with its 128-bit count; return its number."""
     z = n_zdd
