@@ -135,12 +135,13 @@ def _hidden_singles(masks, peers, units, full, queue):
     return placed
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _locked(masks, n, box_rows, box_cols, queue, segments, axis):
     """Locked candidates (pointing and claiming) along rows (``axis`` 0) or along
     columns (``axis`` 1). Returns ``(tail, state)`` with state -1 for a contradiction,
     1 if a candidate went, 0 if none. (The axis is a run-time value, not a constant
-    of the call: one compiled function serves both.)"""
+    of the call: one compiled function serves both. Inlined into its one caller, it is
+    not compiled, then linked and optimised again, as a function of its own.)"""
     # lines of one band run along rows (or columns); a band is `depth` lines deep and
     # holds `boxes` boxes, each `width` cells of a line wide; cell (line, pos) of the
     # band's lines is masks[line * line_step + pos * pos_step]
