@@ -10,10 +10,9 @@ within a memory budget in bytes and keeps to one deadline and one node budget, a
 and ``ExactCover.count(method='memo')`` go through it, and ``method='auto'`` races it
 briefly against plain DLX (:func:`numbadlx.core.counting.count_by_method`).
 
-Memoisation pays when many branches of the search meet in the same subproblem (tilings
-of boards: the part of the board still open is all that matters); it does not when
-nearly every subproblem is new (N queens, pentominoes), where it only adds the cost of
-keys and tables.
+Memoisation pays when many branches of the search meet in the same subproblem (tilings of
+boards: the part of the board still open is all that matters); it does not when nearly every
+subproblem is new (N queens, pentominoes), where it only adds the cost of keys and tables.
 
 Examples
 --------
@@ -200,7 +199,8 @@ class MemoSearch:
             values[:n] = self.values[:n]
         self.keys, self.hashes, self.values = keys, hashes, values
         self.slots = np.full(2 * capacity, -1, dtype=np.int64)
-        _memo.rehash(self.hashes, n, self.slots)
+        if n:  # (none to place on the first allocation: no kernel to compile yet)
+            _memo.rehash(self.hashes, n, self.slots)
 
     def _allocate_zdd(self, capacity):
         n = int(self.state[_memo.S_ZDD])

@@ -39,7 +39,7 @@ budget, and calls again), and carries on from ``state``. It never allocates.
 """
 
 import numpy as np
-from numba import literally, njit
+from numba import njit
 
 from ..links import AUX, DOWN, ITEM, UP
 from .common import MARK, ONE, choose_mrv, cover, option_of, purify, uncover, unpurify
@@ -79,7 +79,7 @@ _U1 = np.uint64(1)
 _U0 = np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _hash(key):
     """A 64-bit hash of the key words (it only chooses where a probe starts)."""
     h = _SEED
@@ -92,7 +92,7 @@ def _hash(key):
     return h
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, colours):
     """Write the current subproblem's key into ``key`` (see the module)."""
     for w in range(key.shape[0]):
@@ -115,7 +115,7 @@ def _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, 
         p = items[1, p]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _new_node(option, lo, hi, zdd, counts, n_zdd, state):
     """Append node ``(option, lo, hi)`` with its 128-bit count; return its number."""
     z = n_zdd
@@ -160,8 +160,11 @@ def _memo(
     max_nodes,
     colours,
 ):
-    """The body of :func:`memo_x` (``colours`` False) and :func:`memo_c` (True)."""
-    literally(colours)
+    """The body of :func:`memo_x` (``colours`` None) and :func:`memo_c` (True).
+
+    None, not False: Numba drops the branches of ``colours is None`` when it compiles
+    (None is a type of its own), so Algorithm X compiles none of the colour code and
+    none of the helpers only that code calls; a literal False would leave them in."""
     if state[S_PC] == PC_DONE:
         return RET_DONE
     level = state[S_LEVEL]
@@ -190,7 +193,10 @@ def _memo(
         if items[1, 0] == 0:
             result = 1  # every primary item covered: the empty completion
         else:
-            _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, colours)
+            if colours is None:
+                _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, False)
+            else:
+                _make_key(nodes, items, n_items, n_primary, words_primary, sec_colour, key, True)
             h = _hash(key)
             s = h & mask
             while True:
@@ -223,7 +229,10 @@ def _memo(
                     values[e] = 0
                     result = 0
                 else:
-                    updates += cover(nodes, items, i, colours)
+                    if colours is None:
+                        updates += cover(nodes, items, i, False)
+                    else:
+                        updates += cover(nodes, items, i, True)
                     level_entry[level] = e
                     pending_start[level] = n_pending
                     x = nodes[DOWN, i]
@@ -247,15 +256,15 @@ def _memo(
                     if j == 0:
                         p = nodes[DOWN, p]
                     else:
-                        if colours:
+                        if colours is None:
+                            uncover(nodes, items, j, False)
+                        else:
                             c = nodes[AUX, p]
                             if c == 0:
                                 uncover(nodes, items, j, True)
                             elif c != MARK:
                                 unpurify(nodes, p)
                                 sec_colour[j - n_primary - 1] = 0
-                        else:
-                            uncover(nodes, items, j, False)
                         p -= ONE
                 x = nodes[DOWN, x]
                 choice[level] = x
@@ -263,13 +272,16 @@ def _memo(
             x = choice[level]
             if x <= n_items:
                 # every option of item x tried: build the chain, bottom option first
-                z = 0
+                z = np.int64(0)  # not the literal 0: no second specialisation of _new_node
                 start = pending_start[level]
                 for t in range(n_pending - 1, start - 1, -1):
                     z = _new_node(pending[0, t], z, pending[1, t], zdd, counts, n_zdd, state)
                     n_zdd += 1
                 n_pending = start
-                uncover(nodes, items, x, colours)
+                if colours is None:
+                    uncover(nodes, items, x, False)
+                else:
+                    uncover(nodes, items, x, True)
                 values[level_entry[level]] = z
                 result = z
                 continue
@@ -280,15 +292,15 @@ def _memo(
                 if j == 0:
                     p = nodes[UP, p]
                 else:
-                    if colours:
+                    if colours is None:
+                        updates += cover(nodes, items, j, False)
+                    else:
                         c = nodes[AUX, p]
                         if c == 0:
                             updates += cover(nodes, items, j, True)
                         elif c != MARK:
                             updates += purify(nodes, p)
                             sec_colour[j - n_primary - 1] = c
-                    else:
-                        updates += cover(nodes, items, j, False)
                     p += ONE
             level += 1
             break
@@ -379,7 +391,7 @@ def memo_x(
         state,
         stats,
         max_nodes,
-        False,
+        None,
     )
 
 

@@ -55,7 +55,8 @@ def allocate_work(table):
     stack_left = np.empty(nn + 1, dtype=np.uint64)
     stack_placed = np.empty(nn + 1, dtype=np.int64)
     queue = np.empty(nn, dtype=np.int32)
-    segments = np.empty(max(nn, table.units.shape[0]), dtype=np.uint64)
+    n_units = table.units.shape[0]  # (no max(): one function less to compile)
+    segments = np.empty(nn if nn >= n_units else n_units, dtype=np.uint64)
     return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
 
 
@@ -217,11 +218,11 @@ def _choose(masks, n, peers, units, at_least):
     return -(best_unit * 64 + best_digit) - 1, left
 
 
-@njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, work, solution):
-    """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
-    Returns ``(status, count, nodes, guesses)``; the first solution found goes into
-    ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+@njit(nogil=True, inline="always")
+def _search(grid, table, limit, max_nodes, work, solution):
+    """The body of :func:`solve_one`, inlined into the serial kernel's loop: called
+    there as a kernel of its own, its code (and that of everything it calls) would be
+    optimised and compiled twice, once for it and once again inside the loop."""
     masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
     n = table.n
     box_rows = table.box_rows
@@ -323,11 +324,19 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
 
 
 @njit(cache=True, nogil=True)
+def solve_one(grid, table, limit, max_nodes, work, solution):
+    """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
+    Returns ``(status, count, nodes, guesses)``; the first solution found goes into
+    ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+    return _search(grid, table, limit, max_nodes, work, solution)
+
+
+@njit(cache=True, nogil=True)
 def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
-        solve_one,
+        _search,
         puzzles,
         0,
         puzzles.shape[0],

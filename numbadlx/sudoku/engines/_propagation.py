@@ -95,7 +95,7 @@ def _hidden_singles(masks, peers, units, full, queue):
     number of cells placed, or -1 for a contradiction."""
     placed = 0
     n_units = units.shape[0]
-    first_box = min(2 * units.shape[1], n_units)
+    first_box = 2 * units.shape[1] if 2 * units.shape[1] < n_units else n_units
     for v in range(n_units):
         u = v + first_box if v + first_box < n_units else v - (n_units - first_box)
         once = np.uint64(0)
@@ -135,17 +135,20 @@ def _hidden_singles(masks, peers, units, full, queue):
     return placed
 
 
-@njit(cache=True, nogil=True)
-def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
-    """Locked candidates (pointing and claiming) along rows, or along columns when
-    ``by_columns``. Returns ``(tail, state)`` with state -1 for a contradiction, 1 if
-    a candidate went, 0 if none."""
+@njit(cache=True, nogil=True, inline="always")
+def _locked(masks, n, box_rows, box_cols, queue, segments, axis):
+    """Locked candidates (pointing and claiming) along rows (``axis`` 0) or along
+    columns (``axis`` 1). Returns ``(tail, state)`` with state -1 for a contradiction,
+    1 if a candidate went, 0 if none. (The axis is a run-time value, not a constant
+    of the call: one compiled function serves both. Inlined into its one caller, it is
+    not compiled, then linked and optimised again, as a function of its own.)"""
     # lines of one band run along rows (or columns); a band is `depth` lines deep and
-    # holds `boxes` boxes, each `width` cells of a line wide
-    if by_columns:
-        depth, width = box_cols, box_rows
+    # holds `boxes` boxes, each `width` cells of a line wide; cell (line, pos) of the
+    # band's lines is masks[line * line_step + pos * pos_step]
+    if axis:
+        depth, width, line_step, pos_step = box_cols, box_rows, 1, n
     else:
-        depth, width = box_rows, box_cols
+        depth, width, line_step, pos_step = box_rows, box_cols, n, 1
     boxes = n // width
     tail = 0
     changed = 0
@@ -157,7 +160,7 @@ def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
                 seg = np.uint64(0)
                 for t in range(width):
                     pos = j * width + t
-                    cell = pos * n + line if by_columns else line * n + pos
+                    cell = line * line_step + pos * pos_step
                     m = masks[cell]
                     if not m & PLACED:
                         seg |= m
@@ -184,7 +187,7 @@ def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
                             continue
                         for t in range(width):
                             pos = j2 * width + t
-                            cell = pos * n + line if by_columns else line * n + pos
+                            cell = line * line_step + pos * pos_step
                             tail, state = _remove(masks, cell, pointing, queue, tail)
                             if state < 0:
                                 return tail, -1
@@ -199,7 +202,7 @@ def _locked(masks, n, box_rows, box_cols, queue, segments, by_columns):
                         other = band * depth + i2
                         for t in range(width):
                             pos = j * width + t
-                            cell = pos * n + other if by_columns else other * n + pos
+                            cell = other * line_step + pos * pos_step
                             tail, state = _remove(masks, cell, claiming, queue, tail)
                             if state < 0:
                                 return tail, -1
@@ -304,15 +307,16 @@ def propagate(
         if not locked or placed == placed_at_locked:
             return placed
         placed_at_locked = placed
-        tail, state = _locked(masks, n, box_rows, box_cols, queue, segments, False)
-        if state < 0:
-            return -1
-        if tail:
-            continue
-        tail, state2 = _locked(masks, n, box_rows, box_cols, queue, segments, True)
-        if state2 < 0:
-            return -1
-        if tail or state or state2:
+        # along rows, then (unless the rows placed a cell) along columns
+        changed = 0
+        for axis in range(2):
+            tail, state = _locked(masks, n, box_rows, box_cols, queue, segments, axis)
+            if state < 0:
+                return -1
+            changed |= state
+            if tail:
+                break
+        if tail or changed:
             continue
         return placed
 
