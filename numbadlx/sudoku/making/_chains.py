@@ -10,7 +10,7 @@ it can remove on the same candidates, then removes it all
 import numpy as np
 from numba import njit
 
-from ._masks import ONE, PLACED, ZERO, bit_index, lowest_bit, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, copy_into, lowest_bit, popcount
 from ._search import singles
 from ._techniques import eliminate, fish, hidden_subset, locked_candidates, naked_subset
 
@@ -169,15 +169,15 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
             return False
         if not plus:
             return True
-        if locked_candidates(trial, units, where, True, first) > 0:
+        if locked_candidates(trial, units, where, np.bool_(True), first) > 0:
             continue
-        if locked_candidates(trial, units, where, False, first) > 0:
+        if locked_candidates(trial, units, where, np.bool_(False), first) > 0:
             continue
-        if hidden_subset(trial, units, 2, first, ints[1], ints[0]) > 0:
+        if hidden_subset(trial, units, np.int64(2), first, ints[1], ints[0]) > 0:
             continue
-        if naked_subset(trial, units, 2, first, ints[0]) > 0:
+        if naked_subset(trial, units, np.int64(2), first, ints[0]) > 0:
             continue
-        if fish(trial, units, 2, first, ints[0], ints[1]) > 0:
+        if fish(trial, units, np.int64(2), first, ints[0], ints[1]) > 0:
             continue
         return True
 
@@ -186,7 +186,7 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
 def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first):
     """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
     settled (:func:`settle`); False if that leads to a contradiction."""
-    trial[:] = cand
+    copy_into(trial, cand)
     trial[cell] = keep
     if keep == ZERO:
         return False

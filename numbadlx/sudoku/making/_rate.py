@@ -38,8 +38,8 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._ladder import STEP_FIELDS, T_SEARCH
-from ._loops import rate_bulk, rate_serial
+from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
+from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
 from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -361,7 +361,7 @@ def rate(
             # a small call runs on the calling thread: no parallel kernel to compile
             serial = threads == 1 or (count <= _SERIAL_UP_TO and n <= 9)
             run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
-            (rate_serial if serial else rate_bulk)(
+            arguments = (
                 grid[todo],
                 n,
                 rows,
@@ -385,6 +385,10 @@ def rate(
                 status[todo],
                 solutions[todo],
             )
+            (rate_serial if serial else rate_bulk)(*arguments)
+            # the puzzles the ladder below the trials left stuck, on the whole ladder
+            if logic and np.any(outcome[todo] == NEEDS_TRIALS):
+                (trials_serial if serial else trials_bulk)(*arguments)
             if progress is not None:
                 progress(end, count)
     return Ratings(
