@@ -11,7 +11,7 @@ a call without a bound never compiles the logic ladder.
 import numpy as np
 from numba import njit
 
-from ..engines import INVALID, NO_SOLUTION, UNIQUE, stop_requested
+from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE, stop_requested
 from ._isomorphs import transform_one, transform_work
 from ._ladder import (
     NEEDS_TRIALS,
@@ -247,7 +247,6 @@ def make_rated_puzzle(
             work,
             grid,
             np.int64(T_SEARCH),
-            np.bool_(True),  # the whole ladder
         )
         value = logic_value(o, h, stalled, nn, ratings)
         if value < rate_lo or value > rate_hi:
@@ -303,6 +302,22 @@ def rate_chunk(
     work = logic_work(n)
     no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
     for k in range(c, count, n_chunks):
+        if status[k] == NOT_RUN:
+            # not checked by an engine (a small call): the uniqueness check here
+            if not candidates_of(puzzles[k], states[0], peers, full):
+                status[k] = INVALID
+            else:
+                found, _, _ = search(
+                    work_s,
+                    units,
+                    peers,
+                    np.int64(2),
+                    np.int64(0),
+                    np.bool_(False),
+                    state,
+                    solutions[k],
+                )
+                status[k] = UNIQUE if found == 1 else MULTIPLE if found == 2 else NO_SOLUTION
         if status[k] != UNIQUE:
             tries[k] = np.nan
             logic[k] = np.nan
@@ -424,7 +439,6 @@ def trial_chunk(
             work,
             solution[:0],
             np.int64(T_SEARCH),
-            np.bool_(True),  # the whole ladder
         )
         if o == STUCK and solvable:
             # carry on past the ladder with the digits of the solution (the trial

@@ -85,7 +85,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
     chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
     and ``seen_off`` equal to ``stamp`` mark visited candidates."""
     head = 0
-    tail = 1
+    tail = np.int64(1)
     queue[0] = start
     seen_on[start] = stamp
     while head < tail:

@@ -79,7 +79,9 @@ def rate_bulk(
 
     Only the rows whose ``status`` (an engine's, searched with limit 2) is UNIQUE are
     rated, with ``solutions[k]`` their solution; every other row gets NaN ``tries``
-    and ``logic`` and is left alone otherwise. Puzzle ``k`` draws its isomorphs from
+    and ``logic`` and is left alone otherwise. A row whose status is NOT_RUN gets its
+    status and solution here, from :func:`search` with limit 2 (a small call needs no
+    engine compiled). Puzzle ``k`` draws its isomorphs from
     ``(seed, first_index + k)``. ``tries[k]``: mean tries of :func:`search` (first
     solution, first cell of fewest candidates, lowest digit first) over ``isomorphs``
     random isomorphs. With ``do_logic``: the ladder's ``outcome``, ``hardest``

@@ -358,9 +358,12 @@ def rate(
             end = min(count, begin + block)
             todo = slice(begin, end)
             checked = (solutions[todo], status[todo], *(a[todo] for a in found))
-            # a small call runs on the calling thread: no parallel kernel to compile
-            serial = threads == 1 or (count <= _SERIAL_UP_TO and n <= 9)
-            run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
+            # a small call runs on the calling thread (no parallel kernel to compile),
+            # and the rater's own search checks uniqueness (no engine to compile)
+            small = count <= _SERIAL_UP_TO and n <= 9
+            serial = threads == 1 or small
+            if not small:
+                run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
             arguments = (
                 grid[todo],
                 n,
