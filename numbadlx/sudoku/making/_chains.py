@@ -163,21 +163,23 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
     """Follow the consequences in ``trial``: naked and hidden singles until none is left
     and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
     techniques Sudoku Explainer's "dynamic forcing chains (+)" use inside a chain).
+    The subset sizes and flags are constants here, so that these helpers are
+    compiled for them: settling is the inner loop of the trial rungs.
     False on a contradiction. ``ints`` (two rows of n) and ``stack`` are scratch."""
     while True:
         if singles(trial, units, peers, stack) < 0:
             return False
         if not plus:
             return True
-        if locked_candidates(trial, units, where, np.bool_(True), first) > 0:
+        if locked_candidates(trial, units, where, True, first) > 0:
             continue
-        if locked_candidates(trial, units, where, np.bool_(False), first) > 0:
+        if locked_candidates(trial, units, where, False, first) > 0:
             continue
-        if hidden_subset(trial, units, np.int64(2), first, ints[1], ints[0]) > 0:
+        if hidden_subset(trial, units, 2, first, ints[1], ints[0]) > 0:
             continue
-        if naked_subset(trial, units, np.int64(2), first, ints[0]) > 0:
+        if naked_subset(trial, units, 2, first, ints[0]) > 0:
             continue
-        if fish(trial, units, np.int64(2), first, ints[0], ints[1]) > 0:
+        if fish(trial, units, 2, first, ints[0], ints[1]) > 0:
             continue
         return True
 

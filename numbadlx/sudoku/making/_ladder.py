@@ -130,9 +130,9 @@ def apply_technique(technique, cand, units, peers, where, full, work, first):
     if technique == T_NISHIO:
         return nishio(cand, units, peers, where, cands, first)
     if technique == T_DYNAMIC_CHAIN:
-        return dynamic_chains(cand, units, peers, where, full, np.bool_(False), ints, cands, first)
+        return dynamic_chains(cand, units, peers, where, full, False, ints, cands, first)
     if technique == T_DYNAMIC_CHAIN_PLUS:
-        return dynamic_chains(cand, units, peers, where, full, np.bool_(True), ints, cands, first)
+        return dynamic_chains(cand, units, peers, where, full, True, ints, cands, first)
     return 0
 
 
