@@ -5,7 +5,10 @@ They are plain compiled functions that the ``prange`` loops call, rather than lo
 bodies written inside them: Numba's parallel passes analyse and outline everything
 inside a ``prange`` loop, and on bodies this large that took longer than compiling the
 body itself. Making a puzzle with and without a rating bound are two functions, so that
-a call without a bound never compiles the logic ladder.
+a call without a bound never compiles the logic ladder; rating is two passes, the
+ladder below the trials (:func:`rate_chunk`) and then, for the puzzles stuck there
+only, the whole ladder (:func:`trial_chunk`), so that a call whose puzzles never need
+the trial rungs never compiles them.
 """
 
 import numpy as np

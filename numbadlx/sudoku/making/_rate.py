@@ -112,7 +112,8 @@ class Step(NamedTuple):
 
 
 #: Calls of at most this many puzzles of up to 9x9 run on the calling thread (a
-#: fraction of a second), so they do not compile the parallel kernels.
+#: fraction of a second), so they do not compile the parallel kernels, and check
+#: uniqueness with the rater's own search, so they do not compile an engine.
 _SERIAL_UP_TO = 256
 
 
