@@ -5,15 +5,19 @@ They are plain compiled functions that the ``prange`` loops call, rather than lo
 bodies written inside them: Numba's parallel passes analyse and outline everything
 inside a ``prange`` loop, and on bodies this large that took longer than compiling the
 body itself. Making a puzzle with and without a rating bound are two functions, so that
-a call without a bound never compiles the logic ladder.
+a call without a bound never compiles the logic ladder; rating is two passes, the
+ladder below the trials (:func:`rate_chunk`) and then, for the puzzles stuck there
+only, the whole ladder (:func:`trial_chunk`), so that a call whose puzzles never need
+the trial rungs never compiles them.
 """
 
 import numpy as np
 from numba import njit
 
-from ..engines import INVALID, NO_SOLUTION, UNIQUE, stop_requested
+from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE, stop_requested
 from ._isomorphs import transform_one, transform_work
 from ._ladder import (
+    NEEDS_TRIALS,
     STEP_FIELDS,
     STUCK,
     T_FIRST_TRIAL,
@@ -22,7 +26,7 @@ from ._ladder import (
     logic_value,
     logic_work,
 )
-from ._masks import candidates_of
+from ._masks import candidates_of, copy_into
 from ._random import random_below, seed_state, shuffle
 from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
 
@@ -30,7 +34,7 @@ from ._search import choose_cell, other_solution, random_grid_into, search, sear
 STOPPED = -2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def attempt_puzzle(
     puzzle,
     grid,
@@ -57,12 +61,13 @@ def attempt_puzzle(
     single clue is then checked too. Returns whether the puzzle is kept: its clue
     count within bounds and, with ``strict``, no single clue removable. The stop flag
     of ``work_s`` (:func:`~._search.search_work`) cuts the attempt short: the caller
-    looks at it before keeping a puzzle."""
+    looks at it before keeping a puzzle. Inlined into its one caller of each kind
+    (one compiled level less to optimise again)."""
     nn = puzzle.shape[0]
     n_orbits = orbits.shape[0]
     stop = work_s[5]
     random_grid_into(grid, units, peers, full, state, work_s)
-    puzzle[:] = grid
+    copy_into(puzzle, grid)
     shuffle(order, n_orbits, state)
     clues = nn
     target = clue_lo + random_below(state, clue_hi - clue_lo + 1)
@@ -165,7 +170,7 @@ def make_puzzle(
         ):
             if stop_requested(stop):
                 break  # a search of this attempt may have been cut short: not kept
-            out[k] = puzzle
+            copy_into(out[k], puzzle)
             attempts[k] = attempt + 1
             return
     if stop_requested(stop):
@@ -237,14 +242,22 @@ def make_rated_puzzle(
             continue
         candidates_of(puzzle, cand, peers, full)
         o, h, _, _, stalled = logic_solve(
-            cand, units, peers, where, full, no_steps, work, grid, T_SEARCH
+            cand,
+            units,
+            peers,
+            where,
+            full,
+            no_steps,
+            work,
+            grid,
+            np.int64(T_SEARCH),
         )
         value = logic_value(o, h, stalled, nn, ratings)
         if value < rate_lo or value > rate_hi:
             continue
         if stop_requested(stop):
             break  # a search of this attempt may have been cut short: not kept
-        out[k] = puzzle
+        copy_into(out[k], puzzle)
         attempts[k] = attempt + 1
         return
     if stop_requested(stop):
@@ -293,6 +306,22 @@ def rate_chunk(
     work = logic_work(n)
     no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
     for k in range(c, count, n_chunks):
+        if status[k] == NOT_RUN:
+            # not checked by an engine (a small call): the uniqueness check here
+            if not candidates_of(puzzles[k], states[0], peers, full):
+                status[k] = INVALID
+            else:
+                found, _, _ = search(
+                    work_s,
+                    units,
+                    peers,
+                    np.int64(2),
+                    np.int64(0),
+                    np.bool_(False),
+                    state,
+                    solutions[k],
+                )
+                status[k] = UNIQUE if found == 1 else MULTIPLE if found == 2 else NO_SOLUTION
         if status[k] != UNIQUE:
             tries[k] = np.nan
             logic[k] = np.nan
@@ -307,12 +336,12 @@ def rate_chunk(
         solvable = True
         # singles reach the same cells in every isomorph: if they fill the grid,
         # every isomorph takes 0 tries
-        states[0, :] = cand
+        copy_into(states[0], cand)
         isomorphs_left = isomorphs
         if singles(states[0], units, peers, queue) < 0:
             solvable = False
             isomorphs_left = 0
-        elif choose_cell(states[0], False, state) < 0:
+        elif choose_cell(states[0], np.bool_(False), state) < 0:
             isomorphs_left = 0
         for _ in range(isomorphs_left):
             transform_one(
@@ -328,7 +357,9 @@ def rate_chunk(
                 groups,
             )
             candidates_of(image, states[0], peers, full)
-            found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
+            found, g, _ = search(
+                work_s, units, peers, np.int64(1), np.int64(0), np.bool_(False), state, solution
+            )
             if found == 0:
                 solvable = False
                 break
@@ -336,14 +367,87 @@ def rate_chunk(
         tries[k] = total / isomorphs if solvable else np.nan
         if not do_logic:
             continue
+        # the ladder below the trials first: a call whose puzzles never need them
+        # never compiles them (trial_chunk rates the others on the whole ladder)
         mine = steps[k] if keep_steps else no_steps
         o, h, s, _, stalled = logic_solve(
-            cand, units, peers, where, full, mine, work, solution[:0], T_SEARCH
+            cand,
+            units,
+            peers,
+            where,
+            full,
+            mine,
+            work,
+            solution[:0],
+            np.int64(T_FIRST_TRIAL),
+            None,  # below the trials
+        )
+        if o == STUCK:
+            outcome[k] = NEEDS_TRIALS
+            continue
+        outcome[k] = o
+        hardest[k] = h
+        n_steps[k] = s
+        logic[k] = logic_value(o, h, stalled, nn, ratings)
+
+
+@njit(cache=True, nogil=True)
+def trial_chunk(
+    c,
+    n_chunks,
+    puzzles,
+    n,
+    box_rows,
+    box_cols,
+    units,
+    peers,
+    where,
+    full,
+    isomorphs,
+    seed,
+    first_index,
+    do_logic,
+    ratings,
+    tries,
+    logic,
+    outcome,
+    hardest,
+    n_steps,
+    steps,
+    chunk,
+    status,
+    solutions,
+):
+    """The logic rating of the puzzles of chunk ``c`` that :func:`rate_chunk` left
+    with outcome NEEDS_TRIALS (the ladder below the trials ran out), on the whole
+    ladder from the start (same arguments)."""
+    count, nn = puzzles.shape
+    keep_steps = steps.shape[0] == count
+    solution = np.zeros(nn, dtype=np.uint8)
+    cand = np.zeros(nn, dtype=np.uint64)
+    work = logic_work(n)
+    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
+    for k in range(c, count, n_chunks):
+        if outcome[k] != NEEDS_TRIALS:
+            continue
+        candidates_of(puzzles[k], cand, peers, full)
+        solvable = not np.isnan(tries[k])
+        mine = steps[k] if keep_steps else no_steps
+        o, h, s, _, stalled = logic_solve(
+            cand,
+            units,
+            peers,
+            where,
+            full,
+            mine,
+            work,
+            solution[:0],
+            np.int64(T_SEARCH),
         )
         if o == STUCK and solvable:
             # carry on past the ladder with the digits of the solution (the trial
             # rungs have just failed here: not again)
-            solution[:] = solutions[k]
+            copy_into(solution, solutions[k])
             o, _, more, _, _ = logic_solve(
                 cand,
                 units,
@@ -353,7 +457,8 @@ def rate_chunk(
                 mine[min(s, mine.shape[0]) :],
                 work,
                 solution,
-                T_FIRST_TRIAL,
+                np.int64(T_FIRST_TRIAL),
+                None,  # below the trials: the ladder compiled for rate_chunk
             )
             s += more
             o = STUCK if o != NO_SOLUTION else o

@@ -10,7 +10,7 @@ it can remove on the same candidates, then removes it all
 import numpy as np
 from numba import njit
 
-from ._masks import ONE, PLACED, ZERO, bit_index, lowest_bit, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, copy_into, lowest_bit, popcount
 from ._search import singles
 from ._techniques import eliminate, fish, hidden_subset, locked_candidates, naked_subset
 
@@ -85,7 +85,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
     chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
     and ``seen_off`` equal to ``stamp`` mark visited candidates."""
     head = 0
-    tail = 1
+    tail = np.int64(1)
     queue[0] = start
     seen_on[start] = stamp
     while head < tail:
@@ -163,6 +163,8 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
     """Follow the consequences in ``trial``: naked and hidden singles until none is left
     and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
     techniques Sudoku Explainer's "dynamic forcing chains (+)" use inside a chain).
+    The subset sizes and flags are constants here, so that these helpers are
+    compiled for them: settling is the inner loop of the trial rungs.
     False on a contradiction. ``ints`` (two rows of n) and ``stack`` are scratch."""
     while True:
         if singles(trial, units, peers, stack) < 0:
@@ -186,7 +188,7 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
 def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first):
     """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
     settled (:func:`settle`); False if that leads to a contradiction."""
-    trial[:] = cand
+    copy_into(trial, cand)
     trial[cell] = keep
     if keep == ZERO:
         return False

@@ -8,7 +8,7 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk
+from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
 from ._isomorphs import transform_one, transform_work
 from ._random import seed_state
 from ._search import random_grid_into, search_work
@@ -79,7 +79,9 @@ def rate_bulk(
 
     Only the rows whose ``status`` (an engine's, searched with limit 2) is UNIQUE are
     rated, with ``solutions[k]`` their solution; every other row gets NaN ``tries``
-    and ``logic`` and is left alone otherwise. Puzzle ``k`` draws its isomorphs from
+    and ``logic`` and is left alone otherwise. A row whose status is NOT_RUN gets its
+    status and solution here, from :func:`search` with limit 2 (a small call needs no
+    engine compiled). Puzzle ``k`` draws its isomorphs from
     ``(seed, first_index + k)``. ``tries[k]``: mean tries of :func:`search` (first
     solution, first cell of fewest candidates, lowest digit first) over ``isomorphs``
     random isomorphs. With ``do_logic``: the ladder's ``outcome``, ``hardest``
@@ -91,6 +93,65 @@ def rate_bulk(
     for c in prange(n_chunks):
         rate_chunk(
             np.int64(c),  # one type: the prange index is typed int64, then uint64
+            n_chunks,
+            puzzles,
+            n,
+            box_rows,
+            box_cols,
+            units,
+            peers,
+            where,
+            full,
+            isomorphs,
+            seed,
+            first_index,
+            do_logic,
+            ratings,
+            tries,
+            logic,
+            outcome,
+            hardest,
+            n_steps,
+            steps,
+            chunk,
+            status,
+            solutions,
+        )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def trials_bulk(
+    puzzles,
+    n,
+    box_rows,
+    box_cols,
+    units,
+    peers,
+    where,
+    full,
+    isomorphs,
+    seed,
+    first_index,
+    do_logic,
+    ratings,
+    tries,
+    logic,
+    outcome,
+    hardest,
+    n_steps,
+    steps,
+    chunk,
+    status,
+    solutions,
+):
+    """The second pass of :func:`rate_bulk` (same arguments): the logic ratings of
+    the puzzles it left with outcome NEEDS_TRIALS, on the whole ladder. Run only when
+    there are some, so a call whose puzzles never need the trial rungs never compiles
+    them."""
+    n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        trial_chunk(
+            np.int64(c),
             n_chunks,
             puzzles,
             n,
@@ -220,23 +281,27 @@ def generate_rated_bulk(
 
 
 # The same loops on the calling thread, for small calls: a parallel kernel costs more to
-# compile than a few puzzles take, and results do not depend on the threads.
+# compile than a few puzzles take, and results do not depend on the threads. They are
+# Python loops over the compiled bodies: a compiled loop around a body would compile
+# (and optimise) the whole body once more.
 
 
-@njit(cache=True, nogil=True)
 def rate_serial(puzzles, *rest):
     """:func:`rate_bulk` on the calling thread (same arguments)."""
     rate_chunk(np.int64(0), np.int64(1), puzzles, *rest)
 
 
-@njit(cache=True, nogil=True)
+def trials_serial(puzzles, *rest):
+    """:func:`trials_bulk` on the calling thread (same arguments)."""
+    trial_chunk(np.int64(0), np.int64(1), puzzles, *rest)
+
+
 def generate_serial(out, attempts, n, box_rows, box_cols, *rest):
     """:func:`generate_bulk` on the calling thread (same arguments)."""
     for k in range(out.shape[0]):
         make_puzzle(np.int64(k), out, attempts, n, *rest)
 
 
-@njit(cache=True, nogil=True)
 def generate_rated_serial(out, attempts, n, box_rows, box_cols, *rest):
     """:func:`generate_rated_bulk` on the calling thread (same arguments)."""
     for k in range(out.shape[0]):

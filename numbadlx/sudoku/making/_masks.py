@@ -43,6 +43,15 @@ def bit_index(bit):
     return popcount(bit - ONE)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two 1-d arrays of one length, as a plain loop: Numba's slice
+    assignment compiles a formatted error message (seconds of string code) that a
+    copy between arrays known to match never needs."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
 @njit(cache=True, nogil=True)
 def candidates_of(puzzle, cand, peers, full):
     """Candidates of a puzzle with its givens placed; False if the givens clash or a

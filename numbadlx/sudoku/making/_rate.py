@@ -38,8 +38,8 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._ladder import STEP_FIELDS, T_SEARCH
-from ._loops import rate_bulk, rate_serial
+from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
+from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
 from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -112,7 +112,8 @@ class Step(NamedTuple):
 
 
 #: Calls of at most this many puzzles of up to 9x9 run on the calling thread (a
-#: fraction of a second), so they do not compile the parallel kernels.
+#: fraction of a second), so they do not compile the parallel kernels, and check
+#: uniqueness with the rater's own search, so they do not compile an engine.
 _SERIAL_UP_TO = 256
 
 
@@ -359,10 +360,13 @@ def rate(
             end = min(count, begin + block)
             todo = slice(begin, end)
             checked = (solutions[todo], status[todo], *(a[todo] for a in found))
-            # a small call runs on the calling thread: no parallel kernel to compile
-            serial = threads == 1 or (count <= _SERIAL_UP_TO and n <= 9)
-            run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
-            (rate_serial if serial else rate_bulk)(
+            # a small call runs on the calling thread (no parallel kernel to compile),
+            # and the rater's own search checks uniqueness (no engine to compile)
+            small = count <= _SERIAL_UP_TO and n <= 9
+            serial = threads == 1 or small
+            if not small:
+                run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
+            arguments = (
                 grid[todo],
                 n,
                 rows,
@@ -386,6 +390,10 @@ def rate(
                 status[todo],
                 solutions[todo],
             )
+            (rate_serial if serial else rate_bulk)(*arguments)
+            # the puzzles the ladder below the trials left stuck, on the whole ladder
+            if logic and np.any(outcome[todo] == NEEDS_TRIALS):
+                (trials_serial if serial else trials_bulk)(*arguments)
             if progress is not None:
                 progress(end, count)
     return Ratings(

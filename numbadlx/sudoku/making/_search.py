@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..engines import PLACED, place, queue_singles, settle_singles, stop_requested
-from ._masks import ONE, ZERO, bit_index, candidates_of, lowest_bit, popcount
+from ._masks import ONE, ZERO, bit_index, candidates_of, copy_into, lowest_bit, popcount
 from ._random import random_below, random_bit
 
 
@@ -141,7 +141,7 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
             if max_tries > 0 and tries > max_tries:
                 return count, tries, False
         child = states[level + 1]
-        child[:] = states[level]
+        copy_into(child, states[level])
         tail = place(child, cells[level], bit, queue, 0)
         got = settle_singles(child, n, peers, units, queue, tail, left[level])
         if got < 0:
@@ -178,7 +178,7 @@ def random_grid_into(out, units, peers, full, state, work):
     while not stop_requested(stop):
         for k in range(nn):
             states[0, k] = full
-        count, _, _ = search(work, units, peers, 1, budget, True, state, out)
+        count, _, _ = search(work, units, peers, np.int64(1), budget, np.bool_(True), state, out)
         if count == 1:
             return
         budget *= 2
@@ -228,5 +228,7 @@ def other_solution(puzzle, cell, digit, units, peers, where, full, work, state, 
     states[0, cell] &= ~bit
     if states[0, cell] == ZERO:
         return False
-    found, _, _ = search(work, units, peers, 1, 0, False, state, solution)
+    found, _, _ = search(
+        work, units, peers, np.int64(1), np.int64(0), np.bool_(False), state, solution
+    )
     return found > 0

@@ -104,7 +104,7 @@ def naked_subset(cand, units, k, first, members):
     n = units.shape[1]
     index = np.zeros(4, dtype=np.int64)
     for u in range(units.shape[0]):
-        m = 0
+        m = np.int64(0)
         for j in range(n):
             c = cand[units[u, j]]
             if not (c & PLACED):
@@ -157,7 +157,7 @@ def hidden_subset(cand, units, k, first, positions, digits):
                 bit = lowest_bit(rest)
                 rest ^= bit
                 positions[bit_index(bit)] |= np.int64(1) << j
-        m = 0
+        m = np.int64(0)
         for d in range(n):
             if not (placed & (ONE << np.uint64(d))):
                 s = popcount(np.uint64(positions[d]))
@@ -252,7 +252,7 @@ def fish(cand, units, k, first, lines, masks):
         bit = ONE << np.uint64(d)
         for base in range(2):
             cover = 1 - base
-            m = 0
+            m = np.int64(0)
             for line in range(n):
                 mask = np.int64(0)
                 placed = False

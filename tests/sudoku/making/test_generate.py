@@ -326,6 +326,8 @@ def test_ratings_are_reproducible_and_handle_odd_puzzles():
 
 
 NO_SOLUTION_9 = "123456780" + "000000009" + "0" * 63  # r1c9 has no digit left
+# a hard puzzle of the "forum hardest" kind (its logic rating needs trials or search)
+HARD_9 = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
 
 
 def test_rate_rates_only_puzzles_with_one_solution():
@@ -355,6 +357,32 @@ def test_rate_rates_only_puzzles_with_one_solution():
         "MULTIPLE",
         "UNIQUE",
     ]
+
+
+@pytest.mark.slow
+def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
+    """A small call checks uniqueness with the rater's own search, a large one with an
+    engine: the same statuses and ratings either way (here both on one thread)."""
+    from numbadlx.sudoku.making import _rate
+
+    unique = sudoku.generate(3, 9, seed=21)
+    clash = np.zeros(81, dtype=np.uint8)
+    clash[:2] = 5
+    few = unique[0].copy()
+    few[10:] = 0  # a few givens: many solutions
+    hard = sudoku.parse(HARD_9)
+    puzzles = np.vstack([unique, few, sudoku.parse(NO_SOLUTION_9), clash, hard])
+    small = sudoku.rate(puzzles, steps=True, threads=1)
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large": an engine checks
+    large = sudoku.rate(puzzles, steps=True, threads=1)
+    names = ["UNIQUE"] * 3 + ["MULTIPLE", "NO_SOLUTION", "INVALID", "UNIQUE"]
+    assert small.status_names().tolist() == large.status_names().tolist() == names
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    for field in ("hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(small, field), getattr(large, field))
+    # the hard one needs the trial rungs (rated in a second pass) or search
+    assert small.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
 
 
 def test_rate_file_says_multiple_solutions(tmp_path):
