@@ -36,8 +36,9 @@ call's fixed cost is spread as on a file); the table gives the median CPU time p
 puzzle (process time: the figures hold up on a loaded machine), the ratio variant /
 classic, and whether it is within the 2x target, with the search nodes per puzzle
 (states propagated) of each set: where a ratio is high, the variant puzzles need more
-search at the same clue count (the "bits" engine runs locked candidates on boxes
-only, so jigsaw regions and diagonals get none).
+search at the same clue count (the "bits" engine runs locked candidates between
+any two units that cross in two or more cells: boxes and lines, and the regions,
+diagonals, windows and disjoint groups of the rules).
 """
 
 import argparse

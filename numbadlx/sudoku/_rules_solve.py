@@ -63,9 +63,7 @@ def rule_groups(rules, n_puzzles, n, box):
 def _table(name, n, rules):
     table = geometry.unit_table(n, rules=rules)
     entry = REGISTRY.get(name)
-    if entry is not None and entry.rules_table is not None:
-        table = entry.rules_table(table, rules)
-    return table
+    return table if entry is None else entry.table_for(table, rules)
 
 
 def solve_rules(

@@ -57,7 +57,10 @@ registry entry. An engine whose kernels need more than the unit table says how t
 its table from it (``Engine.rules_table``): the "cages" engine, which solves the
 constraint rules of a :class:`~numbadlx.sudoku.Rules` (cage sums, thermometers, dots,
 X/V, non-consecutive, odd/even), takes a :class:`ConstraintTable` made by
-:func:`constraint_table`.
+:func:`constraint_table`. The "bits" engine takes, for rules that add or replace units,
+a :class:`CrossTable` (:func:`crossing_table`): the unit table with the pairs of units
+that cross in two or more cells, for locked candidates between any two units
+(:func:`propagate_crossing`).
 
 Examples
 --------
@@ -90,7 +93,8 @@ from ._contract import (
     popcount,
     stop_requested,
 )
-from ._propagation import place, propagate, queue_singles, settle_singles
+from ._crossings import CrossTable, crossing_table
+from ._propagation import place, propagate, propagate_crossing, queue_singles, settle_singles
 from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
 __all__ = [
@@ -118,6 +122,9 @@ __all__ = [
     "queue_singles",
     "propagate",
     "settle_singles",
+    "propagate_crossing",
     "ConstraintTable",
     "constraint_table",
+    "CrossTable",
+    "crossing_table",
 ]

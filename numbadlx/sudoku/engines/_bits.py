@@ -32,11 +32,13 @@ Statuses, result arrays and the kernels' signatures are the engines' contract
 
 import numpy as np
 from numba import njit, prange
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from ._contract import INVALID, PLACED, final_status, popcount
 from ._loop import lanes_for, solve_rows, take_units
-from ._propagation import place, propagate
+from ._propagation import place, propagate, propagate_crossing
 
 _ONE = np.uint64(1)
 _DIGITS = ~PLACED
@@ -218,6 +220,69 @@ def _choose(masks, n, peers, units, at_least):
     return -(best_unit * 64 + best_digit) - 1, left
 
 
+def _crosses(table):
+    """Whether a table type (at compile time) is a crossing table."""
+    return isinstance(table, types.BaseNamedTuple) and "crossings" in table.fields
+
+
+def _locks(table):
+    """Whether locked candidates run on ``table`` (compiled per table type)."""
+
+
+@overload(_locks, inline="always")
+def _locks_impl(table):
+    if _crosses(table):
+        return lambda table: True
+    return lambda table: table.has_boxes
+
+
+def _settle(table, masks, queue, tail, segments, locked, open_cells):
+    """:func:`propagate` on ``table``'s units, or :func:`propagate_crossing` on a
+    crossing table (chosen when compiling, so a classic table never compiles the
+    crossing pass)."""
+
+
+@overload(_settle, inline="always")
+def _settle_impl(table, masks, queue, tail, segments, locked, open_cells):
+    if _crosses(table):
+
+        def crossing(table, masks, queue, tail, segments, locked, open_cells):
+            return propagate_crossing(
+                masks,
+                table.n,
+                table.box_rows,
+                table.box_cols,
+                table.peers,
+                table.units,
+                queue,
+                tail,
+                segments,
+                table.has_boxes,
+                table.crossings,
+                locked,
+                open_cells,
+            )
+
+        return crossing
+
+    def classic(table, masks, queue, tail, segments, locked, open_cells):
+        return propagate(
+            masks,
+            table.n,
+            table.box_rows,
+            table.box_cols,
+            table.peers,
+            table.units,
+            queue,
+            tail,
+            segments,
+            locked,
+            open_cells,
+        )
+
+    return classic
+
+
 @njit(nogil=True, inline="always")
 def _search(grid, table, limit, max_nodes, work, solution):
     """The body of :func:`solve_one`, inlined into the serial kernel's loop: called
@@ -225,11 +290,9 @@ def _search(grid, table, limit, max_nodes, work, solution):
     optimised and compiled twice, once for it and once again inside the loop."""
     masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
     n = table.n
-    box_rows = table.box_rows
-    box_cols = table.box_cols
     peers = table.peers
     units = table.units
-    locked = table.has_boxes  # the locked candidates rule (read along boxes)
+    locked = _locks(table)  # the locked candidates rule (along boxes, or crossings)
     nn = n * n
     for cell in range(nn):
         solution[cell] = 0
@@ -253,9 +316,7 @@ def _search(grid, table, limit, max_nodes, work, solution):
     level = 0
     placed = -1
     if tail >= 0:
-        got = propagate(
-            masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, nn - givens
-        )
+        got = _settle(table, masks, queue, tail, segments, locked, nn - givens)
         if got >= 0:
             placed = givens + got
     dead_ends = 0
@@ -304,19 +365,7 @@ def _search(grid, table, limit, max_nodes, work, solution):
         # below the root, locked candidates only once the search has met a dead end: a
         # puzzle whose first tries all lead to solutions (easy, or with many of them)
         # gains nothing from the pass, which costs about a third of a node on 16x16
-        got = propagate(
-            masks,
-            n,
-            box_rows,
-            box_cols,
-            peers,
-            units,
-            queue,
-            tail,
-            segments,
-            locked and dead_ends > 0,
-            nn - before,
-        )
+        got = _settle(table, masks, queue, tail, segments, locked and dead_ends > 0, nn - before)
         placed = before + got if got >= 0 else -1
         if placed < 0:
             dead_ends += 1

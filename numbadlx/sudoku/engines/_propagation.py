@@ -11,7 +11,7 @@ hand) is brought to it by :func:`queue_singles`.
 * :func:`queue_singles` places and queues every unplaced cell with one candidate;
 * :func:`propagate` empties the queue into the peers (naked singles), places hidden
   singles, and with ``locked`` runs locked candidates between rounds, to the fixed
-  point.
+  point; :func:`propagate_crossing` also runs them between any two crossing units.
 
 The "bits" engine searches with them, and so do the making kernels (random grids, the
 uniqueness proof of generate, the tries of rate, the logic ladder's trials), with
@@ -316,6 +316,113 @@ def propagate(
             changed |= state
             if tail:
                 break
+        if tail or changed:
+            continue
+        return placed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cells_or(masks, crossings, pair, row):
+    """The digits that one row of a crossing may hold: its cells' candidates, placed
+    cells included (a cell placed by this pass still has its digit in its peers)."""
+    seen = np.uint64(0)
+    for k in range(crossings[pair, row, 0]):
+        seen |= masks[crossings[pair, row, k + 1]]
+    return seen & _DIGITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _crossing(masks, crossings, queue, tail):
+    """Locked candidates between every pair of units of ``crossings`` (see
+    :class:`~numbadlx.sudoku.engines.CrossTable`): a digit whose places in one unit
+    all lie where it crosses the other leaves the other's remaining cells. Returns
+    ``(tail, state)`` as :func:`_locked` does."""
+    changed = 0
+    for pair in range(crossings.shape[0]):
+        both = _cells_or(masks, crossings, pair, 0)
+        if both == 0:
+            continue
+        only_a = _cells_or(masks, crossings, pair, 1)
+        only_b = _cells_or(masks, crossings, pair, 2)
+        for row, out in ((2, both & ~only_a & only_b), (1, both & ~only_b & only_a)):
+            if not out:
+                continue
+            for k in range(crossings[pair, row, 0]):
+                cell = crossings[pair, row, k + 1]
+                tail, state = _remove(masks, cell, out, queue, tail)
+                if state < 0:
+                    return tail, -1
+                changed |= state
+    return tail, changed
+
+
+@njit(cache=True, nogil=True)
+def propagate_crossing(
+    masks,
+    n,
+    box_rows,
+    box_cols,
+    peers,
+    units,
+    queue,
+    tail,
+    segments,
+    has_boxes,
+    crossings,
+    locked,
+    open_cells,
+):
+    """:func:`propagate` with locked candidates between any two crossing units as
+    well: after the box pass (when ``has_boxes``), the pairs of ``crossings`` (a
+    :class:`~numbadlx.sudoku.engines.CrossTable`'s). The "bits" engine's propagation
+    for the rules that add or replace units; classic grids never compile it.
+
+    Examples
+    --------
+    A 4x4 X-Sudoku: the main diagonal's 1 can only go in the top left box, on the
+    diagonal, so it leaves the box's other two cells.
+
+    >>> import numpy as np
+    >>> from numbadlx.sudoku import Rules, geometry
+    >>> from numbadlx.sudoku.engines import crossing_table, propagate_crossing
+    >>> rules = Rules(diagonals=True).checked(4)
+    >>> t = crossing_table(geometry.unit_table(4, rules=rules), rules)
+    >>> masks = np.full(16, 0b1111, dtype=np.uint64)
+    >>> masks[[10, 15]] = 0b1110
+    >>> queue = np.empty(16, dtype=np.int32)
+    >>> propagate_crossing(masks, 4, 2, 2, t.peers, t.units, queue, 0, masks[:0].copy(),
+    ...                    False, t.crossings, True, 16)
+    0
+    >>> [int(m) & 1 for m in masks[[1, 4]]]
+    [0, 0]
+    """
+    placed = 0
+    placed_at_locked = -1
+    while True:
+        got = settle_singles(masks, n, peers, units, queue, tail, open_cells - placed)
+        if got < 0:
+            return -1
+        placed += got
+        if placed == open_cells:
+            return placed
+        if not locked or placed == placed_at_locked:
+            return placed
+        placed_at_locked = placed
+        changed = 0
+        tail = 0
+        if has_boxes:
+            for axis in range(2):
+                tail, state = _locked(masks, n, box_rows, box_cols, queue, segments, axis)
+                if state < 0:
+                    return -1
+                changed |= state
+                if tail:
+                    break
+        if not tail:
+            tail, state = _crossing(masks, crossings, queue, 0)
+            if state < 0:
+                return -1
+            changed |= state
         if tail or changed:
             continue
         return placed

@@ -11,6 +11,7 @@ from ..shape import box_shape
 from ..variants import RULE_KINDS
 from . import _bands, _bits, _cages, _dlx
 from ._constraint_tables import constraint_table
+from ._crossings import crossing_table
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ class Engine:
         ``rules_table(unit_table, rules)``: the table its kernels take for puzzles
         under ``rules`` (checked), built from the unit table of those rules; None: the
         unit table itself.
+    unit_rules_table : callable or None
+        ``unit_rules_table(unit_table, rules)``: the table its kernels take for puzzles
+        under rules that add or replace units (a classic call never builds it); None:
+        the unit table itself.
     """
 
     name: str
@@ -61,10 +66,20 @@ class Engine:
     node_seconds: Callable[[int], float]
     rules: frozenset = frozenset()
     rules_table: Callable | None = None
+    unit_rules_table: Callable | None = None
 
     def solves(self, kinds) -> bool:
         """Whether it solves puzzles under rules of these kinds (a set of names)."""
         return frozenset(kinds) <= self.rules
+
+    def table_for(self, unit_table, rules):
+        """The table its kernels take for puzzles under ``rules`` (checked), whose unit
+        table is ``unit_table``."""
+        if self.rules_table is not None:
+            return self.rules_table(unit_table, rules)
+        if self.unit_rules_table is not None and rules.unit_rules:
+            return self.unit_rules_table(unit_table, rules)
+        return unit_table
 
 
 # The rules the unit table carries: any unit of n cells, and links between cells
@@ -126,6 +141,7 @@ REGISTRY = types.MappingProxyType(
             serial_up_to=1,
             node_seconds=lambda n: 4e-8 * n * n,  # a node is a whole propagation
             rules=_TABLE_RULES,
+            unit_rules_table=crossing_table,
         ),
         "bands": _entry(
             "bands",

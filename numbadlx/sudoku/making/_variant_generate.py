@@ -84,10 +84,7 @@ class _Engine:
         if self.name not in REGISTRY:
             raise ValueError(f"no engine makes puzzles under the rules {sorted(rules.kinds)}")
         table = unit_table(size, rules=rules)
-        entry = REGISTRY[self.name]
-        if entry.rules_table is not None:
-            table = entry.rules_table(table, rules)
-        self.table = table
+        self.table = REGISTRY[self.name].table_for(table, rules)
         self.threads = threads
 
     def __call__(self, puzzles, limit, max_nodes=0):
