@@ -83,7 +83,14 @@ def to_exact_cover(
     >>> decode_cover("0" * 16, chosen, cells, digits).tolist()[:4]
     [1, 2, 3, 4]
     """
+    if isinstance(box, Rules):
+        raise TypeError(
+            "to_exact_cover: box is a (rows, columns) pair; pass the rules by keyword: "
+            "to_exact_cover(grid, rules=rules)"
+        )
     if rules is not None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         return _rules_exact_cover(grid, box, rules)
     from ..core import ExactCover  # the generic path loads the core only when asked
 

@@ -94,7 +94,8 @@ class Grid:
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if rules is not None and box is None:
+        if rules is not None and box is None and rules.box is not None:
+            rules.checked(_one_grid(puzzle, None)[1])  # a box that does not fit is named
             box = rules.box
         self.puzzle, self.n, self.box = _one_grid(puzzle, box)
         if rules is not None:

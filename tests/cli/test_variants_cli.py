@@ -120,3 +120,14 @@ def test_json_lines_and_a_byte_order_mark(tmp_path):
     broken.write_text('{"size": 4,\n "grid": [\n')
     with pytest.raises(ValueError, match="not valid JSON"):
         sudoku.parse_chunk(broken)
+
+
+def test_a_line_naming_a_file_is_not_opened(tmp_path, monkeypatch):
+    # a line of a data file is a puzzle, never a path: no other file's text in the output
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "secret.txt").write_text("top secret words\n")
+    path = tmp_path / "lines.txt"
+    path.write_text("secret.txt\n" + X_LINK + "\n")
+    chunk = sudoku.parse_chunk(path, format="fpuzzles")
+    assert chunk.bad.tolist() == [True, False]
+    assert "secret" in chunk.errors[0][1] and "top secret" not in chunk.errors[0][1]

@@ -123,3 +123,10 @@ def test_plot_grid_draws_the_rules():
     from matplotlib import pyplot
 
     pyplot.close(fig)
+
+
+def test_rules_for_another_size_are_named_in_the_error():
+    # a 4x4 grid with the rules of a 9x9 one: the rules' box is named, not a grid length
+    with pytest.raises(ValueError, match="box: box 3x3 does not fit a 4x4 puzzle"):
+        Grid("0" * 16, rules=Rules(box=(3, 3)))
+    assert Grid("0" * 36, rules=Rules(box=(3, 2), diagonals=True)).box == (3, 2)

@@ -55,11 +55,12 @@ _CELL = re.compile(r"[Rr](\d+)[Cc](\d+)")
 _BASE64 = re.compile(r"[A-Za-z0-9+/= \n\r\t]+")
 
 
-def _text_of(source):
-    """The JSON text of ``source``: a JSON string, a packed string, a link or a file."""
+def _text_of(source, paths=True):
+    """The JSON text of ``source``: a JSON string, a packed string, a link or (when
+    ``paths``) a file. The text of a file, or a line of a data file, is never a path."""
     if isinstance(source, os.PathLike):
         with open(source, encoding="utf-8-sig") as handle:
-            return _text_of(handle.read())
+            return _text_of(handle.read(), paths=False)
     if not isinstance(source, str):
         raise TypeError(f"f-puzzles: expected JSON text, a link or a path, got {type(source)}")
     text = source.strip()
@@ -69,11 +70,12 @@ def _text_of(source):
         query = text.split("load=", 1)[1].split("&", 1)[0].split("#", 1)[0]
         # a "+" in a link may have been turned into a space on the way
         return decompress_base64(urllib.parse.unquote(query).replace(" ", "+"))
-    if text and _BASE64.fullmatch(text) and not os.path.isfile(text):
+    is_file = paths and os.path.isfile(text)
+    if text and _BASE64.fullmatch(text) and not is_file:
         return decompress_base64("".join(text.split()))
-    if os.path.isfile(text):
+    if is_file:
         with open(text, encoding="utf-8-sig") as handle:
-            return _text_of(handle.read())
+            return _text_of(handle.read(), paths=False)
     raise ValueError(
         "f-puzzles: expected a JSON object, an lz-string base64 text, a link with "
         f"?load= or a file, got {text[:40]!r}"
@@ -323,10 +325,15 @@ def read_fpuzzles(source):
     >>> puzzle.tolist()[:4], rules.cages
     ([1, 0, 0, 0], (((1, 2), 7),))
     """
+    return _read(source, paths=True)
+
+
+def _read(source, paths):
+    """:func:`read_fpuzzles`; a str ``source`` names a file only when ``paths``."""
     if isinstance(source, Mapping):
         data = source
     else:
-        text = _text_of(source)
+        text = _text_of(source, paths)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

@@ -15,7 +15,7 @@ import json
 import numpy as np
 
 from ..variants import Rules
-from ._fpuzzles import read_fpuzzles
+from ._fpuzzles import _read
 from ._reader import PuzzleChunk, _Context, _iter_records
 
 __all__ = ["fpuzzles_chunks"]
@@ -50,7 +50,7 @@ def _one_object(f) -> str | None:
 def _row(ctx: _Context, line: int, text: str):
     """``(puzzle, rules, problem)`` of one puzzle's text."""
     try:
-        puzzle, rules = read_fpuzzles(text)
+        puzzle, rules = _read(text, paths=False)  # a line is a puzzle, never a path
     except ValueError as error:
         return None, None, f"{ctx.at(line, 0)}: {error}"
     n = int(round(len(puzzle) ** 0.5))

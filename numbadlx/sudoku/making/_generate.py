@@ -190,7 +190,7 @@ def generate(
         peers. Rules on digits (non-consecutive, thermometers, cages, dots, X/V, odd,
         even) run a slower path: grids grown by random givens and cells blanked one by
         one, each step a search by the engine that solves the rules (``limit=2``, for
-        all puzzles of a block at once; a timeout is looked at between attempts). Both
+        all puzzles of a block at once; under a timeout in budgeted slices). Both
         give the same puzzles for the same seed whatever ``threads``. ``rating`` is
         for classic puzzles only. Minimal puzzles under strong rules have few clues
         and hard last searches: a minimal non-consecutive 9x9 puzzle (5 to 8 clues)

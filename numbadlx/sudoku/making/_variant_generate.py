@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from .._deadline import solve_by_deadline
 from ..engines import BUDGET, REGISTRY, SOLVED, UNIQUE, pick_engine
 from ..engines import run as run_engine
 from ..geometry import unit_table
@@ -79,7 +80,8 @@ def variant_tables(size, rules):
 class _Engine:
     """The engine that solves ``rules`` and its table, called on blocks of puzzles."""
 
-    def __init__(self, size, rules, threads):
+    def __init__(self, size, rules, threads, deadline=None):
+        self.deadline = deadline  # time.monotonic() seconds, or None
         self.name = pick_engine("auto", size, rules=rules)
         if self.name not in REGISTRY:
             raise ValueError(f"no engine makes puzzles under the rules {sorted(rules.kinds)}")
@@ -102,8 +104,29 @@ class _Engine:
             # a block of a few hundred easy searches: faster on the calling thread than
             # woken worker threads (measured: 0.1 ms against 70 ms per call on 2 cores)
             threads = self.threads if rows >= 64 * self.threads else 1
-            run_engine(self.name, puzzles, self.table, limit, max_nodes, 64, threads, out)
+            if self.deadline is None:
+                run_engine(self.name, puzzles, self.table, limit, max_nodes, 64, threads, out)
+            else:
+                # searches in short budgeted calls (the same results when they end), so
+                # that one long block cannot run far past the deadline
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    raise _OutOfTime
+                cap = max_nodes if max_nodes else None
+                until = time.perf_counter() + left
+                solve_by_deadline(
+                    self.name, puzzles, self.table, limit, cap, 64, threads, until, out, None
+                )
+                # a row cut short (never run, or out of budget below the cap) is out of
+                # time, even when the scheduler stopped a little before the deadline
+                short = (out[1] == BUDGET) & (out[3] < (cap or np.iinfo(np.int64).max))
+                if short.any() or time.monotonic() > self.deadline:
+                    raise _OutOfTime
         return out[1], out[0]
+
+
+class _OutOfTime(Exception):
+    """The deadline passed during an engine call: the attempt is given up."""
 
 
 def _rngs(seed, first, count):
@@ -117,7 +140,7 @@ def _full_grids(solve, rngs, size, rules):
     engine still completes the puzzle (within a small budget), the grid being its last
     completion."""
     if not any(total is not None for _, total in rules.cages):
-        return _searched_grids(rngs, size, rules)
+        return _searched_grids(rngs, size, rules, solve.deadline)
     count, nn = len(rngs), size * size
     status, first = solve(np.zeros((1, nn), dtype=np.uint8), 1)
     if status[0] != SOLVED:
@@ -142,7 +165,7 @@ def _full_grids(solve, rngs, size, rules):
     return grids
 
 
-def _searched_grids(rngs, size, rules):
+def _searched_grids(rngs, size, rules, deadline=None):
     nn = size * size
     table = unit_table(size, rules=rules)
     mates = [set(row) for row in table.peers.tolist()]
@@ -159,6 +182,8 @@ def _searched_grids(rngs, size, rules):
     digits = np.uint64((1 << size) - 1)
     grids = np.zeros((len(rngs), nn), dtype=np.uint8)
     for k, rng in enumerate(rngs):
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime  # a grid may take a good part of a second
         state = np.array([rng.integers(2**63)], dtype=np.uint64)
         if not random_grid_under(
             grids[k], init, peers, units, digits, start, other, allowed, state
@@ -235,32 +260,76 @@ def blank_by_solving(
     :func:`~numbadlx.sudoku.generate` describes; raises ``ValueError`` when a puzzle was
     not found within ``attempts``; after the deadline, the puzzles made by then."""
     nn = size * size
-    solve = _Engine(size, rules, threads)
+    solve = _Engine(size, rules, threads, deadline)
     out = np.zeros((count, nn), dtype=np.uint8)
+    try:
+        return _blocks(
+            solve,
+            out,
+            count,
+            size,
+            rules,
+            orbits,
+            orbit_sizes,
+            minimal,
+            strict,
+            clue_lo,
+            clue_hi,
+            seed,
+            first_index,
+            attempts,
+            progress,
+        )
+    except _OutOfTime as stop:
+        warnings.warn(
+            f"timeout: {stop.args[0]} of {count} puzzles made in {timeout:g} s",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return out[: stop.args[0]].copy()
+
+
+def _blocks(
+    solve,
+    out,
+    count,
+    size,
+    rules,
+    orbits,
+    orbit_sizes,
+    minimal,
+    strict,
+    clue_lo,
+    clue_hi,
+    seed,
+    first_index,
+    attempts,
+    progress,
+):
+    """The blocks of :func:`blank_by_solving` into ``out``; raises ``_OutOfTime(k)``
+    with ``k`` the puzzles made when the deadline passes."""
     for begin in range(0, count, _BLOCK):
         end = min(count, begin + _BLOCK)
         rngs = _rngs(seed, first_index + begin, end - begin)
         left = np.arange(end - begin)
         for _ in range(attempts):
-            if deadline is not None and time.monotonic() > deadline:
-                warnings.warn(
-                    f"timeout: {begin} of {count} puzzles made in {timeout:g} s",
-                    RuntimeWarning,
-                    stacklevel=3,
+            if solve.deadline is not None and time.monotonic() > solve.deadline:
+                raise _OutOfTime(begin)
+            try:
+                puzzles, kept = _attempt(
+                    solve,
+                    [rngs[k] for k in left],
+                    size,
+                    rules,
+                    orbits,
+                    orbit_sizes,
+                    minimal,
+                    strict,
+                    clue_lo,
+                    clue_hi,
                 )
-                return out[:begin].copy()
-            puzzles, kept = _attempt(
-                solve,
-                [rngs[k] for k in left],
-                size,
-                rules,
-                orbits,
-                orbit_sizes,
-                minimal,
-                strict,
-                clue_lo,
-                clue_hi,
-            )
+            except _OutOfTime:
+                raise _OutOfTime(begin) from None
             out[begin + left[kept]] = puzzles[kept]
             left = left[~kept]
             if not left.size:

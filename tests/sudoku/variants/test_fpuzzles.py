@@ -436,3 +436,13 @@ def test_fuzzed_packed_text_is_refused_with_a_value_error():
             read_fpuzzles("".join(text))
         except ValueError:
             pass
+
+
+def test_a_file_naming_itself_is_refused_not_followed(tmp_path, monkeypatch):
+    # the text of a file is read as puzzle text, never as the name of another file
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop.txt").write_text("loop.txt\n")
+    with pytest.raises(ValueError, match="f-puzzles: expected a JSON object"):
+        read_fpuzzles(tmp_path / "loop.txt")
+    with pytest.raises(ValueError, match="f-puzzles: expected a JSON object"):
+        read_fpuzzles("loop.txt")

@@ -193,3 +193,30 @@ def test_solving_path_timeout_and_progress():
     assert calls == [(3, 3)] and made.shape == (3, 16)
     for puzzle in made:
         assert len(solutions(puzzle.tolist(), 4, thermo, limit=2)) == 1
+
+
+@pytest.mark.slow
+def test_solving_path_timeout_is_a_deadline_within_a_block():
+    # a block of minimal non-consecutive puzzles takes far longer than the timeout: the
+    # call still returns soon after it (slack for a loaded machine), with whole puzzles
+    import time
+    import warnings
+
+    nc = Rules(non_consecutive=True)
+    sudoku.generate(1, seed=1, rules=nc)  # compiled before the clock starts
+    began = time.monotonic()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        made = sudoku.generate(60, seed=1, rules=nc, timeout=1)
+    assert time.monotonic() - began <= 3.5
+    assert made.shape[0] < 60
+    # the puzzles made by then are those made without a timeout
+    if made.shape[0]:
+        assert np.array_equal(made, sudoku.generate(made.shape[0], seed=1, rules=nc))
+
+
+def test_solving_path_with_time_to_spare_makes_the_same_puzzles():
+    # under a timeout the searches run in budgeted slices: the same answers when they end
+    for rules in (Rules(thermos=[(0, 1, 2, 3)]), Rules(cages=[((0, 1), 3), ((8, 9), 11)])):
+        plain = sudoku.generate(4, 6, seed=3, rules=rules)
+        assert np.array_equal(sudoku.generate(4, 6, seed=3, rules=rules, timeout=600), plain)

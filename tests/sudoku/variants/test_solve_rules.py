@@ -106,6 +106,14 @@ def test_bad_rules_raise_before_solving():
         sudoku.solve(EMPTY4, rules=Rules(regions=np.zeros(81, int)))
 
 
+def test_to_exact_cover_names_a_misplaced_or_mistyped_rules():
+    # rules passed where the box goes, or not a Rules: a TypeError that says what to do
+    with pytest.raises(TypeError, match=r"rules=rules"):
+        sudoku.to_exact_cover("0" * 16, Rules(diagonals=True))
+    with pytest.raises(TypeError, match="rules must be a Rules, got str"):
+        sudoku.to_exact_cover("0" * 16, rules="diagonals")
+
+
 def test_invalid_givens_under_rules():
     # equal givens a knight's move apart, in different boxes
     puzzle = np.zeros((1, 81), dtype=np.uint8)
