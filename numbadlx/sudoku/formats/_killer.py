@@ -68,7 +68,15 @@ def _cage_map(text: str) -> str:
 
 
 def _sums(text: str) -> list[int]:
-    fields = text.replace(",", " ").split()
+    """The cage totals of a sums field: separated by commas or by white space; an empty
+    field between two commas is an error, never skipped (the totals would shift)."""
+    if "," in text:
+        fields = [v.strip() for v in text.strip().split(",")]
+        if "" in fields:
+            at = fields.index("") + 1
+            raise ValueError(f"cage sums: field {at} of {len(fields)} is empty")
+    else:
+        fields = text.split()
     try:
         return [int(v) for v in fields]
     except ValueError:

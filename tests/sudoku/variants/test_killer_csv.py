@@ -82,6 +82,8 @@ def test_sums_may_be_spaced_and_columns_found_by_name(tmp_path):
         ("x,KAB,1,", "a cage map needs n * n cells, got 3"),
         (f'x,{MAP_4},"1,2",', "cages: the cage map has 8 cages but 2 sums were given"),
         (f'x,{MAP_4},"1,2,3,4,5,6,7,z",', "cage sums: 'z' is not a whole number"),
+        # an empty field would shift every later total onto the wrong cage
+        (f'x,{MAP_4},"3,7,,5,5,5,4,7",', "cage sums: field 3 of 8 is empty"),
         (f'x,{MAP_4},"3,7,5,5,5,4,7,99",', "cages: cage [12] of 1 cells cannot total 99"),
         ("x", "row has 1 fields"),
     ],
