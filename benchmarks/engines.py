@@ -6,9 +6,10 @@ Run by hand (not in CI)::
     python benchmarks/engines.py --tdoku /path/to/run_benchmark
     python benchmarks/engines.py --quick              # smoke run, no tdoku needed
 
-``run_benchmark`` is tdoku's own benchmark program (``bash benchmarks/build_tdoku.sh
-SRC_DIR BUILD_DIR`` builds it from the t-dillon/tdoku sources); without ``--tdoku``, or
-when the path does not exist, its columns are skipped with a message.
+``run_benchmark`` is tdoku's own benchmark program, built by you from the
+t-dillon/tdoku sources (and its fsss2 submodule) with tdoku's own CMake build, outside
+this repository; without ``--tdoku``, or when the path does not exist, its columns are
+skipped with a message.
 
 Four tables, each measured in one run:
 
@@ -315,7 +316,9 @@ def bench_shapes(spec, rounds, budget):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (build_tdoku.sh)")
+    parser.add_argument(
+        "--tdoku", help="path of tdoku's run_benchmark (built by you from tdoku's sources)"
+    )
     parser.add_argument(
         "--tdoku-seconds",
         type=int,

@@ -7,8 +7,8 @@ Run by hand (not in CI), in the benchmark environment that has the peers::
     .venv-bench/bin/python benchmarks/sudoku_peers.py --tdoku /path/to/run_benchmark
     .venv-bench/bin/python benchmarks/sudoku_peers.py --quick      # smoke run
 
-``run_benchmark`` is tdoku's own benchmark program, built from the t-dillon/tdoku
-sources by ``bash benchmarks/build_tdoku.sh SRC_DIR BUILD_DIR``; without ``--tdoku``
+``run_benchmark`` is tdoku's own benchmark program, built by you from the t-dillon/tdoku
+sources with tdoku's own CMake build, outside this repository; without ``--tdoku``
 (or when the path does not exist) its rows are skipped with a message.
 
 What is compared, per dataset and limit (1: first solution, 2: prove uniqueness):
@@ -360,7 +360,9 @@ def main(argv=None):
         default=60.0,
         help="stop lib-sudoku's run on a set after this many seconds (default 60)",
     )
-    parser.add_argument("--tdoku", help="path of tdoku's run_benchmark (build_tdoku.sh)")
+    parser.add_argument(
+        "--tdoku", help="path of tdoku's run_benchmark (built by you from tdoku's sources)"
+    )
     parser.add_argument("--tdoku-solvers", default=DEFAULT_TDOKU_SOLVERS)
     parser.add_argument("--tdoku-seconds", type=int, default=1, help="run_benchmark -t")
     parser.add_argument("--tdoku-warmup", type=int, default=1, help="run_benchmark -w")
@@ -415,7 +417,7 @@ def main(argv=None):
     elif args.tdoku:
         print(f"# skipped tdoku: {args.tdoku} is not an executable file")
     else:
-        print("# skipped tdoku: no --tdoku PATH (build it with benchmarks/build_tdoku.sh)")
+        print("# skipped tdoku: no --tdoku PATH (build tdoku's run_benchmark from its sources)")
     print(f"# command: python benchmarks/sudoku_peers.py {' '.join(argv or sys.argv[1:])}")
     print(
         f"# {args.sample} evenly spaced puzzles per set, the same on every side; "

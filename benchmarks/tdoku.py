@@ -1,4 +1,4 @@
-"""Running tdoku's compiled ``run_benchmark`` (built by ``build_tdoku.sh``): one place
+"""Running tdoku's compiled ``run_benchmark`` (built by you from tdoku's sources): one place
 for its command line and its CSV output, used by ``engines.py`` and ``sudoku_peers.py``.
 
 Its input is one 81-character puzzle per line with ``.`` for a blank; it solves on one
