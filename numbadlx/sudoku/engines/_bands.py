@@ -108,15 +108,22 @@ for _table in (
     _table.flags.writeable = False
 
 
+# One thread's work buffer is a single int64 array: the state in words 0-30, then one
+# saved state per search level (row ``level + 1`` of :data:`_ROW_WORDS` words, its word
+# :data:`_BRANCH_AT` holding the branch cell and the digits left to try, ``cell | digits
+# << 8``). One flat array rather than a tuple of four: unpacking a tuple of arrays costs
+# a reference count up and down per array and puzzle, atomic operations that were a
+# tenth of an easy puzzle's time.
+_ROW_WORDS = 32
+_BRANCH_AT = 31
+_WORK_WORDS = _ROW_WORDS * 83
+
+
 @njit(cache=True, nogil=True)
 def allocate_work(table):
-    """One thread's work buffers: ``(state, stack, stack_cell, stack_left)``, the stack
-    with room for one state per level (at most 81 levels); ``table`` is not read."""
-    state = np.zeros(STATE_WORDS, dtype=np.int64)
-    stack = np.zeros((82, STATE_WORDS), dtype=np.int64)
-    stack_cell = np.zeros(82, dtype=np.int64)
-    stack_left = np.zeros(82, dtype=np.int64)
-    return state, stack, stack_cell, stack_left
+    """One thread's work buffer: the state, and room for one saved state per search
+    level (at most 81 levels) in one array; ``table`` is not read."""
+    return np.zeros(_WORK_WORDS, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -462,11 +469,11 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     """Propagate and search one 9x9 puzzle (the engines' contract, see
     :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
     found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
-    state, stack, stack_cell, stack_left = work
-    for cell in range(81):
-        solution[cell] = 0
+    state = work  # words 0-30; the saved states follow (see allocate_work)
     dirty = _start(grid, state)
     if dirty < 0:
+        for cell in range(81):
+            solution[cell] = 0
         return INVALID, 0, 0, 0
     placed = _propagate(state, dirty)
     visited = 1
@@ -491,10 +498,10 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         elif placed >= 0:
             cell, digits = _choose(state)
             guesses += 1
+            row = _ROW_WORDS * (level + 1)
             for k in range(STATE_WORDS):
-                stack[level, k] = state[k]
-            stack_cell[level] = cell
-            stack_left[level] = digits
+                work[row + k] = state[k]
+            work[row + _BRANCH_AT] = cell | digits << 8
             level += 1
             fresh = True  # state is still the copy just saved
         # try the next digit at the deepest level that has one left
@@ -503,21 +510,25 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         if max_nodes > 0 and visited >= max_nodes:
             complete = False
             break
-        top = level - 1
-        left = stack_left[top]
+        row = _ROW_WORDS * level
+        branch = work[row + _BRANCH_AT]
+        cell = branch & 127
+        left = branch >> 8
         digit = trailing_zeros(left)
         left &= left - 1
-        stack_left[top] = left
+        work[row + _BRANCH_AT] = cell | left << 8
         if not fresh:
             for k in range(STATE_WORDS):
-                state[k] = stack[top, k]
+                state[k] = work[row + k]
         fresh = False
         if left == 0:
             level -= 1  # its last digit: the saved copy is no longer needed
         visited += 1
-        cell = stack_cell[top]
         changed = _place(state, digit, _BAND_OF[cell], _POSITION_OF[cell])
         placed = _propagate(state, changed) if changed >= 0 else -1
+    if count == 0:
+        for cell in range(81):
+            solution[cell] = 0
     return final_status(complete, count, limit), count, visited, guesses
 
 
