@@ -32,7 +32,9 @@ forum_hardest_1106 to 9.0 and 131 but cost more than it saved, always on or only
 it found something; the pairs of the bands with the most cells placed weighed first
 (3% more nodes on top1465, 1% on forum_hardest_1106); the product weight from the first
 guess (2% more nodes on serg_benchmark, slower there), with 8 cells (under 3% fewer
-nodes on the hard sets, 1.4% more on serg_benchmark).
+nodes on the hard sets, 1.4% more on serg_benchmark). No change beyond the noise:
+copying 32 words a level (vector-sized) instead of 31, and ending the band scan of
+:func:`_choose` once its pairs are weighed.
 """
 
 import numpy as np
