@@ -18,105 +18,67 @@ singles), and cells with one digit left (naked singles), both found for all cell
 once by counting bits across words, and the rules run again until nothing changes.
 
 Search copies the state and branches on a cell with two candidates (of the first 8
-such cells, the one whose digits have the most other places near it), or else on a cell
-with the fewest; ``guesses`` counts these branch points and ``nodes``
+such cells, the one whose digits have the most other places near it; once a puzzle has
+made 16 guesses, of the first 16, by the product of its two digits' counts), or else on
+a cell with the fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in the "bits"
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
-(:mod:`._contract`); the unit table is taken and not read, the shape being fixed.
+(:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
+constant tables live in :mod:`._band_tables`.
+
+Tried and not kept (node counts exact; times CPU, alternating rounds): tdoku's triads
+rule (every 3-cell segment of a band holds three digits) cut guesses on top1465 and
+forum_hardest_1106 to 9.0 and 131 but cost more than it saved, always on or only where
+it found something; the pairs of the bands with the most cells placed weighed first
+(3% more nodes on top1465, 1% on forum_hardest_1106); the product weight from the first
+guess (2% more nodes on serg_benchmark, slower there), with 8 cells (under 3% fewer
+nodes on the hard sets, 1.4% more on serg_benchmark). No change beyond the noise:
+copying 32 words a level (vector-sized) instead of 31, and ending the band scan of
+:func:`_choose` once its pairs are weighed.
 """
 
 import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ._band_tables import (
+    _BAND,
+    _BAND_OF,
+    _BAND_WORDS,
+    _BOXES_CELLS,
+    _COLUMN,
+    _COLUMN_AT,
+    _COUNT_AT,
+    _KEEP_NEAR,
+    _NEAR,
+    _OTHER_BANDS,
+    _PLACED_AT,
+    _POSITION_OF,
+    _ROWS_CELLS,
+    KEEP_CELLS,
+    KEEP_SEGMENTS,
+    SEGMENTS_OF_ROW,
+    STATE_WORDS,
+)
 from ._contract import INVALID, equal_bytes, final_status, popcount
 from ._loop import lanes_for, solve_rows, take_units
 
-#: Words of one state: 27 digit-band masks, 3 placed-cell masks, the placed count.
-STATE_WORDS = 31
-_PLACED_AT = 27
-_COUNT_AT = 30
-_BAND = (1 << 27) - 1
-# the words of band 0 (a bit per word; band b: shifted by b)
-_BAND_WORDS = sum(1 << (3 * digit) for digit in range(9))
-
-
-def _segment_tables():
-    """``(segments_of_row, keep_segments, keep_cells)`` (see the module notes)."""
-    segments_of_row = np.zeros(512, dtype=np.int64)
-    for bits in range(512):
-        for box in range(3):
-            if bits >> (3 * box) & 7:
-                segments_of_row[bits] |= 1 << box
-    permutations = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-    keep_segments = np.zeros(512, dtype=np.int64)
-    keep_cells = np.zeros(512, dtype=np.int64)
-    for possible in range(512):
-        for perm in permutations:
-            used = sum(1 << (3 * row + box) for row, box in enumerate(perm))
-            if used & possible == used:
-                keep_segments[possible] |= used
-        for segment in range(9):
-            if keep_segments[possible] >> segment & 1:
-                row, box = divmod(segment, 3)
-                keep_cells[possible] |= 7 << (9 * row + 3 * box)
-    for table in (segments_of_row, keep_segments, keep_cells):
-        table.flags.writeable = False
-    return segments_of_row, keep_segments, keep_cells
-
-
-#: ``SEGMENTS_OF_ROW[bits]``: the boxes (3 bits) that a row's 9 cell bits touch.
-#: ``KEEP_SEGMENTS[m]``: of the 3 x 3 segment matrix ``m`` (bit ``3 i + j``), the
-#: segments some permutation inside ``m`` uses (0: none fits, a contradiction).
-#: ``KEEP_CELLS[m]``: the same as a mask of the band's 27 cells.
-SEGMENTS_OF_ROW, KEEP_SEGMENTS, KEEP_CELLS = _segment_tables()
-
-_ROW = np.array([511 << (9 * r) for r in range(3)], dtype=np.int64)
-_BOX = np.array([sum(7 << (9 * r + 3 * j) for r in range(3)) for j in range(3)], dtype=np.int64)
-_COLUMN = np.array([(1 | 1 << 9 | 1 << 18) << c for c in range(9)], dtype=np.int64)
-# by 3 bits of rows (boxes) of a band: their cells
-_ROWS_CELLS = np.array(
-    [sum(_ROW[r] for r in range(3) if k >> r & 1) for k in range(8)], dtype=np.int64
-)
-_BOXES_CELLS = np.array(
-    [sum(_BOX[j] for j in range(3) if k >> j & 1) for k in range(8)], dtype=np.int64
-)
-# by position in a band: the cells of its row and box, the band's other cells, and its
-# column
-_NEAR = np.array([_ROW[p // 9] | _BOX[p % 9 // 3] for p in range(27)], dtype=np.int64)
-_KEEP_NEAR = _BAND & ~_NEAR
-_COLUMN_AT = np.array([_COLUMN[p % 9] for p in range(27)], dtype=np.int64)
-# by cell 0-80 (row-major): its band and position in the band (divisions cost more
-# than the rest of a pass over the givens)
-_BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
-_POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
-# by band, the other two bands
-_OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
-for _table in (
-    _ROW,
-    _BOX,
-    _ROWS_CELLS,
-    _BOXES_CELLS,
-    _COLUMN,
-    _KEEP_NEAR,
-    _COLUMN_AT,
-    _BAND_OF,
-    _POSITION_OF,
-    _NEAR,
-    _OTHER_BANDS,
-):
-    _table.flags.writeable = False
+# One thread's work buffer is a single int64 array: the state in words 0-30, then one
+# saved state per search level (row ``level + 1`` of :data:`_ROW_WORDS` words, its word
+# :data:`_BRANCH_AT` holding the branch cell and the digits left to try, ``cell | digits
+# << 8``). One flat array rather than a tuple of four: unpacking a tuple of arrays cost
+# an atomic reference count up and down per array and puzzle (1-4% of the time, within
+# the noise of a loaded machine).
+_ROW_WORDS = 32
+_BRANCH_AT = 31
+_WORK_WORDS = _ROW_WORDS * 83
 
 
 @njit(cache=True, nogil=True)
 def allocate_work(table):
-    """One thread's work buffers: ``(state, stack, stack_cell, stack_left)``, the stack
-    with room for one state per level (at most 81 levels); ``table`` is not read."""
-    state = np.zeros(STATE_WORDS, dtype=np.int64)
-    stack = np.zeros((82, STATE_WORDS), dtype=np.int64)
-    stack_cell = np.zeros(82, dtype=np.int64)
-    stack_left = np.zeros(82, dtype=np.int64)
-    return state, stack, stack_cell, stack_left
+    """One thread's work buffer: the state, and room for one saved state per search
+    level (at most 81 levels) in one array; ``table`` is not read."""
+    return np.zeros(_WORK_WORDS, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -317,22 +279,29 @@ def _propagate(state, dirty):
 
 
 # Two-candidate cells weighed per branch. Weighing was a fifth of a search node's cost;
-# 8 against 16 gave 1% fewer nodes on serg_benchmark (many solutions) and 4% and 8% more
-# on top1465 and forum_hardest_1106; timed in one process, serg_benchmark took 11% less
-# time and the other two the same (within 1%).
+# 8 against 16 (by the sum) gave 1% fewer nodes on serg_benchmark (many solutions) and
+# 4% and 8% more on top1465 and forum_hardest_1106; serg_benchmark took 11% less time.
+# Once a puzzle has made _HARD_AFTER guesses, 16 cells are weighed by the product of
+# their digits' counts (a branch good on both sides), their digits read from bit
+# planes: 8% fewer nodes on forum_hardest_1106 and 3.5% on top1465, serg_benchmark's
+# the same. From the first guess (or after 4), serg_benchmark had 2% more nodes.
 _PAIRS_WEIGHED = 8
+_PAIRS_WEIGHED_HARD = 16
+_HARD_AFTER = 16
 
 
 @njit(cache=True, nogil=True)
-def _choose(state):
+def _choose(state, hard):
     """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
     candidates, the one whose two digits have the most other places in its row, column
-    and box (whichever digit is tried, the most candidates go); with no such cell, the
-    first cell with the fewest candidates. Returns ``(band * 27 + position, digits)``."""
+    and box (whichever digit is tried, the most candidates go), their sum; when
+    ``hard``, of the first :data:`_PAIRS_WEIGHED_HARD`, by their product. With no such
+    cell, the first cell with the fewest candidates. Returns ``(band * 27 + position,
+    digits)``."""
     pair_weight = -1
     pair = -1
     pair_digits = 0
-    pairs_left = _PAIRS_WEIGHED
+    pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
     best = 10
     chosen = -1
     chosen_digits = 0
@@ -340,8 +309,26 @@ def _choose(state):
         once = 0
         twice = 0
         thrice = 0
-        for word in range(band, 27, 3):
-            bits = state[word]
+        # in hard mode, the bits of each cell's first and second digit, plane by plane
+        # (low0-3, high0-3), so that a pair's digits cost no nine loads
+        low0 = low1 = low2 = low3 = high0 = high1 = high2 = high3 = 0
+        for digit in range(9):
+            bits = state[3 * digit + band]
+            if hard:
+                new = bits & ~once
+                again = bits & once & ~twice
+                if digit & 1:
+                    low0 |= new
+                    high0 |= again
+                if digit & 2:
+                    low1 |= new
+                    high1 |= again
+                if digit & 4:
+                    low2 |= new
+                    high2 |= again
+                if digit & 8:
+                    low3 |= new
+                    high3 |= again
             thrice |= twice & bits
             twice |= once & bits
             once |= bits
@@ -354,23 +341,41 @@ def _choose(state):
             column = _COLUMN_AT[position]
             first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
             second = _OTHER_BANDS[2 * band + 1] & 3
-            digits = 0
-            for digit in range(9):
-                digits |= ((state[3 * digit + band] >> position) & 1) << digit
+            if hard:
+                low = (
+                    (low0 >> position) & 1
+                    | ((low1 >> position) & 1) << 1
+                    | ((low2 >> position) & 1) << 2
+                    | ((low3 >> position) & 1) << 3
+                )
+                high = (
+                    (high0 >> position) & 1
+                    | ((high1 >> position) & 1) << 1
+                    | ((high2 >> position) & 1) << 2
+                    | ((high3 >> position) & 1) << 3
+                )
+                digits = 1 << low | 1 << high
+            else:
+                digits = 0
+                for digit in range(9):
+                    digits |= ((state[3 * digit + band] >> position) & 1) << digit
             # the cell has exactly two digits: two rounds, a branch always taken twice.
             # The column's cells in the other two bands are moved above the band's 27
             # bits (by 27 and 28: they never meet), so that one popcount counts row,
             # box and column.
-            weight = 0
-            left = digits
-            while left:
-                word = 3 * trailing_zeros(left)
-                left &= left - 1
-                weight += popcount(
-                    (state[word + band] & near)
-                    | (state[word + first] & column) << 27
-                    | (state[word + second] & column) << 28
-                )
+            word = 3 * trailing_zeros(digits)
+            one = popcount(
+                (state[word + band] & near)
+                | (state[word + first] & column) << 27
+                | (state[word + second] & column) << 28
+            )
+            word = 3 * trailing_zeros(digits & (digits - 1))
+            other = popcount(
+                (state[word + band] & near)
+                | (state[word + first] & column) << 27
+                | (state[word + second] & column) << 28
+            )
+            weight = one * other if hard else one + other
             if weight > pair_weight:
                 pair_weight = weight
                 pair = band * 27 + position
@@ -462,11 +467,11 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     """Propagate and search one 9x9 puzzle (the engines' contract, see
     :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
     found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
-    state, stack, stack_cell, stack_left = work
-    for cell in range(81):
-        solution[cell] = 0
+    state = work  # words 0-30; the saved states follow (see allocate_work)
     dirty = _start(grid, state)
     if dirty < 0:
+        for cell in range(81):
+            solution[cell] = 0
         return INVALID, 0, 0, 0
     placed = _propagate(state, dirty)
     visited = 1
@@ -489,12 +494,12 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            cell, digits = _choose(state)
+            cell, digits = _choose(state, guesses >= _HARD_AFTER)
             guesses += 1
+            row = _ROW_WORDS * (level + 1)
             for k in range(STATE_WORDS):
-                stack[level, k] = state[k]
-            stack_cell[level] = cell
-            stack_left[level] = digits
+                work[row + k] = state[k]
+            work[row + _BRANCH_AT] = cell | digits << 8
             level += 1
             fresh = True  # state is still the copy just saved
         # try the next digit at the deepest level that has one left
@@ -503,21 +508,25 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         if max_nodes > 0 and visited >= max_nodes:
             complete = False
             break
-        top = level - 1
-        left = stack_left[top]
+        row = _ROW_WORDS * level
+        branch = work[row + _BRANCH_AT]
+        cell = branch & 127
+        left = branch >> 8
         digit = trailing_zeros(left)
         left &= left - 1
-        stack_left[top] = left
+        work[row + _BRANCH_AT] = cell | left << 8
         if not fresh:
             for k in range(STATE_WORDS):
-                state[k] = stack[top, k]
+                state[k] = work[row + k]
         fresh = False
         if left == 0:
             level -= 1  # its last digit: the saved copy is no longer needed
         visited += 1
-        cell = stack_cell[top]
         changed = _place(state, digit, _BAND_OF[cell], _POSITION_OF[cell])
         placed = _propagate(state, changed) if changed >= 0 else -1
+    if count == 0:
+        for cell in range(81):
+            solution[cell] = 0
     return final_status(complete, count, limit), count, visited, guesses
 
 
