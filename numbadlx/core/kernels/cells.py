@@ -43,8 +43,8 @@ times the time: a hard-to-predict test per node of whether its item is active);
 walking an option from ``t`` round to ``t`` instead of testing ``w != t`` at each
 node (4% slower, on one loop or two); walking it as two straight runs, the nodes
 before ``t`` and those after it (6% slower); records of two entries per node (item and
-place) with the option's bounds in a region of their own (within the noise, -2% to
-+4%). Kept: each node's record holds its option's bounds, so hiding an option reads
+place) with the option's bounds in a region of their own (-2%, +4% and +2% in three
+runs: no gain). Kept: each node's record holds its option's bounds, so hiding an option reads
 them from the node it starts from instead of from a table of options one load further
 (7% less time on pentominoes 6x10, queens 12 and Langford 11).
 
