@@ -20,14 +20,20 @@ Its regions, in order (their starts are returned in ``layout``):
   nodes are available, ``+ POS`` where it sits in ``act`` (``+ 3`` is unused). An
   item is referred to by ``4 * i``;
 * ``act`` (``layout[ACT]``): the items, the active ones first;
-* nodes (``layout[NODES]``): one record of four per CSR entry, ``+ ITM`` its item,
-  ``+ LOC`` where it sits in ``sets``, ``+ CLR`` its colour (0 = none), ``+ OPT``
-  where its option's entry of ``ostart`` is. A node is referred to by its record's
-  position;
+* nodes (``layout[NODES]``, a multiple of 4 so that no record straddles a cache
+  line): one record of four per CSR entry, ``+ ITM`` its item, ``+ LOC`` where it
+  sits in ``sets``, ``+ FIRST`` and ``+ END`` the first node of its option and the
+  one just past its last. A node is referred to by its record's position ``w``; the
+  search reads an option's bounds from the record of any of its nodes, with no
+  detour through a table of options;
 * ``sets`` (``layout[SETS]``): the items' blocks, item after item, each in option
   order at first;
-* ``ostart`` (``layout[OSTART]``): option ``k``'s nodes are the records from
-  ``mem[layout[OSTART] + k]`` up to (not including) the next entry;
+* colours (``layout[COLOURS]``): node ``w``'s colour (0 = none) is
+  ``mem[layout[COLOURS] + (w >> 2)]``; the region holds one entry per node, and its
+  start is shifted down by ``layout[NODES] // 4`` (a base, not an entry);
+* option numbers (``layout[OPTION]``): node ``w``'s option is
+  ``mem[layout[OPTION] + (w >> 2)]`` (the same shifted base), read only to report a
+  solution;
 * the trail (``layout[TRAIL]``): room for the kernel's stack of items whose sizes
   went down (at most one entry per node on any path).
 
@@ -42,15 +48,16 @@ __all__ = [
     "WIDTH",
     "ITM",
     "LOC",
-    "CLR",
-    "OPT",
+    "FIRST",
+    "END",
     "BASE",
     "SIZE",
     "POS",
     "ACT",
     "NODES",
     "SETS",
-    "OSTART",
+    "COLOURS",
+    "OPTION",
     "TRAIL",
     "PRIMARY_END",
     "build_cells",
@@ -63,8 +70,8 @@ CELLS_DTYPE = np.uint32
 WIDTH = np.uint32(4)
 ITM = np.uint32(0)
 LOC = np.uint32(1)
-CLR = np.uint32(2)
-OPT = np.uint32(3)
+FIRST = np.uint32(2)
+END = np.uint32(3)
 BASE = np.uint32(0)
 SIZE = np.uint32(1)
 POS = np.uint32(2)
@@ -73,9 +80,10 @@ POS = np.uint32(2)
 ACT = 0
 NODES = 1
 SETS = 2
-OSTART = 3
+COLOURS = 3
 TRAIL = 4
 PRIMARY_END = 5
+OPTION = 6
 
 
 def build_cells(indptr, indices, colours, n_items, n_primary):
@@ -102,10 +110,11 @@ def build_cells(indptr, indices, colours, n_items, n_primary):
     nnz = indices.size
     n_options = indptr.size - 1
     act0 = 4 * n_items
-    nodes0 = act0 + n_items
+    nodes0 = -(-(act0 + n_items) // 4) * 4  # rounded up to a whole record
     sets0 = nodes0 + 4 * nnz
-    ostart0 = sets0 + nnz
-    trail0 = ostart0 + n_options + 1
+    colours0 = sets0 + nnz
+    option0 = colours0 + nnz
+    trail0 = option0 + nnz
     total = trail0 + nnz + 1
     if total >= 2**32 - 8:
         raise ValueError(f"too large for the dancing-cells engine ({total} table entries)")
@@ -118,14 +127,20 @@ def build_cells(indptr, indices, colours, n_items, n_primary):
     mem[0:act0:4] = sets0 + base
     mem[1:act0:4] = sizes
     mem[2:act0:4] = act0 + np.arange(n_items)
-    mem[act0:nodes0] = 4 * np.arange(n_items)
+    mem[act0 : act0 + n_items] = 4 * np.arange(n_items)
     node_at = nodes0 + 4 * np.arange(nnz)
     mem[node_at + ITM] = 4 * indices
     mem[node_at[order] + LOC] = sets0 + np.arange(nnz)
+    lengths = np.diff(indptr)
+    mem[node_at + FIRST] = np.repeat(nodes0 + 4 * indptr[:-1], lengths)
+    mem[node_at + END] = np.repeat(nodes0 + 4 * indptr[1:], lengths)
     if len(colours) == nnz and nnz:
-        mem[node_at + CLR] = colours
-    mem[node_at + OPT] = ostart0 + np.repeat(np.arange(n_options), np.diff(indptr))
-    mem[sets0:ostart0] = node_at[order]
-    mem[ostart0:trail0] = nodes0 + 4 * indptr
-    layout = np.array([act0, nodes0, sets0, ostart0, trail0, 4 * n_primary], dtype=np.int64)
+        mem[colours0 : colours0 + nnz] = colours
+    mem[option0 : option0 + nnz] = np.repeat(np.arange(n_options), lengths)
+    mem[sets0:colours0] = node_at[order]
+    shift = nodes0 // 4
+    layout = np.array(
+        [act0, nodes0, sets0, colours0 - shift, trail0, 4 * n_primary, option0 - shift],
+        dtype=np.int64,
+    )
     return mem.astype(CELLS_DTYPE), layout
