@@ -38,7 +38,9 @@ classic, and whether it is within the 2x target, with the search nodes per puzzl
 (states propagated) of each set: where a ratio is high, the variant puzzles need more
 search at the same clue count (the "bits" engine runs locked candidates between
 any two units that cross in two or more cells: boxes and lines, and the regions,
-diagonals, windows and disjoint groups of the rules).
+diagonals, windows and disjoint groups of the rules; and removes a digit with two or
+three places in a unit from the cells that see them all, in the units the rules add,
+or in every unit when anti-knight or anti-king links cells).
 """
 
 import argparse

@@ -62,7 +62,11 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
-    "sudoku/engines/_constraint_tables.py": ("sudoku/shape.py", "sudoku/variants/_rules.py"),
+    "sudoku/engines/_constraint_tables.py": (
+        "sudoku/shape.py",
+        "sudoku/variants/_cage_map.py",
+        "sudoku/variants/_rules.py",
+    ),
     "sudoku/engines/_dlx.py": (
         "_compiling.py",
         "core/links.py",

@@ -149,3 +149,47 @@ def naive_solutions_xcc(indptr, indices, n_items, secondary_mask, colours=None, 
             if ok:
                 found.append(tuple(subset))
     return found
+
+
+def naive_lz_decompress(text):
+    """lz-string's base64 unpacking read bit by bit, with the dictionary as lists of
+    UTF-16 code units: the slow twin of ``numbadlx.sudoku.formats._lzstring``."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+    values = [alphabet.index(ch) & 63 for ch in text.strip()]
+    stream = [(v >> (5 - k)) & 1 for v in values for k in range(6)]
+    at = 0
+
+    def read(width):
+        nonlocal at
+        if at + width > len(stream):
+            raise ValueError("ends in the middle")
+        code = sum(stream[at + k] << k for k in range(width))
+        at += width
+        return code
+
+    first = read(2)
+    if first == 2:
+        return ""
+    units = [read(8 if first == 0 else 16)]
+    dictionary = [None, None, None, units[:]]
+    previous = units[:]
+    width, room = 3, 4
+    while True:
+        code = read(width)
+        if code == 2:
+            break
+        if code in (0, 1):
+            dictionary.append([read(8 if code == 0 else 16)])
+            code = len(dictionary) - 1
+            room -= 1
+            if room == 0:
+                room, width = 1 << width, width + 1
+        entry = dictionary[code] if code < len(dictionary) else previous + previous[:1]
+        units.extend(entry)
+        dictionary.append(previous + entry[:1])
+        previous = entry
+        room -= 1
+        if room == 0:
+            room, width = 1 << width, width + 1
+    raw = b"".join(u.to_bytes(2, "little") for u in units)
+    return raw.decode("utf-16-le", errors="surrogatepass")

@@ -503,9 +503,11 @@ def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size)
     text_out = data.decode("utf-8")
     if out_name.endswith(".csv"):
         rows = list(csv.reader(io.StringIO(text_out)))
-        assert rows[0] == ["puzzle", "solution", "status", "count", "nodes"]
+        assert rows[0] == ["puzzle", "solution", "status", "count", "nodes", "message"]
         rows = rows[1:]
         assert [row[2] for row in rows] == statuses
+        # the reason of each INVALID row in its message column
+        assert all(row[5] for row, status in zip(rows, statuses) if status == "INVALID")
         got = [row[1] for row in rows]
     else:
         rows = text_out.splitlines()

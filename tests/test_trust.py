@@ -235,7 +235,7 @@ def test_standard_input_and_output_and_devices(tmp_path):
     assert grid_errors(puzzles, solutions, (3, 3)) == []
     assert "3 puzzles from standard input" in piped.stderr
     as_csv = _run_cli(["solve", "-", "--csv", "--no-progress"], stdin=text)
-    assert as_csv.stdout.splitlines()[0] == "puzzle,solution,status,count,nodes"
+    assert as_csv.stdout.splitlines()[0] == "puzzle,solution,status,count,nodes,message"
     assert len(as_csv.stdout.splitlines()) == 4
     source = tmp_path / "in.txt"
     source.write_text(text)

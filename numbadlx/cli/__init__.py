@@ -10,7 +10,8 @@ puzzle, in input order:
 * otherwise the solution found or the puzzle itself, then ``  # STATUS`` (MULTIPLE,
   NO_SOLUTION, INVALID with the reason, BUDGET).
 
-With ``-o name.csv`` the output is CSV: ``puzzle,solution,status,count,nodes``; with
+With ``-o name.csv`` the output is CSV: ``puzzle,solution,status,count,nodes,message``
+(the message: the INVALID reason, or what is wrong with a CSV input's solution column); with
 ``--output-format grid`` each puzzle is ``n`` lines of space-separated values and a
 blank line (the shape of contest files; a note line ``# STATUS`` after an unsolved
 one). ``--column NAME`` picks the puzzle column of a CSV input.

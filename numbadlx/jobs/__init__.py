@@ -50,7 +50,7 @@ Examples
 {'UNIQUE': 1}
 >>> header, row = open(os.path.join(folder, "out.csv")).read().splitlines()
 >>> header, row.split(",")[:3]
-('puzzle,solution,status,count,nodes', ['0200004034000000', '4213134234212134', 'UNIQUE'])
+('puzzle,solution,status,count,nodes,message', ['0200004034000000', '4213134234212134', 'UNIQUE'])
 >>> import shutil; shutil.rmtree(folder)
 """
 

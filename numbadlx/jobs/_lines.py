@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # an annotation only: rating's modules load when a job rates
     from ..sudoku import Ratings
 
 #: First line of a CSV output.
-CSV_HEADER = "puzzle,solution,status,count,nodes"
+CSV_HEADER = "puzzle,solution,status,count,nodes,message"
 
 TALLY_SIZE = max(Status) + 1
 _NAMES = [""] * TALLY_SIZE
@@ -78,8 +78,9 @@ def result_lines(
     Text: the solution for UNIQUE and SOLVED; else the solution found or the puzzle
     itself, then ``  # STATUS`` (MULTIPLE, NO_SOLUTION, INVALID with the reason,
     BUDGET); a note of ``result.messages`` on a solved row (a wrong solution column)
-    follows as ``  # STATUS; note``. CSV: ``puzzle,solution,status,count,nodes`` rows
-    (no header: see :data:`CSV_HEADER`). No line holds a line break, except with ``grid``: then each
+    follows as ``  # STATUS; note``. CSV: ``puzzle,solution,status,count,nodes,message``
+    rows (no header: see :data:`CSV_HEADER`), the message the INVALID reason or that
+    note (empty on other rows). No line holds a line break, except with ``grid``: then each
     puzzle is a block of ``n`` lines of space-separated values
     (:func:`~numbadlx.sudoku.format_grid_rows`, the shape of contest files), the text
     line's ``# STATUS`` note on a line of its own after it, and an empty line after
@@ -99,7 +100,12 @@ def _line(k, chunk, result, solution, messages, csv):
     count = result.counts[k]
     if csv:
         solution = csv_field(solution) if count else ""
-        return f"{csv_field(raw)},{solution},{_NAMES[status]},{count},{result.nodes[k]}"
+        if status == _INVALID:
+            note = messages.get(k, "givens clash")
+        else:  # e.g. a CSV solution column that is unreadable or not a solution
+            note = result.messages.get(k, "")
+        note = csv_field(_one_line(note)) if note else ""
+        return f"{csv_field(raw)},{solution},{_NAMES[status]},{count},{result.nodes[k]},{note}"
     if status in (_UNIQUE, _SOLVED):
         line = solution
     elif status == _MULTIPLE:

@@ -67,7 +67,7 @@ def test_csv_output(tmp_path):
     out = tmp_path / "out.csv"
     assert main(["solve", str(source), "-o", str(out), "--limit", "2"]) == 0
     rows = out.read_text().splitlines()
-    assert rows[0] == "puzzle,solution,status,count,nodes"
+    assert rows[0] == "puzzle,solution,status,count,nodes,message"
     assert [r.split(",")[2] for r in rows[1:]] == ["UNIQUE", "UNIQUE", "MULTIPLE"]
 
 
@@ -236,7 +236,7 @@ def test_result_lines_name_every_status(tmp_path):
         Status.INVALID.name,
         Status.NO_SOLUTION.name,
     ]
-    assert jobs.CSV_HEADER == "puzzle,solution,status,count,nodes"
+    assert jobs.CSV_HEADER == "puzzle,solution,status,count,nodes,message"
     assert jobs.result_text(chunk, result) == ("\n".join(lines) + "\n").encode()
     assert jobs.count_statuses(result.status).tolist() == [0, 1, 0, 1, 1, 2, 0]
 
@@ -313,11 +313,16 @@ def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):
         text = (tmp_path / "out.txt").read_text().splitlines()
         assert text == [line for _, _, line in cases]
         rows = (tmp_path / "out.csv").read_text().splitlines()
-        assert rows[0] == "puzzle,solution,status,count,nodes"
-        for k, (line, status, _) in enumerate(cases):
+        assert rows[0] == "puzzle,solution,status,count,nodes,message"
+        for k, (line, status, text) in enumerate(cases):
             count = int(result.counts[k])
             solution = sudoku.format_line(result.solutions[k]) if count else ""
-            assert rows[1 + k] == f"{line},{solution},{status.name},{count},{result.nodes[k]}"
+            reason = text.partition("  # INVALID: ")[2]  # the text line's reason
+            if "," in reason:
+                reason = f'"{reason}"'
+            assert rows[1 + k] == (
+                f"{line},{solution},{status.name},{count},{result.nodes[k]},{reason}"
+            )
             seen.add(status)
     assert seen == set(Status) - {Status.NOT_RUN}
 

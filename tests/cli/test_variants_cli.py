@@ -69,7 +69,7 @@ def test_csv_output_keeps_the_fpuzzles_text(tmp_path):
     out = tmp_path / "out.csv"
     assert main(["solve", str(path), "-o", str(out), "--no-progress"]) == EXIT_OK
     header, row = out.read_text().splitlines()
-    assert header == "puzzle,solution,status,count,nodes"
+    assert header == "puzzle,solution,status,count,nodes,message"
     assert row.startswith(X_LINK + "," + _x_solution() + ",UNIQUE,1,")
 
 

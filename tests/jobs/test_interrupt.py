@@ -377,7 +377,7 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
             import csv
 
             rows = list(csv.reader(rows))[1:]
-            assert all(len(row) == 5 for row in rows)
+            assert all(len(row) == 6 for row in rows)
             assert [row[2] for row in rows] == [
                 "UNIQUE",
                 "INVALID",
@@ -385,6 +385,9 @@ def test_one_output_line_per_puzzle_whatever_the_input_line_holds(tmp_path):
                 "MULTIPLE",
                 "INVALID",
             ]
+            # the message column: each INVALID row's reason, on the row itself
+            assert [bool(row[5]) for row in rows] == [False, True, True, False, True]
+            assert all(row[5].startswith(f"{source}:") for row in rows if row[5])
         assert len(rows) == 5
 
 

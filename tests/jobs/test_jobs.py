@@ -480,3 +480,50 @@ def test_dask_shares_a_small_input_among_its_workers(tmp_path, dask_available):
     few = _puzzle_file(tmp_path / "few.txt", count=5)
     summary = jobs.solve_file(few, os.devnull, executor=jobs.DaskExecutor("threads:2"))
     assert summary.ranges == 1
+
+
+def test_csv_output_has_a_message_column_for_the_solution_column(tmp_path):
+    """A CSV input's solution column that cannot be read, or is not a solution of its
+    puzzle, gets its message in the output's ``message`` column (the row is still
+    solved); an INVALID row gets its reason there; a good row leaves it empty."""
+    import csv
+
+    from tests.helpers import grid_errors
+
+    puzzle = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+    good = sudoku.solve([puzzle]).solutions[0]
+    assert grid_errors(sudoku.parse([puzzle]), good[None], (3, 3)) == []
+    right = sudoku.format_line(good)
+    wrong = right[1] + right[0] + right[2:]  # two cells swapped: no longer a solution
+    source = tmp_path / "in.csv"
+    source.write_text(
+        "quizzes,solutions\n"
+        f"{puzzle},{right}\n"
+        f"{puzzle},{right[:80]}\n"
+        f"{puzzle},{wrong}\n"
+        f"{puzzle[:80]},{right}\n"
+    )
+    out = tmp_path / "out.csv"
+    jobs.solve_file(source, out)
+    rows = list(csv.reader(out.open()))
+    assert (
+        rows[0]
+        == jobs.CSV_HEADER.split(",")
+        == [
+            "puzzle",
+            "solution",
+            "status",
+            "count",
+            "nodes",
+            "message",
+        ]
+    )
+    body = rows[1:]
+    assert [row[2] for row in body] == ["UNIQUE", "UNIQUE", "UNIQUE", "INVALID"]
+    assert [row[1] for row in body[:3]] == [right] * 3
+    assert body[0][5] == ""
+    assert body[1][5].startswith(f"{source}:3:") and "solution column" in body[1][5]
+    assert "80 cells" in body[1][5]
+    assert body[2][5].startswith("line 4: solution column:")
+    assert body[3][5].startswith(f"{source}:5:") and "solution column" not in body[3][5]
+    assert all(len(row) == 6 for row in body)

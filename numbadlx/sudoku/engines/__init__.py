@@ -57,10 +57,11 @@ registry entry. An engine whose kernels need more than the unit table says how t
 its table from it (``Engine.rules_table``): the "cages" engine, which solves the
 constraint rules of a :class:`~numbadlx.sudoku.Rules` (cage sums, thermometers, dots,
 X/V, non-consecutive, odd/even), takes a :class:`ConstraintTable` made by
-:func:`constraint_table`. The "bits" engine takes, for rules that add or replace units,
-a :class:`CrossTable` (:func:`crossing_table`): the unit table with the pairs of units
-that cross in two or more cells, for locked candidates between any two units
-(:func:`propagate_crossing`).
+:func:`constraint_table`. The "bits" engine takes, for rules that add or replace units
+or link cells, a :class:`CrossTable` (:func:`crossing_table`): the unit table with the
+pairs of units that cross in two or more cells, for locked candidates between any two
+units, and each cell's peers as a bit set (:func:`peer_bits`), for the digits' common
+peers (:func:`propagate_crossing`).
 
 Examples
 --------
@@ -93,7 +94,7 @@ from ._contract import (
     popcount,
     stop_requested,
 )
-from ._crossings import CrossTable, crossing_table
+from ._crossings import CrossTable, crossing_table, peer_bits
 from ._propagation import place, propagate, propagate_crossing, queue_singles, settle_singles
 from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
 
@@ -127,4 +128,5 @@ __all__ = [
     "constraint_table",
     "CrossTable",
     "crossing_table",
+    "peer_bits",
 ]

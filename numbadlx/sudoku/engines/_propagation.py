@@ -20,6 +20,7 @@ locked candidates off.
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._contract import PLACED
 
@@ -356,6 +357,54 @@ def _crossing(masks, crossings, queue, tail):
     return tail, changed
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _shared_peers(masks, units, first, peer_bits, queue, tail):
+    """Eliminations by common peers, in the units from ``first`` on: a digit with two
+    or three places left in a unit must go in one of them, so a cell that sees all of
+    them (a peer of each, by any unit or link) cannot hold it. Along a box and a line
+    this is locked candidates again; across a diagonal and the rows, columns and boxes
+    its cells lie in, a jigsaw region and a line, or a unit and a link, it finds what
+    no pair of crossing units does. ``peer_bits`` holds each cell's peers as a bit set
+    of ``W`` words. Returns ``(tail, state)`` as :func:`_locked` does."""
+    n = units.shape[1]
+    words = peer_bits.shape[1]
+    changed = 0
+    for u in range(first, units.shape[0]):
+        once = np.uint64(0)
+        twice = np.uint64(0)
+        thrice = np.uint64(0)
+        more = np.uint64(0)
+        done = np.uint64(0)
+        for k in range(n):
+            m = masks[units[u, k]]
+            if m & PLACED:
+                done |= m  # maybe placed in this pass, its digit still in its peers
+                continue
+            more |= thrice & m
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+        few = twice & ~more & ~done  # digits with two or three places
+        while few:
+            bit = few & (~few + _ONE)
+            few ^= bit
+            for w in range(words):
+                seen = ~np.uint64(0)
+                for k in range(n):
+                    cell = units[u, k]
+                    m = masks[cell]
+                    if m & bit and not m & PLACED:
+                        seen &= peer_bits[cell, w]
+                while seen:
+                    cell = w * 64 + trailing_zeros(seen)
+                    seen &= seen - _ONE
+                    tail, state = _remove(masks, cell, bit, queue, tail)
+                    if state < 0:
+                        return tail, -1
+                    changed |= state
+    return tail, changed
+
+
 @njit(cache=True, nogil=True)
 def propagate_crossing(
     masks,
@@ -369,6 +418,8 @@ def propagate_crossing(
     segments,
     has_boxes,
     crossings,
+    peer_bits,
+    shared_from,
     locked,
     open_cells,
 ):
@@ -391,7 +442,7 @@ def propagate_crossing(
     >>> masks[[10, 15]] = 0b1110
     >>> queue = np.empty(16, dtype=np.int32)
     >>> propagate_crossing(masks, 4, 2, 2, t.peers, t.units, queue, 0, masks[:0].copy(),
-    ...                    False, t.crossings, True, 16)
+    ...                    False, t.crossings, t.peer_bits, t.shared_from, True, 16)
     0
     >>> [int(m) & 1 for m in masks[[1, 4]]]
     [0, 0]
@@ -420,6 +471,11 @@ def propagate_crossing(
                     break
         if not tail:
             tail, state = _crossing(masks, crossings, queue, 0)
+            if state < 0:
+                return -1
+            changed |= state
+        if not tail and not changed:
+            tail, state = _shared_peers(masks, units, shared_from, peer_bits, queue, 0)
             if state < 0:
                 return -1
             changed |= state

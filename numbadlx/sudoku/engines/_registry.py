@@ -49,8 +49,8 @@ class Engine:
         unit table itself.
     unit_rules_table : callable or None
         ``unit_rules_table(unit_table, rules)``: the table its kernels take for puzzles
-        under rules that add or replace units (a classic call never builds it); None:
-        the unit table itself.
+        under rules that add or replace units or add peers (a classic call never builds
+        it); None: the unit table itself.
     """
 
     name: str
@@ -77,7 +77,7 @@ class Engine:
         table is ``unit_table``."""
         if self.rules_table is not None:
             return self.rules_table(unit_table, rules)
-        if self.unit_rules_table is not None and rules.unit_rules:
+        if self.unit_rules_table is not None and (rules.unit_rules or rules.peer_rules):
             return self.unit_rules_table(unit_table, rules)
         return unit_table
 

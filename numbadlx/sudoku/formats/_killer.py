@@ -118,7 +118,13 @@ def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
     try:
         rules = Rules.killer(letters, _sums(row[sums]), box=ctx.box).checked(k)
     except ValueError as exc:
-        return None, text, sol, soff, f"{where}: {exc}"
+        hint = ""
+        if letters[0] in "Kk":  # a prefix read as a cell: the map is one letter short?
+            hint = (
+                f" (the map starts with {letters[0]!r}: if that is the 'K' prefix, the map "
+                f"has {len(letters) - 1} cells, one short of {len(letters)})"
+            )
+        return None, text, sol, soff, f"{where}: {exc}{hint}"
     return rules, text, sol, soff, None
 
 

@@ -8,6 +8,12 @@ bits wide, is 0 or 1 (a new 8- or 16-bit character, added to the dictionary), 2 
 end), or the index of a dictionary string. After every string read, the previous string
 plus the first character of this one joins the dictionary (LZW). The width starts at 3
 and grows by one whenever the dictionary has filled the current width.
+
+The reader works on whole strings rather than bit by bit: the text becomes one string
+of ``0``/``1`` characters in reading order (six per base64 character, by a table),
+reversed once so that each code is a slice read by ``int(..., 2)``, and the dictionary
+holds Python strings of UTF-16 code units (lone surrogates included), joined once at
+the end.
 """
 
 from __future__ import annotations
@@ -15,33 +21,18 @@ from __future__ import annotations
 __all__ = ["decompress_base64"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-_VALUE = {ch: k for k, ch in enumerate(_ALPHABET)}
+# each base64 character's six bits, most significant first (the order they are read
+# in); a code's own bits come least significant first, so a code is its slice reversed
+_BITS = str.maketrans({ch: format(k & 63, "06b") for k, ch in enumerate(_ALPHABET)})  # "=": 0
 
 
-class _Bits:
-    """Reads codes from base64 characters, six bits each, high bit first."""
-
-    def __init__(self, text):
-        try:
-            self.values = [_VALUE[ch] for ch in text]
-        except KeyError as error:
-            raise ValueError(f"lz-string: {error.args[0]!r} is not a base64 character") from None
-        self.index = 0
-        self.mask = 0  # the next bit of the current character; 0: take the next character
-
-    def read(self, width):
-        code = 0
-        for k in range(width):
-            if self.mask == 0:
-                if self.index >= len(self.values):
-                    raise ValueError("lz-string: the compressed text ends in the middle")
-                self.current = self.values[self.index]
-                self.index += 1
-                self.mask = 32
-            if self.current & self.mask:
-                code |= 1 << k
-            self.mask >>= 1
-        return code
+def _bit_string(text: str) -> str:
+    """The bits of ``text`` in reading order, one ``0``/``1`` character each."""
+    bits = text.translate(_BITS)
+    if len(bits) != 6 * len(text):
+        bad = next(ch for ch in text if ch not in _ALPHABET)
+        raise ValueError(f"lz-string: {bad!r} is not a base64 character")
+    return bits
 
 
 def decompress_base64(text: str) -> str:
@@ -58,38 +49,55 @@ def decompress_base64(text: str) -> str:
     >>> decompress_base64("BYUwNmD2AEoZQ===")
     'hello hello'
     """
-    bits = _Bits(text.strip())
-    first = bits.read(2)
+    # reversed once, the bits read every code as plain binary: the code at reading
+    # position ``at`` (``width`` bits) is ``backwards[end - at - width : end - at]``
+    backwards = _bit_string(text.strip())[::-1]
+    top = len(backwards)  # end - at: where the next code ends in ``backwards``
+    if top < 2:
+        raise ValueError("lz-string: the compressed text ends in the middle")
+    first = int(backwards[top - 2 : top], 2)
+    top -= 2
     if first == 2:
         return ""
     if first == 3:
         raise ValueError("lz-string: the first code must be a character (0 or 1), got 3")
-    units = [bits.read(8 if first == 0 else 16)]
-    dictionary = [None, None, None, units[:]]  # codes 0-2 are markers, never strings
-    previous = units[:]
+    size = 8 if first == 0 else 16
+    if top < size:
+        raise ValueError("lz-string: the compressed text ends in the middle")
+    previous = chr(int(backwards[top - size : top], 2))
+    top -= size
+    out = [previous]
+    dictionary = ["", "", "", previous]  # codes 0-2 are markers, never strings
     width, room = 3, 4
     while True:
-        code = bits.read(width)
+        if top < width:
+            raise ValueError("lz-string: the compressed text ends in the middle")
+        code = int(backwards[top - width : top], 2)
+        top -= width
         if code == 2:
             break
-        if code in (0, 1):
-            dictionary.append([bits.read(8 if code == 0 else 16)])
+        if code < 2:
+            size = 8 if code == 0 else 16
+            if top < size:
+                raise ValueError("lz-string: the compressed text ends in the middle")
+            dictionary.append(chr(int(backwards[top - size : top], 2)))
+            top -= size
             code = len(dictionary) - 1
             room -= 1
             if room == 0:
                 room, width = 1 << width, width + 1
-        if code < len(dictionary) and dictionary[code] is not None:
+        if code < len(dictionary):
             entry = dictionary[code]
         elif code == len(dictionary):
-            entry = previous + previous[:1]
+            entry = previous + previous[0]
         else:
             raise ValueError(f"lz-string: code {code} points past the dictionary")
-        units.extend(entry)
-        dictionary.append(previous + entry[:1])
+        out.append(entry)
+        dictionary.append(previous + entry[0])
         previous = entry
         room -= 1
         if room == 0:
             room, width = 1 << width, width + 1
-    # the codes are UTF-16 code units, as JavaScript strings hold them
-    raw = b"".join(u.to_bytes(2, "little") for u in units)
-    return raw.decode("utf-16-le", errors="surrogatepass")
+    # the strings hold UTF-16 code units, as JavaScript strings do: pairs of surrogates
+    # become the characters they encode
+    return "".join(out).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")

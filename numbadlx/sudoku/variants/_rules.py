@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..shape import MAX_SIZE, MIN_SIZE, box_shape
+from ._cage_map import disagreement
 
 __all__ = ["Rules", "RULE_KINDS", "UNIT_RULES", "PEER_RULES", "CONSTRAINT_RULES"]
 
@@ -376,8 +377,9 @@ class Rules:
             order.setdefault(letter, []).append(cell)
         if isinstance(sums, (str, bytes)) or not isinstance(sums, (Sequence, np.ndarray)):
             _fail("cages", f"sums must be a sequence, one per cage, got {sums!r}")
-        if len(sums) != len(order):
-            _fail("cages", f"the cage map has {len(order)} cages but {len(sums)} sums were given")
+        problem = disagreement(order, list(sums), n)
+        if problem is not None:
+            _fail("cages", problem)
         cages = tuple((tuple(cells), total) for cells, total in zip(order.values(), sums))
         return cls(cages=cages, **rules)
 

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from numbadlx.sudoku import Rules, geometry
-from numbadlx.sudoku.engines import REGISTRY, UNIQUE, CrossTable, crossing_table
+from numbadlx.sudoku.engines import (
+    PLACED,
+    REGISTRY,
+    UNIQUE,
+    CrossTable,
+    crossing_table,
+    peer_bits,
+    propagate_crossing,
+)
 
 from .test_oracle import make_case
 
@@ -46,15 +54,13 @@ def test_crossings_against_brute_force(n, rules):
     assert isinstance(table, CrossTable)
     got = [[row[1 : 1 + row[0]].tolist() for row in pair] for pair in table.crossings]
     assert got == expected
-    assert tuple(table)[:-1] == tuple(units)
+    assert all(a is b for a, b in zip(tuple(table)[: len(units)], tuple(units)))
 
 
 @pytest.mark.parametrize(
     "n, rules",
     [
         (9, Rules()),
-        (9, Rules(anti_knight=True)),
-        (9, Rules(anti_king=True)),
         (9, Rules(latin=True)),
         (4, Rules(latin=True, diagonals=True)),  # a diagonal meets a line in one cell
     ],
@@ -79,7 +85,9 @@ def _solve(puzzles, table):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["diagonals", "windoku", "disjoint", "regions"])
+@pytest.mark.parametrize(
+    "kind", ["diagonals", "windoku", "disjoint", "regions", "anti_knight", "anti_king"]
+)
 def test_bits_on_crossings_against_plain_table(kind):
     rng = np.random.default_rng(7)
     pairs = [make_case(kind, 9, rng) for _ in range(40)]
@@ -99,3 +107,81 @@ def test_bits_on_crossings_against_plain_table(kind):
         nodes["crossing"] += int(new[3][0])
         nodes["plain"] += int(old[3][0])
     assert 0 < nodes["crossing"] <= nodes["plain"], nodes
+
+
+@pytest.mark.parametrize("rules", [Rules(anti_knight=True), Rules(anti_king=True)])
+def test_links_get_a_table_for_common_peers_on_every_unit(rules):
+    checked = rules.checked(9)
+    units = geometry.unit_table(9, rules=checked)
+    table = REGISTRY["bits"].table_for(units, checked)
+    assert isinstance(table, CrossTable)
+    assert table.crossings.shape[0] == 0 and table.shared_from == 0
+
+
+def test_peer_bits_against_the_peer_rows():
+    rules = Rules(diagonals=True, anti_knight=True).checked(9)
+    units = geometry.unit_table(9, rules=rules)
+    bits = peer_bits(units.peers)
+    for cell in range(81):
+        members = {
+            w * 64 + b
+            for w in range(bits.shape[1])
+            for b in range(64)
+            if int(bits[cell, w]) >> b & 1
+        }
+        assert members == set(units.peers[cell].tolist())
+        assert cell not in members
+
+
+def _common_peer_case(rules):
+    """A 9x9 state where digit 1 may go only in cells 0 and 40 of the main diagonal
+    (r1c1 and r5c5) and in every other cell but those of the diagonal; the other digits
+    everywhere."""
+    checked = rules.checked(9)
+    table = crossing_table(geometry.unit_table(9, rules=checked), checked)
+    masks = np.full(81, 0b111111111, dtype=np.uint64)
+    diagonal = [10 * k for k in range(9)]
+    masks[diagonal] &= ~np.uint64(1)
+    masks[[0, 40]] |= np.uint64(1)
+    return table, masks
+
+
+def test_common_peers_of_a_diagonal_digit_lose_it():
+    """r1c1 and r5c5 (1's only places on the main diagonal) lie in different boxes,
+    rows and columns, so no pair of crossing units places 1; but r1c5 sees r1c1 (row)
+    and r5c5 (column), r1c9 sees r1c1 (row) and r5c5 (the other diagonal), and so on:
+    the cells off the diagonal that see both (by a brute force over the peer rows)
+    lose 1, and only they."""
+    table, masks = _common_peer_case(Rules(diagonals=True))
+    peers = [set(row.tolist()) for row in table.peers]
+    both = {cell for cell in range(81) if 0 in peers[cell] and 40 in peers[cell]}
+    off_diagonal = sorted(cell for cell in both if cell % 10)
+    assert off_diagonal == [4, 8, 36, 72]
+    queue = np.empty(81, dtype=np.int32)
+    segments = np.empty(81, dtype=np.uint64)
+    got = propagate_crossing(
+        masks, 9, 3, 3, table.peers, table.units, queue, 0, segments, True,
+        table.crossings, table.peer_bits, table.shared_from, True, 81,
+    )  # fmt: skip
+    assert got == 0  # nothing placed
+    lost = [cell for cell in range(81) if not int(masks[cell]) & 1 and cell % 10]
+    assert lost == off_diagonal
+    assert not (masks & PLACED).any()
+
+
+@pytest.mark.slow
+def test_an_empty_anti_knight_grid_is_filled_in_few_nodes():
+    """Common peers along the links: the first solution of the empty anti-knight 9x9
+    took 1.78 million nodes on "bits" (0.14 million with them), checked here by the SAT
+    oracle as a solution of the rules."""
+    from numbadlx import sudoku
+
+    from .sat_oracle import solutions
+
+    rules = Rules(anti_knight=True)
+    result = sudoku.solve(
+        np.zeros((1, 81), np.uint8), rules=rules, limit=1, engine="bits", max_nodes=400_000
+    )
+    assert result.status_names().tolist() == ["SOLVED"]
+    grid = result.solutions[0].tolist()
+    assert solutions(grid, 9, rules, limit=2) == [grid]

@@ -130,6 +130,25 @@ def test_lzstring_round_trip():
         assert decompress_base64(compress_base64(text)) == text
 
 
+def test_lzstring_agrees_with_its_slow_twin():
+    """The string-slicing reader against the bit-by-bit one of tests/helpers.py, on
+    random texts (long ones, characters above 255 and outside the BMP, runs that make
+    the dictionary's self-referring code) and on a real f-puzzles link."""
+    from tests.helpers import naive_lz_decompress
+
+    rng = np.random.default_rng(11)
+    letters = list('ab{}":,R1C\u00e9\u2603') + ["\U0001f600"]
+    texts = ["x" * 5000, "ab" * 3000]
+    texts += ["".join(rng.choice(letters, rng.integers(1, 3000))) for _ in range(30)]
+    for text in texts:
+        packed = compress_base64(text)
+        assert naive_lz_decompress(packed) == text
+        assert decompress_base64(packed) == text
+    payload = X_LINK.split("load=")[1]
+    assert decompress_base64(payload) == naive_lz_decompress(payload)
+    assert json.loads(decompress_base64(payload))["size"] == 9
+
+
 def test_lzstring_refuses_garbage():
     with pytest.raises(ValueError, match="not a base64 character"):
         decompress_base64("N4Ig*")

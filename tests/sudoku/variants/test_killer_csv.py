@@ -80,11 +80,14 @@ def test_sums_may_be_spaced_and_columns_found_by_name(tmp_path):
     "row, message",
     [
         ("x,KAB,1,", "a cage map needs n * n cells, got 3"),
-        (f'x,{MAP_4},"1,2",', "cages: the cage map has 8 cages but 2 sums were given"),
+        (f'x,{MAP_4},"1,2",', "the cage map and the sums disagree: the map has 8 cages but 2"),
         (f'x,{MAP_4},"1,2,3,4,5,6,7,z",', "cage sums: 'z' is not a whole number"),
         # an empty field would shift every later total onto the wrong cage
         (f'x,{MAP_4},"3,7,,5,5,5,4,7",', "cage sums: field 3 of 8 is empty"),
-        (f'x,{MAP_4},"3,7,5,5,5,4,7,99",', "cages: cage [12] of 1 cells cannot total 99"),
+        (
+            f'x,{MAP_4},"3,7,5,5,5,4,7,99",',
+            "cage 'h' (cage 8 of 8, 1 cell, first at r4c1) cannot total 99",
+        ),
         ("x", "row has 1 fields"),
     ],
 )
@@ -230,3 +233,17 @@ def test_cage_errors_agree_with_a_plain_walk_on_the_shared_killers():
             number, kind = want
             assert f"cage {number} " in found[row]
             assert ("appears" in found[row]) == (kind == "twice")
+
+
+def test_a_prefixed_map_one_letter_short_is_named(tmp_path):
+    """``K`` + a map one letter short has n * n characters: the prefix is read as a
+    cell, the cages and sums disagree, and the message says so."""
+    sums = ",".join(map(str, killer_4x4_sums()))
+    short = "K" + MAP_4[:-1]  # 16 characters, the last cell's letter lost
+    path = write(tmp_path, [f'ok,K{MAP_4},"{sums}",{SOLUTION_4}', f'short,{short},"{sums}",'])
+    chunk = parse_chunk(path)
+    assert chunk.bad.tolist() == [False, True]
+    message = chunk.errors[0][1]
+    assert message.startswith(f"{path}:3:")
+    assert "the cage map and the sums disagree" in message
+    assert "if that is the 'K' prefix, the map has 15 cells, one short of 16" in message

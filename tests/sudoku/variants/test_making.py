@@ -170,6 +170,25 @@ def test_killers_reproducible():
     assert sudoku.generate_killer(1, seed=9).rules != first.rules[:1]
 
 
+@pytest.mark.slow
+def test_killers_have_few_one_cell_cages():
+    """A one-cell cage is a given in disguise: they are rare (the generator made 3.6 per
+    9x9 puzzle before it joined them to their neighbours), and the puzzles stay unique
+    (by the SAT oracle) with the grid as their solution."""
+    killers = sudoku.generate_killer(20, seed=3, threads=1)
+    singles = [sum(len(cage) == 1 for cage, _ in rules.cages) for rules in killers.rules]
+    assert sum(singles) / len(singles) <= 1.0
+    assert singles.count(0) >= len(singles) // 2
+    for grid, rules in zip(killers.solutions[:5], killers.rules[:5]):
+        for cage, total in rules.cages:
+            digits = grid[list(cage)]
+            assert len(set(digits.tolist())) == len(cage) and int(digits.sum()) == total
+        assert solutions([0] * 81, 9, rules, limit=2) == [grid.tolist()]
+    result = sudoku.solve(killers.puzzles, rules=killers.rules, limit=2)
+    assert result.status_counts() == {"UNIQUE": 20}
+    assert (result.solutions == killers.solutions).all()
+
+
 def test_killer_bad_arguments():
     with pytest.raises(ValueError, match="size"):
         sudoku.generate_killer(1, 17)

@@ -173,7 +173,7 @@ def test_checked_accepts_limits():
         ((5, [1]), "cages: a cage map is a string"),
         (("abc", [1]), "cages: a cage map needs n [*] n characters"),
         (("a" * 9, [9]), "cages: a cage map needs n [*] n characters"),
-        (("aabb" * 4, [3]), "cages: the cage map has 2 cages but 1 sums"),
+        (("aabb" * 4, [3]), "cages: the cage map and the sums disagree: the map has 2 cages but 1"),
         (("aabb" * 4, "37"), "cages: sums must be a sequence"),
         (("a" * 16, [10]), "cages: .* has 16 cells: more than 4"),
     ],
@@ -246,3 +246,30 @@ def test_fuzz_every_rule_with_garbage(field):
                 rules.checked(n)
             except ValueError:
                 pass
+
+
+def test_a_killer_map_with_a_letter_missing_names_the_letter_and_where():
+    # the cage of 'D' merged into that of 'C' by a typo: 7 cages, 8 sums
+    with pytest.raises(ValueError) as caught:
+        Rules.killer("AABBCCCCEEFFGGHH", [3, 7, 4, 6, 5, 5, 4, 6])
+    message = str(caught.value)
+    assert message.startswith("cages: the cage map and the sums disagree")
+    assert "7 cages but 8 sums" in message
+    assert "letter 'D' is missing" in message
+    assert "cage 'E' (first at r3c1)" in message
+
+
+def test_a_killer_map_and_sums_shifted_name_the_first_cage_that_cannot_take_its_sum():
+    # same count, but the sums are one cage off from cage 'b' on: 'c' (2 cells) gets 17
+    with pytest.raises(ValueError) as caught:
+        Rules.killer("aabbccddeeffgghh", [3, 4, 17, 6, 5, 5, 4, 6]).checked(4)
+    message = str(caught.value)
+    assert "the cage map and the sums disagree" in message
+    assert "cage 'b'" not in message
+    assert "cage 'c' (cage 3 of 8, 2 cells, first at r2c1) cannot total 17" in message
+    assert "3 to 7" in message
+
+
+def test_a_killer_map_with_cages_beyond_the_sums_names_the_first_without_one():
+    with pytest.raises(ValueError, match=r"cage 'h' \(first at r4c3\) has no sum"):
+        Rules.killer("aabbccddeeffgghh", [3, 7, 4, 6, 5, 5, 4])
