@@ -163,7 +163,7 @@ class CheckpointedOutput:
             self._file = open_locked(self.output)
         try:
             if self.checkpoint and resume and os.path.exists(self.checkpoint):
-                self._resume_from(Checkpoint.read(self.checkpoint))
+                self._resume_from(Checkpoint.read(self.checkpoint), header)
             else:
                 if self.checkpoint and resume:
                     self._note(f"no checkpoint {self.checkpoint}; starting from the beginning")
@@ -192,9 +192,9 @@ class CheckpointedOutput:
         if self._log is not None:
             self._log(message)
 
-    def _resume_from(self, saved):
+    def _resume_from(self, saved, header):
         if self.input is None or saved.input is None:
-            self._resume_without_input(saved)
+            self._resume_without_input(saved, header)
             return
         if saved.input != os.path.abspath(self.input):
             raise ValueError(
@@ -224,13 +224,29 @@ class CheckpointedOutput:
                 f"--limit, --max-nodes, --timeout, --box, --format, --column, --engine "
                 f"and output type, or drop --resume"
             )
-        self._cut_back(saved)
+        self._cut_back(saved, header)
         self._note(
             f"resuming {self.input} at byte {self.start_byte} ({self.puzzles} "
             f"puzzles already written)"
         )
 
-    def _resume_without_input(self, saved):
+    def _check_header(self, header, saved):
+        """Refuse to resume an output whose header is not the one this version writes
+        (an older layout of the columns): its new lines would not match its old ones."""
+        if not header or not saved.output_bytes:
+            return
+        self._file.seek(0)
+        first = self._file.read(len(header))
+        if first != header:
+            found = first.split(b"\n", 1)[0].decode(errors="replace")
+            raise ValueError(
+                f"{self.output} begins with the header {found!r}, and this version writes "
+                f"{header.decode().strip()!r}: resuming would mix two layouts of the "
+                f"columns; finish it with the version that started it, or drop --resume "
+                f"to start again"
+            )
+
+    def _resume_without_input(self, saved, header):
         """Resume a job that reads no input: its options are the whole fingerprint."""
         if saved.input != self.input:
             mine = "reads no input" if self.input is None else f"reads {self.input}"
@@ -250,15 +266,16 @@ class CheckpointedOutput:
                 f"with the same options (-n, --size, --box, --minimal, --symmetry, "
                 f"--clues, --rating, --seed, --attempts and output type), or drop --resume"
             )
-        self._cut_back(saved)
+        self._cut_back(saved, header)
         self._note(
             f"resuming {self.output} after puzzle {self.puzzles} ({self.puzzles} "
             f"puzzles already written)"
         )
 
-    def _cut_back(self, saved):
+    def _cut_back(self, saved, header):
         """Check the output begins with the bytes ``saved`` vouches for (their length
-        and hash), cut it there and take up the count."""
+        and hash) and with this version's ``header``, cut it there and take up the
+        count."""
         have = os.path.getsize(self.output)
         if have < saved.output_bytes:
             raise ValueError(
@@ -280,6 +297,7 @@ class CheckpointedOutput:
                 f"{saved.output_bytes} bytes are not those the run wrote); resuming would "
                 f"append to other content: drop --resume to start again"
             )
+        self._check_header(header, saved)
         self._file.truncate(saved.output_bytes)  # drop a part-written chunk
         self.start_byte = saved.end_byte
         self.puzzles = saved.puzzles

@@ -185,6 +185,42 @@ def test_resume_refuses_a_checkpoint_without_the_output_hash(tmp_path, capsys):
     assert "no hash of the output" in capsys.readouterr().err
 
 
+def test_resume_refuses_an_output_of_an_older_column_layout(tmp_path, capsys):
+    """A CSV begun by a version that wrote other columns is not resumed: the new rows
+    would not match the old header and rows (a file of mixed layouts)."""
+    import hashlib
+
+    source = _puzzle_file(tmp_path / "in.txt", count=30, size=4)
+    out = tmp_path / "out.csv"
+
+    def stop(done, written):
+        if written >= 12:
+            raise KeyboardInterrupt
+
+    assert jobs.solve_file(source, out, chunk_size=4, progress=stop).interrupted
+    checkpoint = tmp_path / "out.csv.progress"
+    lines = out.read_bytes().splitlines(keepends=True)
+    assert lines[0] == (jobs.CSV_HEADER + "\n").encode()
+    # the same run as an older version wrote it: one column fewer, and a checkpoint
+    # that vouches for those bytes (so only the layout differs)
+    older = b"".join(line.rsplit(b",", 1)[0] + b"\n" for line in lines)
+    out.write_bytes(older)
+    record = json.loads(checkpoint.read_text())
+    record["output_bytes"] = len(older)
+    record["output_sha256"] = hashlib.sha256(older).hexdigest()
+    checkpoint.write_text(json.dumps(record))
+    args = ["solve", str(source), "-o", str(out), "--chunk-size", "4", "--resume"]
+    assert main([*args, "--no-progress"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "header" in err and "puzzle,solution,status,count,nodes'" in err and "--resume" in err
+    assert out.read_bytes() == older  # refused: nothing cut or appended
+    assert checkpoint.exists()
+    # started again without --resume, the output is the whole run's
+    assert main(args[:-1] + ["--no-progress"]) == EXIT_OK
+    assert out.read_bytes().splitlines()[0] == jobs.CSV_HEADER.encode()
+    assert len(out.read_bytes().splitlines()) == 31
+
+
 # ---------------------------------------------------------------- one lock for all writers
 
 
