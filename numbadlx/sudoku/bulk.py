@@ -2,7 +2,7 @@
 
 A puzzle is a row of ``n * n`` small integers (0 = blank, 1..n = a given) for an
 n x n grid with r x c boxes (n = r * c, 4 <= n <= 36), or, under rules without boxes
-(``Rules(latin=True)``, jigsaw regions), of any size from 3 to 36, primes too.
+(``Rules(latin=True)``, jigsaw regions), of any size from 2 to 36, primes too.
 :func:`solve` takes an (N, n*n) array (or anything :func:`numbadlx.sudoku.parse`
 reads) and returns a :class:`SudokuResult` of arrays: the solutions, a :class:`Status`
 per puzzle, solution counts (up to ``limit``) and search nodes.
@@ -295,7 +295,7 @@ def solve(
         order). ``"auto"`` picks an engine per rule set; a named engine that does not
         solve the rules raises ValueError. Bad rules raise ValueError naming the rule.
         Rules without boxes (``latin=True``, ``regions=``) take grids of any size from
-        3x3 to 36x36, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw).
+        2x2 to 36x36, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw).
         A CSV solution column is checked against rows, columns and boxes when every
         rule set keeps the boxes, and against the cages of each row's rules (sums and
         distinct digits), not against the other rules.

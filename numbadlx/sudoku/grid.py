@@ -52,7 +52,7 @@ class Grid:
     With ``rules``, Jupyter draws a picture of the variant instead of a table: region
     borders, diagonals, cages with their totals, thermometers, dots, X and V, odd and
     even cells. Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
-    size from 3x3, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw); such a grid
+    size from 2x2, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw); such a grid
     has no box borders.
 
     Parameters

@@ -4,7 +4,7 @@ A puzzle of size ``n`` is an ``n x n`` grid split into boxes of ``r`` rows and `
 columns, ``n == r * c``, ``4 <= n <= 36``. Cells hold 0 (blank) or ``1..n``. Which
 cells form a row, a column or a box is :mod:`~numbadlx.sudoku.geometry`'s to say.
 A grid whose :class:`~numbadlx.sudoku.Rules` have no boxes (``latin=True``, jigsaw
-``regions=``) may have any size from 3 to 36, primes too: readers take
+``regions=``) may have any size from 2 to 36, primes too: readers take
 :data:`NO_BOXES` as its ``box``.
 """
 
@@ -28,7 +28,7 @@ MIN_SIZE = 4
 MAX_SIZE = 36
 #: Smallest size of a grid without boxes (a Latin square or a jigsaw), whose units
 #: come from its :class:`~numbadlx.sudoku.Rules` (``latin=True`` or ``regions=``).
-MIN_BOXLESS_SIZE = 3
+MIN_BOXLESS_SIZE = 2
 
 
 class _NoBoxes:

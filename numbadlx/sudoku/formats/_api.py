@@ -317,7 +317,7 @@ def parse(
     rules : Rules or sequence of Rules, optional
         The :class:`~numbadlx.sudoku.Rules` the puzzles are for; only their box shape
         is used here. Rules without boxes (``latin=True``, jigsaw ``regions=``) let
-        any size from 3 to 36 be read, prime sizes (5x5, 7x7...) too; without them a
+        any size from 2 to 36 be read, prime sizes (5x5, 7x7...) too; without them a
         size with no box shape is an error.
 
     Returns

@@ -21,7 +21,7 @@ def _array_matrix(
     arr: np.ndarray, n: int | None, name: str, prefer_batch: bool, boxless: bool = False
 ):
     """Reshape an array source to ``(N, n*n)``; return it and ``n``; ``boxless``: the
-    grids have no boxes (their rules give the units), so sizes from 3 up are read.
+    grids have no boxes (their rules give the units), so sizes from 2 up are read.
 
     A 2-D ``(k, k)`` array is ambiguous when ``k`` is 16 or 36 (``k`` puzzles
     of size 4 or 6, or one ``k x k`` grid) and ``n`` is not given:

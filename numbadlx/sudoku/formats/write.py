@@ -15,7 +15,7 @@ _OUT_CHARS = np.frombuffer(_DIGITS.encode("ascii"), dtype=np.uint8)
 
 
 def _output_matrix(puzzles, n: int | None = None, prefer_batch: bool = True):
-    # every size from 3 up is written (grids without boxes, latin squares, too)
+    # every size from 2 up is written (grids without boxes, latin squares, too)
     arr = np.asarray(puzzles)
     matrix, n = _array_matrix(arr, n, "<array>", prefer_batch, boxless=True)
     values, _, errors = _check_values(matrix, n, "<array>", 0)
@@ -107,7 +107,7 @@ def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: s
     box : tuple of int, optional
         Box shape ``(rows, columns)``; the default comes from
         :func:`box_shape`. :data:`~numbadlx.sudoku.shape.NO_BOXES` writes a grid
-        without boxes (a Latin square, a jigsaw; any size from 3, primes too)
+        without boxes (a Latin square, a jigsaw; any size from 2, primes too)
         with no separators.
     blank : {'.', '0'}, default '.'
         Character for blank cells.

@@ -138,7 +138,7 @@ class Rules:
         replace the boxes.
     latin : bool
         Rows and columns only, no boxes (a Latin square). With ``latin`` or
-        ``regions`` the grid needs no box shape: any size from 3 to 36, primes too.
+        ``regions`` the grid needs no box shape: any size from 2 to 36, primes too.
     diagonals : bool
         Both main diagonals hold distinct digits (X-Sudoku).
     windoku : bool
@@ -471,7 +471,7 @@ def reading_box(box, rules):
     """The ``box`` a puzzle reader takes for puzzles under ``rules`` (a
     :class:`Rules`, a sequence of them, or None): ``box`` when given, else the rules'
     box shape, else :data:`~numbadlx.sudoku.shape.NO_BOXES` when no rule set has boxes
-    (latin squares, jigsaws: any size from 3 to 36 is read, primes too), else None.
+    (latin squares, jigsaws: any size from 2 to 36 is read, primes too), else None.
 
     Examples
     --------

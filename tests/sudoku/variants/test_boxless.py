@@ -109,9 +109,10 @@ def _random_latin(n, rng):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize(("n", "published"), [(3, 12), (4, 576), (5, 161_280)])
+@pytest.mark.parametrize(("n", "published"), [(2, 2), (3, 12), (4, 576), (5, 161_280)])
 def test_latin_squares_are_counted_as_published(engine, n, published):
-    # OEIS A002860: Latin squares of order 3, 4 and 5
+    # OEIS A002860: Latin squares of order 2, 3, 4 and 5 (order 2 found no solution on
+    # "dlx", whose option layout then looked classic)
     assert sudoku.count_solutions("0" * (n * n), rules=LATIN, engine=engine) == published
 
 
@@ -260,13 +261,13 @@ def test_bad_inputs_get_clear_errors():
     assert "24 cells" in result.messages[1] and "too large" in result.messages[2]
     with pytest.raises(ValueError, match=r"shape \(24,\) is not one puzzle"):
         sudoku.count_solutions(np.zeros(24, np.uint8), rules=LATIN)
-    # sizes the engines do not take: 2x2 (below 3) and 37x37 (above 36)
-    for n in (2, 37):
-        with pytest.raises(ValueError, match="for a size n from 3 to 36"):
+    # sizes the engines do not take: 1x1 (below 2) and 37x37 (above 36)
+    for n in (1, 37):
+        with pytest.raises(ValueError, match="for a size n from 2 to 36"):
             sudoku.solve(np.zeros((1, n * n), np.uint8), rules=LATIN)
-    with pytest.raises(ValueError, match="unsupported puzzle size 2x2: n must be from 3 to 36"):
-        LATIN.checked(2)
-    with pytest.raises(ValueError, match=r"3x3: n must be from 4 to 36 \(from 3 without boxes"):
+    with pytest.raises(ValueError, match="unsupported puzzle size 1x1: n must be from 2 to 36"):
+        LATIN.checked(1)
+    with pytest.raises(ValueError, match=r"3x3: n must be from 4 to 36 \(from 2 without boxes"):
         Rules().checked(3)
     with pytest.raises(ValueError, match="invalid puzzle"):
         sudoku.solve_one("11" + "0" * 23, rules=LATIN)
@@ -375,7 +376,7 @@ def test_all_latin_squares_of_order_3_are_found_and_valid():
 
 
 @pytest.mark.parametrize(
-    ("n", "rules"), [(5, LATIN), (7, LATIN), (5, Rules(regions=JIGSAW5)), (3, LATIN)]
+    ("n", "rules"), [(5, LATIN), (7, LATIN), (5, Rules(regions=JIGSAW5)), (3, LATIN), (2, LATIN)]
 )
 def test_generated_puzzles_round_trip_through_text_and_every_engine(n, rules):
     puzzles = sudoku.generate(2, size=n, rules=rules, seed=7)
