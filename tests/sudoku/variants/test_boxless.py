@@ -15,6 +15,7 @@ import pytest
 from numbadlx import sudoku
 from numbadlx.cli import EXIT_OK, main
 from numbadlx.sudoku import Grid, Rules
+from numbadlx.sudoku.shape import NO_BOXES
 
 from .sat_oracle import is_solution, solutions
 
@@ -390,3 +391,54 @@ def test_generated_puzzles_round_trip_through_text_and_every_engine(n, rules):
         assert result.status_names().tolist() == ["UNIQUE", "UNIQUE"]
         for puzzle, solution in zip(puzzles, result.solutions):
             assert _completes(puzzle, solution, n, rules)
+
+
+def test_fuzzed_regions_and_lines_raise_value_errors_or_solve_correctly():
+    rng = np.random.default_rng(2026)
+    for _ in range(40):
+        n = int(rng.choice([5, 7]))
+        cells = n * n + int(rng.choice([0, 0, -1, 1, -n]))
+        ids = rng.integers(0, n + int(rng.integers(0, 2)), size=cells)
+        if rng.random() < 0.3:
+            ids = rng.permutation(np.repeat(np.arange(n), n))  # a good map now and then
+        try:
+            rules = Rules(regions=ids)
+            result = sudoku.solve(["0" * (n * n)], rules=rules, engine="bits", limit=1)
+        except ValueError as error:
+            assert str(error).startswith("regions: ")
+            continue
+        assert np.bincount(ids).tolist() == [n] * n  # only a good map gets here
+        if result.counts[0]:
+            assert _completes([0] * (n * n), result.solutions[0], n, rules)
+        else:
+            assert not solutions([0] * (n * n), n, rules, limit=1)
+    # lines of the wrong length or with a bad character: INVALID with a message
+    lines = ["0" * 24, "0" * 26, "x" + "0" * 24, "8" + "0" * 24, "0" * 25]
+    result = sudoku.solve(lines, rules=LATIN, limit=1)
+    assert result.status_names().tolist() == ["INVALID"] * 4 + ["SOLVED"]
+    assert sorted(result.messages) == [0, 1, 2, 3]
+
+
+def test_files_of_prime_sizes_are_read_with_rules(tmp_path):
+    puzzles = sudoku.generate(3, size=7, rules=LATIN, seed=3)
+    lines = sudoku.format_lines(puzzles)
+    text = tmp_path / "latin7.txt"
+    text.write_text("\n".join(lines) + "\n")
+    chunks = list(sudoku.iter_chunks(text, rules=LATIN, chunk_size=2))
+    assert [len(chunk) for chunk in chunks] == [2, 1]
+    assert np.concatenate([c.puzzles for c in chunks]).tolist() == puzzles.tolist()
+    with pytest.raises(ValueError, match="7 is prime"):
+        list(sudoku.iter_chunks(text))
+    result = sudoku.solve(text, rules=LATIN)
+    assert result.status_names().tolist() == ["UNIQUE"] * 3
+    table = tmp_path / "latin7.csv"
+    rows = [f"{p},{sudoku.format_line(s)}" for p, s in zip(lines, result.solutions)]
+    table.write_text("puzzle,solution\n" + "\n".join(rows) + "\n")
+    read, solved = sudoku.read_csv(table, rules=LATIN)
+    assert read.tolist() == puzzles.tolist()
+    assert solved.tolist() == result.solutions.tolist()
+    for puzzle, solution in zip(read, solved):
+        assert _completes(puzzle, solution, 7, LATIN)
+    grid = tmp_path / "latin7_grid.txt"
+    grid.write_text(sudoku.format_grid(puzzles[0], NO_BOXES) + "\n")
+    assert sudoku.parse(grid, rules=LATIN).tolist() == puzzles[:1].tolist()
