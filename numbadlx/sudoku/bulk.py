@@ -38,7 +38,7 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, completion_errors
+from .completion import cage_column_messages, completion_errors, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
@@ -509,7 +509,8 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rule
     )
     status = Status(result.status[0])
     if status == Status.INVALID:
-        why = check_grid(puzzle, box) if rules is None or rules.has_boxes else None
+        keeps = rules is None or rules.has_boxes
+        why = check_grid(puzzle, box) if keeps else unit_clash(puzzle, rules)
         raise ValueError(f"invalid puzzle: {why or 'two equal givens clash under the rules'}")
     if status == Status.BUDGET:
         from ..core import BudgetExceeded, SearchStats

@@ -442,3 +442,20 @@ def test_files_of_prime_sizes_are_read_with_rules(tmp_path):
     grid = tmp_path / "latin7_grid.txt"
     grid.write_text(sudoku.format_grid(puzzles[0], NO_BOXES) + "\n")
     assert sudoku.parse(grid, rules=LATIN).tolist() == puzzles[:1].tolist()
+
+
+def test_clashing_givens_are_named_by_row_column_or_region():
+    blank = np.zeros(25, dtype=np.uint8)
+    cases = [
+        ((0, 3), LATIN, r"digit 2 appears twice in row 1 \(columns 1 and 4\)"),
+        ((1, 21), LATIN, r"digit 2 appears twice in column 2 \(rows 1 and 5\)"),
+        # cells 3 and 9 are both in region 1 of JIGSAW5 (rows 1-2, columns 4 and 5)
+        ((3, 9), Rules(regions=JIGSAW5), r"twice in region 2 \(cells \(1,4\) and \(2,5\)\)"),
+        ((0, 24), Rules(latin=True, diagonals=True), "clash under the rules"),
+    ]
+    for (a, b), rules, message in cases:
+        puzzle = blank.copy()
+        puzzle[[a, b]] = 2
+        assert _clashes(puzzle, 5, rules) or rules.diagonals
+        with pytest.raises(ValueError, match=message):
+            sudoku.solve_one(puzzle, rules=rules)
