@@ -234,6 +234,10 @@ def test_parse_reads_prime_sizes_only_with_rules_without_boxes():
     # a size with a box shape under classic rules is no wrong guess of a prime one
     with pytest.raises(ValueError, match="unsupported puzzle size 7x7"):
         sudoku.parse("0" * 49)
+    # without rules a 5x5 line among 4x4 ones is INVALID, never read with a guessed box
+    result = sudoku.solve(["0" * 16, "0" * 25, "1" + "0" * 15], limit=1)
+    assert result.status_names().tolist() == ["SOLVED", "INVALID", "SOLVED"]
+    assert "line has 25 cells, expected 16" in result.messages[1]
 
 
 def test_classic_rules_on_a_prime_size_say_what_to_pass():
