@@ -177,7 +177,7 @@ def _cases(n, count, seed):
     return out
 
 
-@pytest.mark.parametrize(("n", "count"), [(5, 24), (7, 16)])
+@pytest.mark.parametrize(("n", "count"), [(5, 24), pytest.param(7, 16, marks=pytest.mark.slow)])
 def test_random_puzzles_match_the_sat_oracle_on_every_engine(n, count):
     cases = _cases(n, count, seed=n)
     statuses = set()
@@ -337,6 +337,7 @@ def _fpuzzles_jigsaw(n, regions, givens):
     return json.dumps({"size": n, "grid": grid})
 
 
+@pytest.mark.slow
 def test_fpuzzles_jigsaws_of_prime_sizes_on_the_command_line(tmp_path):
     rng = np.random.default_rng(5)
     for n in (5, 7):
@@ -397,6 +398,7 @@ def test_generated_puzzles_round_trip_through_text_and_every_engine(n, rules):
             assert _completes(puzzle, solution, n, rules)
 
 
+@pytest.mark.slow
 def test_fuzzed_regions_and_lines_raise_value_errors_or_solve_correctly():
     rng = np.random.default_rng(2026)
     for _ in range(40):
