@@ -81,7 +81,7 @@ def grid_table(grid):
     if getattr(grid, "rules", None) is not None and grid.rules.kinds:
         return grid_svg(grid)
     n = grid.n
-    rows, cols = grid.box
+    rows, cols = grid.box or (n, n)  # no boxes: no thick borders inside
     size = 1.9 if n <= 9 else 1.6 if n <= 16 else 1.3
     font = 1.0 if n <= 16 else 0.8
     style = {
@@ -138,13 +138,13 @@ def sudoku_result_html(result, rows=5):
     True
     """
     total = len(result)
-    box = f"{result.box[0]}x{result.box[1]}"
+    box = f"{result.box[0]}x{result.box[1]} boxes" if result.box else "no boxes"
     rate = result.puzzles_per_second
     rate_text = plural(rate, "puzzle/s", spec=",.0f") if np.isfinite(rate) else "-"
     out = [
         '<div class="numbadlx-result">',
         f"<p><b>SudokuResult</b>: {plural(total, 'puzzle', spec=',')} of {result.n}x{result.n} "
-        f"({box} boxes), limit {result.limit}, {plural(result.threads, 'thread')}, "
+        f"({box}), limit {result.limit}, {plural(result.threads, 'thread')}, "
         f"{result.seconds:.3f} s, {rate_text}</p>",
         '<table class="status"><tr><th>status</th><th>puzzles</th><th>share</th></tr>',
     ]

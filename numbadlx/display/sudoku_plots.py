@@ -77,7 +77,6 @@ def plot_grid(
 
     grid = Grid(puzzle, solution, box, rules=rules)
     n = grid.n
-    rows, cols = grid.box
     side = 0.42 * n + 0.6
     new = ax is None
     fig, ax = _axes(ax, (side, side + 0.3))
@@ -85,7 +84,7 @@ def plot_grid(
     if variant:
         _variant(ax, grid)
     else:
-        _boxes(ax, n, rows, cols)
+        _boxes(ax, n, *grid.box)
     size = max(5.0, 14.0 - 0.3 * n)
     colours = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
     for cell, (text, kind) in enumerate(grid.cells()):

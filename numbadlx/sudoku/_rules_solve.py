@@ -154,7 +154,9 @@ def _solve_cover(puzzles, rules, n, limit, max_nodes, deadline, out):
         counts[k] = found
         nodes[k] = int(search.summary().nodes)
         if found:
-            solutions[k] = decode_cover(puzzle, decode_solution(record[0]), cells, digits)
+            solutions[k] = decode_cover(
+                puzzle, decode_solution(record[0]), cells, digits, rules=rules
+            )
         if search.status == "budget":
             status[k] = engines.BUDGET
         elif found == 0:

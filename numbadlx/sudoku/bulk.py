@@ -1,10 +1,11 @@
 """Sudoku on top of the exact-cover engine: bulk solving of puzzle arrays.
 
 A puzzle is a row of ``n * n`` small integers (0 = blank, 1..n = a given) for an
-n x n grid with r x c boxes (n = r * c, 4 <= n <= 36). :func:`solve` takes an (N, n*n)
-array (or anything :func:`numbadlx.sudoku.parse` reads) and returns a
-:class:`SudokuResult` of arrays: the solutions, a :class:`Status` per puzzle, solution
-counts (up to ``limit``) and search nodes.
+n x n grid with r x c boxes (n = r * c, 4 <= n <= 36), or, under rules without boxes
+(``Rules(latin=True)``, jigsaw regions), of any size from 2 to 36, primes too.
+:func:`solve` takes an (N, n*n) array (or anything :func:`numbadlx.sudoku.parse`
+reads) and returns a :class:`SudokuResult` of arrays: the solutions, a :class:`Status`
+per puzzle, solution counts (up to ``limit``) and search nodes.
 
 Examples
 --------
@@ -37,14 +38,14 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, completion_errors
+from .completion import cage_column_messages, completion_errors, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
 from .parallel import check_threads, parallel_threads
 from .shape import box_shape
-from .variants import Rules
+from .variants import Rules, reading_box
 
 __all__ = [
     "Status",
@@ -175,7 +176,7 @@ class SudokuResult:
         return sudoku_result_html(self)
 
 
-def _as_puzzles(puzzles, box, errors="status", column=None):
+def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
     """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk)``.
 
     A puzzle that cannot be read (a bad line, a value out of range) gets INVALID status
@@ -184,7 +185,7 @@ def _as_puzzles(puzzles, box, errors="status", column=None):
     """
     if errors not in ("status", "raise"):
         raise ValueError(f'errors must be "status" or "raise", got {errors!r}')
-    chunk = parse_chunk(puzzles, box=box, column=column, raw=False)
+    chunk = parse_chunk(puzzles, box=reading_box(box, rules), column=column, raw=False)
     if errors == "raise" and chunk.errors:
         raise ValueError(chunk.errors[0][1])
     pre = np.where(chunk.bad, engines.INVALID, engines.NOT_RUN).astype(np.uint8)
@@ -293,6 +294,8 @@ def solve(
         per puzzle (puzzles are then solved in groups of equal rules, results in input
         order). ``"auto"`` picks an engine per rule set; a named engine that does not
         solve the rules raises ValueError. Bad rules raise ValueError naming the rule.
+        Rules without boxes (``latin=True``, ``regions=``) take grids of any size from
+        2x2 to 36x36, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw).
         A CSV solution column is checked against rows, columns and boxes when every
         rule set keeps the boxes, and against the cages of each row's rules (sums and
         distinct digits), not against the other rules.
@@ -316,7 +319,7 @@ def solve(
     if frames.is_pandas(puzzles):
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
         column = None
-    grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column)
+    grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
     if rules is None and read.rules is not None:
         rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
     if rules is None and REGISTRY.get(engine) and REGISTRY[engine].rules_table:
@@ -493,7 +496,7 @@ def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str
 
 
 def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rules=None):
-    puzzle = single_grid(grid, box)
+    puzzle = single_grid(grid, box, rules)
     result = solve(
         puzzle[None, :],
         limit=limit,
@@ -506,7 +509,8 @@ def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rule
     )
     status = Status(result.status[0])
     if status == Status.INVALID:
-        why = check_grid(puzzle, box) if rules is None or rules.has_boxes else None
+        keeps = rules is None or rules.has_boxes
+        why = check_grid(puzzle, box) if keeps else unit_clash(puzzle, rules)
         raise ValueError(f"invalid puzzle: {why or 'two equal givens clash under the rules'}")
     if status == Status.BUDGET:
         from ..core import BudgetExceeded, SearchStats

@@ -19,7 +19,13 @@ from . import geometry
 from .formats import parse
 from .shape import box_shape
 
-__all__ = ["cage_column_messages", "cage_errors", "completion_error", "completion_errors"]
+__all__ = [
+    "cage_column_messages",
+    "cage_errors",
+    "completion_error",
+    "completion_errors",
+    "unit_clash",
+]
 
 
 def _units(grids: np.ndarray, n: int, rows: int, cols: int) -> np.ndarray:
@@ -176,3 +182,37 @@ def cage_column_messages(chunk, rules, messages: dict) -> None:
     rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
     for row, why in cage_errors(chunk.solutions, per_row, rows).items():
         messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
+
+
+def unit_clash(puzzle: np.ndarray, rules) -> str | None:
+    """Where two equal givens of ``puzzle`` (``(n*n,)`` values) share a row, a column
+    or a jigsaw region of ``rules`` without boxes (latin, jigsaw), or None (also for
+    a clash in the units or links other rules add: diagonals, anti-knight...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numbadlx.sudoku import Rules
+    >>> unit_clash(np.array([1, 0, 0, 0, 0, 0, 0, 0, 1]), Rules(latin=True))
+    >>> unit_clash(np.array([1, 0, 0, 1, 0, 0, 0, 0, 0]), Rules(latin=True))
+    'digit 1 appears twice in column 1 (rows 1 and 2)'
+    """
+    n = int(round(puzzle.size**0.5))
+    table = geometry.unit_table(n, rules=rules)
+    kinds = ("row", "column", "region")
+    named = 3 * n if rules.regions is not None else 2 * n
+    for index, members in enumerate(table.units.tolist()[:named]):
+        seen = {}
+        for cell in members:
+            v = int(puzzle[cell])
+            if v and v in seen:
+                (r1, c1), (r2, c2) = divmod(seen[v], n), divmod(cell, n)
+                where = {
+                    "row": f"row {r1 + 1} (columns {c1 + 1} and {c2 + 1})",
+                    "column": f"column {c1 + 1} (rows {r1 + 1} and {r2 + 1})",
+                    "region": f"region {index - 2 * n + 1} (cells ({r1 + 1},{c1 + 1}) and "
+                    f"({r2 + 1},{c2 + 1}))",
+                }[kinds[index // n]]
+                return f"digit {v} appears twice in {where}"
+            seen.setdefault(v, cell)
+    return None

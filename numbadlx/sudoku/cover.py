@@ -14,7 +14,7 @@ from . import geometry
 from ._cover_rules import rules_cover
 from .formats import parse
 from .shape import box_shape
-from .variants import Rules
+from .variants import Rules, reading_box
 
 if TYPE_CHECKING:
     from ..core import ExactCover
@@ -22,15 +22,19 @@ if TYPE_CHECKING:
 __all__ = ["to_exact_cover", "decode_cover", "single_grid"]
 
 
-def single_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> NDArray[np.uint8]:
+def single_grid(
+    grid: ArrayLike | str, box: tuple[int, int] | None = None, rules: Rules | None = None
+) -> NDArray[np.uint8]:
     """One puzzle as an ``(n*n,)`` uint8 array: from text, a ``(1, n*n)`` or ``(n, n)``
     array or a flat one; ValueError for anything that is not one readable grid.
+    ``rules`` without boxes (latin, regions) let sizes with no box shape be read.
 
     Examples
     --------
     >>> single_grid("1..." "..1." ".3.." "...4").tolist()[:6]
     [1, 0, 0, 0, 0, 0]
     """
+    box = reading_box(box, rules)
     array = parse(grid, box=box) if not isinstance(grid, np.ndarray) else grid
     array = np.asarray(array)
     if array.ndim == 2 and array.shape[0] == 1:
@@ -126,7 +130,7 @@ def to_exact_cover(
 def _rules_exact_cover(grid, box, rules):
     from ..core import ExactCover
 
-    puzzle = single_grid(grid, box)
+    puzzle = single_grid(grid, box, rules)
     n = math.isqrt(puzzle.size)
     if box is not None and rules.box is None:
         rules = dataclasses.replace(rules, box=tuple(box))
@@ -151,10 +155,13 @@ def decode_cover(
     option_cells: NDArray[np.int64],
     option_digits: NDArray[np.int64],
     box: tuple[int, int] | None = None,
+    rules: Rules | None = None,
 ) -> NDArray[np.uint8]:
     """The grid a solution of :func:`to_exact_cover`'s problem fills: the givens plus
     the digits of the ``chosen`` options (one cell per option, or ``(O, K)`` arrays
-    with -1 padding, as ``rules=`` gives them).
+    with -1 padding, as ``rules=`` gives them). ``rules``: as given to
+    :func:`to_exact_cover` (a grid without boxes, such as a 5x5 Latin square, needs
+    them to be read).
 
     Examples
     --------
@@ -162,7 +169,7 @@ def decode_cover(
     >>> decode_cover("1234" "3412" "2143" "0000", problem.solve(), cells, digits).tolist()[-4:]
     [4, 3, 2, 1]
     """
-    out = single_grid(grid, box).copy()
+    out = single_grid(grid, box, rules).copy()
     chosen = np.asarray(chosen, dtype=np.int64)
     cells = np.asarray(option_cells)[chosen].reshape(len(chosen), -1)
     digits = np.asarray(option_digits)[chosen].reshape(len(chosen), -1)

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .formats import format_grid, parse
-from .shape import DIGITS, box_shape
+from .shape import DIGITS, NO_BOXES, box_shape
 from .variants import Rules
 
 __all__ = ["Grid"]
@@ -35,12 +35,12 @@ def _symbol(value, n):
 
 
 def _one_grid(grid, box):
-    """One puzzle as an (n*n,) uint8 array and its box shape."""
+    """One puzzle as an (n*n,) uint8 array and its size (``box`` as the readers take
+    it: a shape, None or NO_BOXES)."""
     array = parse(grid, box=box)
     if array.shape[0] != 1:
         raise ValueError(f"expected one grid, got {array.shape[0]}")
-    n = int(round(array.shape[1] ** 0.5))
-    return array[0], n, box_shape(n, box)
+    return array[0], int(round(array.shape[1] ** 0.5))
 
 
 class Grid:
@@ -51,7 +51,9 @@ class Grid:
     from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
     With ``rules``, Jupyter draws a picture of the variant instead of a table: region
     borders, diagonals, cages with their totals, thermometers, dots, X and V, odd and
-    even cells.
+    even cells. Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
+    size from 2x2, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw); such a grid
+    has no box borders.
 
     Parameters
     ----------
@@ -68,7 +70,8 @@ class Grid:
     ----------
     puzzle, solution : (n*n,) uint8 arrays (``solution`` may be None)
     n : int
-    box : (rows, cols)
+    box : (rows, cols) or None
+        None for a grid under rules without boxes whose size has no box shape (5x5).
     rules : Rules or None
         The rules checked for ``n``.
 
@@ -94,17 +97,20 @@ class Grid:
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if rules is not None and box is None and rules.box is not None:
-            rules.checked(_one_grid(puzzle, None)[1])  # a box that does not fit is named
-            box = rules.box
-        self.puzzle, self.n, self.box = _one_grid(puzzle, box)
-        if rules is not None:
-            if rules.box is None:
-                rules = dataclasses.replace(rules, box=self.box)
+        if rules is None:
+            self.puzzle, self.n = _one_grid(puzzle, box)
+            self.box = box_shape(self.n, box)
+        else:
+            # read any size, then the rules say whether it fits (naming a bad box, or
+            # a size with no box shape under rules that need boxes)
+            self.puzzle, self.n = _one_grid(puzzle, NO_BOXES if box is None else box)
+            if box is not None and rules.box is None:
+                rules = dataclasses.replace(rules, box=tuple(box))
             rules = rules.checked(self.n)
+            self.box = rules.box
         self.rules = rules
         if solution is not None:
-            solution, n, _ = _one_grid(solution, self.box)
+            solution, n = _one_grid(solution, self._text_box())
             if n != self.n:
                 raise ValueError(f"the solution is {n}x{n} but the puzzle {self.n}x{self.n}")
         self.solution = solution
@@ -139,12 +145,17 @@ class Grid:
 
         return grid_table(self)
 
+    def _text_box(self):
+        """The box the text readers and writers take: the shape, or NO_BOXES for a
+        grid whose rules have no boxes."""
+        return self.box if self.rules is None or self.rules.has_boxes else NO_BOXES
+
     def summary(self) -> str:
         """One line: size, boxes, givens (and filled cells)."""
-        rows, cols = self.box
         givens = int((self.puzzle > 0).sum())
         parts = [f"{self.n}x{self.n}"]
         if self.rules is None or self.rules.has_boxes:
+            rows, cols = self.box
             parts.append(f"{rows}x{cols} boxes")
         if self.rules is not None:
             parts += sorted(k.replace("_", " ") for k in self.rules.kinds)
@@ -156,10 +167,10 @@ class Grid:
 
     def __repr__(self):
         head = f"Grid({self.summary()})"
-        puzzle = format_grid(self.puzzle, self.box).split("\n")
+        puzzle = format_grid(self.puzzle, self._text_box()).split("\n")
         if self.solution is None:
             return "\n".join([head] + puzzle)
-        solution = format_grid(self.solution, self.box).split("\n")
+        solution = format_grid(self.solution, self._text_box()).split("\n")
         width = max(len(line) for line in puzzle)
         lines = [f"{'puzzle'.ljust(width)}    solution"]
         lines += [f"{a.ljust(width)}    {b}" for a, b in zip(puzzle, solution)]

@@ -3,6 +3,9 @@
 A puzzle of size ``n`` is an ``n x n`` grid split into boxes of ``r`` rows and ``c``
 columns, ``n == r * c``, ``4 <= n <= 36``. Cells hold 0 (blank) or ``1..n``. Which
 cells form a row, a column or a box is :mod:`~numbadlx.sudoku.geometry`'s to say.
+A grid whose :class:`~numbadlx.sudoku.Rules` have no boxes (``latin=True``, jigsaw
+``regions=``) may have any size from 2 to 36, primes too: readers take
+:data:`NO_BOXES` as its ``box``.
 """
 
 from __future__ import annotations
@@ -10,11 +13,38 @@ from __future__ import annotations
 import math
 import operator
 
-__all__ = ["MIN_SIZE", "MAX_SIZE", "DIGITS", "box_shape"]
+__all__ = [
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "MIN_BOXLESS_SIZE",
+    "NO_BOXES",
+    "DIGITS",
+    "box_shape",
+    "check_shape",
+]
 
-#: Smallest and largest supported grid size ``n``.
+#: Smallest and largest supported grid size ``n`` (with boxes).
 MIN_SIZE = 4
 MAX_SIZE = 36
+#: Smallest size of a grid without boxes (a Latin square or a jigsaw), whose units
+#: come from its :class:`~numbadlx.sudoku.Rules` (``latin=True`` or ``regions=``).
+MIN_BOXLESS_SIZE = 2
+
+
+class _NoBoxes:
+    """The type of :data:`NO_BOXES`."""
+
+    def __repr__(self):
+        return "NO_BOXES"
+
+    def __reduce__(self):
+        return "NO_BOXES"
+
+
+#: The ``box`` a reader takes for grids whose units come from rules without boxes
+#: (``Rules(latin=True)`` or jigsaw regions): any size from :data:`MIN_BOXLESS_SIZE`
+#: to :data:`MAX_SIZE` is read, prime sizes too.
+NO_BOXES = _NoBoxes()
 
 #: The text alphabet: the character of cell value ``v`` is ``DIGITS[v]`` (base 36, so
 #: 10 is ``A``); a blank (0) is usually written ``0`` or ``.``.
@@ -78,9 +108,34 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
         if r == 1:
             raise ValueError(
                 f"unsupported puzzle size {n}x{n}: {n} is prime, so there is no "
-                "box shape with at least 2 rows and 2 columns"
+                "box shape with at least 2 rows and 2 columns (for a grid without "
+                "boxes pass rules=Rules(latin=True) or jigsaw regions, Rules(regions=...))"
             )
         return r, n // r
     if r * c != n:
         raise ValueError(f"box {r}x{c} does not fit a {n}x{n} puzzle (rows * columns must be {n})")
     return r, c
+
+
+def check_shape(n: int, box=None) -> tuple[int, int] | None:
+    """Check a grid size for a reader: :func:`box_shape` of ``n`` and ``box``, or, for
+    ``box`` :data:`NO_BOXES`, only the size (from :data:`MIN_BOXLESS_SIZE` to
+    :data:`MAX_SIZE`, prime sizes too), returning None.
+
+    Examples
+    --------
+    >>> check_shape(9), check_shape(7, NO_BOXES)
+    ((3, 3), None)
+    """
+    if box is not NO_BOXES:
+        return box_shape(n, box)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"puzzle size must be an integer, got {n!r}") from None
+    if not MIN_BOXLESS_SIZE <= n <= MAX_SIZE:
+        raise ValueError(
+            f"unsupported puzzle size {n}x{n}: a grid without boxes has n from "
+            f"{MIN_BOXLESS_SIZE} to {MAX_SIZE}"
+        )
+    return None

@@ -509,7 +509,8 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         return INVALID, 0, 0, 0
     nn = n * n
     primary, pad, width, first = layout(table)
-    if width == 4 and first == 4 * nn:
+    # classic grids only: no pad item (a 2x2 Latin square also has first == 4 n^2)
+    if width == 4 and first == 4 * nn and primary == first:
         count, visited, guesses, complete = _search_classic(
             nodes, size, choice, n, limit, max_nodes, grid, solution
         )

@@ -1,7 +1,9 @@
 """Reading and writing Sudoku puzzles: line, grid, CSV and ``.npy`` formats.
 
 A puzzle of size ``n`` is an ``n x n`` grid split into boxes of ``r`` rows
-and ``c`` columns, with ``n == r * c`` and ``4 <= n <= 36``.  Cell values are
+and ``c`` columns, with ``n == r * c`` and ``4 <= n <= 36``; a grid without
+boxes (the readers' ``rules=`` a Latin square or a jigsaw) has any size from 2
+to 36, primes too.  Cell values are
 ``0`` for a blank and ``1..n`` for a given.  In memory a batch of puzzles is
 a ``(N, n*n)`` array of ``uint8`` in row-major order.
 

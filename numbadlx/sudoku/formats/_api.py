@@ -15,17 +15,25 @@ from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
 from ...core.validate import check_integer
-from ..shape import box_shape
-from ..variants import Rules
+from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
+from ..variants import Rules, reading_box
 from ._arrays import _array_matrix, _check_values
 from ._csv import _csv_chunks
 from ._fpuzzles_file import fpuzzles_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
-from ._npy import _NPY_MAGIC, _load_npy, _npy_chunks
-from ._paths import _is_existing_file, _is_puzzle_line, _looks_like_path
-from ._reader import PuzzleChunk, _bad_text, _check_start, _Context, _iter_records, _sample_lines
+from ._npy import _load_npy, _npy_chunks
+from ._paths import _is_existing_file, _is_puzzle_line, _looks_like_path, _source_name
+from ._reader import (
+    PuzzleChunk,
+    _bad_text,
+    _check_start,
+    _Context,
+    _iter_records,
+    _sample_lines,
+    _StopAt,
+)
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
 from .write import format_lines
 
@@ -53,7 +61,7 @@ def _binary_chunks(
     contest count line)."""
     ctx = _Context(name, n, box)
     if fmt is None:
-        fmt = _sniff_format(f, ctx.n)
+        fmt = _sniff_format(f, ctx.n, ctx.box is NO_BOXES)
     if column is not None and fmt != "csv":
         raise ValueError(f"{name}: column= is for CSV input, and this is {fmt!r}")
     if fmt == "npy":
@@ -144,8 +152,8 @@ def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk
     if column is not None:
         raise ValueError(f"{name}: column= is for CSV input, not for an array")
     arr = np.asarray(arr)
-    matrix, n = _array_matrix(arr, n, name, prefer_batch=True)
-    box_shape(n, box)
+    matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    check_shape(n, box)
     values, bad, errors = _check_values(matrix, n, name, 0)
     count = values.shape[0]
     return PuzzleChunk(
@@ -184,7 +192,7 @@ def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
         chunks = list(chunks)
         if sum(len(chunk) for chunk in chunks) == len(strings):
             yield from chunks  # no item skipped: the rows are the items already
-        elif chunks or n is not None or box is not None:
+        elif chunks or n is not None or box not in (None, NO_BOXES):
             yield _item_rows(chunks, strings, _initial_n(n, box), "<list>")
         return
     # items of several lines (grids): each is read on its own, in the size of the first
@@ -247,7 +255,8 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
         return
     if isinstance(source, str):
         if source.strip() and "\n" not in source and "\r" not in source:
-            if not _is_puzzle_line(source, None):  # of any size: n is checked later
+            low = MIN_BOXLESS_SIZE if box is NO_BOXES else MIN_SIZE
+            if not _is_puzzle_line(source, None, low):  # of any size: n is checked later
                 raise FileNotFoundError(
                     errno.ENOENT, "no such file, and not a line of puzzle text either", source
                 )
@@ -270,16 +279,6 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
     raise TypeError(f"cannot read puzzles from a {type(source).__name__}")
 
 
-def _source_name(source) -> str:
-    if isinstance(source, (list, tuple)):
-        return "<list>"
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return "<bytes>"
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
-        return os.fsdecode(os.fspath(source))
-    return "<string>" if isinstance(source, str) else "<array>"
-
-
 def parse(
     source: Any,
     *,
@@ -287,6 +286,7 @@ def parse(
     box: tuple[int, int] | None = None,
     format: str | None = None,
     column: str | int | None = None,
+    rules: Any = None,
 ) -> NDArray[np.uint8]:
     """Read Sudoku puzzles from a file, text, strings or an array.
 
@@ -314,6 +314,11 @@ def parse(
         returned; see :func:`read_csv`.
     column : str or int, optional
         The puzzle column of a CSV source, as in :func:`read_csv`.
+    rules : Rules or sequence of Rules, optional
+        The :class:`~numbadlx.sudoku.Rules` the puzzles are for; only their box shape
+        is used here. Rules without boxes (``latin=True``, jigsaw ``regions=``) let
+        any size from 2 to 36 be read, prime sizes (5x5, 7x7...) too; without them a
+        size with no box shape is an error.
 
     Returns
     -------
@@ -339,8 +344,15 @@ def parse(
     Traceback (most recent call last):
     ...
     ValueError: <string>:1:3: invalid character 'x' (expected 0-4 or '.')
+
+    A 5x5 Latin square has no boxes; its rules say so:
+
+    >>> from numbadlx.sudoku import Rules
+    >>> parse("1...." "....." "..3.." "....." "....5", rules=Rules(latin=True)).shape
+    (1, 25)
     """
     fmt = _check_format(format)
+    box = reading_box(box, rules)
     chunks = _source_chunks(source, n, box, fmt, column, solutions=False)
     return _collect(chunks, _initial_n(n, box), _source_name(source))
 
@@ -353,13 +365,14 @@ def parse_chunk(
     format: str | None = None,
     column: str | int | None = None,
     raw: bool = True,
+    rules: Any = None,
 ) -> PuzzleChunk:
     """Read Sudoku puzzles like :func:`parse`, but a bad puzzle does not raise: it is
     flagged and described, as :func:`iter_chunks` does for files.
 
     Parameters
     ----------
-    source, n, box, format, column
+    source, n, box, format, column, rules
         As in :func:`parse`; a :class:`PuzzleChunk` is returned as it is.
     raw : bool, default True
         Keep each puzzle's text in ``raw``; False keeps only the text of the rows
@@ -389,6 +402,7 @@ def parse_chunk(
     [(1, "<list>:2:2: invalid character 'x' (expected 0-4 or '.')")]
     """
     fmt = _check_format(format)
+    box = reading_box(box, rules)
     parts = []
     for part in _source_chunks(source, n, box, fmt, column, solutions=True):
         parts.append(part if raw else dataclasses.replace(part, raw=_bad_text(part)))
@@ -446,6 +460,7 @@ def read_csv(
     n: int | None = None,
     box: tuple[int, int] | None = None,
     column: str | int | None = None,
+    rules: Any = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """Read the puzzles and (optional) solutions of a CSV file.
 
@@ -461,6 +476,8 @@ def read_csv(
     column : str or int, optional
         The puzzle column: a header name (any case) or a 0-based index; by default
         the first of :data:`PUZZLE_COLUMNS` in the header.
+    rules : Rules or sequence of Rules, optional
+        As in :func:`parse`: rules without boxes let sizes without a box shape be read.
 
     Returns
     -------
@@ -485,6 +502,7 @@ def read_csv(
     >>> puzzles.shape, solutions[0, :3].tolist()
     ((1, 81), [1, 2, 3])
     """
+    box = reading_box(box, rules)
     known = _initial_n(n, box)
     name = os.fspath(path)
     if isinstance(name, bytes):
@@ -505,6 +523,7 @@ def iter_chunks(
     start_line: int | None = None,
     stop_byte: int | None = None,
     column: str | int | None = None,
+    rules: Any = None,
 ) -> Iterator[PuzzleChunk]:
     """Read a puzzle file in chunks, with bounded memory.
 
@@ -540,6 +559,8 @@ def iter_chunks(
         independently; not for ``.npy`` files.
     column : str or int, optional
         The puzzle column of a CSV file, as in :func:`read_csv`.
+    rules : Rules or sequence of Rules, optional
+        As in :func:`parse`: rules without boxes let sizes without a box shape be read.
 
     Yields
     ------
@@ -561,6 +582,7 @@ def iter_chunks(
     chunk_size = check_integer(chunk_size, "chunk_size")
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    box = reading_box(box, rules)
     _initial_n(n, box)  # validate early
     name = os.fspath(path)
     if isinstance(name, bytes):
@@ -572,27 +594,3 @@ def iter_chunks(
         yield from _binary_chunks(
             f, name, fmt, n, box, chunk_size, start_byte, start_line, column=column
         )
-
-
-class _StopAt:
-    """A binary file that seems to end at ``stop`` (for :func:`iter_chunks`)."""
-
-    def __init__(self, f, stop: int, name: str):
-        if f.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
-            raise ValueError(f"{name}: stop_byte does not apply to .npy files")
-        self._f = f
-        self._stop = min(stop, f.seek(0, io.SEEK_END))
-        self.name = name
-        f.seek(0)
-
-    def read(self, size: int = -1) -> bytes:
-        left = max(0, self._stop - self._f.tell())
-        return self._f.read(left if size is None or size < 0 else min(size, left))
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        if whence == io.SEEK_END:
-            return self._f.seek(self._stop + offset)
-        return self._f.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self._f.tell()

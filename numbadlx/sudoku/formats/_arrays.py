@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..shape import box_shape
-from ._cells import _ROW_COUNTS, _SQUARES
+from ._cells import _BOXLESS_ROW_COUNTS, _BOXLESS_SQUARES, _ROW_COUNTS, _SQUARES
 
 
 def _has_box(n: int) -> bool:
@@ -17,14 +17,20 @@ def _has_box(n: int) -> bool:
     return True
 
 
-def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool):
-    """Reshape an array source to ``(N, n*n)``; return it and ``n``.
+def _array_matrix(
+    arr: np.ndarray, n: int | None, name: str, prefer_batch: bool, boxless: bool = False
+):
+    """Reshape an array source to ``(N, n*n)``; return it and ``n``; ``boxless``: the
+    grids have no boxes (their rules give the units), so sizes from 2 up are read.
 
     A 2-D ``(k, k)`` array is ambiguous when ``k`` is 16 or 36 (``k`` puzzles
     of size 4 or 6, or one ``k x k`` grid) and ``n`` is not given:
     ``prefer_batch`` chooses the first reading.  A ``(25, 25)`` array is one grid
     (there are no ``5x5`` puzzles: 5 has no box shape).
     """
+    squares = _BOXLESS_SQUARES if boxless else _SQUARES
+    row_counts = _BOXLESS_ROW_COUNTS if boxless else _ROW_COUNTS
+    low = min(row_counts)
     kind = arr.dtype.kind
     if kind not in "iuf":
         raise ValueError(
@@ -38,11 +44,11 @@ def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool)
 
     if arr.ndim == 1:
         size = shape[0]
-        k = _SQUARES.get(size)
+        k = squares.get(size)
         if k is None or (n is not None and k != n):
             raise bad_shape(
                 "is not one puzzle: its length must be n*n"
-                + (f" = {n * n}" if n is not None else " for n from 4 to 36")
+                + (f" = {n * n}" if n is not None else f" for n from {low} to 36")
             )
         return arr.reshape(1, size), k
     if arr.ndim == 2:
@@ -53,15 +59,15 @@ def _array_matrix(arr: np.ndarray, n: int | None, name: str, prefer_batch: bool)
             if rows == cols == n:
                 return arr.reshape(1, n * n), n
             raise bad_shape(f"does not hold {n}x{n} puzzles: expected (N, {n * n}) or ({n}, {n})")
-        small = _SQUARES.get(cols)
+        small = squares.get(cols)
         if small is not None and (rows != cols or (prefer_batch and _has_box(small))):
             return arr, small
-        if rows == cols and cols in _ROW_COUNTS:
+        if rows == cols and cols in row_counts:
             return arr.reshape(1, rows * cols), rows
-        raise bad_shape("is neither (N, n*n) nor (n, n) for a size n from 4 to 36")
+        raise bad_shape(f"is neither (N, n*n) nor (n, n) for a size n from {low} to 36")
     if arr.ndim == 3:
         count, rows, cols = shape
-        if rows == cols and cols in _ROW_COUNTS and (n is None or n == cols):
+        if rows == cols and cols in row_counts and (n is None or n == cols):
             return arr.reshape(count, rows * cols), cols
         raise bad_shape("is not (N, n, n)" + (f" with n = {n}" if n is not None else ""))
     raise bad_shape("has the wrong number of dimensions (expected 1, 2 or 3)")

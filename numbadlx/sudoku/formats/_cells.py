@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.words import plural
 from ..shape import DIGITS as _DIGITS
-from ..shape import MAX_SIZE, MIN_SIZE
+from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE
 
 _BAD = 255  # lookup-table marker for "not a cell character"
 #: Characters that stand for a blank cell besides ``0`` (in line format; in grid
@@ -34,6 +34,9 @@ def _build_lookup() -> np.ndarray:
 _LOOKUP = _build_lookup()
 _SQUARES = {k * k: k for k in range(MIN_SIZE, MAX_SIZE + 1)}
 _ROW_COUNTS = frozenset(range(MIN_SIZE, MAX_SIZE + 1))
+# the same for grids without boxes (latin squares, jigsaws), whose sizes start lower
+_BOXLESS_SQUARES = {k * k: k for k in range(MIN_BOXLESS_SIZE, MAX_SIZE + 1)}
+_BOXLESS_ROW_COUNTS = frozenset(range(MIN_BOXLESS_SIZE, MAX_SIZE + 1))
 _TOKEN_RE = re.compile(r"[^\s,]+")
 _GRID_BLANKING = str.maketrans("|+-", "   ")
 # A puzzle line's leading run of cell characters, when the end of the line, a space, a

@@ -55,7 +55,8 @@ def _row(ctx: _Context, line: int, text: str):
         return None, None, f"{ctx.at(line, 0)}: {error}"
     n = int(round(len(puzzle) ** 0.5))
     if ctx.n is None:
-        ctx.set_n(n, line)
+        # a jigsaw of a size without boxes (5x5, 7x7) has its units from its regions
+        ctx.set_n(n, line, boxless=not rules.has_boxes)
     if n != ctx.n:
         return (
             None,

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from ...core.words import plural
-from ..shape import MAX_SIZE, MIN_SIZE
-from ._cells import _ROW_COUNTS, _count_cells, _parse_cells
+from ..shape import MAX_SIZE
+from ._cells import _count_cells, _parse_cells
 from ._reader import PuzzleChunk, _Context, _strip_comment
 
 _SEPARATOR_LINE_RE = re.compile(r"[\s|+\-]*[|+\-][\s|+\-]*")
@@ -50,11 +50,11 @@ def _grid_chunks(records, ctx: _Context, chunk_size: int) -> Iterator[PuzzleChun
                 raws.append(raw.decode("utf-8", "replace"))
         else:
             if ctx.n is None:
-                count = _count_cells(text, _ROW_COUNTS, grid=True)
-                if count not in _ROW_COUNTS:
+                count = _count_cells(text, ctx.row_counts, grid=True)
+                if count not in ctx.row_counts:
                     raise ValueError(
                         f"{ctx.at(line, len(text))}: grid row has {plural(count, 'cell')}; a row "
-                        f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
+                        f"needs n cells for a size n from {ctx.min_size} to {MAX_SIZE}"
                     )
                 ctx.set_n(count, line)
             if not rows:

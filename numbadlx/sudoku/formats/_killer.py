@@ -116,7 +116,7 @@ def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
             (f"{where}: cage map of {k}x{k} cells, expected {ctx.n}x{ctx.n}{ctx.origin}"),
         )
     try:
-        rules = Rules.killer(letters, _sums(row[sums]), box=ctx.box).checked(k)
+        rules = Rules.killer(letters, _sums(row[sums]), box=ctx.given_box).checked(k)
     except ValueError as exc:
         hint = ""
         if letters[0] in "Kk":  # a prefix read as a cell: the map is one letter short?

@@ -8,12 +8,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..shape import box_shape
+from ..shape import NO_BOXES, check_shape
 from ._arrays import _array_matrix, _check_values
-from ._reader import PuzzleChunk, _Context
+from ._reader import _NPY_MAGIC, PuzzleChunk, _Context
 from .write import format_lines
-
-_NPY_MAGIC = b"\x93NUMPY"
 
 
 def _load_npy(f, name: str, mmap: bool):
@@ -44,8 +42,8 @@ def _load_npy(f, name: str, mmap: bool):
 
 def _npy_chunks(f, ctx: _Context, chunk_size: int, start_byte: int) -> Iterator[PuzzleChunk]:
     arr, offset = _load_npy(f, ctx.name, mmap=True)
-    matrix, n = _array_matrix(arr, ctx.n, ctx.name, prefer_batch=True)
-    box_shape(n, ctx.box)
+    matrix, n = _array_matrix(arr, ctx.n, ctx.name, prefer_batch=True, boxless=ctx.box is NO_BOXES)
+    check_shape(n, ctx.box)
     row_bytes = matrix.shape[1] * matrix.dtype.itemsize
     first = 0
     if start_byte > offset:

@@ -34,13 +34,14 @@ def _looks_like_path(text: str) -> bool:
     return "/" in stripped or "\\" in stripped or has_suffix
 
 
-def _is_puzzle_line(text: str, n: int | None) -> bool:
+def _is_puzzle_line(text: str, n: int | None, min_size: int = MIN_SIZE) -> bool:
     """Whether one line of text (no file of that name exists) is a well-formed puzzle:
     ``n * n`` cell characters of one size (``n`` if known), each a legal cell of that
     size, perhaps in groups separated by spaces or followed by a trailing field (a
     comment, a rating); or ``n * n`` numbers 0..n separated by spaces or commas.
-    Otherwise a string that names no file is a missing file."""
-    sizes = range(MIN_SIZE, MAX_SIZE + 1) if n is None else (n,)
+    Otherwise a string that names no file is a missing file. ``min_size``: the
+    smallest size read (2 for grids without boxes)."""
+    sizes = range(min_size, MAX_SIZE + 1) if n is None else (n,)
     run = _LEADING_RUN_RE.match(text)
     tokens = _TOKEN_RE.findall(text.split("#", 1)[0])
     for cells in (run.group(1) if run else "", "".join(tokens)):
@@ -53,3 +54,14 @@ def _is_puzzle_line(text: str, n: int | None) -> bool:
     if size * size != len(tokens) or size not in sizes:
         return False
     return all(t in _BLANK_CHARS or (t.isdigit() and int(t) <= size) for t in tokens)
+
+
+def _source_name(source) -> str:
+    """The name messages give a source: its path, or ``<list>``, ``<string>``..."""
+    if isinstance(source, (list, tuple)):
+        return "<list>"
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "<bytes>"
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_existing_file(source)):
+        return os.fsdecode(os.fspath(source))
+    return "<string>" if isinstance(source, str) else "<array>"

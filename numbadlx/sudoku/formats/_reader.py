@@ -17,12 +17,14 @@ import numpy as np
 
 from ...core.validate import check_integer
 from ...core.words import plural
-from ..shape import MAX_SIZE, MIN_SIZE, box_shape
-from ._cells import _ROW_COUNTS, _SQUARES, _count_cells
+from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
+from ._cells import _BOXLESS_ROW_COUNTS, _BOXLESS_SQUARES, _ROW_COUNTS, _SQUARES, _count_cells
 
 __all__ = ["PuzzleChunk", "count_newlines", "line_ranges"]
 
 _BOM = b"\xef\xbb\xbf"
+#: The first bytes of a ``.npy`` file
+_NPY_MAGIC = b"\x93NUMPY"
 _READ_BLOCK = 1 << 20
 #: Puzzle lines read to infer the size of a file
 _SAMPLE_LINES = 64
@@ -113,7 +115,7 @@ class _Context:
         self.n = None
         self.origin = ""
         origin = f" (n={n} was given)"
-        if n is None and box is not None:
+        if n is None and box is not None and box is not NO_BOXES:
             try:
                 n = operator.index(box[0]) * operator.index(box[1])
             except (TypeError, ValueError, IndexError):
@@ -122,16 +124,38 @@ class _Context:
                 ) from None
             origin = f" (box {box[0]}x{box[1]} was given)"
         if n is not None:
-            box_shape(n, box)
+            check_shape(n, box)
             self.n = operator.index(n)
             self.origin = origin
+
+    @property
+    def given_box(self):
+        """The box shape given (rows, columns), or None (none given, or no boxes)."""
+        return None if self.box is NO_BOXES else self.box
+
+    @property
+    def squares(self) -> dict:
+        """``{n * n: n}`` for the sizes this context may read."""
+        return _BOXLESS_SQUARES if self.box is NO_BOXES else _SQUARES
+
+    @property
+    def row_counts(self) -> frozenset:
+        """The row lengths (sizes ``n``) this context may read."""
+        return _BOXLESS_ROW_COUNTS if self.box is NO_BOXES else _ROW_COUNTS
+
+    @property
+    def min_size(self) -> int:
+        """The smallest size this context may read."""
+        return MIN_BOXLESS_SIZE if self.box is NO_BOXES else MIN_SIZE
 
     def at(self, line: int, col0: int) -> str:
         return f"{self.name}:{line}:{col0 + 1}"
 
-    def set_n(self, n: int, line: int, col0: int = 0) -> None:
+    def set_n(self, n: int, line: int, col0: int = 0, boxless: bool = False) -> None:
+        """Set the size from ``line``; ``boxless``: its puzzle's rules have no boxes,
+        so a size without a box shape is read too."""
         try:
-            box_shape(n, self.box)
+            check_shape(n, NO_BOXES if boxless and self.box is None else self.box)
         except ValueError as exc:
             raise ValueError(f"{self.at(line, col0)}: {exc}") from None
         self.n = n
@@ -146,11 +170,11 @@ class _Context:
         seen = 0
         for line, text in itertools.islice(items, _SAMPLE_LINES):
             seen += 1
-            count = _count_cells(text, _SQUARES, grid=False)
-            k = _SQUARES.get(count)
+            count = _count_cells(text, self.squares, grid=False)
+            k = self.squares.get(count)
             if k is not None:
                 try:
-                    box_shape(k, self.box)
+                    check_shape(k, self.box)
                 except ValueError as exc:
                     if first_problem is None:
                         first_problem = (
@@ -162,7 +186,7 @@ class _Context:
             if first_problem is None:
                 first_problem = (
                     f"{self.at(line, len(text.rstrip()))}: line has {plural(count, 'cell')}; "
-                    f"a puzzle line needs n*n cells for a size n from {MIN_SIZE} to "
+                    f"a puzzle line needs n*n cells for a size n from {self.min_size} to "
                     f"{MAX_SIZE} (16, 36, 64, 81, 100, 144, ...)"
                 )
         if not votes:
@@ -178,13 +202,13 @@ class _Context:
     def infer_from_rows(self, items) -> None:
         """Set n from ``items`` = [(line, text)], the first grid rows: the cell count
         most of them have (the earliest on a tie), as :meth:`infer_from_lines`."""
-        counts = [(line, _count_cells(text, _ROW_COUNTS, grid=True)) for line, text in items]
-        fitting = [count for _, count in counts if count in _ROW_COUNTS]
+        counts = [(line, _count_cells(text, self.row_counts, grid=True)) for line, text in items]
+        fitting = [count for _, count in counts if count in self.row_counts]
         if not fitting:
             line, count = counts[0]
             raise ValueError(
                 f"{self.at(line, len(items[0][1]))}: grid row has {plural(count, 'cell')}; a row "
-                f"needs n cells for a size n from {MIN_SIZE} to {MAX_SIZE}"
+                f"needs n cells for a size n from {self.min_size} to {MAX_SIZE}"
             )
         k = max(fitting, key=lambda c: (fitting.count(c), -fitting.index(c)))
         votes = fitting.count(k)
@@ -397,3 +421,27 @@ def _field_offset(line_text: str, row: list[str], index: int) -> int:
         return sum(len(cell) + 1 for cell in row[:index])
     found = line_text.find(row[index]) if row[index] else -1
     return max(found, 0)
+
+
+class _StopAt:
+    """A binary file that seems to end at ``stop`` (for :func:`iter_chunks`)."""
+
+    def __init__(self, f, stop: int, name: str):
+        if f.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
+            raise ValueError(f"{name}: stop_byte does not apply to .npy files")
+        self._f = f
+        self._stop = min(stop, f.seek(0, io.SEEK_END))
+        self.name = name
+        f.seek(0)
+
+    def read(self, size: int = -1) -> bytes:
+        left = max(0, self._stop - self._f.tell())
+        return self._f.read(left if size is None or size < 0 else min(size, left))
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_END:
+            return self._f.seek(self._stop + offset)
+        return self._f.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._f.tell()

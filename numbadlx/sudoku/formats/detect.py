@@ -9,7 +9,15 @@ import os
 import re
 
 from ...core.textfile import check_file
-from ._cells import _LOOKUP, _ROW_COUNTS, _SQUARES, _leading_run, _split_cells
+from ._cells import (
+    _BOXLESS_ROW_COUNTS,
+    _BOXLESS_SQUARES,
+    _LOOKUP,
+    _ROW_COUNTS,
+    _SQUARES,
+    _leading_run,
+    _split_cells,
+)
 from ._csv import PUZZLE_COLUMNS, _pick_column
 from ._grid import _SEPARATOR_LINE_RE
 from ._npy import _NPY_MAGIC
@@ -19,6 +27,7 @@ __all__ = ["FORMATS", "file_format"]
 
 FORMATS = ("lines", "grid", "csv", "npy", "fpuzzles")
 _ANY_COUNT = frozenset(_SQUARES) | _ROW_COUNTS
+_BOXLESS_ANY_COUNT = frozenset(_BOXLESS_SQUARES) | _BOXLESS_ROW_COUNTS
 _FPUZZLES_PACKED = re.compile(r"[A-Za-z0-9+/=]+")
 
 
@@ -105,8 +114,12 @@ def _is_fpuzzles(text: str) -> bool:
     )
 
 
-def _detect_format(head: bytes, n: int | None) -> str:
-    """Guess the text format from the first data lines (see the package docs)."""
+def _detect_format(head: bytes, n: int | None, boxless: bool = False) -> str:
+    """Guess the text format from the first data lines (see the package docs);
+    ``boxless``: grids without boxes, whose sizes start at 2 (a line of 4 or 9 cells
+    may then be a puzzle)."""
+    squares = _BOXLESS_SQUARES if boxless else _SQUARES
+    any_count = _BOXLESS_ANY_COUNT if boxless else _ANY_COUNT
     data_lines = [text for _, text in _data_lines(head)]
     if _count_line_end(head) is not None:
         data_lines = data_lines[1:]  # a contest file's count line
@@ -121,19 +134,19 @@ def _detect_format(head: bytes, n: int | None) -> str:
             if _pick_column(names, PUZZLE_COLUMNS) is not None:
                 return "csv"
         # a puzzle line followed by a trailing field (a rating, a comment)
-        run = _leading_run(text, (n * n,) if n is not None else _SQUARES)
+        run = _leading_run(text, (n * n,) if n is not None else squares)
         if run is not None and text[run[2][-1] + 1 :].strip():
             return "lines"
         if "|" in text or "+" in text or _drawing_only(text):
             return "grid"
         # the cell count most of the first lines have: one mistyped line does not decide
         sample = data_lines[:_SAMPLE_LINES]
-        counts = [len(_split_cells(line, None, _ANY_COUNT, grid=False)[1]) for line in sample]
+        counts = [len(_split_cells(line, None, any_count, grid=False)[1]) for line in sample]
         count = max(counts, key=lambda c: (counts.count(c), -counts.index(c)))
         if n is not None:
             return "grid" if count == n else "lines"
-        if count in _SQUARES:
-            if count in (16, 36) and len(data_lines) >= count:
+        if count in squares:
+            if count in (4, 9, 16, 36) and len(data_lines) >= count:
                 # rows of a count x count grid, or puzzle lines of size sqrt(count)?
                 # Grid rows when at least half of the first lines hold a value too
                 # large for the small size.
@@ -182,9 +195,10 @@ def file_format(path, format: str | None = None, n: int | None = None) -> str:
         return _sniff_format(f, n)
 
 
-def _sniff_format(f, n: int | None) -> str:
+def _sniff_format(f, n: int | None, boxless: bool = False) -> str:
     """The format of an open binary file from its first bytes: the ``.npy`` magic
-    number, else the first data line (the file position is left after the bytes read)."""
+    number, else the first data line (the file position is left after the bytes read);
+    ``boxless`` as for :func:`_detect_format`."""
     f.seek(0)
     head = f.read(1 << 18)
-    return "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, n)
+    return "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, n, boxless)

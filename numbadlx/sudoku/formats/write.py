@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..shape import DIGITS as _DIGITS
-from ..shape import box_shape
+from ..shape import NO_BOXES, box_shape
 from ._arrays import _array_matrix, _check_values
 
 __all__ = ["format_grid", "format_grid_rows", "format_line", "format_lines"]
@@ -15,8 +15,9 @@ _OUT_CHARS = np.frombuffer(_DIGITS.encode("ascii"), dtype=np.uint8)
 
 
 def _output_matrix(puzzles, n: int | None = None, prefer_batch: bool = True):
+    # every size from 2 up is written (grids without boxes, latin squares, too)
     arr = np.asarray(puzzles)
-    matrix, n = _array_matrix(arr, n, "<array>", prefer_batch)
+    matrix, n = _array_matrix(arr, n, "<array>", prefer_batch, boxless=True)
     values, _, errors = _check_values(matrix, n, "<array>", 0)
     if errors:
         raise ValueError(errors[0][1])
@@ -105,7 +106,9 @@ def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: s
         puzzles ``(N, n*n)`` give their grids separated by blank lines.
     box : tuple of int, optional
         Box shape ``(rows, columns)``; the default comes from
-        :func:`box_shape`.
+        :func:`box_shape`. :data:`~numbadlx.sudoku.shape.NO_BOXES` writes a grid
+        without boxes (a Latin square, a jigsaw; any size from 2, primes too)
+        with no separators.
     blank : {'.', '0'}, default '.'
         Character for blank cells.
 
@@ -114,7 +117,8 @@ def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: s
     str
         Rows of cells separated by spaces, ``|`` between boxes and a
         ``-+-`` line between bands of boxes; no trailing newline.  The text
-        can be read back with :func:`parse`.
+        can be read back with :func:`parse` (with ``rules`` for a grid without
+        boxes).
 
     Examples
     --------
@@ -124,9 +128,17 @@ def format_grid(grid: ArrayLike, box: tuple[int, int] | None = None, *, blank: s
     ----+----
     . . | 3 .
     . . | . 4
+    >>> from numbadlx.sudoku.shape import NO_BOXES
+    >>> print(format_grid([1, 2, 3, 2, 3, 1, 3, 1, 2], NO_BOXES))
+    1 2 3
+    2 3 1
+    3 1 2
     """
     blank = _check_blank(blank)
-    if box is not None:
+    if box is NO_BOXES:
+        values, n = _output_matrix(grid, prefer_batch=False)
+        r = c = n
+    elif box is not None:
         r, c = box_shape(int(box[0]) * int(box[1]), box)
         values, n = _output_matrix(grid, r * c, prefer_batch=False)
     else:

@@ -12,7 +12,7 @@ Examples
 frozenset({'cages'})
 """
 
-from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules
+from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules, reading_box
 
 __all__ = [
     "Rules",
@@ -20,4 +20,5 @@ __all__ = [
     "UNIT_RULES",
     "PEER_RULES",
     "CONSTRAINT_RULES",
+    "reading_box",
 ]

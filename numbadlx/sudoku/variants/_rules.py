@@ -17,10 +17,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..shape import MAX_SIZE, MIN_SIZE, box_shape
+from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, box_shape
 from ._cage_map import disagreement
 
-__all__ = ["Rules", "RULE_KINDS", "UNIT_RULES", "PEER_RULES", "CONSTRAINT_RULES"]
+__all__ = [
+    "Rules",
+    "RULE_KINDS",
+    "UNIT_RULES",
+    "PEER_RULES",
+    "CONSTRAINT_RULES",
+    "reading_box",
+]
 
 _FLAGS = (
     "latin",
@@ -131,7 +138,8 @@ class Rules:
         array; every region holds ``n`` cells (not necessarily connected). The regions
         replace the boxes.
     latin : bool
-        Rows and columns only, no boxes (a Latin square).
+        Rows and columns only, no boxes (a Latin square). With ``latin`` or
+        ``regions`` the grid needs no box shape: any size from 2 to 36, primes too.
     diagonals : bool
         Both main diagonals hold distinct digits (X-Sudoku).
     windoku : bool
@@ -179,6 +187,12 @@ class Rules:
     Traceback (most recent call last):
     ...
     ValueError: cages: cell 1 is in two cages
+
+    A 5x5 Latin square has no box shape; its rules need none:
+
+    >>> from numbadlx import sudoku
+    >>> sudoku.count_solutions("0" * 25, rules=Rules(latin=True))
+    161280
     """
 
     box: tuple[int, int] | None = None
@@ -392,9 +406,15 @@ def _check_cells(rule, cells, n):
 
 @functools.lru_cache(maxsize=4096)
 def _checked(rules: Rules, n: int) -> Rules:
-    if not MIN_SIZE <= n <= MAX_SIZE:
+    low = MIN_SIZE if rules.has_boxes or rules.box is not None else MIN_BOXLESS_SIZE
+    if not low <= n <= MAX_SIZE:
         raise ValueError(
-            f"unsupported puzzle size {n}x{n}: n must be from {MIN_SIZE} to {MAX_SIZE}"
+            f"unsupported puzzle size {n}x{n}: n must be from {low} to {MAX_SIZE}"
+            + (
+                ""
+                if low == MIN_BOXLESS_SIZE
+                else f" (from {MIN_BOXLESS_SIZE} without boxes: latin or regions)"
+            )
         )
     try:
         box = box_shape(n, rules.box)
@@ -447,3 +467,34 @@ def _checked(rules: Rules, n: int) -> Rules:
     if box == rules.box:
         return rules
     return dataclasses.replace(rules, box=box)
+
+
+def reading_box(box, rules):
+    """The ``box`` a puzzle reader takes for puzzles under ``rules`` (a
+    :class:`Rules`, a sequence of them, or None): ``box`` when given, else the rules'
+    box shape, else :data:`~numbadlx.sudoku.shape.NO_BOXES` when no rule set has boxes
+    (latin squares, jigsaws: any size from 2 to 36 is read, primes too), else None.
+
+    Examples
+    --------
+    >>> reading_box(None, Rules(latin=True)), reading_box(None, Rules()), reading_box((2, 3), None)
+    (NO_BOXES, None, (2, 3))
+    """
+    if box is not None or rules is None:
+        return box
+    sets = [rules] if isinstance(rules, Rules) else rules
+    try:
+        sets = list(sets)
+    except TypeError:
+        raise TypeError(
+            f"rules must be a Rules or a sequence of Rules, got {type(rules).__name__}"
+        ) from None
+    for k, item in enumerate(sets):
+        if not isinstance(item, Rules):
+            raise TypeError(f"rules[{k}] is a {type(item).__name__}, not a Rules")
+    shapes = {item.box for item in sets}
+    if len(shapes) == 1 and None not in shapes:
+        return shapes.pop()
+    if sets and not any(item.has_boxes for item in sets):
+        return NO_BOXES
+    return None
