@@ -257,6 +257,8 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
         kernel, args = _kernel_call(
             engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
         )
+        if kernel is REGISTRY[engine].solve_bulk:
+            kernel, args = _on_threads, (kernel, threads, args)
         _, stopped = call_stoppable(kernel, stop, *args, deadline=deadline)
     return stopped
 
@@ -284,10 +286,23 @@ def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
 
 
 def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out):
-    """The batch kernel that runs these puzzles, and its arguments."""
+    """The batch kernel that runs these puzzles, and its arguments (the parallel one
+    when it is ``solve_bulk``)."""
     entry = REGISTRY[engine]
     rows = puzzles.shape[0]
     if threads <= 1 or rows <= entry.serial_up_to:
         return entry.solve_serial, (puzzles, table, limit, max_nodes, stop, *out)
     unit = work_unit(chunk, rows, threads)
     return entry.solve_bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
+
+
+def _on_threads(kernel, threads, args):
+    """``kernel(*args)``, a parallel kernel, on ``threads`` threads: Numba's thread count
+    and parallel chunk size belong to the calling thread, here the helper thread of
+    :func:`run` (the caller holds the lock of
+    :func:`~numbadlx.sudoku.parallel.parallel_threads`, if one is needed)."""
+    import numba
+
+    numba.set_num_threads(threads)
+    numba.set_parallel_chunksize(1)
+    return kernel(*args)
