@@ -7,8 +7,9 @@ array of one element that it reads at every search node; :func:`call_stoppable`
 runs the call on a helper thread (the kernels release the GIL), waits in short
 waits, and sets the flag on Ctrl-C or when the deadline passes. The kernel then
 returns within one node, the helper thread goes back to wait for the next call (a
-queue, not compiled code), and the caller sees what was finished. No thread is left running inside a kernel: a process that exits while a
-thread still runs compiled code (or compiles it) can crash in its teardown.
+queue, not compiled code), and the caller sees what was finished. No thread is left
+running inside a kernel: a process that exits while a thread still runs compiled code
+(or compiles it) can crash in its teardown.
 
 Every flag handed out is also set by :func:`stop_all`, which the file jobs call when
 Ctrl-C reaches them while a kernel runs on a thread of their own.
