@@ -180,8 +180,11 @@ def solve_each(chunk, tables):
         np.zeros(rows, dtype=np.int64),
         np.zeros(rows, dtype=np.int64),
     )
+    never = np.zeros(1, dtype=np.int64)  # a stop flag nobody sets
     for k, table in enumerate(tables):
-        engine.solve_serial(chunk.puzzles[k : k + 1], table, 2, 0, *(a[k : k + 1] for a in out))
+        engine.solve_serial(
+            chunk.puzzles[k : k + 1], table, 2, 0, never, *(a[k : k + 1] for a in out)
+        )
     return out
 
 

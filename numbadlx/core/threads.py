@@ -21,9 +21,10 @@ Examples
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from .search import BudgetExceeded, Search, SearchStats
 from .split import _reduce, _Tables, split_prefixes
@@ -34,6 +35,8 @@ __all__ = ["count_threaded"]
 
 # Nodes a subtree search takes from a shared node budget at a time.
 _GRANT = 1_000_000
+# Seconds between two looks for Ctrl-C while the threads count
+_POLL_SECONDS = 0.05
 
 
 class _NodePool:
@@ -108,6 +111,7 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
     stop = threading.Event()
     lock = threading.Lock()
     totals = {"found": 0, "nodes": 0, "updates": 0, "budget": None}
+    running = set()  # the searches of the subtrees now counted (Ctrl-C ends them)
 
     def count_one(prefix):
         if stop.is_set():
@@ -119,6 +123,10 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
             return
         search = Search(reduced, timeout=timeout)
         search.deadline = deadline  # the count's one deadline, not one per subtree
+        with lock:
+            if stop.is_set():
+                return
+            running.add(search)
         found = 0
         while True:
             grant = pool.take(_GRANT)
@@ -132,7 +140,7 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
             found += more
             used = int(search.stats[0]) - (search.max_nodes - grant)
             pool.give_back(grant - used)
-            if search.status != "budget":
+            if search.status != "budget" or stop.is_set():
                 break
             if search.stopped_by == "timeout":
                 with lock:
@@ -142,6 +150,7 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
             if stop.is_set():
                 break
         with lock:
+            running.discard(search)
             totals["found"] += found
             totals["nodes"] += int(search.stats[0])
             totals["updates"] += int(search.stats[1])
@@ -151,8 +160,25 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
             count_one(prefix)
     else:
         with ThreadPoolExecutor(max_workers=threads) as executor:
-            for future in [executor.submit(count_one, prefix) for prefix in prefixes]:
-                future.result()
+            futures = [executor.submit(count_one, prefix) for prefix in prefixes]
+            try:
+                for future in futures:
+                    # short waits: Ctrl-C is seen between them even where it does not
+                    # wake a blocked wait (a signal that reached another thread)
+                    while not future.done():
+                        wait([future], timeout=_POLL_SECONDS)
+                    future.result()
+            except BaseException:
+                # Ctrl-C (or an error) while the threads count: subtrees not begun
+                # never are, and those being searched end at their next slice (their
+                # deadline moved to now), so leaving this block does not wait for them
+                with lock:
+                    stop.set()
+                    for search in running:
+                        search.deadline = -math.inf
+                for future in futures:
+                    future.cancel()
+                raise
     problem.stats = SearchStats(
         nodes=totals["nodes"],
         updates=totals["updates"],

@@ -2,8 +2,9 @@
 
 Every puzzle is searched with a small node budget, then the unfinished ones again with
 a budget twice as large, and so on; each kernel call is sized by a cost model to take
-about :data:`_SLICE_SECONDS`, so the call returns soon after the deadline whatever the
-puzzles.
+about :data:`_SLICE_SECONDS`. The model can be wrong (one puzzle whose nodes cost more
+than it guessed): every call also carries the deadline itself, at which its stop flag
+is set, so the call returns within a search node of it whatever the puzzles.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import time
 
 import numpy as np
 
-from .engines import BUDGET, NOT_RUN, REGISTRY, run
+from .engines import BUDGET, NOT_RUN, REGISTRY, make_ready, run
 
 # Under a timeout: target wall time of one kernel call, and the first round's budget.
 _SLICE_SECONDS = 0.1
@@ -71,8 +72,12 @@ def solve_by_deadline(
     guesses)``; rows whose status is not NOT_RUN on entry are left as they are.
 
     Every search restarts from scratch with a larger node budget, so the result of a
-    puzzle that finishes does not depend on the rounds before.
+    puzzle that finishes does not depend on the rounds before. A call stopped at the
+    deadline leaves the puzzles it did not finish with their last result (BUDGET), or
+    BUDGET with nothing found if they had none.
     """
+    # the stop flag's deadline is on the monotonic clock, this one on perf_counter
+    stop_at = time.monotonic() + (deadline - time.perf_counter())
     solutions, status, counts, nodes, guesses = out
     n = table.n
     pending = np.flatnonzero(status == NOT_RUN)
@@ -104,19 +109,42 @@ def solve_by_deadline(
             part_counts = np.zeros(rows.size, dtype=np.int64)
             part_nodes = np.zeros(rows.size, dtype=np.int64)
             part_guesses = np.zeros(rows.size, dtype=np.int64)
+            part = (part_solutions, part_status, part_counts, part_nodes, part_guesses)
+            puzzles = np.ascontiguousarray(grid[rows])
+            # a first compile (or load from the cache) is not search time: the deadline
+            # moves by what it took
+            ready = make_ready(engine, puzzles, table, limit, call_budget, chunk, threads, part)
+            deadline += ready
+            stop_at += ready
             began = time.perf_counter()
-            run(
+            stopped = run(
                 engine,
-                np.ascontiguousarray(grid[rows]),
+                puzzles,
                 table,
                 limit,
                 call_budget,
                 chunk,
                 threads,
-                (part_solutions, part_status, part_counts, part_nodes, part_guesses),
+                part,
+                deadline=stop_at,
             )
             cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
             first = False
+            if stopped:
+                # cut short by the deadline: what ended keeps its result, the rest
+                # their last (or BUDGET with nothing found); the time is up
+                ended = (part_status != NOT_RUN) & (part_status != BUDGET)
+                status[rows[~ended & (status[rows] == NOT_RUN)]] = BUDGET
+                keep = rows[ended]
+                status[keep] = part_status[ended]
+                solutions[keep] = part_solutions[ended]
+                counts[keep] = part_counts[ended]
+                nodes[keep] = part_nodes[ended]
+                guesses[keep] = part_guesses[ended]
+                finished += int(ended.sum())
+                if progress is not None:
+                    progress(finished, total)
+                break
             status[rows] = part_status
             solutions[rows] = part_solutions
             counts[rows] = part_counts

@@ -262,8 +262,9 @@ def solve(
     timeout : float, optional
         Wall-clock seconds for the whole call. Puzzles still unfinished when it runs
         out get status BUDGET (keeping any solution their last search found), so the
-        call returns after about ``timeout`` seconds (plus at most one short slice of
-        search, about 0.1 s) whatever the puzzles. Easy puzzles are finished first:
+        call returns after about ``timeout`` seconds whatever the puzzles: the search
+        running at the deadline stops at its next node (compiling the engine on a
+        first use is not counted). Easy puzzles are finished first:
         every puzzle is searched with a small node budget, then the unfinished ones
         again with a budget twice as large, and so on, each kernel call sized to take
         about 0.1 s. A puzzle that finishes gets exactly the result (status, count,

@@ -397,7 +397,7 @@ def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
             np.zeros(len(puzzles), dtype=np.int64),
             np.zeros(len(puzzles), dtype=np.int64),
         )
-        kernel(puzzles, table, 3, 0, *args, *out)
+        kernel(puzzles, table, 3, 0, np.zeros(1, np.int64), *args, *out)
         return out
 
     serial = run(kernels.solve_serial)
@@ -424,7 +424,7 @@ def test_every_engine_keeps_the_one_contract():
         return [list(inspect.signature(getattr(engine, k).py_func).parameters) for k in kernels]
 
     first = parameters(engines.REGISTRY["dlx"])
-    assert first[1] == ["grid", "table", "limit", "max_nodes", "work", "solution"]
+    assert first[1] == ["grid", "table", "limit", "max_nodes", "stop", "work", "solution"]
     for name, engine in engines.REGISTRY.items():
         assert engine.name == name and parameters(engine) == first, name
     assert engines.ENGINES == sudoku.ENGINES == ("auto", *engines.REGISTRY)

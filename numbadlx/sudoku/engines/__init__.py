@@ -5,17 +5,27 @@ signatures (``work`` is the engine's own tuple of buffers; everything else is th
 same arrays for every engine)::
 
     allocate_work(table) -> work                   one thread's buffers, reused per puzzle
-    solve_one(grid, table, limit, max_nodes, work, solution)
+    solve_one(grid, table, limit, max_nodes, stop, work, solution)
         -> (status, count, nodes, guesses)         one puzzle; first solution into solution
-    solve_serial(puzzles, table, limit, max_nodes,
+    solve_serial(puzzles, table, limit, max_nodes, stop,
                  solutions, status, counts, nodes, guesses)       on the calling thread
-    solve_bulk(puzzles, table, limit, max_nodes, chunk, lanes,
+    solve_bulk(puzzles, table, limit, max_nodes, stop, chunk, lanes,
                solutions, status, counts, nodes, guesses)         on ``lanes`` threads
 
 The two batch kernels are the engine's entry points into the one bulk loop
 (``_loop.py``): rows whose ``status`` is INVALID on entry are cleared, not searched;
 every other row gets its status, count (up to ``limit``), nodes and guesses, and its
 first solution (zeros if none). ``max_nodes`` 0 means no budget.
+
+``stop`` is a stop flag, an int64 array of one element (see :mod:`numbadlx._stopping`),
+which another thread sets to non-zero to end the call early. Every engine reads it with
+:func:`stop_requested` (an atomic load) inside its search, at every node ("dlx", whose
+nodes are a few links each: at one node in 64), and the bulk loop reads it before
+each puzzle and each work unit. Once it is set, the puzzle being searched ends as
+BUDGET, as when ``max_nodes`` runs out (its nodes and any solution found so far are
+kept), and the rows not yet begun are left as they came in (NOT_RUN; INVALID rows not
+yet cleared). :func:`run` calls the batch kernels this way, on a helper thread: Ctrl-C
+and a deadline set the flag.
 
 ``table`` is the grid's :class:`~numbadlx.sudoku.geometry.UnitTable`, built once per
 shape in Python (:func:`~numbadlx.sudoku.geometry.unit_table`); the engines never
@@ -73,7 +83,7 @@ Examples
 >>> grid = np.array([0, 2, 0, 0, 0, 0, 4, 0, 3, 4, 0, 0, 0, 0, 0, 0], dtype=np.uint8)
 >>> solution = np.zeros(16, dtype=np.uint8)
 >>> status, count, nodes, guesses = engine.solve_one(
-...     grid, table, 2, 0, engine.allocate_work(table), solution)
+...     grid, table, 2, 0, np.zeros(1, np.int64), engine.allocate_work(table), solution)
 >>> status == UNIQUE, solution.tolist()[:4]
 (True, [4, 2, 1, 3])
 """
@@ -96,7 +106,16 @@ from ._contract import (
 )
 from ._crossings import CrossTable, crossing_table, peer_bits
 from ._propagation import place, propagate, propagate_crossing, queue_singles, settle_singles
-from ._registry import COVER, ENGINES, REGISTRY, Engine, pick_engine, run, work_unit
+from ._registry import (
+    COVER,
+    ENGINES,
+    REGISTRY,
+    Engine,
+    make_ready,
+    pick_engine,
+    run,
+    work_unit,
+)
 
 __all__ = [
     "Engine",
@@ -105,6 +124,7 @@ __all__ = [
     "COVER",
     "pick_engine",
     "run",
+    "make_ready",
     "work_unit",
     "NOT_RUN",
     "UNIQUE",

@@ -60,7 +60,7 @@ from ._band_tables import (
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
-from ._contract import INVALID, equal_bytes, final_status, popcount
+from ._contract import INVALID, equal_bytes, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 
 # One thread's work buffer is a single int64 array: the state in words 0-30, then one
@@ -463,7 +463,7 @@ def _start(grid, state):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, work, solution):
+def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one 9x9 puzzle (the engines' contract, see
     :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
     found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
@@ -505,7 +505,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
         # try the next digit at the deepest level that has one left
         if level == 0:
             break
-        if max_nodes > 0 and visited >= max_nodes:
+        if (max_nodes > 0 and visited >= max_nodes) or stop_requested(stop):
             complete = False
             break
         row = _ROW_WORDS * level
@@ -531,7 +531,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
 
 
 @njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
@@ -542,6 +542,7 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
         table,
         limit,
         max_nodes,
+        stop,
         work,
         solutions,
         status,
@@ -553,7 +554,18 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+    puzzles,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    chunk,
+    lanes,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
 ):
     """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
     from a shared counter (see :mod:`._loop`)."""
@@ -568,6 +580,7 @@ def solve_bulk(
             table,
             limit,
             max_nodes,
+            stop,
             solutions,
             status,
             counts,

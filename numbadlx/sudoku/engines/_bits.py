@@ -36,7 +36,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
-from ._contract import INVALID, PLACED, final_status, popcount
+from ._contract import INVALID, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate, propagate_crossing
 
@@ -293,7 +293,7 @@ def _settle_impl(table, masks, queue, tail, segments, locked, open_cells):
 
 
 @njit(nogil=True, inline="always")
-def _search(grid, table, limit, max_nodes, work, solution):
+def _search(grid, table, limit, max_nodes, stop, work, solution):
     """The body of :func:`solve_one`, inlined into the serial kernel's loop: called
     there as a kernel of its own, its code (and that of everything it calls) would be
     optimised and compiled twice, once for it and once again inside the loop."""
@@ -349,7 +349,7 @@ def _search(grid, table, limit, max_nodes, work, solution):
         # try the next digit at the deepest level that has one left
         if level == 0:
             break
-        if max_nodes > 0 and visited >= max_nodes:
+        if (max_nodes > 0 and visited >= max_nodes) or stop_requested(stop):
             complete = False
             break
         top = level - 1
@@ -382,15 +382,15 @@ def _search(grid, table, limit, max_nodes, work, solution):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, work, solution):
+def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
     Returns ``(status, count, nodes, guesses)``; the first solution found goes into
     ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
-    return _search(grid, table, limit, max_nodes, work, solution)
+    return _search(grid, table, limit, max_nodes, stop, work, solution)
 
 
 @njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
@@ -401,6 +401,7 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
         table,
         limit,
         max_nodes,
+        stop,
         work,
         solutions,
         status,
@@ -412,7 +413,18 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+    puzzles,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    chunk,
+    lanes,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
 ):
     """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
     from a shared counter (see :mod:`._loop`)."""
@@ -427,6 +439,7 @@ def solve_bulk(
             table,
             limit,
             max_nodes,
+            stop,
             solutions,
             status,
             counts,

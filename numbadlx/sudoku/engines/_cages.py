@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount
+from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate
 
@@ -347,7 +347,7 @@ def _choose(masks, nn):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, work, solution):
+def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
     Returns ``(status, count, nodes, guesses)``; the first solution goes into
     ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
@@ -388,7 +388,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
             level += 1
         if level == 0:
             break
-        if max_nodes > 0 and visited >= max_nodes:
+        if (max_nodes > 0 and visited >= max_nodes) or stop_requested(stop):
             complete = False
             break
         top = level - 1
@@ -409,7 +409,7 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
 
 
 @njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
@@ -420,6 +420,7 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
         table,
         limit,
         max_nodes,
+        stop,
         work,
         solutions,
         status,
@@ -431,7 +432,18 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+    puzzles,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    chunk,
+    lanes,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
 ):
     """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
     from a shared counter (see :mod:`._loop`)."""
@@ -446,6 +458,7 @@ def solve_bulk(
             table,
             limit,
             max_nodes,
+            stop,
             solutions,
             status,
             counts,

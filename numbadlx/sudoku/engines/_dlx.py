@@ -40,12 +40,14 @@ import numpy as np
 from numba import njit, prange
 
 from ...core.links import AUX, DOWN, ITEM, LINK_DTYPE, UP
-from ._contract import INVALID, final_status
+from ._contract import INVALID, final_status, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 
 # Added to the length of a covered (or given-satisfied) item, which takes it out of
 # the minimum; lengths never reach it (at most n <= 36 options per item).
 _BIG = np.uint32(1 << 20)
+# The stop flag is read at one node in 64 (a node is one item chosen: a few links)
+_STOP_EVERY = 63
 _THREE = np.uint32(3)
 
 
@@ -309,7 +311,9 @@ def _uncover(nodes, size, i, width):
 
 
 @njit(cache=True, nogil=True)
-def search(nodes, size, choice, n, limit, max_nodes, grid, solution, primary, pad, width, first):
+def search(
+    nodes, size, choice, n, limit, max_nodes, stop, grid, solution, primary, pad, width, first
+):
     """Algorithm X over the tables :func:`build` made; count solutions up to ``limit``.
 
     ``primary, pad, width, first`` are :func:`layout`'s: the items from ``primary``
@@ -353,6 +357,8 @@ def search(nodes, size, choice, n, limit, max_nodes, grid, solution, primary, pa
             goto_x6 = True
         else:
             if max_nodes > 0 and visited >= max_nodes:
+                return count, visited, guesses, False
+            if visited & _STOP_EVERY == 0 and stop_requested(stop):
                 return count, visited, guesses, False
             visited += 1
             if best >= 2:
@@ -426,7 +432,7 @@ def _uncover4(nodes, size, i):
 
 
 @njit(cache=True, nogil=True)
-def _search_classic(nodes, size, choice, n, limit, max_nodes, grid, solution):
+def _search_classic(nodes, size, choice, n, limit, max_nodes, stop, grid, solution):
     """:func:`search` on classic grids, with options of four nodes as constants (the
     general search, with the sizes as arguments, was 5-20% slower on top1465 and
     sudoku17)."""
@@ -464,6 +470,8 @@ def _search_classic(nodes, size, choice, n, limit, max_nodes, grid, solution):
         else:
             if max_nodes > 0 and visited >= max_nodes:
                 return count, visited, guesses, False
+            if visited & _STOP_EVERY == 0 and stop_requested(stop):
+                return count, visited, guesses, False
             visited += 1
             if best >= 2:
                 guesses += 1
@@ -498,7 +506,7 @@ def _search_classic(nodes, size, choice, n, limit, max_nodes, grid, solution):
 
 
 @njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, work, solution):
+def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Build and search one puzzle (the engines' contract, see :mod:`._contract`).
     Returns ``(status, count, nodes, guesses)``."""
     nodes, size, choice, used = work
@@ -512,17 +520,29 @@ def solve_one(grid, table, limit, max_nodes, work, solution):
     # classic grids only: no pad item (a 2x2 Latin square also has first == 4 n^2)
     if width == 4 and first == 4 * nn and primary == first:
         count, visited, guesses, complete = _search_classic(
-            nodes, size, choice, n, limit, max_nodes, grid, solution
+            nodes, size, choice, n, limit, max_nodes, stop, grid, solution
         )
     else:
         count, visited, guesses, complete = search(
-            nodes, size, choice, n, limit, max_nodes, grid, solution, primary, pad, width, first
+            nodes,
+            size,
+            choice,
+            n,
+            limit,
+            max_nodes,
+            stop,
+            grid,
+            solution,
+            primary,
+            pad,
+            width,
+            first,
         )
     return final_status(complete, count, limit), count, visited, guesses
 
 
 @njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, nodes, guesses):
+def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
@@ -533,6 +553,7 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
         table,
         limit,
         max_nodes,
+        stop,
         work,
         solutions,
         status,
@@ -544,7 +565,18 @@ def solve_serial(puzzles, table, limit, max_nodes, solutions, status, counts, no
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_bulk(
-    puzzles, table, limit, max_nodes, chunk, lanes, solutions, status, counts, nodes, guesses
+    puzzles,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    chunk,
+    lanes,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
 ):
     """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
     from a shared counter (see :mod:`._loop`)."""
@@ -559,6 +591,7 @@ def solve_bulk(
             table,
             limit,
             max_nodes,
+            stop,
             solutions,
             status,
             counts,

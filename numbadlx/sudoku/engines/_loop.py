@@ -20,7 +20,7 @@ as they come.
 
 from numba import njit
 
-from ._contract import INVALID, clear_result, fetch_add
+from ._contract import INVALID, clear_result, fetch_add, stop_requested
 
 
 @njit(nogil=True, inline="always")
@@ -32,6 +32,7 @@ def solve_rows(
     table,
     limit,
     max_nodes,
+    stop,
     work,
     solutions,
     status,
@@ -40,13 +41,17 @@ def solve_rows(
     guesses,
 ):
     """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with ``solve_one`` and one set
-    of work buffers (rows already INVALID are cleared, not searched)."""
+    of work buffers (rows already INVALID are cleared, not searched). Once the stop flag
+    is set, the rows not yet begun are left as they are (NOT_RUN, or INVALID not yet
+    cleared), and the one being searched ends as BUDGET."""
     for k in range(begin, end):
+        if stop_requested(stop):
+            break
         if status[k] == INVALID:
             clear_result(k, solutions, counts, nodes, guesses)
             continue
         s, cnt, visited, guessed = solve_one(
-            puzzles[k], table, limit, max_nodes, work, solutions[k]
+            puzzles[k], table, limit, max_nodes, stop, work, solutions[k]
         )
         status[k] = s
         counts[k] = cnt
@@ -64,6 +69,7 @@ def take_units(
     table,
     limit,
     max_nodes,
+    stop,
     solutions,
     status,
     counts,
@@ -71,13 +77,14 @@ def take_units(
     guesses,
 ):
     """One thread's share of a bulk call: allocate its work buffers, then solve the
-    unit that ``next_unit`` (a shared counter) hands out next, until none is left."""
+    unit that ``next_unit`` (a shared counter) hands out next, until none is left or the
+    stop flag is set."""
     n_puzzles = puzzles.shape[0]
     n_units = (n_puzzles + chunk - 1) // chunk
     work = allocate_work(table)
     while True:
         unit = fetch_add(next_unit, 0, 1)
-        if unit >= n_units:
+        if unit >= n_units or stop_requested(stop):
             break
         begin = unit * chunk
         solve_rows(
@@ -88,6 +95,7 @@ def take_units(
             table,
             limit,
             max_nodes,
+            stop,
             work,
             solutions,
             status,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..._stopping import call_stoppable, new_flag
 from ..shape import box_shape
 from ..variants import RULE_KINDS
 from . import _bands, _bits, _cages, _dlx
@@ -234,19 +236,73 @@ def work_unit(chunk: int, rows: int, threads: int) -> int:
     return max(1, min(chunk, -(-rows // (64 * threads))))
 
 
-def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
+def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=None):
     """One call of engine ``engine``'s batch kernel: every row of ``puzzles`` into
-    ``out = (solutions, status, counts, nodes, guesses)``.
+    ``out = (solutions, status, counts, nodes, guesses)``; True if ``deadline`` stopped
+    it first.
 
     ``max_nodes`` 0 is no budget; ``chunk`` bounds the rows of a work unit (see
     :func:`work_unit`); ``threads`` is the thread count, and with one thread, or a call
-    of at most the engine's ``serial_up_to`` puzzles, the serial kernel runs on the
-    calling thread.
+    of at most the engine's ``serial_up_to`` puzzles, the serial kernel runs alone.
+
+    The kernel runs on a helper thread with a fresh stop flag
+    (:func:`numbadlx._stopping.call_stoppable`): Ctrl-C sets the flag, the kernel
+    returns within a search node and KeyboardInterrupt is raised here; at ``deadline``
+    (a ``time.monotonic()`` value; None: none) the flag is set too, and the call
+    returns with the puzzle being searched as BUDGET and the rows not reached as they
+    were (NOT_RUN). A kernel still to be compiled counts against the deadline: call
+    :func:`make_ready` first to keep it out.
     """
+    with new_flag() as stop:
+        kernel, args = _kernel_call(
+            engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
+        )
+        if kernel is REGISTRY[engine].solve_bulk:
+            kernel, args = _on_threads, (kernel, threads, args)
+        _, stopped = call_stoppable(kernel, stop, *args, deadline=deadline)
+    return stopped
+
+
+def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
+    """Compile (or load from Numba's cache) the kernel that :func:`run` would call with
+    these arguments; the seconds it took (0.0 if this process has it already).
+
+    A caller with a deadline calls it before :func:`run` and moves its deadline by the
+    time it took: the first call of a process should not spend its time limit on
+    compiling. Ctrl-C raises KeyboardInterrupt (the compile is let go).
+    """
+    from numba import typeof
+
+    began = time.monotonic()
+    with new_flag() as stop:
+        kernel, args = _kernel_call(
+            engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
+        )
+        signature = tuple(typeof(arg) for arg in args)
+        if signature in kernel.overloads:
+            return 0.0
+        call_stoppable(kernel.compile, stop, signature)
+    return time.monotonic() - began
+
+
+def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out):
+    """The batch kernel that runs these puzzles, and its arguments (the parallel one
+    when it is ``solve_bulk``)."""
     entry = REGISTRY[engine]
     rows = puzzles.shape[0]
     if threads <= 1 or rows <= entry.serial_up_to:
-        entry.solve_serial(puzzles, table, limit, max_nodes, *out)
-    else:
-        unit = work_unit(chunk, rows, threads)
-        entry.solve_bulk(puzzles, table, limit, max_nodes, unit, threads, *out)
+        return entry.solve_serial, (puzzles, table, limit, max_nodes, stop, *out)
+    unit = work_unit(chunk, rows, threads)
+    return entry.solve_bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
+
+
+def _on_threads(kernel, threads, args):
+    """``kernel(*args)``, a parallel kernel, on ``threads`` threads: Numba's thread count
+    and parallel chunk size belong to the calling thread, here the helper thread of
+    :func:`run` (the caller holds the lock of
+    :func:`~numbadlx.sudoku.parallel.parallel_threads`, if one is needed)."""
+    import numba
+
+    numba.set_num_threads(threads)
+    numba.set_parallel_chunksize(1)
+    return kernel(*args)

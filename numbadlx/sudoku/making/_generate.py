@@ -402,6 +402,7 @@ def random_puzzles(
     work = dlx.allocate_work(table)
     solution = np.zeros(n * n, dtype=np.uint8)
     out = np.zeros((count, n * n), dtype=np.uint8)
+    never = np.zeros(1, dtype=np.int64)  # a stop flag never set: Ctrl-C comes between calls
     for k in range(count):
         puzzle = random_grid(n, (rows, cols), seed=rng.integers(2**63))
         filled = n * n
@@ -410,7 +411,7 @@ def random_puzzles(
                 break
             digit = puzzle[cell]
             puzzle[cell] = 0
-            status = dlx.solve_one(puzzle, table, 2, 0, work, solution)[0]
+            status = dlx.solve_one(puzzle, table, 2, 0, never, work, solution)[0]
             if status != UNIQUE:
                 puzzle[cell] = digit
             else:

@@ -21,13 +21,16 @@ try per puzzle, each a search with ``limit=2``.
 
 from __future__ import annotations
 
+import time
+import warnings
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..._compiling import first_use
-from ..engines import MULTIPLE, SOLVED, UNIQUE
+from ...core.validate import check_timeout
+from ..engines import BUDGET, MULTIPLE, SOLVED, UNIQUE
 from ..geometry import unit_tables
 from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
@@ -72,6 +75,7 @@ def generate_killer(
     seed: int | None = None,
     threads: int | None = None,
     first_index: int = 0,
+    timeout: float | None = None,
 ) -> Killers:
     """``count`` Killer Sudokus with exactly one solution and no givens.
 
@@ -100,17 +104,25 @@ def generate_killer(
         Threads for the random grids and the searches.
     first_index : int, default 0
         Index of the first puzzle in the seed's sequence (make a long run in pieces).
+    timeout : float, optional
+        Seconds: the call returns soon after them (the searches stop at their next
+        node) with the puzzles made by then, the first ``k`` of the ``count`` asked for
+        (``k`` may be 0; a ``RuntimeWarning`` says how many). They are the same as
+        without a timeout, so ``first_index=k`` with the same seed makes the rest. A
+        16x16 killer can take minutes; Ctrl-C stops the call within a second, with or
+        without a timeout.
 
     Returns
     -------
     Killers
         ``(puzzles, rules, solutions)``: all-zero puzzles, the :class:`Rules` of each
-        (its cages), and the solutions.
+        (its cages), and the solutions; ``k`` rows each after a timeout.
 
     Raises
     ------
     ValueError
-        For a size outside 4..16, a ``max_cage`` outside 2..size, a bad box or seed.
+        For a size outside 4..16, a ``max_cage`` outside 2..size, a bad box, seed or
+        timeout.
 
     Examples
     --------
@@ -121,8 +133,15 @@ def generate_killer(
     >>> result = sudoku.solve(killers.puzzles, rules=killers.rules)
     >>> result.status_counts(), bool((result.solutions == killers.solutions).all())
     ({'UNIQUE': 2}, True)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", RuntimeWarning)
+    ...     len(sudoku.generate_killer(3, 16, seed=1, timeout=0).puzzles)
+    0
     """
     count = _check_number(count)
+    timeout = check_timeout(timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
     first_index = _check_index(first_index, count)
     if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or not 4 <= size <= 16:
         raise ValueError(f"size must be an integer from 4 to 16, got {size!r}")
@@ -144,10 +163,16 @@ def generate_killer(
         random_grids_bulk(grids, units, peers, full_mask(size), seed, first_index)
     rngs = [np.random.default_rng([seed, first_index + k, 1]) for k in range(count)]
     layouts = [_layout(grids[k], size, max_cage, rngs[k]) for k in range(count)]
-    _make_unique(grids, layouts, size, shape, rngs, threads)
-    _merge_singles(grids, layouts, size, shape, rngs, threads)
-    rules = [_rules(grid, cages, shape) for grid, cages in zip(grids, layouts)]
-    return Killers(np.zeros((count, nn), dtype=np.uint8), rules, grids)
+    made = _make_unique(grids, layouts, size, shape, rngs, threads, deadline)
+    made = _merge_singles(grids, layouts, size, shape, rngs, threads, made, deadline)
+    if made < count:
+        warnings.warn(
+            f"timeout: {made} of {count} killer puzzles made in {timeout:g} s",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    rules = [_rules(grid, cages, shape) for grid, cages in zip(grids[:made], layouts[:made])]
+    return Killers(np.zeros((made, nn), dtype=np.uint8), rules, grids[:made].copy())
 
 
 def _neighbours(cell, size):
@@ -269,19 +294,33 @@ def _split(cages, cell, size, grid, other, rng):
     raise AssertionError("a cell in no cage")  # pragma: no cover
 
 
-def _make_unique(grids, layouts, size, shape, rngs, threads):
-    """Split cages until each layout's only solution is its grid (in place)."""
+def _seconds_left(deadline):
+    """Seconds to ``deadline`` (a ``time.monotonic()`` value), at least 0; None: none."""
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def _make_unique(grids, layouts, size, shape, rngs, threads, deadline=None):
+    """Split cages until each layout's only solution is its grid (in place). Returns
+    how many puzzles, from the first, are made: all of them, or fewer when ``deadline``
+    (a ``time.monotonic()`` value) passed first (each puzzle's layout depends on its
+    own searches only, so those are the puzzles a call without a deadline makes)."""
     from ..bulk import solve  # the public solver: it groups the puzzles by rules
 
     nn = size * size
     pending = np.arange(len(layouts))
     for _ in range(_SPLIT_ROUNDS_PER_CELL * nn + 1):
         if not pending.size:
-            return
+            return len(layouts)
+        if deadline is not None and time.monotonic() >= deadline:
+            return int(pending[0])
         zeros = np.zeros((pending.size, nn), dtype=np.uint8)
         rules = [_rules(grids[k], layouts[k], shape) for k in pending]
-        result = solve(zeros, rules=rules, limit=2, threads=threads)
+        result = solve(
+            zeros, rules=rules, limit=2, threads=threads, timeout=_seconds_left(deadline)
+        )
         status = np.asarray(result.status)
+        if (status == BUDGET).any():  # out of time: the first puzzle not yet unique
+            return int(pending[status != UNIQUE][0])
         if not np.isin(status, (UNIQUE, MULTIPLE)).all():  # pragma: no cover
             raise RuntimeError("a killer layout over a full grid was not solved")
         many = pending[status == MULTIPLE]
@@ -289,8 +328,14 @@ def _make_unique(grids, layouts, size, shape, rngs, threads):
         if many.size:
             mirrored = [_rules(grids[k], layouts[k], shape, mirror=True) for k in many]
             back = solve(
-                np.zeros((many.size, nn), np.uint8), rules=mirrored, limit=1, threads=threads
+                np.zeros((many.size, nn), np.uint8),
+                rules=mirrored,
+                limit=1,
+                threads=threads,
+                timeout=_seconds_left(deadline),
             )
+            if (np.asarray(back.status) == BUDGET).any():
+                return int(many[0])
             if not (np.asarray(back.status) == SOLVED).all():  # pragma: no cover
                 raise RuntimeError("a mirrored killer layout was not solved")
             lasts = size + 1 - np.asarray(back.solutions).astype(np.int64)
@@ -343,14 +388,17 @@ def _merges(layout, grid, size, rng):
                 break
 
 
-def _merge_singles(grids, layouts, size, shape, rngs, threads):
-    """Join the one-cell cages of unique layouts to neighbouring cages where the
-    puzzle stays unique (in place): rounds of one try per puzzle, each a search with
-    ``limit=2``, until every one-cell cage has been tried."""
+def _merge_singles(grids, layouts, size, shape, rngs, threads, count, deadline=None):
+    """Join the one-cell cages of the first ``count`` unique layouts to neighbouring
+    cages where the puzzle stays unique (in place): rounds of one try per puzzle, each
+    a search with ``limit=2``, until every one-cell cage has been tried. Returns how
+    many puzzles, from the first, are finished: ``count``, or fewer when ``deadline``
+    (a ``time.monotonic()`` value) passed first; those are the puzzles a call without
+    a deadline makes, since each puzzle's tries depend on its own searches only."""
     from ..bulk import solve
 
     nn = size * size
-    tries = {k: _merges(layouts[k], grids[k], size, rngs[k]) for k in range(len(layouts))}
+    tries = {k: _merges(layouts[k], grids[k], size, rngs[k]) for k in range(count)}
     trial = {}
     for k, gen in tries.items():
         layout = next(gen, None)
@@ -358,9 +406,16 @@ def _merge_singles(grids, layouts, size, shape, rngs, threads):
             trial[k] = layout
     while trial:
         order = sorted(trial)
+        if deadline is not None and time.monotonic() >= deadline:
+            return order[0]
         rules = [_rules(grids[k], trial[k], shape) for k in order]
         zeros = np.zeros((len(order), nn), dtype=np.uint8)
-        status = np.asarray(solve(zeros, rules=rules, limit=2, threads=threads).status)
+        result = solve(
+            zeros, rules=rules, limit=2, threads=threads, timeout=_seconds_left(deadline)
+        )
+        status = np.asarray(result.status)
+        if (status == BUDGET).any():  # out of time in this round: its puzzles unfinished
+            return order[0]
         following = {}
         for k, st in zip(order, status.tolist()):
             unique = st == UNIQUE
@@ -371,3 +426,4 @@ def _merge_singles(grids, layouts, size, shape, rngs, threads):
             except StopIteration:
                 pass
         trial = following
+    return count

@@ -43,7 +43,7 @@ def run(puzzles, rules, n, limit=2, max_nodes=0):
         np.zeros(rows, dtype=np.int64),
         np.zeros(rows, dtype=np.int64),
     )
-    ENGINE.solve_serial(puzzles, table_of(rules, n), limit, max_nodes, *out)
+    ENGINE.solve_serial(puzzles, table_of(rules, n), limit, max_nodes, np.zeros(1, np.int64), *out)
     return out
 
 
@@ -382,6 +382,6 @@ def test_the_bulk_kernel_matches_the_serial_one():
     puzzles = np.stack([random_puzzle(6, solution, rng) for _ in range(40)])
     serial = run(puzzles, rules, 6)
     out = tuple(np.zeros_like(a) for a in serial)
-    ENGINE.solve_bulk(puzzles, table_of(rules, 6), 2, 0, 3, 2, *out)
+    ENGINE.solve_bulk(puzzles, table_of(rules, 6), 2, 0, np.zeros(1, np.int64), 3, 2, *out)
     for a, b in zip(serial, out):
         assert (a == b).all()

@@ -13,6 +13,7 @@ from tests.helpers import data_dir
 KILLER_CSV = "killer_krazydad_vol1.csv"
 # a 4x4 killer: cages by letter, sums in order of first appearance
 MAP_4 = "aabbcddecfgehfgg"
+NEVER = np.zeros(1, dtype=np.int64)  # a stop flag nobody sets
 SOLUTION_4 = "1234341221434321"
 
 
@@ -39,7 +40,9 @@ def solve_rows(chunk, limit=2):
     for k in range(rows):
         rules = chunk.rules[k]
         table = constraint_table(geometry.unit_table(n, rules=rules), rules)
-        engine.solve_serial(chunk.puzzles[k : k + 1], table, limit, 0, *(a[k : k + 1] for a in out))
+        engine.solve_serial(
+            chunk.puzzles[k : k + 1], table, limit, 0, NEVER, *(a[k : k + 1] for a in out)
+        )
     return out
 
 
