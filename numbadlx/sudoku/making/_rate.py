@@ -38,7 +38,7 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
+from ._ladder import NEEDS_TRIALS, SIZES, STEP_FIELDS, T_SEARCH
 from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
 from ._masks import full_mask
 
@@ -389,6 +389,9 @@ def rate(
                 chunk,
                 status[todo],
                 solutions[todo],
+                # a small call compiles each rung once (subset sizes as values);
+                # a large one compiles them for each size, to run fastest
+                SIZES if small else None,
             )
             (rate_serial if serial else rate_bulk)(*arguments)
             # the puzzles the ladder below the trials left stuck, on the whole ladder
