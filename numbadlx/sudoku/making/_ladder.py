@@ -85,26 +85,26 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     removed; ``work`` is scratch (:func:`logic_work`). Inlined where it is called (a
     dispatch, not work): one compiled level less between the ladder and the rungs.
 
-    With ``sizes`` None the subset sizes and flags are constants, so each rung is
-    compiled for its own: the fastest rating (5-7% faster on hard puzzles), at the
-    cost of compiling each of those rungs two or three times. With ``sizes`` (the
-    int64 array :data:`SIZES`: 2, 3, 4) they are values, read at run time, and each
-    rung compiles once: what a small call (a first use) takes. Both give the same
+    With ``sizes`` None the subset sizes are constants, so the subset and fish rungs
+    are compiled for each size: the fastest rating, at the cost of compiling those
+    rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
+    are values, read at run time, and those rungs compile once: what a small call (a
+    first use) takes, rating hard puzzles about 4% slower. The flags (pointing or
+    claiming, XY or XYZ, X-chains or forcing chains) stay constants either way: as
+    values they cost hard puzzles some 20% more time. Both give the same
     eliminations."""
     n = units.shape[1]
     ints, cands = work
     members = ints[0]
     second = ints[1]
     if sizes is None:
-        two, three, four, yes, no = 2, 3, 4, True, False
+        two, three, four = 2, 3, 4
     else:
         two, three, four = sizes[0], sizes[1], sizes[2]
-        yes = sizes[0] == 2  # True, as a value: the flagged rungs compile once too
-        no = not yes
     if technique == T_POINTING:
-        return locked_candidates(cand, units, where, yes, first)
+        return locked_candidates(cand, units, where, True, first)
     if technique == T_CLAIMING:
-        return locked_candidates(cand, units, where, no, first)
+        return locked_candidates(cand, units, where, False, first)
     if technique == T_NAKED_PAIR:
         return naked_subset(cand, units, two, first, members)
     if technique == T_X_WING:
@@ -118,9 +118,9 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     if technique == T_HIDDEN_TRIPLE:
         return hidden_subset(cand, units, three, first, second, members)
     if technique == T_XY_WING:
-        return wing(cand, peers, where, no, first)
+        return wing(cand, peers, where, False, first)
     if technique == T_XYZ_WING:
-        return wing(cand, peers, where, yes, first)
+        return wing(cand, peers, where, True, first)
     if technique == T_NAKED_QUAD:
         return naked_subset(cand, units, four, first, members)
     if technique == T_JELLYFISH:
@@ -128,9 +128,9 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     if technique == T_HIDDEN_QUAD:
         return hidden_subset(cand, units, four, first, second, members)
     if technique == T_X_CHAIN:
-        return chains(cand, units, peers, n, no, cands, first)
+        return chains(cand, units, peers, n, False, cands, first)
     if technique == T_FORCING_CHAIN:
-        return chains(cand, units, peers, n, yes, cands, first)
+        return chains(cand, units, peers, n, True, cands, first)
     return 0
 
 
