@@ -89,7 +89,7 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     are compiled for each size: the fastest rating, at the cost of compiling those
     rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
     are values, read at run time, and those rungs compile once: what a small call (a
-    first use) takes, rating hard puzzles about 4% slower. The flags (pointing or
+    first use) takes, rating hard puzzles 4-6% slower. The flags (pointing or
     claiming, XY or XYZ, X-chains or forcing chains) stay constants either way: as
     values they cost hard puzzles some 20% more time. Both give the same
     eliminations."""
