@@ -290,6 +290,7 @@ def rate_chunk(
     chunk,
     status,
     solutions,
+    sizes,
 ):
     """Chunk ``c`` of ``n_chunks`` of :func:`~._loops.rate_bulk`: puzzles ``c``,
     ``c + n_chunks``, ... (see there for the arguments)."""
@@ -365,30 +366,75 @@ def rate_chunk(
                 break
             total += g
         tries[k] = total / isomorphs if solvable else np.nan
-        if not do_logic:
-            continue
+        if do_logic is None or not do_logic:
+            continue  # None: no ladder compiled here (a small call runs it itself)
         # the ladder below the trials first: a call whose puzzles never need them
         # never compiles them (trial_chunk rates the others on the whole ladder)
-        mine = steps[k] if keep_steps else no_steps
-        o, h, s, _, stalled = logic_solve(
+        rate_logic(
+            k,
             cand,
             units,
             peers,
             where,
             full,
-            mine,
+            ratings,
+            logic,
+            outcome,
+            hardest,
+            n_steps,
+            steps[k] if keep_steps else no_steps,
             work,
             solution[:0],
-            np.int64(T_FIRST_TRIAL),
-            None,  # below the trials
+            sizes,
         )
-        if o == STUCK:
-            outcome[k] = NEEDS_TRIALS
-            continue
-        outcome[k] = o
-        hardest[k] = h
-        n_steps[k] = s
-        logic[k] = logic_value(o, h, stalled, nn, ratings)
+
+
+@njit(cache=True, nogil=True)
+def rate_logic(
+    k,
+    cand,
+    units,
+    peers,
+    where,
+    full,
+    ratings,
+    logic,
+    outcome,
+    hardest,
+    n_steps,
+    steps,
+    work,
+    no_solution,
+    sizes,
+):
+    """The logic rating of puzzle ``k`` of :func:`rate_chunk` (its candidates in
+    ``cand``, its steps into ``steps``) on the ladder below the trials, into row ``k``
+    of ``logic``, ``outcome``, ``hardest`` and ``n_steps``; outcome NEEDS_TRIALS where
+    that ladder runs out (:func:`trial_chunk` rates those). ``no_solution`` is an empty
+    uint8 array, ``work`` the ladder's scratch, ``sizes`` that of
+    :func:`~._ladder.apply_static`. A small call runs this body in Python
+    (:func:`~._loops.rate_serial`) over the compiled ladder, which then is not
+    compiled a second time inside :func:`rate_chunk`."""
+    o, h, s, _, stalled = logic_solve(
+        cand,
+        units,
+        peers,
+        where,
+        full,
+        steps,
+        work,
+        no_solution,
+        np.int64(T_FIRST_TRIAL),
+        None,  # below the trials
+        sizes,
+    )
+    if o == STUCK:
+        outcome[k] = NEEDS_TRIALS
+        return
+    outcome[k] = o
+    hardest[k] = h
+    n_steps[k] = s
+    logic[k] = logic_value(o, h, stalled, cand.shape[0], ratings)
 
 
 @njit(cache=True, nogil=True)
@@ -417,6 +463,7 @@ def trial_chunk(
     chunk,
     status,
     solutions,
+    sizes,
 ):
     """The logic rating of the puzzles of chunk ``c`` that :func:`rate_chunk` left
     with outcome NEEDS_TRIALS (the ladder below the trials ran out), on the whole
@@ -443,6 +490,8 @@ def trial_chunk(
             work,
             solution[:0],
             np.int64(T_SEARCH),
+            True,
+            sizes,
         )
         if o == STUCK and solvable:
             # carry on past the ladder with the digits of the solution (the trial
@@ -459,6 +508,7 @@ def trial_chunk(
                 solution,
                 np.int64(T_FIRST_TRIAL),
                 None,  # below the trials: the ladder compiled for rate_chunk
+                sizes,
             )
             s += more
             o = STUCK if o != NO_SOLUTION else o

@@ -60,6 +60,8 @@ T_DYNAMIC_CHAIN_PLUS = 21
 T_SEARCH = 22
 # the rungs from T_NISHIO up assume a candidate and follow its consequences (trials)
 T_FIRST_TRIAL = T_NISHIO
+#: The subset sizes of the rungs as values (see :func:`apply_static`).
+SIZES = np.array([2, 3, 4], dtype=np.int64)
 # step record columns: technique, cell, digit, candidates removed (0 for a placement)
 STEP_FIELDS = 4
 
@@ -76,44 +78,55 @@ def record(steps, n_steps, technique, cell, digit, removed):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def apply_static(technique, cand, units, peers, where, full, work, first):
+def apply_static(technique, cand, units, peers, where, full, work, first, sizes=None):
     """Apply one elimination technique of the ladder below the trials (T_POINTING up
     to T_FORCING_CHAIN) to ``cand``; the number of candidates removed (0: it does not
     apply, or ``technique`` is a trial). ``first`` receives the first (cell, digit)
     removed; ``work`` is scratch (:func:`logic_work`). Inlined where it is called (a
     dispatch, not work): one compiled level less between the ladder and the rungs.
-    The subset sizes and flags are constants: each rung is compiled for its own (at
-    some cost in compile time, but runtime-critical: 5-7% slower rating without)."""
+
+    With ``sizes`` None the subset sizes are constants, so the subset and fish rungs
+    are compiled for each size: the fastest rating, at the cost of compiling those
+    rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
+    are values, read at run time, and those rungs compile once: what a small call (a
+    first use) takes, rating hard puzzles 4-6% slower. The flags (pointing or
+    claiming, XY or XYZ, X-chains or forcing chains) stay constants either way: as
+    values they cost hard puzzles some 20% more time. Both give the same
+    eliminations."""
     n = units.shape[1]
     ints, cands = work
     members = ints[0]
     second = ints[1]
+    if sizes is None:
+        two, three, four = 2, 3, 4
+    else:
+        two, three, four = sizes[0], sizes[1], sizes[2]
     if technique == T_POINTING:
         return locked_candidates(cand, units, where, True, first)
     if technique == T_CLAIMING:
         return locked_candidates(cand, units, where, False, first)
     if technique == T_NAKED_PAIR:
-        return naked_subset(cand, units, 2, first, members)
+        return naked_subset(cand, units, two, first, members)
     if technique == T_X_WING:
-        return fish(cand, units, 2, first, members, second)
+        return fish(cand, units, two, first, members, second)
     if technique == T_HIDDEN_PAIR:
-        return hidden_subset(cand, units, 2, first, second, members)
+        return hidden_subset(cand, units, two, first, second, members)
     if technique == T_NAKED_TRIPLE:
-        return naked_subset(cand, units, 3, first, members)
+        return naked_subset(cand, units, three, first, members)
     if technique == T_SWORDFISH:
-        return fish(cand, units, 3, first, members, second)
+        return fish(cand, units, three, first, members, second)
     if technique == T_HIDDEN_TRIPLE:
-        return hidden_subset(cand, units, 3, first, second, members)
+        return hidden_subset(cand, units, three, first, second, members)
     if technique == T_XY_WING:
         return wing(cand, peers, where, False, first)
     if technique == T_XYZ_WING:
         return wing(cand, peers, where, True, first)
     if technique == T_NAKED_QUAD:
-        return naked_subset(cand, units, 4, first, members)
+        return naked_subset(cand, units, four, first, members)
     if technique == T_JELLYFISH:
-        return fish(cand, units, 4, first, members, second)
+        return fish(cand, units, four, first, members, second)
     if technique == T_HIDDEN_QUAD:
-        return hidden_subset(cand, units, 4, first, second, members)
+        return hidden_subset(cand, units, four, first, second, members)
     if technique == T_X_CHAIN:
         return chains(cand, units, peers, n, False, cands, first)
     if technique == T_FORCING_CHAIN:
@@ -122,12 +135,12 @@ def apply_static(technique, cand, units, peers, where, full, work, first):
 
 
 @njit(cache=True, nogil=True)
-def apply_technique(technique, cand, units, peers, where, full, work, first):
+def apply_technique(technique, cand, units, peers, where, full, work, first, sizes=None):
     """:func:`apply_static`, and the trial rungs (T_NISHIO up, below T_SEARCH) too.
     A ladder that never reaches the trials runs with :func:`apply_static` alone, and
     so never compiles them."""
     if technique < T_FIRST_TRIAL:
-        return apply_static(technique, cand, units, peers, where, full, work, first)
+        return apply_static(technique, cand, units, peers, where, full, work, first, sizes)
     ints, cands = work
     if technique == T_NISHIO:
         return nishio(cand, units, peers, where, cands, first)
@@ -139,7 +152,9 @@ def apply_technique(technique, cand, units, peers, where, full, work, first):
 
 
 @njit(cache=True, nogil=True)
-def logic_solve(cand, units, peers, where, full, steps, work, solution, top, trials=True):
+def logic_solve(
+    cand, units, peers, where, full, steps, work, solution, top, trials=True, sizes=None
+):
     """Solve with the easiest technique that makes progress, again and again.
 
     Returns ``(outcome, hardest technique, steps taken, searches, first stall)``:
@@ -155,7 +170,8 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution, top, tri
     steps (the outcome is then STUCK even when the grid gets filled). Each step
     goes into ``steps`` (as far as it reaches): technique, cell, digit (a placement) or
     technique, first cell and digit removed, candidates removed. ``work`` is scratch
-    (:func:`logic_work`).
+    (:func:`logic_work`); ``sizes`` is that of :func:`apply_static` (None: the rungs
+    compiled for each subset size and flag; :data:`SIZES`: compiled once each).
     """
     n = units.shape[1]
     nn = cand.shape[0]
@@ -206,9 +222,13 @@ def logic_solve(cand, units, peers, where, full, steps, work, solution, top, tri
         removed = 0
         for technique in range(T_POINTING, top if searches == 0 else T_FIRST_TRIAL):
             if trials is None:
-                removed = apply_static(technique, cand, units, peers, where, full, work, first)
+                removed = apply_static(
+                    technique, cand, units, peers, where, full, work, first, sizes
+                )
             else:
-                removed = apply_technique(technique, cand, units, peers, where, full, work, first)
+                removed = apply_technique(
+                    technique, cand, units, peers, where, full, work, first, sizes
+                )
             if removed:
                 break
         if not removed:

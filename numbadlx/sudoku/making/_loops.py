@@ -8,8 +8,11 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
+from ..engines import INVALID, UNIQUE
+from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, rate_logic, trial_chunk
 from ._isomorphs import transform_one, transform_work
+from ._ladder import STEP_FIELDS, logic_work
+from ._masks import candidates_of
 from ._random import seed_state
 from ._search import random_grid_into, search_work
 
@@ -74,6 +77,7 @@ def rate_bulk(
     chunk,
     status,
     solutions,
+    sizes,
 ):
     """Ratings of every puzzle (rows assumed valid: values 0..n).
 
@@ -116,6 +120,7 @@ def rate_bulk(
             chunk,
             status,
             solutions,
+            sizes,
         )
 
 
@@ -143,6 +148,7 @@ def trials_bulk(
     chunk,
     status,
     solutions,
+    sizes,
 ):
     """The second pass of :func:`rate_bulk` (same arguments): the logic ratings of
     the puzzles it left with outcome NEEDS_TRIALS, on the whole ladder. Run only when
@@ -175,6 +181,7 @@ def trials_bulk(
             chunk,
             status,
             solutions,
+            sizes,
         )
 
 
@@ -286,9 +293,94 @@ def generate_rated_bulk(
 # (and optimise) the whole body once more.
 
 
-def rate_serial(puzzles, *rest):
-    """:func:`rate_bulk` on the calling thread (same arguments)."""
-    rate_chunk(np.int64(0), np.int64(1), puzzles, *rest)
+def rate_serial(
+    puzzles,
+    n,
+    box_rows,
+    box_cols,
+    units,
+    peers,
+    where,
+    full,
+    isomorphs,
+    seed,
+    first_index,
+    do_logic,
+    ratings,
+    tries,
+    logic,
+    outcome,
+    hardest,
+    n_steps,
+    steps,
+    chunk,
+    status,
+    solutions,
+    sizes,
+):
+    """:func:`rate_bulk` on the calling thread (same arguments).
+
+    With ``sizes`` (a small call, see :func:`~._ladder.apply_static`), the compiled
+    chunk does the uniqueness and ``tries`` only, and the ladder runs from here, puzzle
+    by puzzle (:func:`~._bodies.rate_logic` in Python over the compiled ladder): the
+    ladder is then compiled once, not a second time inside the chunk."""
+    small = sizes is not None
+    rate_chunk(
+        np.int64(0),
+        np.int64(1),
+        puzzles,
+        n,
+        box_rows,
+        box_cols,
+        units,
+        peers,
+        where,
+        full,
+        isomorphs,
+        seed,
+        first_index,
+        None if small else do_logic,
+        ratings,
+        tries,
+        logic,
+        outcome,
+        hardest,
+        n_steps,
+        steps,
+        chunk,
+        status,
+        solutions,
+        sizes,
+    )
+    if not (small and do_logic):
+        return
+    count, nn = puzzles.shape
+    keep_steps = steps.shape[0] == count
+    cand = np.zeros(nn, dtype=np.uint64)
+    work = logic_work(n)
+    no_solution = np.zeros(0, dtype=np.uint8)
+    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
+    for k in range(count):
+        if status[k] != UNIQUE or outcome[k] == INVALID:
+            continue  # not rated, or its givens clash (rate_chunk said so)
+        candidates_of(puzzles[k], cand, peers, full)
+        rate_logic.py_func(
+            k,
+            cand,
+            units,
+            peers,
+            where,
+            full,
+            ratings,
+            logic,
+            outcome,
+            hardest,
+            n_steps,
+            steps[k] if keep_steps else no_steps,
+            work,
+            no_solution,
+            sizes,
+        )
 
 
 def trials_serial(puzzles, *rest):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba.core import types
 from numpy.typing import ArrayLike
 
 from ..._compiling import first_use
@@ -38,7 +39,8 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
+from ._bodies import rate_chunk
+from ._ladder import NEEDS_TRIALS, SIZES, STEP_FIELDS, T_SEARCH
 from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
 from ._masks import full_mask
 
@@ -115,6 +117,14 @@ class Step(NamedTuple):
 #: fraction of a second), so they do not compile the parallel kernels, and check
 #: uniqueness with the rater's own search, so they do not compile an engine.
 _SERIAL_UP_TO = 256
+
+
+def _fast_ladder_loaded():
+    """True once this process holds the rating loop with the rungs compiled for each
+    subset size (a large call ran): small calls then take it too (it runs faster)
+    rather than compile the ladder of small calls as well, as the last short chunk
+    of a large file would."""
+    return any(signature[-1] == types.none for signature in rate_chunk.signatures)
 
 
 @dataclass
@@ -389,6 +399,9 @@ def rate(
                 chunk,
                 status[todo],
                 solutions[todo],
+                # a small call compiles each rung once (subset sizes as values);
+                # a large one compiles them for each size, to run fastest
+                SIZES if small and not _fast_ladder_loaded() else None,
             )
             (rate_serial if serial else rate_bulk)(*arguments)
             # the puzzles the ladder below the trials left stuck, on the whole ladder

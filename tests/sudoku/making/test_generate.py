@@ -385,6 +385,40 @@ def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
     assert small.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
 
 
+@pytest.mark.slow
+def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
+    """A small call runs the rungs compiled once each (subset sizes and flags as
+    values), a large one the rungs compiled for each size and flag: the same ratings
+    and steps on puzzles that reach every rung below the trials and beyond. Once the
+    second is loaded, small calls take it too (none compiles the ladder twice)."""
+    from numba.core import types
+
+    from numbadlx.sudoku.making import _bodies, _rate
+
+    def ladders():
+        """The types of the ``sizes`` argument rate_chunk has been compiled for."""
+        return {str(signature[-1]) for signature in _bodies.rate_chunk.signatures}
+
+    puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
+    monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
+    small = sudoku.rate(puzzles, steps=True)
+    assert any(kind.startswith("array(int64") for kind in ladders())
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
+    large = sudoku.rate(puzzles, steps=True, threads=1)
+    assert "none" in ladders()
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(small, field), getattr(large, field))
+    # the mix reaches the chains (and the trials or search with HARD_9)
+    assert small.hardest.max() >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+    assert np.count_nonzero(small.hardest >= sudoku.TECHNIQUES.index(("X-chain", 6.6))) > 1
+    monkeypatch.undo()
+    assert _rate._fast_ladder_loaded() and types.none in {
+        signature[-1] for signature in _bodies.rate_chunk.signatures
+    }
+
+
 def test_rate_file_says_multiple_solutions(tmp_path):
     from numbadlx.jobs import rate_file
 
