@@ -3,7 +3,10 @@
 import atexit
 import os
 import shutil
+import signal
 import tempfile
+
+import pytest
 
 # Numba's on-disk cache (cache=True) does not record NUMBA_BOUNDSCHECK: a bounds-checked
 # run would load kernels compiled without checks from __pycache__ (checking nothing), and
@@ -20,3 +23,19 @@ if (
 
 # `python -m numbadlx` runs the command line when imported: not a module to doctest
 collect_ignore = ["numbadlx/__main__.py"]
+
+
+@pytest.fixture(autouse=True)
+def _sigint_raises_keyboard_interrupt():
+    """Give each test Python's own Ctrl-C handler. A shell without job control starts
+    a background command with SIGINT ignored, and Python then installs no handler: the
+    tests that send themselves SIGINT would see nothing (and a search they expect to
+    stop would run on). The suite behaves the same wherever it is started."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

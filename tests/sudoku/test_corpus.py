@@ -43,8 +43,10 @@ def _solve(tmp_path, capsys, path, extra=()):
     if code not in (EXIT_OK, EXIT_NO_ANSWER, EXIT_UNFINISHED):  # no output written
         return code, None, None, err
     rows = list(csv.reader(out_csv.read_text(encoding="utf-8").splitlines()))
-    assert rows[0] == ["puzzle", "solution", "status", "count", "nodes"]
+    assert rows[0] == ["puzzle", "solution", "status", "count", "nodes", "message"]
     statuses = [row[2] for row in rows[1:]]
+    for row in rows[1:]:  # an INVALID row says why in its message column
+        assert len(row) == 6 and (row[2] != "INVALID" or row[5].strip()), row
     out_txt = tmp_path / "out.txt"
     assert main(["solve", str(path), "-o", str(out_txt), "--no-progress", *extra]) == code
     capsys.readouterr()
