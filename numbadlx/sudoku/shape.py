@@ -21,6 +21,7 @@ __all__ = [
     "DIGITS",
     "box_shape",
     "check_shape",
+    "check_size",
 ]
 
 #: Smallest and largest supported grid size ``n`` (with boxes).
@@ -95,14 +96,7 @@ def box_shape(n: int, box: tuple[int, int] | None = None) -> tuple[int, int]:
             raise ValueError(
                 f"box {r}x{c} is not supported: a box needs at least 2 rows and 2 columns"
             )
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise ValueError(f"puzzle size must be an integer, got {n!r}") from None
-    if not MIN_SIZE <= n <= MAX_SIZE:
-        raise ValueError(
-            f"unsupported puzzle size {n}x{n}: n must be from {MIN_SIZE} to {MAX_SIZE}"
-        )
+    n = check_size(n)
     if box is None:
         r = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
         if r == 1:
@@ -129,13 +123,35 @@ def check_shape(n: int, box=None) -> tuple[int, int] | None:
     """
     if box is not NO_BOXES:
         return box_shape(n, box)
+    check_size(n, MIN_BOXLESS_SIZE)
+    return None
+
+
+def check_size(n, low: int = MIN_SIZE) -> int:
+    """``n`` as an int if it is a grid size from ``low`` to :data:`MAX_SIZE`; else
+    ValueError, the one message for a bad size (with boxes, ``low`` is :data:`MIN_SIZE`
+    and the message names the smaller sizes that grids without boxes take).
+
+    Examples
+    --------
+    >>> check_size(9), check_size(3, MIN_BOXLESS_SIZE)
+    (9, 3)
+    >>> check_size(37)
+    Traceback (most recent call last):
+    ...
+    ValueError: unsupported puzzle size 37x37: n must be from 4 to 36 (from 2 without ...
+    """
     try:
         n = operator.index(n)
     except TypeError:
         raise ValueError(f"puzzle size must be an integer, got {n!r}") from None
-    if not MIN_BOXLESS_SIZE <= n <= MAX_SIZE:
-        raise ValueError(
-            f"unsupported puzzle size {n}x{n}: a grid without boxes has n from "
-            f"{MIN_BOXLESS_SIZE} to {MAX_SIZE}"
+    if not low <= n <= MAX_SIZE:
+        hint = (
+            ""
+            if low <= MIN_BOXLESS_SIZE
+            else (f" (from {MIN_BOXLESS_SIZE} without boxes: latin or regions)")
         )
-    return None
+        raise ValueError(
+            f"unsupported puzzle size {n}x{n}: n must be from {low} to {MAX_SIZE}{hint}"
+        )
+    return n

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, box_shape
+from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, box_shape, check_size
 from ._cage_map import disagreement
 
 __all__ = [
@@ -406,16 +406,7 @@ def _check_cells(rule, cells, n):
 
 @functools.lru_cache(maxsize=4096)
 def _checked(rules: Rules, n: int) -> Rules:
-    low = MIN_SIZE if rules.has_boxes or rules.box is not None else MIN_BOXLESS_SIZE
-    if not low <= n <= MAX_SIZE:
-        raise ValueError(
-            f"unsupported puzzle size {n}x{n}: n must be from {low} to {MAX_SIZE}"
-            + (
-                ""
-                if low == MIN_BOXLESS_SIZE
-                else f" (from {MIN_BOXLESS_SIZE} without boxes: latin or regions)"
-            )
-        )
+    check_size(n, MIN_SIZE if rules.has_boxes or rules.box is not None else MIN_BOXLESS_SIZE)
     try:
         box = box_shape(n, rules.box)
     except ValueError as error:
