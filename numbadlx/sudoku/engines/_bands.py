@@ -94,8 +94,7 @@ def _drop(state, word, bit, position):
 def _place(state, digit, band, position):
     """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
     digits, its row and box in this band and its column in the other bands. Returns
-    the words changed (a bit per word; the digit's own word is always counted), or -1
-    if the digit could no longer go there. Branch-free where it can be: placements are
+    the words changed (a bit per word), or -1 if the digit could no longer go there. Branch-free where it can be: placements are
     too many and too random for the branch predictor."""
     # the masks tell the compiler that the indices are not negative, so that it drops
     # the wraparound of negative indices from every access below
@@ -125,14 +124,54 @@ def _place(state, digit, band, position):
         | _drop(state, band + 21, bit, position)
         | _drop(state, band + 24, bit, position)
     )
-    state[word] = (mine & _KEEP_NEAR[position]) | bit
-    changed |= 1 << word
+    kept = (mine & _KEEP_NEAR[position]) | bit
+    state[word] = kept
+    # the digit's own word counts only if more than the cell went from it
+    changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
     column = _COLUMN_AT[position]
     for other in range(3 * digit, 3 * digit + 3):
         if other != word:
             m = state[other]
             changed |= np.int64((m & column) != 0) << other
             state[other] = m & ~column
+    return changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place_rows(state, digit, band, cells):
+    """Put ``digit`` on every cell of ``cells`` in ``band`` at once: cells of its own
+    word, none placed, each alone in its row (found by the band rule, which leaves them
+    in distinct rows, boxes and columns). The same state and changed words as placing
+    them one by one with :func:`_place`, in one pass over the words."""
+    band &= 3
+    digit &= 15
+    word = 3 * digit + band
+    mine = state[word]
+    state[_PLACED_AT + band] |= cells
+    state[_COUNT_AT] += popcount(cells)
+    changed = 0
+    # the band's nine digit words lose the cells (written out, see _place)
+    for other in (band, band + 3, band + 6, band + 9, band + 12, band + 15, band + 18, band + 21):
+        m = state[other]
+        state[other] = m & ~cells
+        changed |= np.int64((m & cells) != 0) << other
+    m = state[band + 24]
+    state[band + 24] = m & ~cells
+    changed |= np.int64((m & cells) != 0) << (band + 24)
+    # the digit leaves the rows and boxes of the cells in its band, their columns in
+    # the other bands
+    fold = (cells | cells >> 9 | cells >> 18) & 511
+    rows = np.int64(cells & 511 != 0) | np.int64(cells & (511 << 9) != 0) << 1
+    rows |= np.int64(cells >> 18 != 0) << 2
+    kept = (mine & ~(_ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7])) | cells
+    state[word] = kept
+    changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
+    spread = fold | fold << 9 | fold << 18
+    for other in range(3 * digit, 3 * digit + 3):
+        if other != word:
+            m = state[other]
+            changed |= np.int64((m & spread) != 0) << other
+            state[other] = m & ~spread
     return changed
 
 
@@ -174,12 +213,8 @@ def _propagate(state, dirty):
                 | (r1 if r1 & (r1 - 1) == 0 else 0)
                 | (r2 if r2 & (r2 - 1) == 0 else 0)
             ) & ~state[_PLACED_AT + band]
-            while single:
-                changed = _place(state, digit, band, trailing_zeros(single))
-                if changed < 0:
-                    return -1
-                dirty |= changed
-                single &= single - 1
+            if single:
+                dirty |= _place_rows(state, digit, band, single)
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
