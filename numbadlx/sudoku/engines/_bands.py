@@ -498,6 +498,31 @@ def _start(grid, state):
 
 
 @njit(cache=True, nogil=True)
+def _write_solution(state, solution):
+    """The solved ``state`` as 81 digits into ``solution``: per band, the four bit
+    planes of the digits (bit ``k`` of digit ``d + 1`` set: word of ``d`` in plane
+    ``k``), then each cell's digit read from them without a branch (a loop over each
+    word's bits mispredicts once a word)."""
+    for band in range(3):
+        plane0 = plane1 = plane2 = plane3 = 0
+        for digit in range(9):
+            bits = state[3 * digit + band]
+            value = digit + 1
+            plane0 |= bits & -(value & 1)
+            plane1 |= bits & -((value >> 1) & 1)
+            plane2 |= bits & -((value >> 2) & 1)
+            plane3 |= bits & -(value >> 3)
+        offset = 27 * band
+        for position in range(27):
+            solution[offset + position] = (
+                ((plane0 >> position) & 1)
+                | ((plane1 >> position) & 1) << 1
+                | ((plane2 >> position) & 1) << 2
+                | ((plane3 >> position) & 1) << 3
+            )
+
+
+@njit(cache=True, nogil=True)
 def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one 9x9 puzzle (the engines' contract, see
     :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
@@ -519,13 +544,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
         if placed == 81:
             count += 1
             if count == 1:
-                for word in range(27):
-                    digit = word // 3
-                    offset = (word % 3) * 27
-                    bits = state[word]
-                    while bits:
-                        solution[offset + trailing_zeros(bits)] = digit + 1
-                        bits &= bits - 1
+                _write_solution(state, solution)
             if count >= limit:
                 break
         elif placed >= 0:
