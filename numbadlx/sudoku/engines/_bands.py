@@ -91,6 +91,20 @@ def _drop(state, word, bit, position):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _leave_columns(state, digit, band, columns):
+    """Take the cells of ``columns`` (a band mask of whole columns) out of ``digit``'s
+    words in the two bands other than ``band``; returns the words changed. The two
+    words come from a table: a loop that skips ``band`` mispredicts."""
+    first = 3 * digit + (_OTHER_BANDS[2 * band] & 3)
+    second = 3 * digit + (_OTHER_BANDS[2 * band + 1] & 3)
+    m = state[first]
+    n = state[second]
+    state[first] = m & ~columns
+    state[second] = n & ~columns
+    return np.int64((m & columns) != 0) << first | np.int64((n & columns) != 0) << second
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _place(state, digit, band, position):
     """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
     digits, its row and box in this band and its column in the other bands. Returns
@@ -128,13 +142,7 @@ def _place(state, digit, band, position):
     state[word] = kept
     # the digit's own word counts only if more than the cell went from it
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
-    column = _COLUMN_AT[position]
-    for other in range(3 * digit, 3 * digit + 3):
-        if other != word:
-            m = state[other]
-            changed |= np.int64((m & column) != 0) << other
-            state[other] = m & ~column
-    return changed
+    return changed | _leave_columns(state, digit, band, _COLUMN_AT[position])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -166,13 +174,7 @@ def _place_rows(state, digit, band, cells):
     kept = (mine & ~(_ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7])) | cells
     state[word] = kept
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
-    spread = fold | fold << 9 | fold << 18
-    for other in range(3 * digit, 3 * digit + 3):
-        if other != word:
-            m = state[other]
-            changed |= np.int64((m & spread) != 0) << other
-            state[other] = m & ~spread
-    return changed
+    return changed | _leave_columns(state, digit, band, fold | fold << 9 | fold << 18)
 
 
 @njit(cache=True, nogil=True)
@@ -349,7 +351,7 @@ def _choose(state, hard):
         low0 = low1 = low2 = low3 = high0 = high1 = high2 = high3 = 0
         for digit in range(9):
             bits = state[3 * digit + band]
-            if hard:
+            if True:
                 new = bits & ~once
                 again = bits & once & ~twice
                 if digit & 1:
@@ -376,7 +378,7 @@ def _choose(state, hard):
             column = _COLUMN_AT[position]
             first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
             second = _OTHER_BANDS[2 * band + 1] & 3
-            if hard:
+            if True:
                 low = (
                     (low0 >> position) & 1
                     | ((low1 >> position) & 1) << 1
