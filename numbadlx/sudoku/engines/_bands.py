@@ -346,26 +346,25 @@ def _choose(state, hard):
         once = 0
         twice = 0
         thrice = 0
-        # in hard mode, the bits of each cell's first and second digit, plane by plane
-        # (low0-3, high0-3), so that a pair's digits cost no nine loads
+        # the bits of each cell's first and second digit, plane by plane (low0-3,
+        # high0-3), so that a pair's digits cost no nine loads
         low0 = low1 = low2 = low3 = high0 = high1 = high2 = high3 = 0
         for digit in range(9):
             bits = state[3 * digit + band]
-            if True:
-                new = bits & ~once
-                again = bits & once & ~twice
-                if digit & 1:
-                    low0 |= new
-                    high0 |= again
-                if digit & 2:
-                    low1 |= new
-                    high1 |= again
-                if digit & 4:
-                    low2 |= new
-                    high2 |= again
-                if digit & 8:
-                    low3 |= new
-                    high3 |= again
+            new = bits & ~once
+            again = bits & once & ~twice
+            if digit & 1:
+                low0 |= new
+                high0 |= again
+            if digit & 2:
+                low1 |= new
+                high1 |= again
+            if digit & 4:
+                low2 |= new
+                high2 |= again
+            if digit & 8:
+                low3 |= new
+                high3 |= again
             thrice |= twice & bits
             twice |= once & bits
             once |= bits
@@ -378,35 +377,30 @@ def _choose(state, hard):
             column = _COLUMN_AT[position]
             first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
             second = _OTHER_BANDS[2 * band + 1] & 3
-            if True:
-                low = (
-                    (low0 >> position) & 1
-                    | ((low1 >> position) & 1) << 1
-                    | ((low2 >> position) & 1) << 2
-                    | ((low3 >> position) & 1) << 3
-                )
-                high = (
-                    (high0 >> position) & 1
-                    | ((high1 >> position) & 1) << 1
-                    | ((high2 >> position) & 1) << 2
-                    | ((high3 >> position) & 1) << 3
-                )
-                digits = 1 << low | 1 << high
-            else:
-                digits = 0
-                for digit in range(9):
-                    digits |= ((state[3 * digit + band] >> position) & 1) << digit
+            low = (
+                (low0 >> position) & 1
+                | ((low1 >> position) & 1) << 1
+                | ((low2 >> position) & 1) << 2
+                | ((low3 >> position) & 1) << 3
+            )
+            high = (
+                (high0 >> position) & 1
+                | ((high1 >> position) & 1) << 1
+                | ((high2 >> position) & 1) << 2
+                | ((high3 >> position) & 1) << 3
+            )
+            digits = 1 << low | 1 << high
             # the cell has exactly two digits: two rounds, a branch always taken twice.
             # The column's cells in the other two bands are moved above the band's 27
             # bits (by 27 and 28: they never meet), so that one popcount counts row,
             # box and column.
-            word = 3 * trailing_zeros(digits)
+            word = 3 * low
             one = popcount(
                 (state[word + band] & near)
                 | (state[word + first] & column) << 27
                 | (state[word + second] & column) << 28
             )
-            word = 3 * trailing_zeros(digits & (digits - 1))
+            word = 3 * high
             other = popcount(
                 (state[word + band] & near)
                 | (state[word + first] & column) << 27
