@@ -236,17 +236,22 @@ def _propagate(state, dirty):
                 return -1
             single = once & ~twice & unplaced
             while single:
-                bit = single & -single
-                single ^= bit
+                position = trailing_zeros(single)
+                single &= single - 1
+                # the cell's one digit, summed over the words without a branch (at
+                # most one holds it)
+                digit = 0
+                found = 0
                 for word in range(band, 27, 3):
-                    if state[word] & bit:
-                        changed = _place(state, word // 3, band, trailing_zeros(bit))
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
-                        break
-                else:
+                    has = (state[word] >> position) & 1
+                    digit += has * (word // 3)
+                    found |= has
+                if not found:
                     return -1  # emptied by a placement made in this pass
+                changed = _place(state, digit, band, position)
+                if changed < 0:
+                    return -1
+                dirty |= changed
         if dirty:
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
@@ -283,16 +288,20 @@ def _propagate(state, dirty):
                 return -1
             hidden = 511 & ~twice & ~done
             while hidden:
-                column = trailing_zeros(hidden)
+                column = _COLUMN[trailing_zeros(hidden)]
                 hidden &= hidden - 1
-                for band in range(3):
-                    cell = state[word + band] & _COLUMN[column]
-                    if cell:
-                        changed = _place(state, digit, band, trailing_zeros(cell))
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
-                        break
+                # the one band that holds the column's cell, found without a branch
+                in0 = state[word] & column
+                in1 = state[word + 1] & column
+                in2 = state[word + 2] & column
+                cell = in0 | in1 | in2
+                if cell == 0:
+                    return -1  # emptied by a placement made in this pass
+                band = np.int64(in1 != 0) | np.int64(in2 != 0) << 1
+                changed = _place(state, digit, band, trailing_zeros(cell))
+                if changed < 0:
+                    return -1
+                dirty |= changed
             # the permutation rule on the three stacks: the columns each band keeps
             keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
             keep1 = KEEP_SEGMENTS[
