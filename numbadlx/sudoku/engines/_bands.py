@@ -440,6 +440,16 @@ def _choose(state, hard):
     return chosen, chosen_digits
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rows_of(cells):
+    """The rows of a band (3 bits) that ``cells`` meet."""
+    return (
+        np.int64(cells & 511 != 0)
+        | np.int64(cells & (511 << 9) != 0) << 1
+        | np.int64(cells >> 18 != 0) << 2
+    )
+
+
 @njit(cache=True, nogil=True)
 def _start(grid, state):
     """The givens' state, placed but not yet propagated: the same words as placing the
@@ -467,35 +477,43 @@ def _start(grid, state):
     if too_big:
         return -1
     # then each digit's rows, boxes and columns: its givens are valid when each is
-    # alone in its row, box and column, i.e. they meet as many rows, boxes and columns
-    # as there are givens; the cells of those rows, boxes and columns go
+    # alone in its row, box and column, i.e. they meet as many rows (9 bits: 3 a
+    # band), boxes and columns as there are givens; the cells of those rows, boxes and
+    # columns go
     count = 0
     clash = False
+    placed0 = state[_PLACED_AT]
+    placed1 = state[_PLACED_AT + 1]
+    placed2 = state[_PLACED_AT + 2]
     for digit in range(9):
         word = 3 * digit
-        columns = 0
-        for band in range(3):
-            given = state[word + band]
-            placed = popcount(given)
-            count += placed
-            fold = (given | given >> 9 | given >> 18) & 511
-            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
-            rows |= np.int64(given >> 18 != 0) << 2
-            clash |= (
-                (popcount(fold) != placed)
-                | (popcount(rows) != placed)
-                | (popcount(SEGMENTS_OF_ROW[fold]) != placed)
-                | (fold & columns != 0)
-            )
-            columns |= fold
+        given0 = state[word]
+        given1 = state[word + 1]
+        given2 = state[word + 2]
+        fold0 = (given0 | given0 >> 9 | given0 >> 18) & 511
+        fold1 = (given1 | given1 >> 9 | given1 >> 18) & 511
+        fold2 = (given2 | given2 >> 9 | given2 >> 18) & 511
+        rows0 = _rows_of(given0)
+        rows1 = _rows_of(given1)
+        rows2 = _rows_of(given2)
+        boxes0 = SEGMENTS_OF_ROW[fold0] & 7
+        boxes1 = SEGMENTS_OF_ROW[fold1] & 7
+        boxes2 = SEGMENTS_OF_ROW[fold2] & 7
+        columns = fold0 | fold1 | fold2
+        placed = popcount(given0 | given1 << 27) + popcount(given2)
+        count += placed
+        clash |= (
+            (popcount(columns) != placed)
+            | (popcount(rows0 | rows1 << 3 | rows2 << 6) != placed)
+            | (popcount(boxes0 | boxes1 << 3 | boxes2 << 6) != placed)
+        )
         spread = columns | columns << 9 | columns << 18
-        for band in range(3):
-            given = state[word + band]
-            fold = (given | given >> 9 | given >> 18) & 511
-            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
-            rows |= np.int64(given >> 18 != 0) << 2
-            taken = spread | _ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold]]
-            state[word + band] = (_BAND & ~(taken | state[_PLACED_AT + band])) | given
+        taken0 = spread | _ROWS_CELLS[rows0] | _BOXES_CELLS[boxes0] | placed0
+        taken1 = spread | _ROWS_CELLS[rows1] | _BOXES_CELLS[boxes1] | placed1
+        taken2 = spread | _ROWS_CELLS[rows2] | _BOXES_CELLS[boxes2] | placed2
+        state[word] = (_BAND & ~taken0) | given0
+        state[word + 1] = (_BAND & ~taken1) | given1
+        state[word + 2] = (_BAND & ~taken2) | given2
     if clash:
         return -1
     state[_COUNT_AT] = count
