@@ -47,7 +47,12 @@ DEPENDENCIES = {
     "core/kernels/memo.py": ("_compiling.py", "core/kernels/common.py", "core/links.py"),
     "core/kernels/xc.py": ("_compiling.py", "core/kernels/common.py", "core/links.py"),
     "core/links.py": ("_compiling.py",),
+    "sudoku/engines/_band_moves.py": (
+        "sudoku/engines/_band_tables.py",
+        "sudoku/engines/_contract.py",
+    ),
     "sudoku/engines/_bands.py": (
+        "sudoku/engines/_band_moves.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",

@@ -297,7 +297,7 @@ def test_cli_engine_option(tmp_path, capsys):
 
 def test_bands_start_equals_placing_the_givens_one_by_one():
     # the givens' state is built word by word; its naive twin places them one at a time
-    from numbadlx.sudoku.engines import _bands as bands
+    from numbadlx.sudoku.engines import _band_moves as bands
 
     rng = np.random.default_rng(3)
     puzzles = np.concatenate([random_puzzles(30, seed=4), _holed(9, (3, 3), rng, 60)])
@@ -331,6 +331,54 @@ def test_bands_start_equals_placing_the_givens_one_by_one():
             puzzle = puzzles[0].copy()
             puzzle[cell] = value
             assert bands._start(puzzle, state) == -1
+
+
+def test_bands_row_placement_equals_placing_the_cells_one_by_one():
+    # a word's row singles go in one pass; placed one at a time with _place they give
+    # the same state and the same changed words
+    from numbadlx.sudoku.engines import _band_moves as moves
+
+    rng = np.random.default_rng(11)
+    state = np.zeros(moves.STATE_WORDS, dtype=np.int64)
+    tried = 0
+    for puzzle in random_puzzles(40, seed=12):
+        assert moves._start(puzzle, state) >= 0
+        for word in rng.permutation(27)[:6]:
+            digit, band = divmod(int(word), 3)
+            placed = int(state[27 + band])
+            # one free cell of the word in each of some rows, boxes and columns distinct
+            cells = 0
+            boxes = set()
+            columns = set()
+            for row in rng.permutation(3):
+                free = [
+                    p
+                    for p in range(9 * row, 9 * row + 9)
+                    if (state[word] >> p) & 1
+                    and not (placed >> p) & 1
+                    and p % 9 // 3 not in boxes
+                    and p % 9 not in columns
+                ]
+                if free and rng.random() < 0.8:
+                    p = int(rng.choice(free))
+                    cells |= 1 << p
+                    boxes.add(p % 9 // 3)
+                    columns.add(p % 9)
+            if not cells:
+                continue
+            tried += 1
+            one_by_one = state.copy()
+            changed = 0
+            for p in range(27):
+                if (cells >> p) & 1:
+                    step = moves._place(one_by_one, digit, band, p)
+                    assert step >= 0
+                    changed |= step
+            at_once = state.copy()
+            assert moves._place_rows(at_once, digit, band, cells) == changed
+            assert np.array_equal(at_once, one_by_one)
+            assert bin(cells).count("1") == one_by_one[30] - state[30]
+    assert tried > 100
 
 
 # ----------------------------------------------------------- parallel units

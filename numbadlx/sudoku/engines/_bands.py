@@ -13,9 +13,12 @@ go. That one rule, a table lookup on the band's 9 segment bits (:data:`KEEP_SEGM
 does pointing and claiming and the hidden singles of the band's boxes at once. The same
 rule runs on stacks (three columns by three bands, from the bands' column folds). A row
 of a band left with one cell for the digit places it there (a hidden single of the row,
-or of a box through the rule). Then come columns with one cell for a digit (hidden
-singles), and cells with one digit left (naked singles), both found for all cells at
-once by counting bits across words, and the rules run again until nothing changes.
+or of a box through the rule); the rows of one word are placed together, in one pass
+over the words they touch. Then come cells with one digit left (naked singles) and
+columns with one cell for a digit (hidden singles), both found for all cells at once
+by counting bits across words, and the rules run again until nothing changes. A word
+goes back to the band rule only when a placement took more from it than the placed
+cell (the digit's own word keeps its cell).
 
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it; once a puzzle has
@@ -24,7 +27,8 @@ a cell with the fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in the "bits"
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
-constant tables live in :mod:`._band_tables`.
+constant tables live in :mod:`._band_tables`, the placements, the givens' state and
+the writing of a solution in :mod:`._band_moves`.
 
 Tried and not kept (node counts exact; times CPU, alternating rounds): tdoku's triads
 rule (every 3-cell segment of a band holds three digits) cut guesses on top1465 and
@@ -35,32 +39,51 @@ guess (2% more nodes on serg_benchmark, slower there), with 8 cells (under 3% fe
 nodes on the hard sets, 1.4% more on serg_benchmark). No change beyond the noise:
 copying 32 words a level (vector-sized) instead of 31, and ending the band scan of
 :func:`_choose` once its pairs are weighed.
+
+Kept from a round on easy puzzles (statuses, counts, solutions and nodes identical on
+the five sets; CPU time against the engine before, alternating rounds on a machine
+with a load of 6-7 on 2 cores): a word's row singles placed in one pass and a
+placement's own word counted changed only when it lost more than the cell (70 band
+rules a Kaggle puzzle became 39); the solution written from bit planes of the digits,
+without a loop that mispredicts once a word; a placement's two other bands from a
+table; the digit of a naked single and the band of a column's hidden single found
+without a searching loop; the givens checked per digit over its three bands at once.
+Together: Kaggle 1.33x, sudoku17 1.16x, top1465 1.11x, forum_hardest_1106 1.10x,
+serg_benchmark 1.07x. Not kept: the first propagation in two passes (the 27 band
+rules, then all their row singles; Kaggle 0.85x, serg_benchmark 0.94x); the band rule
+in rounds over the changed words (Kaggle 1.04x, top1465 0.85x); the row placement
+called without a branch when a word has no single (serg_benchmark 0.81x); the columns
+right after the naked singles, before the band rule runs again (0.93-0.98x); in
+:func:`_choose`, the best pair picked without a branch, the second digit from xored
+planes, the fewest-candidates scan left until no band has a pair (each within 1%).
+What the time goes to now (a Kaggle puzzle: about 110 ns for the start and 850 ns for
+the first propagation of 1.15 us; serg_benchmark: about 85 ns a :func:`_choose`,
+6.8 a puzzle, and 8.5 band rules a node): each band rule waits for the placements of
+the one before, and whether it finds a single is a coin toss for the branch predictor.
 """
 
 import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ._band_moves import _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
     _BAND_OF,
     _BAND_WORDS,
-    _BOXES_CELLS,
     _COLUMN,
     _COLUMN_AT,
     _COUNT_AT,
-    _KEEP_NEAR,
     _NEAR,
     _OTHER_BANDS,
     _PLACED_AT,
     _POSITION_OF,
-    _ROWS_CELLS,
     KEEP_CELLS,
     KEEP_SEGMENTS,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
-from ._contract import INVALID, equal_bytes, final_status, popcount, stop_requested
+from ._contract import INVALID, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 
 # One thread's work buffer is a single int64 array: the state in words 0-30, then one
@@ -79,61 +102,6 @@ def allocate_work(table):
     """One thread's work buffer: the state, and room for one saved state per search
     level (at most 81 levels) in one array; ``table`` is not read."""
     return np.zeros(_WORK_WORDS, dtype=np.int64)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _drop(state, word, bit, position):
-    """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
-    in a changed-words mask if it was there."""
-    m = state[word]
-    state[word] = m & ~bit
-    return ((m >> position) & 1) << word
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _place(state, digit, band, position):
-    """Put ``digit`` at ``position`` (0-26) of ``band``: it leaves the cell's other
-    digits, its row and box in this band and its column in the other bands. Returns
-    the words changed (a bit per word; the digit's own word is always counted), or -1
-    if the digit could no longer go there. Branch-free where it can be: placements are
-    too many and too random for the branch predictor."""
-    # the masks tell the compiler that the indices are not negative, so that it drops
-    # the wraparound of negative indices from every access below
-    band &= 3
-    digit &= 15
-    position &= 31
-    bit = 1 << position
-    word = 3 * digit + band
-    mine = state[word]
-    if not mine & bit:
-        return -1
-    placed = state[_PLACED_AT + band]
-    if placed & bit:
-        return 0  # placed already (found by two rules in one pass)
-    state[_PLACED_AT + band] = placed | bit
-    state[_COUNT_AT] += 1
-    # the nine digits' words of the band, written out: as a loop, the compiler turns
-    # these strided words into vector gathers and scatters, slower here than scalars
-    changed = (
-        _drop(state, band, bit, position)
-        | _drop(state, band + 3, bit, position)
-        | _drop(state, band + 6, bit, position)
-        | _drop(state, band + 9, bit, position)
-        | _drop(state, band + 12, bit, position)
-        | _drop(state, band + 15, bit, position)
-        | _drop(state, band + 18, bit, position)
-        | _drop(state, band + 21, bit, position)
-        | _drop(state, band + 24, bit, position)
-    )
-    state[word] = (mine & _KEEP_NEAR[position]) | bit
-    changed |= 1 << word
-    column = _COLUMN_AT[position]
-    for other in range(3 * digit, 3 * digit + 3):
-        if other != word:
-            m = state[other]
-            changed |= np.int64((m & column) != 0) << other
-            state[other] = m & ~column
-    return changed
 
 
 @njit(cache=True, nogil=True)
@@ -174,12 +142,8 @@ def _propagate(state, dirty):
                 | (r1 if r1 & (r1 - 1) == 0 else 0)
                 | (r2 if r2 & (r2 - 1) == 0 else 0)
             ) & ~state[_PLACED_AT + band]
-            while single:
-                changed = _place(state, digit, band, trailing_zeros(single))
-                if changed < 0:
-                    return -1
-                dirty |= changed
-                single &= single - 1
+            if single:
+                dirty |= _place_rows(state, digit, band, single)
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
@@ -199,17 +163,22 @@ def _propagate(state, dirty):
                 return -1
             single = once & ~twice & unplaced
             while single:
-                bit = single & -single
-                single ^= bit
+                position = trailing_zeros(single)
+                single &= single - 1
+                # the cell's one digit, summed over the words without a branch (at
+                # most one holds it)
+                digit = 0
+                found = 0
                 for word in range(band, 27, 3):
-                    if state[word] & bit:
-                        changed = _place(state, word // 3, band, trailing_zeros(bit))
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
-                        break
-                else:
+                    has = (state[word] >> position) & 1
+                    digit += has * (word // 3)
+                    found |= has
+                if not found:
                     return -1  # emptied by a placement made in this pass
+                changed = _place(state, digit, band, position)
+                if changed < 0:
+                    return -1
+                dirty |= changed
         if dirty:
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
@@ -246,16 +215,20 @@ def _propagate(state, dirty):
                 return -1
             hidden = 511 & ~twice & ~done
             while hidden:
-                column = trailing_zeros(hidden)
+                column = _COLUMN[trailing_zeros(hidden)]
                 hidden &= hidden - 1
-                for band in range(3):
-                    cell = state[word + band] & _COLUMN[column]
-                    if cell:
-                        changed = _place(state, digit, band, trailing_zeros(cell))
-                        if changed < 0:
-                            return -1
-                        dirty |= changed
-                        break
+                # the one band that holds the column's cell, found without a branch
+                in0 = state[word] & column
+                in1 = state[word + 1] & column
+                in2 = state[word + 2] & column
+                cell = in0 | in1 | in2
+                if cell == 0:
+                    return -1  # emptied by a placement made in this pass
+                band = np.int64(in1 != 0) | np.int64(in2 != 0) << 1
+                changed = _place(state, digit, band, trailing_zeros(cell))
+                if changed < 0:
+                    return -1
+                dirty |= changed
             # the permutation rule on the three stacks: the columns each band keeps
             keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
             keep1 = KEEP_SEGMENTS[
@@ -309,26 +282,25 @@ def _choose(state, hard):
         once = 0
         twice = 0
         thrice = 0
-        # in hard mode, the bits of each cell's first and second digit, plane by plane
-        # (low0-3, high0-3), so that a pair's digits cost no nine loads
+        # the bits of each cell's first and second digit, plane by plane (low0-3,
+        # high0-3), so that a pair's digits cost no nine loads
         low0 = low1 = low2 = low3 = high0 = high1 = high2 = high3 = 0
         for digit in range(9):
             bits = state[3 * digit + band]
-            if hard:
-                new = bits & ~once
-                again = bits & once & ~twice
-                if digit & 1:
-                    low0 |= new
-                    high0 |= again
-                if digit & 2:
-                    low1 |= new
-                    high1 |= again
-                if digit & 4:
-                    low2 |= new
-                    high2 |= again
-                if digit & 8:
-                    low3 |= new
-                    high3 |= again
+            new = bits & ~once
+            again = bits & once & ~twice
+            if digit & 1:
+                low0 |= new
+                high0 |= again
+            if digit & 2:
+                low1 |= new
+                high1 |= again
+            if digit & 4:
+                low2 |= new
+                high2 |= again
+            if digit & 8:
+                low3 |= new
+                high3 |= again
             thrice |= twice & bits
             twice |= once & bits
             once |= bits
@@ -341,35 +313,30 @@ def _choose(state, hard):
             column = _COLUMN_AT[position]
             first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
             second = _OTHER_BANDS[2 * band + 1] & 3
-            if hard:
-                low = (
-                    (low0 >> position) & 1
-                    | ((low1 >> position) & 1) << 1
-                    | ((low2 >> position) & 1) << 2
-                    | ((low3 >> position) & 1) << 3
-                )
-                high = (
-                    (high0 >> position) & 1
-                    | ((high1 >> position) & 1) << 1
-                    | ((high2 >> position) & 1) << 2
-                    | ((high3 >> position) & 1) << 3
-                )
-                digits = 1 << low | 1 << high
-            else:
-                digits = 0
-                for digit in range(9):
-                    digits |= ((state[3 * digit + band] >> position) & 1) << digit
+            low = (
+                (low0 >> position) & 1
+                | ((low1 >> position) & 1) << 1
+                | ((low2 >> position) & 1) << 2
+                | ((low3 >> position) & 1) << 3
+            )
+            high = (
+                (high0 >> position) & 1
+                | ((high1 >> position) & 1) << 1
+                | ((high2 >> position) & 1) << 2
+                | ((high3 >> position) & 1) << 3
+            )
+            digits = 1 << low | 1 << high
             # the cell has exactly two digits: two rounds, a branch always taken twice.
             # The column's cells in the other two bands are moved above the band's 27
             # bits (by 27 and 28: they never meet), so that one popcount counts row,
             # box and column.
-            word = 3 * trailing_zeros(digits)
+            word = 3 * low
             one = popcount(
                 (state[word + band] & near)
                 | (state[word + first] & column) << 27
                 | (state[word + second] & column) << 28
             )
-            word = 3 * trailing_zeros(digits & (digits - 1))
+            word = 3 * high
             other = popcount(
                 (state[word + band] & near)
                 | (state[word + first] & column) << 27
@@ -401,68 +368,6 @@ def _choose(state, hard):
 
 
 @njit(cache=True, nogil=True)
-def _start(grid, state):
-    """The givens' state, placed but not yet propagated: the same words as placing the
-    givens one by one with :func:`_place`, built digit by digit with word operations.
-    Returns the dirty words, or -1 for INVALID givens (a value above 9, or two equal
-    givens in a unit)."""
-    for word in range(STATE_WORDS):
-        state[word] = 0
-    # first the givens alone: digit d's given cells in band b go to word 3 d + b,
-    # the bytes of the band compared with d all at once
-    too_big = 0
-    for band in range(3):
-        # a band's 27 bytes out of 32 read in place (the last band's end at the
-        # row's end: bytes 49-80, shifted by 5)
-        start = 27 * band if band < 2 else 49
-        shift = 0 if band < 2 else 5
-        placed = ~(equal_bytes(grid, start, 0) >> shift) & _BAND
-        digits = 0
-        for digit in range(9):
-            given = (equal_bytes(grid, start, digit + 1) >> shift) & _BAND
-            state[3 * digit + band] = given
-            digits |= given
-        state[_PLACED_AT + band] = placed
-        too_big |= placed & ~digits  # neither blank nor 1-9
-    if too_big:
-        return -1
-    # then each digit's rows, boxes and columns: its givens are valid when each is
-    # alone in its row, box and column, i.e. they meet as many rows, boxes and columns
-    # as there are givens; the cells of those rows, boxes and columns go
-    count = 0
-    clash = False
-    for digit in range(9):
-        word = 3 * digit
-        columns = 0
-        for band in range(3):
-            given = state[word + band]
-            placed = popcount(given)
-            count += placed
-            fold = (given | given >> 9 | given >> 18) & 511
-            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
-            rows |= np.int64(given >> 18 != 0) << 2
-            clash |= (
-                (popcount(fold) != placed)
-                | (popcount(rows) != placed)
-                | (popcount(SEGMENTS_OF_ROW[fold]) != placed)
-                | (fold & columns != 0)
-            )
-            columns |= fold
-        spread = columns | columns << 9 | columns << 18
-        for band in range(3):
-            given = state[word + band]
-            fold = (given | given >> 9 | given >> 18) & 511
-            rows = np.int64(given & 511 != 0) | np.int64(given & (511 << 9) != 0) << 1
-            rows |= np.int64(given >> 18 != 0) << 2
-            taken = spread | _ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold]]
-            state[word + band] = (_BAND & ~(taken | state[_PLACED_AT + band])) | given
-    if clash:
-        return -1
-    state[_COUNT_AT] = count
-    return (1 << 27) - 1
-
-
-@njit(cache=True, nogil=True)
 def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one 9x9 puzzle (the engines' contract, see
     :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
@@ -484,13 +389,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
         if placed == 81:
             count += 1
             if count == 1:
-                for word in range(27):
-                    digit = word // 3
-                    offset = (word % 3) * 27
-                    bits = state[word]
-                    while bits:
-                        solution[offset + trailing_zeros(bits)] = digit + 1
-                        bits &= bits - 1
+                _write_solution(state, solution)
             if count >= limit:
                 break
         elif placed >= 0:
