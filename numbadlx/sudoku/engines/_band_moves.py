@@ -26,7 +26,7 @@ from ._band_tables import (
 from ._contract import equal_bytes, popcount
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _drop(state, word, bit, position):
     """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
     in a changed-words mask if it was there."""

@@ -367,11 +367,11 @@ def _choose(state, hard):
     return chosen, chosen_digits
 
 
-@njit(cache=True, nogil=True)
-def solve_one(grid, table, limit, max_nodes, stop, work, solution):
-    """Propagate and search one 9x9 puzzle (the engines' contract, see
-    :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
-    found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+@njit(nogil=True, inline="always")
+def _search(grid, table, limit, max_nodes, stop, work, solution):
+    """The body of :func:`solve_one`, inlined into the serial kernel's loop (as in the
+    "bits" engine): called there as a kernel of its own, it would be compiled once on
+    its own and optimised again inside the loop, a second first-use cost."""
     state = work  # words 0-30; the saved states follow (see allocate_work)
     dirty = _start(grid, state)
     if dirty < 0:
@@ -430,11 +430,19 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
 
 
 @njit(cache=True, nogil=True)
+def solve_one(grid, table, limit, max_nodes, stop, work, solution):
+    """Propagate and search one 9x9 puzzle (the engines' contract, see
+    :mod:`._contract`). Returns ``(status, count, nodes, guesses)``; the first solution
+    found goes into ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
+    return _search(grid, table, limit, max_nodes, stop, work, solution)
+
+
+@njit(cache=True, nogil=True)
 def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     work = allocate_work(table)
     solve_rows(
-        solve_one,
+        _search,
         puzzles,
         0,
         puzzles.shape[0],
