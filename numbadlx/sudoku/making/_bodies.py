@@ -26,7 +26,7 @@ from ._ladder import (
     logic_value,
     logic_work,
 )
-from ._masks import candidates_of, copy_into
+from ._masks import candidates_of, copy_into, inner_njit
 from ._random import random_below, seed_state, shuffle
 from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
 
@@ -389,7 +389,7 @@ def rate_chunk(
         )
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def rate_logic(
     k,
     cand,

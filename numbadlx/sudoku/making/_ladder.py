@@ -99,12 +99,15 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     second = ints[1]
     if sizes is None:
         two, three, four = 2, 3, 4
+        yes, no = True, False
     else:
         two, three, four = sizes[0], sizes[1], sizes[2]
+        yes = two == 2  # True, but read at run time: the flags are values too
+        no = not yes
     if technique == T_POINTING:
-        return locked_candidates(cand, units, where, True, first)
+        return locked_candidates(cand, units, where, yes, first)
     if technique == T_CLAIMING:
-        return locked_candidates(cand, units, where, False, first)
+        return locked_candidates(cand, units, where, no, first)
     if technique == T_NAKED_PAIR:
         return naked_subset(cand, units, two, first, members)
     if technique == T_X_WING:
@@ -118,9 +121,9 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     if technique == T_HIDDEN_TRIPLE:
         return hidden_subset(cand, units, three, first, second, members)
     if technique == T_XY_WING:
-        return wing(cand, peers, where, False, first)
+        return wing(cand, peers, where, no, first)
     if technique == T_XYZ_WING:
-        return wing(cand, peers, where, True, first)
+        return wing(cand, peers, where, yes, first)
     if technique == T_NAKED_QUAD:
         return naked_subset(cand, units, four, first, members)
     if technique == T_JELLYFISH:

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..engines import PLACED, place, queue_singles, settle_singles, stop_requested
-from ._masks import ONE, ZERO, bit_index, candidates_of, copy_into, lowest_bit, popcount
+from ._masks import ONE, ZERO, bit_index, candidates_of, copy_into, inner_njit, lowest_bit, popcount
 from ._random import random_below, random_bit
 
 
@@ -56,7 +56,7 @@ def singles(cand, units, peers, queue):
     return settle_singles(cand, n, peers, units, queue, tail, open_cells)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def choose_cell(cand, randomise, state):
     """The unplaced cell with fewest candidates (-1 if all are placed): the first such
     cell, or with ``randomise`` one of them at random."""
@@ -81,7 +81,7 @@ def choose_cell(cand, randomise, state):
     return cell
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def search(work, units, peers, limit, max_tries, randomise, state, solution):
     """Depth-first search from the candidates in ``work[0][0]`` (:func:`search_work`):
     singles after every choice, branching on a cell with fewest candidates.
@@ -152,7 +152,7 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
         choose = True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # allocates: see inner_njit
 def search_work(nn, stop):
     """Work arrays of :func:`search` for grids of ``nn`` cells: ``(states, todo, cells,
     left, queue, stop)``, a state, the untried digits, the cell and the count of
@@ -166,7 +166,7 @@ def search_work(nn, stop):
     return states, todo, cells, left, queue, stop
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def random_grid_into(out, units, peers, full, state, work):
     """A random full grid, by :func:`search` with random choices from the empty grid.
     Restarts (with the generator moved on) when a search meets too many dead ends;
@@ -184,7 +184,7 @@ def random_grid_into(out, units, peers, full, state, work):
         budget *= 2
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def other_solution(puzzle, cell, digit, units, peers, where, full, work, state, solution):
     """True if ``puzzle`` has a solution with something other than ``digit`` in the
     blank ``cell``: a complete search (first solution only) with that digit forbidden."""
