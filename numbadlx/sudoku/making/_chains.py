@@ -9,7 +9,18 @@ it can remove on the same candidates, then removes it all
 
 import numpy as np
 
-from ._masks import ONE, PLACED, ZERO, bit_index, copy_into, inner_njit, lowest_bit, popcount
+from ._masks import (
+    ONE,
+    PLACED,
+    ZERO,
+    bit_index,
+    cleared,
+    cleared_rows,
+    copy_into,
+    inner_njit,
+    lowest_bit,
+    popcount,
+)
 from ._search import singles
 from ._techniques import eliminate, fish, hidden_subset, locked_candidates, naked_subset
 
@@ -137,8 +148,8 @@ def chains(cand, units, peers, n, mixed, cands, first):
     size = nn * n
     strong = np.empty(3 * size, dtype=np.int64)
     queue = np.empty(size, dtype=np.int64)
-    seen_on = np.zeros(size, dtype=np.int64)
-    seen_off = np.zeros(size, dtype=np.int64)
+    seen_on = cleared(np.empty(size, dtype=np.int64))
+    seen_off = cleared(np.empty(size, dtype=np.int64))
     strong_links(cand, units, n, strong)
     gone = cands[2]
     gone[:] = ZERO
@@ -286,9 +297,9 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     gone = cands[2]
     on = cands[3]
     gone[:] = ZERO
-    unions = np.zeros((3 * n * n, nn), dtype=np.uint64)  # the branches of each unit, digit
+    unions = cleared_rows(np.empty((3 * n * n, nn), dtype=np.uint64))  # of each unit, digit
     stack = np.empty(16 * nn + 64, dtype=np.int32)
-    dummy = np.zeros(2, dtype=np.int64)
+    dummy = cleared(np.empty(2, dtype=np.int64))
     for cell in range(nn):
         c = cand[cell]
         if c & PLACED:

@@ -4,7 +4,7 @@ of the isomorphs the ``tries`` rating averages over)."""
 import numpy as np
 from numba import njit
 
-from ._masks import inner_njit
+from ._masks import cleared, inner_njit
 from ._random import random_below, shuffle
 
 
@@ -41,8 +41,8 @@ def transform_one(puzzle, n, box_rows, box_cols, state, out, row_order, col_orde
 @njit(cache=True, nogil=True)  # allocates: see inner_njit
 def transform_work(n):
     """Work arrays of :func:`transform_one`."""
-    row_order = np.zeros(n, dtype=np.int64)
-    col_order = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n + 1, dtype=np.int64)  # int64 as the orders: one shuffle compiled
-    groups = np.zeros(n, dtype=np.int64)
+    row_order = cleared(np.empty(n, dtype=np.int64))
+    col_order = cleared(np.empty(n, dtype=np.int64))
+    digits = cleared(np.empty(n + 1, dtype=np.int64))  # int64 as the orders: one shuffle
+    groups = cleared(np.empty(n, dtype=np.int64))
     return row_order, col_order, digits, groups

@@ -17,7 +17,7 @@ from numba import njit
 
 from ..engines import NO_SOLUTION, SOLVED
 from ._chains import chains, dynamic_chains, nishio
-from ._masks import ONE, PLACED, ZERO, bit_index, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, cleared, cleared_rows, popcount
 from ._techniques import (
     find_hidden_single,
     fish,
@@ -178,7 +178,7 @@ def logic_solve(
     """
     n = units.shape[1]
     nn = cand.shape[0]
-    first = np.zeros(2, dtype=np.int64)
+    first = cleared(np.empty(2, dtype=np.int64))
     hardest = T_GIVEN
     n_steps = 0
     searches = 0
@@ -272,4 +272,5 @@ def logic_work(n):
     """Scratch of :func:`logic_solve`, a tuple: ``ints`` (two rows of cells or digits of
     a unit) and ``cands`` (four candidate grids: trials, their unions, what goes). The
     chains and trials make their larger tables when they run."""
-    return np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, n * n), dtype=np.uint64)
+    ints = cleared_rows(np.empty((2, max(n, 4)), dtype=np.int64))
+    return ints, cleared_rows(np.empty((4, n * n), dtype=np.uint64))

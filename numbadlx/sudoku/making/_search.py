@@ -38,7 +38,18 @@ import numpy as np
 from numba import njit
 
 from ..engines import PLACED, place, queue_singles, settle_singles, stop_requested
-from ._masks import ONE, ZERO, bit_index, candidates_of, copy_into, inner_njit, lowest_bit, popcount
+from ._masks import (
+    ONE,
+    ZERO,
+    bit_index,
+    candidates_of,
+    cleared,
+    cleared_rows,
+    copy_into,
+    inner_njit,
+    lowest_bit,
+    popcount,
+)
 from ._random import random_below, random_bit
 
 
@@ -158,11 +169,11 @@ def search_work(nn, stop):
     left, queue, stop)``, a state, the untried digits, the cell and the count of
     unplaced cells per level, the propagation's queue, and ``stop`` (an int64 array of
     one element, the caller's stop flag) as it is."""
-    states = np.zeros((nn + 2, nn), dtype=np.uint64)
-    todo = np.zeros(nn + 2, dtype=np.uint64)
-    cells = np.zeros(nn + 2, dtype=np.int64)
-    left = np.zeros(nn + 2, dtype=np.int64)
-    queue = np.zeros(16 * nn + 64, dtype=np.int32)
+    states = cleared_rows(np.empty((nn + 2, nn), dtype=np.uint64))
+    todo = cleared(np.empty(nn + 2, dtype=np.uint64))
+    cells = cleared(np.empty(nn + 2, dtype=np.int64))
+    left = cleared(np.empty(nn + 2, dtype=np.int64))
+    queue = cleared(np.empty(16 * nn + 64, dtype=np.int32))
     return states, todo, cells, left, queue, stop
 
 
@@ -201,7 +212,7 @@ def other_solution(puzzle, cell, digit, units, peers, where, full, work, state, 
         return False
     # the rows, columns and boxes where a given already holds the digit
     n = units.shape[1]
-    held = np.zeros(3 * n, dtype=np.bool_)
+    held = cleared(np.empty(3 * n, dtype=np.bool_))
     for k in range(puzzle.shape[0]):
         if puzzle[k] == digit:
             held[where[k, 0]] = True

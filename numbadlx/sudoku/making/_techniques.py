@@ -9,7 +9,7 @@ of candidates removed (0: it does not apply), with the first (cell, digit) remov
 import numpy as np
 from numba import njit
 
-from ._masks import ONE, PLACED, ZERO, bit_index, inner_njit, lowest_bit, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, cleared, inner_njit, lowest_bit, popcount
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -102,7 +102,7 @@ def naked_subset(cand, units, k, first, members):
     """k cells of a unit holding only k digits between them: those digits leave the
     unit's other cells. Returns the number of candidates removed."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for u in range(units.shape[0]):
         m = np.int64(0)
         for j in range(n):
@@ -142,7 +142,7 @@ def hidden_subset(cand, units, k, first, positions, digits):
     """k digits of a unit that fit only in the same k cells: those cells lose every other
     digit. Returns the number of candidates removed."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for u in range(units.shape[0]):
         for d in range(n):
             positions[d] = 0
@@ -247,7 +247,7 @@ def fish(cand, units, k, first, lines, masks):
     same k columns leaves those columns' other rows (and the same with rows and columns
     swapped)."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for d in range(n):
         bit = ONE << np.uint64(d)
         for base in range(2):
