@@ -89,10 +89,12 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     are compiled for each size: the fastest rating, at the cost of compiling those
     rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
     are values, read at run time, and those rungs compile once: what a small call (a
-    first use) takes, rating hard puzzles 4-6% slower. The flags (pointing or
-    claiming, XY or XYZ, X-chains or forcing chains) stay constants either way: as
-    values they cost hard puzzles some 20% more time. Both give the same
-    eliminations."""
+    first use) takes, and so are the flags of the basic rungs (pointing or claiming,
+    XY or XYZ: each of those rungs compiles once too). The chains keep their flag (X
+    or forcing chains) a constant either way: as a value it cost hard puzzles some
+    10% more time. Both give the same eliminations. (With an array, Numba types both
+    branches of ``sizes is None``, as it drops the branch not taken only for None:
+    ``two`` is then 2 or ``sizes[0]``, an int64, and ``yes`` a bool either way.)"""
     n = units.shape[1]
     ints, cands = work
     members = ints[0]
