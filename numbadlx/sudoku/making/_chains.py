@@ -128,7 +128,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
     return False
 
 
-@inner_njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def remove_marked(cand, gone, first):
     """Remove ``gone[cell]`` from every unplaced cell; the number of candidates removed."""
     removed = 0

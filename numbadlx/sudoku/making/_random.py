@@ -26,7 +26,7 @@ def random_below(state, k):
     return int(next_random(state) % np.uint64(k))
 
 
-@inner_njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def seed_state(seed, index, state):
     """The generator state of puzzle ``index`` of a run with ``seed``."""
     state[0] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(index)

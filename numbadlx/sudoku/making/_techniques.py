@@ -83,7 +83,7 @@ def find_hidden_single(cand, units, full, first_unit, last_unit):
     return -1, ZERO
 
 
-@inner_njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def next_combination(index, k, m):
     """Advance ``index[:k]`` to the next k-subset of ``0..m-1``; False after the last."""
     i = k - 1
