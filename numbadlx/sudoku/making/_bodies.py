@@ -26,7 +26,7 @@ from ._ladder import (
     logic_value,
     logic_work,
 )
-from ._masks import candidates_of, copy_into
+from ._masks import candidates_of, cleared, copy_into, inner_njit
 from ._random import random_below, seed_state, shuffle
 from ._search import choose_cell, other_solution, random_grid_into, search, search_work, singles
 
@@ -139,12 +139,12 @@ def make_puzzle(
     if stop_requested(stop):
         return
     nn = out.shape[1]
-    state = np.zeros(1, dtype=np.uint64)
+    state = cleared(np.empty(1, dtype=np.uint64))
     seed_state(seed, first_index + k, state)
     work_s = search_work(nn, stop)
-    grid = np.zeros(nn, dtype=np.uint8)
-    puzzle = np.zeros(nn, dtype=np.uint8)
-    solution = np.zeros(nn, dtype=np.uint8)
+    grid = cleared(np.empty(nn, dtype=np.uint8))
+    puzzle = cleared(np.empty(nn, dtype=np.uint8))
+    solution = cleared(np.empty(nn, dtype=np.uint8))
     order = np.arange(orbits.shape[0])
     attempts[k] = -1
     for attempt in range(max_attempts):
@@ -207,16 +207,16 @@ def make_rated_puzzle(
     if stop_requested(stop):
         return
     nn = out.shape[1]
-    state = np.zeros(1, dtype=np.uint64)
+    state = cleared(np.empty(1, dtype=np.uint64))
     seed_state(seed, first_index + k, state)
     work_s = search_work(nn, stop)
-    grid = np.zeros(nn, dtype=np.uint8)
-    puzzle = np.zeros(nn, dtype=np.uint8)
-    solution = np.zeros(nn, dtype=np.uint8)
-    cand = np.zeros(nn, dtype=np.uint64)
+    grid = cleared(np.empty(nn, dtype=np.uint8))
+    puzzle = cleared(np.empty(nn, dtype=np.uint8))
+    solution = cleared(np.empty(nn, dtype=np.uint8))
+    cand = cleared(np.empty(nn, dtype=np.uint64))
     order = np.arange(orbits.shape[0])
     work = logic_work(n)
-    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
+    no_steps = np.empty((0, STEP_FIELDS), dtype=np.int32)
     attempts[k] = -1
     for attempt in range(max_attempts):
         if stop_requested(stop):
@@ -296,16 +296,16 @@ def rate_chunk(
     ``c + n_chunks``, ... (see there for the arguments)."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
-    state = np.zeros(1, dtype=np.uint64)
-    work_s = search_work(nn, np.zeros(1, dtype=np.int64))  # never stopped
+    state = cleared(np.empty(1, dtype=np.uint64))
+    work_s = search_work(nn, cleared(np.empty(1, dtype=np.int64)))  # never stopped
     states = work_s[0]
     queue = work_s[4]
     row_order, col_order, digits, groups = transform_work(n)
-    image = np.zeros(nn, dtype=np.uint8)
-    solution = np.zeros(nn, dtype=np.uint8)
-    cand = np.zeros(nn, dtype=np.uint64)
+    image = cleared(np.empty(nn, dtype=np.uint8))
+    solution = cleared(np.empty(nn, dtype=np.uint8))
+    cand = cleared(np.empty(nn, dtype=np.uint64))
     work = logic_work(n)
-    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
+    no_steps = np.empty((0, STEP_FIELDS), dtype=np.int32)
     for k in range(c, count, n_chunks):
         if status[k] == NOT_RUN:
             # not checked by an engine (a small call): the uniqueness check here
@@ -389,7 +389,7 @@ def rate_chunk(
         )
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def rate_logic(
     k,
     cand,
@@ -470,10 +470,10 @@ def trial_chunk(
     ladder from the start (same arguments)."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
-    solution = np.zeros(nn, dtype=np.uint8)
-    cand = np.zeros(nn, dtype=np.uint64)
+    solution = cleared(np.empty(nn, dtype=np.uint8))
+    cand = cleared(np.empty(nn, dtype=np.uint64))
     work = logic_work(n)
-    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
+    no_steps = np.empty((0, STEP_FIELDS), dtype=np.int32)
     for k in range(c, count, n_chunks):
         if outcome[k] != NEEDS_TRIALS:
             continue

@@ -8,14 +8,24 @@ it can remove on the same candidates, then removes it all
 """
 
 import numpy as np
-from numba import njit
 
-from ._masks import ONE, PLACED, ZERO, bit_index, copy_into, lowest_bit, popcount
+from ._masks import (
+    ONE,
+    PLACED,
+    ZERO,
+    bit_index,
+    cleared,
+    cleared_rows,
+    copy_into,
+    inner_njit,
+    lowest_bit,
+    popcount,
+)
 from ._search import singles
 from ._techniques import eliminate, fish, hidden_subset, locked_candidates, naked_subset
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def strong_links(cand, units, n, strong):
     """Fill ``strong``: entry ``(cell * n + d) * 3 + kind`` is the other cell of digit
     ``d + 1`` in the cell's row (kind 0), column (1) or box (2) when the digit has
@@ -47,7 +57,7 @@ def strong_links(cand, units, n, strong):
                 strong[(b * n + d) * 3 + kind] = a
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
     """Candidate ``off`` is false: queue the candidates that must then be true (its
     strong-link partners; with ``mixed`` also the other digit of a two-digit cell).
@@ -73,7 +83,7 @@ def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
     return tail
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
     """True if a chain leads from candidate ``start`` (``cell * n + d``) being true to
     ``start`` being false, so that it can go.
@@ -118,7 +128,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
     return False
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def remove_marked(cand, gone, first):
     """Remove ``gone[cell]`` from every unplaced cell; the number of candidates removed."""
     removed = 0
@@ -128,7 +138,7 @@ def remove_marked(cand, gone, first):
     return removed
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def chains(cand, units, peers, n, mixed, cands, first):
     """X-chains (one digit, links along rows, columns and boxes) or, with ``mixed``,
     forcing chains (also links inside cells: XY-chains, W-wings and other alternating
@@ -138,8 +148,8 @@ def chains(cand, units, peers, n, mixed, cands, first):
     size = nn * n
     strong = np.empty(3 * size, dtype=np.int64)
     queue = np.empty(size, dtype=np.int64)
-    seen_on = np.zeros(size, dtype=np.int64)
-    seen_off = np.zeros(size, dtype=np.int64)
+    seen_on = cleared(np.empty(size, dtype=np.int64))
+    seen_off = cleared(np.empty(size, dtype=np.int64))
     strong_links(cand, units, n, strong)
     gone = cands[2]
     gone[:] = ZERO
@@ -158,7 +168,7 @@ def chains(cand, units, peers, n, mixed, cands, first):
     return remove_marked(cand, gone, first)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def settle(trial, units, peers, where, full, plus, ints, stack, first):
     """Follow the consequences in ``trial``: naked and hidden singles until none is left
     and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
@@ -184,7 +194,7 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first):
         return True
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first):
     """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
     settled (:func:`settle`); False if that leads to a contradiction."""
@@ -195,14 +205,14 @@ def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, s
     return settle(trial, units, peers, where, full, plus, ints, stack, first)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def add_branch(union, trial):
     """Digits a branch leaves in each cell, added to ``union``."""
     for cell in range(trial.shape[0]):
         union[cell] |= trial[cell] & ~PLACED
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def mark_outside(cand, union, gone):
     """Candidates that no branch kept go to ``gone``."""
     for cell in range(cand.shape[0]):
@@ -210,7 +220,7 @@ def mark_outside(cand, union, gone):
             gone[cell] |= cand[cell] & ~union[cell]
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def digit_trial(cand, units, peers, where, cell, d, possible, done):
     """Nishio's test: place digit ``d + 1`` in ``cell`` and follow that digit alone
     (every unit where it has one place left gets it there). True if that leads to a
@@ -251,7 +261,7 @@ def digit_trial(cand, units, peers, where, cell, d, possible, done):
             return False
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def nishio(cand, units, peers, where, cands, first):
     """Nishio: a candidate whose digit, placed there and followed alone
     (:func:`digit_trial`), leaves some unit without a place for it goes. Every
@@ -272,7 +282,7 @@ def nishio(cand, units, peers, where, cands, first):
     return remove_marked(cand, gone, first)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     """Dynamic forcing chains: every candidate is assumed in turn (and, in a cell with
     three or more, its absence too), each branch followed by :func:`settle`. A candidate
@@ -287,9 +297,9 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     gone = cands[2]
     on = cands[3]
     gone[:] = ZERO
-    unions = np.zeros((3 * n * n, nn), dtype=np.uint64)  # the branches of each unit, digit
+    unions = cleared_rows(np.empty((3 * n * n, nn), dtype=np.uint64))  # of each unit, digit
     stack = np.empty(16 * nn + 64, dtype=np.int32)
-    dummy = np.zeros(2, dtype=np.int64)
+    dummy = cleared(np.empty(2, dtype=np.int64))
     for cell in range(nn):
         c = cand[cell]
         if c & PLACED:

@@ -4,10 +4,11 @@ of the isomorphs the ``tries`` rating averages over)."""
 import numpy as np
 from numba import njit
 
+from ._masks import cleared, inner_njit
 from ._random import random_below, shuffle
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def transform_one(puzzle, n, box_rows, box_cols, state, out, row_order, col_order, digits, groups):
     """A random isomorph of ``puzzle`` into ``out``: bands and the rows inside each band,
     stacks and the columns inside each stack, digits relabelled, and (square boxes only)
@@ -37,11 +38,11 @@ def transform_one(puzzle, n, box_rows, box_cols, state, out, row_order, col_orde
                 out[i * n + j] = v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # allocates: see inner_njit
 def transform_work(n):
     """Work arrays of :func:`transform_one`."""
-    row_order = np.zeros(n, dtype=np.int64)
-    col_order = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n + 1, dtype=np.uint8)
-    groups = np.zeros(n, dtype=np.int64)
+    row_order = cleared(np.empty(n, dtype=np.int64))
+    col_order = cleared(np.empty(n, dtype=np.int64))
+    digits = cleared(np.empty(n + 1, dtype=np.int64))  # int64 as the orders: one shuffle
+    groups = cleared(np.empty(n, dtype=np.int64))
     return row_order, col_order, digits, groups

@@ -17,7 +17,7 @@ from numba import njit
 
 from ..engines import NO_SOLUTION, SOLVED
 from ._chains import chains, dynamic_chains, nishio
-from ._masks import ONE, PLACED, ZERO, bit_index, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, cleared, cleared_rows, popcount
 from ._techniques import (
     find_hidden_single,
     fish,
@@ -89,22 +89,27 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     are compiled for each size: the fastest rating, at the cost of compiling those
     rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
     are values, read at run time, and those rungs compile once: what a small call (a
-    first use) takes, rating hard puzzles 4-6% slower. The flags (pointing or
-    claiming, XY or XYZ, X-chains or forcing chains) stay constants either way: as
-    values they cost hard puzzles some 20% more time. Both give the same
-    eliminations."""
+    first use) takes, and so are the flags of the basic rungs (pointing or claiming,
+    XY or XYZ: each of those rungs compiles once too). The chains keep their flag (X
+    or forcing chains) a constant either way: as a value it cost hard puzzles some
+    10% more time. Both give the same eliminations. (With an array, Numba types both
+    branches of ``sizes is None``, as it drops the branch not taken only for None:
+    ``two`` is then 2 or ``sizes[0]``, an int64, and ``yes`` a bool either way.)"""
     n = units.shape[1]
     ints, cands = work
     members = ints[0]
     second = ints[1]
     if sizes is None:
         two, three, four = 2, 3, 4
+        yes, no = True, False
     else:
         two, three, four = sizes[0], sizes[1], sizes[2]
+        yes = two == 2  # True, but read at run time: the flags are values too
+        no = not yes
     if technique == T_POINTING:
-        return locked_candidates(cand, units, where, True, first)
+        return locked_candidates(cand, units, where, yes, first)
     if technique == T_CLAIMING:
-        return locked_candidates(cand, units, where, False, first)
+        return locked_candidates(cand, units, where, no, first)
     if technique == T_NAKED_PAIR:
         return naked_subset(cand, units, two, first, members)
     if technique == T_X_WING:
@@ -118,9 +123,9 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     if technique == T_HIDDEN_TRIPLE:
         return hidden_subset(cand, units, three, first, second, members)
     if technique == T_XY_WING:
-        return wing(cand, peers, where, False, first)
+        return wing(cand, peers, where, no, first)
     if technique == T_XYZ_WING:
-        return wing(cand, peers, where, True, first)
+        return wing(cand, peers, where, yes, first)
     if technique == T_NAKED_QUAD:
         return naked_subset(cand, units, four, first, members)
     if technique == T_JELLYFISH:
@@ -175,7 +180,7 @@ def logic_solve(
     """
     n = units.shape[1]
     nn = cand.shape[0]
-    first = np.zeros(2, dtype=np.int64)
+    first = cleared(np.empty(2, dtype=np.int64))
     hardest = T_GIVEN
     n_steps = 0
     searches = 0
@@ -269,4 +274,5 @@ def logic_work(n):
     """Scratch of :func:`logic_solve`, a tuple: ``ints`` (two rows of cells or digits of
     a unit) and ``cands`` (four candidate grids: trials, their unions, what goes). The
     chains and trials make their larger tables when they run."""
-    return np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, n * n), dtype=np.uint64)
+    ints = cleared_rows(np.empty((2, max(n, 4)), dtype=np.int64))
+    return ints, cleared_rows(np.empty((4, n * n), dtype=np.uint64))

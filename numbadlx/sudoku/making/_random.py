@@ -7,7 +7,7 @@ Its state is one uint64 per puzzle, seeded from ``(seed, puzzle index)``
 import numpy as np
 from numba import njit
 
-from ._masks import ONE, lowest_bit, popcount
+from ._masks import ONE, inner_njit, lowest_bit, popcount
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -26,7 +26,7 @@ def random_below(state, k):
     return int(next_random(state) % np.uint64(k))
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def seed_state(seed, index, state):
     """The generator state of puzzle ``index`` of a run with ``seed``."""
     state[0] = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(index)
@@ -34,7 +34,7 @@ def seed_state(seed, index, state):
     next_random(state)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def shuffle(values, count, state):
     """Fisher-Yates shuffle of ``values[:count]``."""
     for i in range(count - 1, 0, -1):

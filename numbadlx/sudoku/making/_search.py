@@ -38,7 +38,18 @@ import numpy as np
 from numba import njit
 
 from ..engines import PLACED, place, queue_singles, settle_singles, stop_requested
-from ._masks import ONE, ZERO, bit_index, candidates_of, copy_into, lowest_bit, popcount
+from ._masks import (
+    ONE,
+    ZERO,
+    bit_index,
+    candidates_of,
+    cleared,
+    cleared_rows,
+    copy_into,
+    inner_njit,
+    lowest_bit,
+    popcount,
+)
 from ._random import random_below, random_bit
 
 
@@ -56,7 +67,7 @@ def singles(cand, units, peers, queue):
     return settle_singles(cand, n, peers, units, queue, tail, open_cells)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def choose_cell(cand, randomise, state):
     """The unplaced cell with fewest candidates (-1 if all are placed): the first such
     cell, or with ``randomise`` one of them at random."""
@@ -81,7 +92,7 @@ def choose_cell(cand, randomise, state):
     return cell
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def search(work, units, peers, limit, max_tries, randomise, state, solution):
     """Depth-first search from the candidates in ``work[0][0]`` (:func:`search_work`):
     singles after every choice, branching on a cell with fewest candidates.
@@ -152,21 +163,21 @@ def search(work, units, peers, limit, max_tries, randomise, state, solution):
         choose = True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # allocates: see inner_njit
 def search_work(nn, stop):
     """Work arrays of :func:`search` for grids of ``nn`` cells: ``(states, todo, cells,
     left, queue, stop)``, a state, the untried digits, the cell and the count of
     unplaced cells per level, the propagation's queue, and ``stop`` (an int64 array of
     one element, the caller's stop flag) as it is."""
-    states = np.zeros((nn + 2, nn), dtype=np.uint64)
-    todo = np.zeros(nn + 2, dtype=np.uint64)
-    cells = np.zeros(nn + 2, dtype=np.int64)
-    left = np.zeros(nn + 2, dtype=np.int64)
-    queue = np.zeros(16 * nn + 64, dtype=np.int32)
+    states = cleared_rows(np.empty((nn + 2, nn), dtype=np.uint64))
+    todo = cleared(np.empty(nn + 2, dtype=np.uint64))
+    cells = cleared(np.empty(nn + 2, dtype=np.int64))
+    left = cleared(np.empty(nn + 2, dtype=np.int64))
+    queue = cleared(np.empty(16 * nn + 64, dtype=np.int32))
     return states, todo, cells, left, queue, stop
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def random_grid_into(out, units, peers, full, state, work):
     """A random full grid, by :func:`search` with random choices from the empty grid.
     Restarts (with the generator moved on) when a search meets too many dead ends;
@@ -184,7 +195,7 @@ def random_grid_into(out, units, peers, full, state, work):
         budget *= 2
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def other_solution(puzzle, cell, digit, units, peers, where, full, work, state, solution):
     """True if ``puzzle`` has a solution with something other than ``digit`` in the
     blank ``cell``: a complete search (first solution only) with that digit forbidden."""
@@ -201,7 +212,7 @@ def other_solution(puzzle, cell, digit, units, peers, where, full, work, state, 
         return False
     # the rows, columns and boxes where a given already holds the digit
     n = units.shape[1]
-    held = np.zeros(3 * n, dtype=np.bool_)
+    held = cleared(np.empty(3 * n, dtype=np.bool_))
     for k in range(puzzle.shape[0]):
         if puzzle[k] == digit:
             held[where[k, 0]] = True

@@ -9,7 +9,7 @@ of candidates removed (0: it does not apply), with the first (cell, digit) remov
 import numpy as np
 from numba import njit
 
-from ._masks import ONE, PLACED, ZERO, bit_index, lowest_bit, popcount
+from ._masks import ONE, PLACED, ZERO, bit_index, cleared, inner_njit, lowest_bit, popcount
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -20,7 +20,7 @@ def sees(where, a, b):
     )
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def eliminate(cand, cell, mask, first):
     """Remove ``mask`` from an unplaced cell; returns how many candidates went, and
     remembers the first (cell, digit) removed in ``first``."""
@@ -37,7 +37,7 @@ def eliminate(cand, cell, mask, first):
     return popcount(gone)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def place_single(cand, cell, bit, peers):
     """Place one digit found by a single; False on a contradiction."""
     cand[cell] = bit | PLACED
@@ -54,7 +54,7 @@ def place_single(cand, cell, bit, peers):
     return True
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def find_hidden_single(cand, units, full, first_unit, last_unit):
     """A hidden single in units ``first_unit..last_unit-1``: ``(cell, bit)``, ``(-2, 0)``
     on a contradiction, ``(-1, 0)`` if none."""
@@ -83,7 +83,7 @@ def find_hidden_single(cand, units, full, first_unit, last_unit):
     return -1, ZERO
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def next_combination(index, k, m):
     """Advance ``index[:k]`` to the next k-subset of ``0..m-1``; False after the last."""
     i = k - 1
@@ -97,12 +97,12 @@ def next_combination(index, k, m):
     return True
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def naked_subset(cand, units, k, first, members):
     """k cells of a unit holding only k digits between them: those digits leave the
     unit's other cells. Returns the number of candidates removed."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for u in range(units.shape[0]):
         m = np.int64(0)
         for j in range(n):
@@ -137,12 +137,12 @@ def naked_subset(cand, units, k, first, members):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def hidden_subset(cand, units, k, first, positions, digits):
     """k digits of a unit that fit only in the same k cells: those cells lose every other
     digit. Returns the number of candidates removed."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for u in range(units.shape[0]):
         for d in range(n):
             positions[d] = 0
@@ -186,7 +186,7 @@ def hidden_subset(cand, units, k, first, positions, digits):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def locked_candidates(cand, units, where, pointing, first):
     """Pointing (a box's digit confined to one row or column leaves the rest of that
     line) or claiming (a line's digit confined to one box leaves the rest of the box)."""
@@ -241,13 +241,13 @@ def locked_candidates(cand, units, where, pointing, first):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def fish(cand, units, k, first, lines, masks):
     """X-wing (k = 2), swordfish (3), jellyfish (4): a digit confined, in k rows, to the
     same k columns leaves those columns' other rows (and the same with rows and columns
     swapped)."""
     n = units.shape[1]
-    index = np.zeros(4, dtype=np.int64)
+    index = cleared(np.empty(4, dtype=np.int64))
     for d in range(n):
         bit = ONE << np.uint64(d)
         for base in range(2):
@@ -299,7 +299,7 @@ def fish(cand, units, k, first, lines, masks):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def wing(cand, peers, where, xyz, first):
     """XY-wing: a pivot {x,y} seeing pincers {x,z} and {y,z}; z leaves every cell seeing
     both pincers. XYZ-wing: a pivot {x,y,z} with pincers {x,z} and {y,z}; z leaves every

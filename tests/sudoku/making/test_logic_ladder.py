@@ -543,3 +543,20 @@ def test_the_ladder_reports_the_engines_status_codes_or_its_own():
     assert _ladder.STUCK not in {int(status) for status in sudoku.Status}
     ratings = sudoku.rate(["0200004034000000"])
     assert ratings.solved_by_logic.tolist() == [True]
+
+
+def test_helpers_only_kernels_call_raise_from_python():
+    """A helper compiled without a Python entry point (``inner_njit``) says so when
+    called from Python rather than jumping to code that is not there; its Python
+    function still runs, and kernels calling it still give what it gives."""
+    from numbadlx.sudoku.making import _techniques
+
+    assert isinstance(_techniques.eliminate, _masks.KernelOnly)
+    assert not isinstance(_masks.candidates_of, _masks.KernelOnly)  # called from Python
+    cand = np.array([0b110, 0b011], dtype=np.uint64)
+    first = np.array([-1, 0], dtype=np.int64)
+    with pytest.raises(TypeError, match="only other kernels call it"):
+        _techniques.eliminate(cand, 0, np.uint64(0b010), first)
+    assert cand.tolist() == [0b110, 0b011]  # untouched
+    assert _techniques.eliminate.py_func(cand, 0, np.uint64(0b010), first) == 1
+    assert cand.tolist() == [0b100, 0b011] and first.tolist() == [0, 2]
