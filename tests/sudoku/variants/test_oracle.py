@@ -2,14 +2,13 @@
 without boxes), statuses and solutions of every engine that solves them and of the
 exact-cover model searched by numbadlx.core, equal to the oracle's."""
 
-import os
-
 import numpy as np
 import pytest
 
 from numbadlx import sudoku
 from numbadlx.sudoku import Rules
 from numbadlx.sudoku.cover import decode_cover
+from tests.helpers import run_once
 
 from .sat_oracle import is_solution, random_solution, solutions
 
@@ -233,12 +232,10 @@ def test_rule_against_sat_quick(kind):
     run_kind(kind, 20, seed=100 + TYPES.index(kind))
 
 
-# The many-case tier checks answers, not memory safety: the NUMBA_BOUNDSCHECK=1 run of
-# the suite keeps the two tiers above and skips this one (CI time).
+# The many-case tier checks answers, not memory safety: both of CI's runs of the suite
+# keep the two tiers above, and one of them takes this one.
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
-)
+@run_once
 @pytest.mark.parametrize("kind", TYPES)
 def test_rule_against_sat_many(kind):
     # the mixed rule sets are the slowest to check by SAT (a third of the tier's time)
