@@ -21,8 +21,8 @@ import pytest
 
 DATA_ENV = "NUMBADLX_DATA"
 
-# Where the tests of the user's path run (README examples, compile messages, the SAT
-# oracle's many-case tier): they test answers and what a user sees, not memory safety,
+# Where the tests of the user's path run (README examples, compile messages, in
+# subprocesses on the unchecked build): they test what a user sees, not memory safety,
 # so running them in both of CI's runs of the suite adds time and no checking. "plain"
 # (the default: a single `python -m pytest` runs them) or "boundscheck" (CI sets it for
 # both runs, so they run beside the plain run instead of after it, see .ci/run).
