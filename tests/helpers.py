@@ -3,16 +3,70 @@
 * :func:`data_dir`: where the public datasets are;
 * :func:`grid_errors`: an independent check of completed Sudoku grids;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
-  options tried, for brute-force agreement tests.
+  options tried, for brute-force agreement tests;
+* :data:`run_once` and :func:`plain_env`: the tests of the user's path that one of CI's
+  two runs of the suite takes (the plain one, or the bounds-checked one), and the
+  environment their subprocesses get.
 """
 
+import atexit
 import itertools
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 DATA_ENV = "NUMBADLX_DATA"
+
+# Where the tests of the user's path run (README examples, compile messages, in
+# subprocesses on the unchecked build): they test what a user sees, not memory safety,
+# so running them in both of CI's runs of the suite adds time and no checking. "plain"
+# (the default: a single `python -m pytest` runs them) or "boundscheck" (CI sets it for
+# both runs, so they run beside the plain run instead of after it, see .ci/run).
+ONCE_ENV = "NUMBADLX_ONCE_IN"
+
+
+def bounds_checked():
+    """Whether this process runs Numba kernels with bounds checks (NUMBA_BOUNDSCHECK)."""
+    return os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0")
+
+
+def _once_here():
+    wanted = os.environ.get(ONCE_ENV, "plain")
+    if wanted not in ("plain", "boundscheck"):
+        raise ValueError(f"{ONCE_ENV}={wanted!r}: expected 'plain' or 'boundscheck'")
+    return (wanted == "boundscheck") == bounds_checked()
+
+
+def _once_reason():
+    other = "plain" if bounds_checked() else "NUMBA_BOUNDSCHECK=1"
+    return f"run once, in the {other} run of the suite ({ONCE_ENV})"
+
+
+run_once = pytest.mark.skipif(not _once_here(), reason=_once_reason())
+
+_plain_cache = []
+
+
+def plain_env(env=None):
+    """The environment for a subprocess of a :data:`run_once` test: the user's build.
+
+    In a bounds-checked run the subprocess gets no NUMBA_BOUNDSCHECK and a Numba cache
+    of plain kernels shared by this session (Numba's cache does not record the flag, so
+    the two builds never share a folder); in a plain run *env* is returned as it is.
+    """
+    env = dict(os.environ if env is None else env)
+    if env.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"):
+        return env
+    del env["NUMBA_BOUNDSCHECK"]
+    if not _plain_cache:
+        _plain_cache.append(tempfile.mkdtemp(prefix="numbadlx-plain-cache-"))
+        atexit.register(shutil.rmtree, _plain_cache[0], True)
+    env["NUMBA_CACHE_DIR"] = _plain_cache[0]
+    return env
 
 
 def data_dir():

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from numbadlx import _compiling
+from tests.helpers import plain_env, run_once
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +65,7 @@ def test_quiet_short_and_foreign_compiles_say_nothing(monkeypatch):
 
 
 def _run(cache, *args):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    env = dict(plain_env(), NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
     env.pop("NUMBADLX_QUIET", None)
     done = subprocess.run(
         [sys.executable, "-m", "numbadlx", *args],
@@ -78,20 +79,15 @@ def _run(cache, *args):
     return done.stderr
 
 
-# The subprocess tests compile into a fresh cache: they test what a user sees, not memory
-# safety, so the NUMBA_BOUNDSCHECK=1 run of the suite skips them (CI time).
-_PLAIN_RUN_ONLY = pytest.mark.skipif(
-    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
-)
-
-
+# The subprocess tests compile the user's (unchecked) kernels into a fresh cache: they
+# test what a user sees, not memory safety, so they run in one of CI's two runs.
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("numba-cache")
 
 
 @pytest.mark.slow
-@_PLAIN_RUN_ONLY
+@run_once
 def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
     err = _run(cache, "generate", "-n", "4", "--size", "4", "--seed", "1", "--no-progress")
     assert err.count("numbadlx: compiled") == 1, err
@@ -103,7 +99,7 @@ def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
 
 
 @pytest.mark.slow
-@_PLAIN_RUN_ONLY
+@run_once
 def test_warm_up_compiles_ahead_and_later_calls_say_nothing(cache):
     err = _run(cache, "warm-up")
     lines = [line for line in err.splitlines() if line.startswith("[")]

@@ -8,6 +8,7 @@ directory, so their ``../../shared/data`` default finds the datasets beside the 
 a message, when they are absent.
 """
 
+import os
 import time
 from pathlib import Path
 
@@ -15,7 +16,8 @@ import pytest
 
 from tests.helpers import DATA_ENV, data_dir
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
 # notebooks that read the public datasets
 NEEDS_DATA = {"03_bulk_datasets.ipynb", "05_making_puzzles.ipynb"}
 CELL_TIMEOUT = 600
@@ -71,6 +73,10 @@ def test_notebook_runs(path, monkeypatch):
                 f"{path.name} needs the public datasets, not found at {folder} (set {DATA_ENV})"
             )
         monkeypatch.setenv(DATA_ENV, str(folder.resolve()))
+    # the kernel imports the checkout under test, as with an editable install: it then
+    # shares the suite's Numba cache (the installed wheel is run by .ci/release)
+    path_now = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), path_now])))
     # a headless backend, and no warning about Jupyter's old config paths
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-# The README's examples test the user's path, not memory safety: once is enough, and
-# the NUMBA_BOUNDSCHECK=1 run of the suite (a cache of its own) skips them.
-pytestmark = pytest.mark.skipif(
-    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
-)
+from tests.helpers import plain_env, run_once
+
+# The README's examples test the user's path (unchecked kernels), not memory safety:
+# they run in one of CI's two runs of the suite.
+pytestmark = run_once
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -57,7 +57,7 @@ def test_python_blocks_run_as_written(index, tmp_path):
         capture_output=True,
         text=True,
         timeout=600,
-        env=dict(os.environ, MPLBACKEND="Agg"),
+        env=dict(plain_env(), MPLBACKEND="Agg"),
     )
     assert run.returncode == 0, run.stderr[-3000:]
 
@@ -99,7 +99,7 @@ def test_command_lines_run_from_a_checkout(command, tmp_path):
         text=True,
         timeout=600,
         env=dict(
-            os.environ,
+            plain_env(),
             PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"],
             SCRATCH=str(scratch),
         ),

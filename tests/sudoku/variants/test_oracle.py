@@ -2,14 +2,13 @@
 without boxes), statuses and solutions of every engine that solves them and of the
 exact-cover model searched by numbadlx.core, equal to the oracle's."""
 
-import os
-
 import numpy as np
 import pytest
 
 from numbadlx import sudoku
 from numbadlx.sudoku import Rules
 from numbadlx.sudoku.cover import decode_cover
+from tests.helpers import bounds_checked
 
 from .sat_oracle import is_solution, random_solution, solutions
 
@@ -234,11 +233,11 @@ def test_rule_against_sat_quick(kind):
 
 
 # The many-case tier checks answers, not memory safety: the NUMBA_BOUNDSCHECK=1 run of
-# the suite keeps the two tiers above and skips this one (CI time).
+# the suite keeps the two tiers above and skips this one. It stays in the plain run (a
+# quarter of that run's time) whatever NUMBADLX_ONCE_IN says: moved, it would make the
+# bounds-checked run the longer one by far (tests/helpers.py, run_once).
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("NUMBA_BOUNDSCHECK") == "1", reason="run once, in the plain run of the suite"
-)
+@pytest.mark.skipif(bounds_checked(), reason="run once, in the plain run of the suite")
 @pytest.mark.parametrize("kind", TYPES)
 def test_rule_against_sat_many(kind):
     # the mixed rule sets are the slowest to check by SAT (a third of the tier's time)
