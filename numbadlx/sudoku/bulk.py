@@ -38,7 +38,7 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, completion_errors, unit_clash
+from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
@@ -475,25 +475,7 @@ def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str
     """
     grid = single_grid(grid, box)
     n = math.isqrt(grid.size)
-    for index, members in enumerate(geometry.units(n, *box_shape(n, box)).tolist()):
-        kind = geometry.UNIT_KINDS[index // n]
-        seen = {}
-        for cell in members:
-            v = int(grid[cell])
-            if v == 0:
-                continue
-            r, c = divmod(cell, n)
-            if v in seen:
-                (r1, c1) = seen[v]
-                if kind == "row":
-                    where = f"row {r + 1} (columns {c1 + 1} and {c + 1})"
-                elif kind == "column":
-                    where = f"column {c + 1} (rows {r1 + 1} and {r + 1})"
-                else:
-                    where = f"the box at cells ({r1 + 1},{c1 + 1}) and ({r + 1},{c + 1})"
-                return f"digit {v} appears twice in {where}"
-            seen[v] = (r, c)
-    return None
+    return first_clash(grid, geometry.units(n, *box_shape(n, box)), n)
 
 
 def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rules=None):

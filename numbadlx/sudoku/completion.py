@@ -24,6 +24,7 @@ __all__ = [
     "cage_errors",
     "completion_error",
     "completion_errors",
+    "first_clash",
     "unit_clash",
 ]
 
@@ -184,6 +185,42 @@ def cage_column_messages(chunk, rules, messages: dict) -> None:
         messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
 
 
+def first_clash(puzzle: np.ndarray, units, n: int, third: str = "box") -> str | None:
+    """Where the first two equal givens of ``puzzle`` (``(n*n,)`` values) share one of
+    ``units`` (rows of cells: ``n`` rows, then ``n`` columns, then boxes or, with
+    ``third="region"``, jigsaw regions), or None. The one wording of a clash, for
+    :func:`~numbadlx.sudoku.check_grid` and :func:`unit_clash`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numbadlx.sudoku import geometry
+    >>> first_clash(np.array([1] + [0] * 4 + [1] + [0] * 10), geometry.units(4, 2, 2), 4)
+    'digit 1 appears twice in the box at cells (1,1) and (2,2)'
+    """
+    for index, members in enumerate(np.asarray(units).tolist()):
+        seen = {}
+        for cell in members:
+            v = int(puzzle[cell])
+            if v and v in seen:
+                (r1, c1), (r2, c2) = divmod(seen[v], n), divmod(cell, n)
+                kind = ("row", "column", third)[index // n]
+                if kind == "row":
+                    where = f"row {r1 + 1} (columns {c1 + 1} and {c2 + 1})"
+                elif kind == "column":
+                    where = f"column {c1 + 1} (rows {r1 + 1} and {r2 + 1})"
+                elif kind == "box":
+                    where = f"the box at cells ({r1 + 1},{c1 + 1}) and ({r2 + 1},{c2 + 1})"
+                else:
+                    where = (
+                        f"region {index - 2 * n + 1} (cells ({r1 + 1},{c1 + 1}) and "
+                        f"({r2 + 1},{c2 + 1}))"
+                    )
+                return f"digit {v} appears twice in {where}"
+            seen.setdefault(v, cell)
+    return None
+
+
 def unit_clash(puzzle: np.ndarray, rules) -> str | None:
     """Where two equal givens of ``puzzle`` (``(n*n,)`` values) share a row, a column
     or a jigsaw region of ``rules`` without boxes (latin, jigsaw), or None (also for
@@ -199,20 +236,5 @@ def unit_clash(puzzle: np.ndarray, rules) -> str | None:
     """
     n = int(round(puzzle.size**0.5))
     table = geometry.unit_table(n, rules=rules)
-    kinds = ("row", "column", "region")
     named = 3 * n if rules.regions is not None else 2 * n
-    for index, members in enumerate(table.units.tolist()[:named]):
-        seen = {}
-        for cell in members:
-            v = int(puzzle[cell])
-            if v and v in seen:
-                (r1, c1), (r2, c2) = divmod(seen[v], n), divmod(cell, n)
-                where = {
-                    "row": f"row {r1 + 1} (columns {c1 + 1} and {c2 + 1})",
-                    "column": f"column {c1 + 1} (rows {r1 + 1} and {r2 + 1})",
-                    "region": f"region {index - 2 * n + 1} (cells ({r1 + 1},{c1 + 1}) and "
-                    f"({r2 + 1},{c2 + 1}))",
-                }[kinds[index // n]]
-                return f"digit {v} appears twice in {where}"
-            seen.setdefault(v, cell)
-    return None
+    return first_clash(puzzle, table.units[:named], n, "region")
