@@ -78,7 +78,7 @@ def solve_by_deadline(
     """
     # the stop flag's deadline is on the monotonic clock, this one on perf_counter
     stop_at = time.monotonic() + (deadline - time.perf_counter())
-    solutions, status, counts, nodes, guesses = out
+    status = out[1]  # (solutions, status, counts, nodes, guesses)
     n = table.n
     pending = np.flatnonzero(status == NOT_RUN)
     total = status.shape[0]
@@ -135,21 +135,12 @@ def solve_by_deadline(
                 # their last (or BUDGET with nothing found); the time is up
                 ended = (part_status != NOT_RUN) & (part_status != BUDGET)
                 status[rows[~ended & (status[rows] == NOT_RUN)]] = BUDGET
-                keep = rows[ended]
-                status[keep] = part_status[ended]
-                solutions[keep] = part_solutions[ended]
-                counts[keep] = part_counts[ended]
-                nodes[keep] = part_nodes[ended]
-                guesses[keep] = part_guesses[ended]
+                _store(out, part, rows, ended)
                 finished += int(ended.sum())
                 if progress is not None:
                     progress(finished, total)
                 break
-            status[rows] = part_status
-            solutions[rows] = part_solutions
-            counts[rows] = part_counts
-            nodes[rows] = part_nodes
-            guesses[rows] = part_guesses
+            _store(out, part, rows)
             again = part_status == BUDGET
             if max_nodes is None or call_budget < max_nodes:
                 unfinished.append(rows[again])
@@ -169,3 +160,10 @@ def solve_by_deadline(
         budget = min(2 * budget, 1 << 62)
         if max_nodes is not None:
             budget = min(budget, int(max_nodes))
+
+
+def _store(out, part, rows, pick=slice(None)):
+    """Write the results of a kernel call (``part``, the five arrays of ``out`` for
+    its rows) back at ``rows``: all of them, or those ``pick`` selects."""
+    for whole, piece in zip(out, part):
+        whole[rows[pick]] = piece[pick]
