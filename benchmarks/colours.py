@@ -30,7 +30,6 @@ Method
 
 import argparse
 import gc
-import os
 import statistics
 import sys
 import time
@@ -39,29 +38,15 @@ from typing import NamedTuple
 
 # benchmarks/exact_cover.py shares its name with the exact-cover peer's package: take
 # this folder off sys.path and load peers.py and machine.py from their paths.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [
-    p
-    for p in sys.path
-    if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)
-]
+import _siblings  # this folder is still on sys.path here
 
-import importlib.util  # noqa: E402
+_siblings.off_path()
+
 
 from numbadlx import problems  # noqa: E402
 
-
-def _load_sibling(name):
-    """Import ``benchmarks/<name>.py`` by its path (this folder is off sys.path)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-peers = _load_sibling("peers")
-machine = _load_sibling("machine")
+peers = _siblings.load("peers")
+machine = _siblings.load("machine")
 
 PEERS = ("xcover", "miniexact")
 
@@ -71,7 +56,7 @@ PEERS = ("xcover", "miniexact")
 # ----------------------------------------------------------------------------------
 
 
-cases = _load_sibling("cases")
+cases = _siblings.load("cases")
 CROSSWORD = cases.CROSSWORD
 
 

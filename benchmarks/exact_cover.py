@@ -36,7 +36,6 @@ A peer whose adapter raises ``NotImplementedError`` for a case shows ``n/a``.
 
 import argparse
 import gc
-import os
 import statistics
 import sys
 import time
@@ -46,33 +45,19 @@ from typing import NamedTuple, Optional
 # This file shares its name with the exact-cover peer's package. Take its folder off
 # sys.path before anything imports by name; peers.py imports the peers with the same
 # precaution, and we load peers.py from its path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [
-    p
-    for p in sys.path
-    if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)
-]
+import _siblings  # this folder is still on sys.path here
 
-import importlib.util  # noqa: E402
+_siblings.off_path()
+
 
 import numpy as np  # noqa: E402
 
 import numbadlx  # noqa: E402
 from numbadlx import problems  # noqa: E402
 
-
-def _load_sibling(name):
-    """Import ``benchmarks/<name>.py`` by its path (this folder is off sys.path)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-peers = _load_sibling("peers")
-machine = _load_sibling("machine")
-cases = _load_sibling("cases")
+peers = _siblings.load("peers")
+machine = _siblings.load("machine")
+cases = _siblings.load("cases")
 
 OURS = "numbadlx"
 LONG_RUN_SECONDS = 2.0  # runs longer than this get --long-repeats repetitions

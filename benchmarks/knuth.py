@@ -37,29 +37,15 @@ import sys
 import tempfile
 import time
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [
-    p
-    for p in sys.path
-    if os.path.normcase(os.path.abspath(p or os.curdir)) != os.path.normcase(_HERE)
-]
+import _siblings  # this folder is still on sys.path here
 
-import importlib.util  # noqa: E402
+_siblings.off_path()
+
 
 from numbadlx import ExactCover  # noqa: E402
 
-
-def _load_sibling(name):
-    """Import ``benchmarks/<name>.py`` by its path (this folder is off sys.path)."""
-    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-machine = _load_sibling("machine")
-exact_cover = _load_sibling("exact_cover")
+machine = _siblings.load("machine")
+exact_cover = _siblings.load("exact_cover")
 
 #: Knuth's programs, and the numbadlx engine that walks the same search tree.
 #: (program, handles colours, our engine)
