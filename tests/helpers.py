@@ -29,9 +29,10 @@ DATA_ENV = "NUMBADLX_DATA"
 ONCE_ENV = "NUMBADLX_ONCE_IN"
 
 
-def bounds_checked():
-    """Whether this process runs Numba kernels with bounds checks (NUMBA_BOUNDSCHECK)."""
-    return os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0")
+def bounds_checked(env=None):
+    """Whether this process (or one started with ``env``) runs Numba kernels with bounds
+    checks (NUMBA_BOUNDSCHECK)."""
+    return (os.environ if env is None else env).get("NUMBA_BOUNDSCHECK", "0") not in ("", "0")
 
 
 def _once_here():
@@ -59,7 +60,7 @@ def plain_env(env=None):
     the two builds never share a folder); in a plain run *env* is returned as it is.
     """
     env = dict(os.environ if env is None else env)
-    if env.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"):
+    if not bounds_checked(env):
         return env
     del env["NUMBA_BOUNDSCHECK"]
     if not _plain_cache:
