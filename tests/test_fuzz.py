@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from numbadlx import ExactCover, sudoku
+from numbadlx import ExactCover, problems, sudoku
 from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
 from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
-from tests.helpers import all_4x4_grids, grid_errors
+from tests.helpers import all_4x4_grids, bounds_checked, grid_errors
 
 # More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
 EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
@@ -547,10 +547,7 @@ def test_cli_count_on_random_dlx(tmp_path, capsys, text):
 
 
 # ------------------------------------------------------- bounds checking is real
-@pytest.mark.skipif(
-    os.environ.get("NUMBA_BOUNDSCHECK", "0") in ("", "0"),
-    reason="only in the NUMBA_BOUNDSCHECK=1 run",
-)
+@pytest.mark.skipif(not bounds_checked(), reason="only in the NUMBA_BOUNDSCHECK=1 run")
 def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     """Numba's cache ignores NUMBA_BOUNDSCHECK, so kernels loaded from it may have no
     checks: in the bounds-checked run every kernel used must have been compiled fresh
@@ -572,6 +569,9 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count()
     ExactCover([[0], [1], [0, 1]]).count(method="memo")
     ExactCover([[0, 1], [1]], secondary=1, colours=[[0, 3], [5]]).count(method="memo")
+    # past the memo table's first 1,024 entries, so that it grows (rehash); 8x8 domino
+    # tilings, OEIS A004003
+    assert problems.domino_tilings(8, 8).count(method="memo") == 12_988_816
     ExactCover([[0], [0]], bounds=[(1, 2)]).count()
     ExactCover(
         [[0, 1], [0, 1], [0]], secondary=1, colours=[[0, 5], [0, 5], [0]], bounds=[(2, 2)]
