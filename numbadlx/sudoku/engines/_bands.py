@@ -22,8 +22,9 @@ cell (the digit's own word keeps its cell).
 
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it; once a puzzle has
-made 16 guesses, of the first 16, by the product of its two digits' counts), or else on
-a cell with the fewest; ``guesses`` counts these branch points and ``nodes``
+made 16 guesses or found a solution, of the first 16, by the product of its two
+digits' counts, two-candidate cells among the places counting thrice), or else on a
+cell with the fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in the "bits"
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
@@ -258,9 +259,34 @@ def _propagate(state, dirty):
 # their digits' counts (a branch good on both sides), their digits read from bit
 # planes: 8% fewer nodes on forum_hardest_1106 and 3.5% on top1465, serg_benchmark's
 # the same. From the first guess (or after 4), serg_benchmark had 2% more nodes.
+# Hard weighing also counts, for each digit, the two-candidate cells among the places
+# it takes (each becomes a naked single when the digit goes in), :data:`_FORCED_WEIGHT`
+# times: 12% fewer nodes on forum_hardest_1106, 5% on top1465 (weights 1, 3, 4 and 8:
+# 9%, 12%, 8% and 5% more nodes on forum_hardest_1106 than 2). Counting, instead, the
+# units where the other digit is left with one place more (hidden singles) gave 18%
+# more nodes there. The hard weighing also runs once a first solution is found: the
+# rest of the search then only proves (or not) that it is unique, a tree searched in
+# full whatever is tried first, and the first solution, found as before, stays the
+# one reported (from 8 or 12 guesses instead, serg_benchmark's first solutions
+# changed).
 _PAIRS_WEIGHED = 8
 _PAIRS_WEIGHED_HARD = 16
 _HARD_AFTER = 16
+_FORCED_WEIGHT = 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pairs_of(state, band):
+    """The cells of ``band`` with two candidates."""
+    once = 0
+    twice = 0
+    thrice = 0
+    for digit in range(9):
+        bits = state[3 * digit + band]
+        thrice |= twice & bits
+        twice |= once & bits
+        once |= bits
+    return twice & ~thrice
 
 
 @njit(cache=True, nogil=True)
@@ -268,9 +294,15 @@ def _choose(state, hard):
     """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
     candidates, the one whose two digits have the most other places in its row, column
     and box (whichever digit is tried, the most candidates go), their sum; when
-    ``hard``, of the first :data:`_PAIRS_WEIGHED_HARD`, by their product. With no such
-    cell, the first cell with the fewest candidates. Returns ``(band * 27 + position,
-    digits)``."""
+    ``hard``, of the first :data:`_PAIRS_WEIGHED_HARD`, by the product of each digit's
+    places and two-candidate cells among them (:data:`_FORCED_WEIGHT` each). With no
+    such cell, the first cell with the fewest candidates. Returns ``(band * 27 +
+    position, digits)``."""
+    pairs0 = pairs1 = pairs2 = 0
+    if hard:
+        pairs0 = _pairs_of(state, 0)
+        pairs1 = _pairs_of(state, 1)
+        pairs2 = _pairs_of(state, 2)
     pair_weight = -1
     pair = -1
     pair_digits = 0
@@ -342,7 +374,27 @@ def _choose(state, hard):
                 | (state[word + first] & column) << 27
                 | (state[word + second] & column) << 28
             )
-            weight = one * other if hard else one + other
+            if hard:
+                # the two-candidate cells among those places (the cell itself, which
+                # holds both digits, counts on both sides)
+                here = pairs0 if band == 0 else (pairs1 if band == 1 else pairs2)
+                there = pairs0 if first == 0 else (pairs1 if first == 1 else pairs2)
+                beyond = pairs0 if second == 0 else (pairs1 if second == 1 else pairs2)
+                word = 3 * low
+                one += _FORCED_WEIGHT * popcount(
+                    (state[word + band] & near & here)
+                    | (state[word + first] & column & there) << 27
+                    | (state[word + second] & column & beyond) << 28
+                )
+                word = 3 * high
+                other += _FORCED_WEIGHT * popcount(
+                    (state[word + band] & near & here)
+                    | (state[word + first] & column & there) << 27
+                    | (state[word + second] & column & beyond) << 28
+                )
+                weight = one * other
+            else:
+                weight = one + other
             if weight > pair_weight:
                 pair_weight = weight
                 pair = band * 27 + position
@@ -393,7 +445,7 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            cell, digits = _choose(state, guesses >= _HARD_AFTER)
+            cell, digits = _choose(state, guesses >= _HARD_AFTER or count > 0)
             guesses += 1
             row = _ROW_WORDS * (level + 1)
             for k in range(STATE_WORDS):
