@@ -41,6 +41,28 @@ nodes on the hard sets, 1.4% more on serg_benchmark). No change beyond the noise
 copying 32 words a level (vector-sized) instead of 31, and ending the band scan of
 :func:`_choose` once its pairs are weighed.
 
+A round on hard puzzles (nodes a puzzle on top1465 / forum_hardest_1106, 24.7 / 272
+before it; every change checked for the same statuses, counts and solutions on the
+five sets). Kept: the hard weighing counting two-candidate cells, and running once a
+first solution is found (21.9 / 238; CPU 1.05x / 1.07x). Every serg_benchmark puzzle
+has many solutions, so a branch change before the first solution changes the one
+reported: hard from 8 or 12 guesses did. Not kept: the triads rule (each segment of
+a band or stack holds three digits: where only three digits can go, each leaves the
+segment's row and box), all 54 segments counted over the digits in one pass of
+64-bit words and run before each hard guess, 20.4 / 224 nodes and tdoku's 110 guesses
+on forum_hardest_1106, but 3.6% slower there (about 45 ns a call; 1.5% faster on
+top1465); from the first node, 28% slower on serg_benchmark. Failed literals (each
+digit of the two-candidate cells tried on a copy; one that fails places the other),
+once hard: forum_hardest_1106 guesses 135 to 33, but 634 states propagated instead of
+272 and 1.7x the time; on the first two cells only, 71 guesses, 438 states, 1.3x the
+time. Branching on a digit's band permutations (tdoku's configuration branch) where
+two are left: 2.4x the nodes when preferred to pairs, 6% more where no pair is left.
+A digit's two places in a row or box (bilocal) weighed beside the pairs: 1% fewer
+nodes, much slower. Weighing, when hard: three-candidate cells among the places too,
+2-7% more nodes; the units where the other digit is left with one place, 35% more;
+8 or 12 cells instead of 16, 7% and 1% more; 32, the same; min and max instead of
+the product, 1% more.
+
 Kept from a round on easy puzzles (statuses, counts, solutions and nodes identical on
 the five sets; CPU time against the engine before, alternating rounds on a machine
 with a load of 6-7 on 2 cores): a word's row singles placed in one pass and a
