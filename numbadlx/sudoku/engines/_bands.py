@@ -22,9 +22,9 @@ cell (the digit's own word keeps its cell).
 
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it; once a puzzle has
-made 16 guesses or found a solution, of the first 16, by the product of its two
-digits' counts, two-candidate cells among the places counting thrice), or else on a
-cell with the fewest; ``guesses`` counts these branch points and ``nodes``
+made 16 guesses, of the first 16, by the product of its two digits' counts,
+two-candidate cells among the places counting thrice), or else on a cell with the
+fewest; ``guesses`` counts these branch points and ``nodes``
 the states propagated (the givens' state and one per digit tried), as in the "bits"
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
@@ -43,10 +43,14 @@ copying 32 words a level (vector-sized) instead of 31, and ending the band scan 
 
 A round on hard puzzles (nodes a puzzle on top1465 / forum_hardest_1106, 24.7 / 272
 before it; every change checked for the same statuses, counts and solutions on the
-five sets). Kept: the hard weighing counting two-candidate cells, and running once a
-first solution is found (21.9 / 238; CPU 1.05x / 1.07x). Every serg_benchmark puzzle
-has many solutions, so a branch change before the first solution changes the one
-reported: hard from 8 or 12 guesses did. Not kept: the triads rule (each segment of
+five sets). Kept: the hard weighing counting two-candidate cells (23.5 / 239 nodes;
+CPU 1.05x / 1.08x, serg_benchmark, sudoku17 and Kaggle unchanged, load 3-4 on 2
+cores). Every serg_benchmark puzzle has many solutions, so a branch change before the first
+solution changes the one reported: hard from 8 or 12 guesses did. Not kept: the hard
+weighing also once a first solution is found (the rest is then a proof of uniqueness,
+a tree searched in full, and the solution reported stays): 21.9 nodes on top1465 and
+2.6% less time there, but serg_benchmark, whose second solutions come fast, 1.4%
+slower. Also not kept: the triads rule (each segment of
 a band or stack holds three digits: where only three digits can go, each leaves the
 segment's row and box), all 54 segments counted over the digits in one pass of
 64-bit words and run before each hard guess, 20.4 / 224 nodes and tdoku's 110 guesses
@@ -284,13 +288,9 @@ def _propagate(state, dirty):
 # Hard weighing also counts, for each digit, the two-candidate cells among the places
 # it takes (each becomes a naked single when the digit goes in), :data:`_FORCED_WEIGHT`
 # times: 12% fewer nodes on forum_hardest_1106, 5% on top1465 (weights 1, 3, 4 and 8:
-# 9%, 12%, 8% and 5% more nodes on forum_hardest_1106 than 2). Counting, instead, the
+# 4%, 1%, 5% and 20% more nodes on forum_hardest_1106 than 2). Counting, instead, the
 # units where the other digit is left with one place more (hidden singles) gave 18%
-# more nodes there. The hard weighing also runs once a first solution is found: the
-# rest of the search then only proves (or not) that it is unique, a tree searched in
-# full whatever is tried first, and the first solution, found as before, stays the
-# one reported (from 8 or 12 guesses instead, serg_benchmark's first solutions
-# changed).
+# more nodes there than the plain product.
 _PAIRS_WEIGHED = 8
 _PAIRS_WEIGHED_HARD = 16
 _HARD_AFTER = 16
@@ -467,7 +467,7 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            cell, digits = _choose(state, guesses >= _HARD_AFTER or count > 0)
+            cell, digits = _choose(state, guesses >= _HARD_AFTER)
             guesses += 1
             row = _ROW_WORDS * (level + 1)
             for k in range(STATE_WORDS):
