@@ -44,11 +44,10 @@ _ONE = np.uint64(1)
 _DIGITS = ~PLACED
 
 
-@njit(cache=True, nogil=True)
-def allocate_work(table):
-    """One thread's work buffers for the grids of ``table``: ``(masks, stack,
-    stack_cell, stack_left, stack_placed, queue, segments)``; the stack holds one mask
-    copy per search level (at most ``n * n`` levels)."""
+@njit(nogil=True, inline="always")
+def _allocate(table):
+    """The body of :func:`allocate_work`, inlined into the serial kernel (which then
+    compiles no kernel of its own for it, optimised once more inside the loop)."""
     n = table.n
     nn = n * n
     masks = np.empty(nn, dtype=np.uint64)
@@ -60,6 +59,14 @@ def allocate_work(table):
     n_units = table.units.shape[0]  # (no max(): one function less to compile)
     segments = np.empty(nn if nn >= n_units else n_units, dtype=np.uint64)
     return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
+
+
+@njit(cache=True, nogil=True)
+def allocate_work(table):
+    """One thread's work buffers for the grids of ``table``: ``(masks, stack,
+    stack_cell, stack_left, stack_placed, queue, segments)``; the stack holds one mask
+    copy per search level (at most ``n * n`` levels)."""
+    return _allocate(table)
 
 
 @inner_njit(cache=True, nogil=True)
@@ -408,7 +415,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
 @njit(cache=True, nogil=True)
 def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = allocate_work(table)
+    work = _allocate(table)
     solve_rows(
         _search,
         puzzles,
