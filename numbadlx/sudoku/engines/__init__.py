@@ -58,8 +58,7 @@ Beside the kernels, the package exports the propagation on candidate masks that 
 "bits" engine searches with, for the other kernels of the package that search Sudoku
 grids (the making kernels): :func:`place`, :func:`queue_singles` and
 :func:`propagate` (naked and hidden singles, with or without locked candidates) and
-:func:`settle_singles` (singles only: a caller of it never compiles locked candidates);
-and :func:`inner_njit`, the decorator of the helpers that only other kernels call.
+:func:`settle_singles` (singles only: a caller of it never compiles locked candidates).
 
 The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``,
 ``_cages``); code outside this package reaches them through :data:`REGISTRY` (or
@@ -102,7 +101,6 @@ from ._contract import (
     clear_result,
     fetch_add,
     final_status,
-    inner_njit,
     popcount,
     stop_requested,
 )
@@ -141,7 +139,6 @@ __all__ = [
     "popcount",
     "fetch_add",
     "stop_requested",
-    "inner_njit",
     "place",
     "queue_singles",
     "propagate",

@@ -36,7 +36,8 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ._contract import INVALID, PLACED, final_status, inner_njit, popcount, stop_requested
+from ..._compiling import inner_njit
+from ._contract import INVALID, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate, propagate_crossing
 

@@ -8,7 +8,6 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, overload
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "fetch_add",
     "stop_requested",
     "equal_bytes",
-    "inner_njit",
 ]
 
 # Status codes of every engine (numbadlx.sudoku.Status names them for users)
@@ -48,53 +46,6 @@ BUDGET = 6
 #: Flag bit of a cell whose digit is fixed, in a ``uint64`` candidate mask (bit ``d``
 #: for digit ``d + 1``; sizes up to 36 leave it free).
 PLACED = np.uint64(1) << np.uint64(63)
-
-
-class _KernelOnly(CPUDispatcher):
-    """The dispatcher of a helper that only other kernels call (:func:`inner_njit`)."""
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError(
-            f"{self.py_func.__module__}.{self.py_func.__qualname__} has no Python entry "
-            "point: only other kernels call it (its .py_func runs it in Python)"
-        )
-
-
-def inner_njit(**options):
-    """``njit(**options)`` for a helper that only other kernels call.
-
-    Numba then builds no Python or C entry point for it: each entry point is code of
-    its own to generate and optimise on first use (about a tenth of the first-use
-    compile time of ``rate`` over the making helpers; the bits engine's helpers use it
-    too). Called from Python, such a helper raises TypeError (a plain Numba dispatcher
-    would jump to the missing entry point); its ``.py_func`` runs it in Python.
-
-    Numba compiles NumPy's own functions (``np.zeros``, ``np.empty``) once for each
-    set of compile options of their callers, so helpers that allocate the larger work
-    arrays stay plain ``njit``: with both kinds allocating the same arrays, those
-    functions would be compiled twice.
-
-    Examples
-    --------
-    >>> from numba import njit
-    >>> @inner_njit(nogil=True)
-    ... def twice(x):
-    ...     return 2 * x
-    >>> @njit
-    ... def caller(x):
-    ...     return twice(x) + 1
-    >>> caller(20), twice.py_func(3)
-    (41, 6)
-    """
-    compile_ = njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)
-
-    def decorate(function):
-        dispatcher = compile_(function)
-        if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT
-            dispatcher.__class__ = _KernelOnly
-        return dispatcher
-
-    return decorate
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._contract import PLACED, inner_njit
+from ..._compiling import inner_njit
+from ._contract import PLACED
 
 _ONE = np.uint64(1)
 _DIGITS = ~PLACED

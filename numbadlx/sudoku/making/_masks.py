@@ -13,8 +13,8 @@ once in Python by :func:`numbadlx.sudoku.geometry.unit_tables`:
 import numpy as np
 from numba import njit
 
+from ..._compiling import inner_njit as inner_njit  # the making kernels' helpers use it
 from ..engines import PLACED
-from ..engines import inner_njit as inner_njit  # the making kernels' helpers use it
 from ..engines import popcount as ctpop
 
 ONE = np.uint64(1)
