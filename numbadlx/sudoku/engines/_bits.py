@@ -30,20 +30,24 @@ Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`).
 
 First use (a fresh process, an empty Numba cache, CPU seconds of one 16x16 ``solve``,
-A/B in alternating rounds on a loaded 2-core machine): 6.8 s went to about 5.2 s. What
-paid: :func:`_settle` and :func:`_locks` are intrinsics that emit the call themselves
-(an overload inlined with ``inline="always"`` is also compiled by Numba as a function of
-its own, the propagation linked into it and optimised once more: about 0.4 s); the
-helpers only kernels call have no Python or C entry point (``inner_njit``); the serial
-kernel allocates its buffers through an inlined body rather than compiling
-:func:`allocate_work`. What did not pay: inlining ``_start``, ``_choose``, or
-``_singles`` and ``_hidden_singles`` (0.4-0.5 s *more* each: Numba copies an inlined
-function's IR, deep-copying every block's variables, so a large body costs more to
-inline than to compile and link); ``_locked`` as a callee rather than inlined (0.3-0.4
-s more); ``settle_singles`` called from :func:`propagate` rather than inlined (no gain
-beyond the noise, top1465 0.6-1.9% slower); one flat search stack instead of a 2-d one
-(one NumPy function less, no gain beyond the noise). Earlier: ``propagate``'s body
-inlined into the call, ``place`` and ``_remove`` as plain callees.
+A/B in alternating rounds on a loaded 2-core machine): 6.77 s went to 5.31 s (25x25 7.02
+to 5.57, 6x6 6.84 to 5.56). What paid: :func:`_settle` and :func:`_locks` are intrinsics
+that emit the call themselves (an overload inlined with ``inline="always"`` is also
+compiled by Numba as a function of its own, the propagation linked into it and optimised
+once more: about 0.4 s); the helpers only kernels call have no Python or C entry point
+(``inner_njit``); the serial kernel allocates its buffers through an inlined body rather
+than compiling :func:`allocate_work`. What did not pay: inlining ``_start``,
+``_choose``, or ``_singles`` and ``_hidden_singles`` (0.4-0.5 s *more* each: Numba
+copies an inlined function's IR, deep-copying every block's variables, so a large body
+costs more to inline than to compile and link); ``_locked`` as a callee rather than
+inlined (0.3-0.4 s more); ``settle_singles`` called from :func:`propagate` rather than
+inlined (no gain beyond the noise, top1465 0.6-1.9% slower); one flat search stack
+instead of a 2-d one (one NumPy function less, no gain beyond the noise). Earlier:
+``propagate``'s body inlined into the call, ``place`` and ``_remove`` as plain callees.
+What is left is spread thin: of about 4.9 s compiling, LLVM takes some 1.7 (each
+kernel's code is optimised again in every caller it is linked into), the copying of
+inlined IR about 0.6 (``_locked`` into ``propagate`` 0.35, ``_search`` 0.16), typing
+and lowering most of the rest; no function above 0.5 s of its own.
 """
 
 import numpy as np
