@@ -23,6 +23,7 @@ This module imports Numba only when a call first enters :func:`first_use`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import threading
@@ -203,3 +204,58 @@ def first_use(what: str, say_done: bool = True):
             if _state["reporter"] is reporter:
                 _state["reporter"] = None
         reporter.finish()
+
+
+def inner_njit(**options):
+    """``numba.njit(**options)`` for a helper that only other kernels call.
+
+    Numba then builds no Python or C entry point for it: each entry point is code of
+    its own to generate and optimise on first use (about a tenth of the first-use
+    compile time of ``rate`` over the making helpers; the bits engine's helpers and the
+    exact-cover link primitives use it too). Called from Python, such a helper raises
+    TypeError (a plain Numba dispatcher would jump to the missing entry point); its
+    ``.py_func`` runs it in Python.
+
+    Numba compiles NumPy's own functions (``np.zeros``, ``np.empty``) once for each
+    set of compile options of their callers, so helpers that allocate the larger work
+    arrays stay plain ``njit``: with both kinds allocating the same arrays, those
+    functions would be compiled twice.
+
+    Examples
+    --------
+    >>> from numba import njit
+    >>> @inner_njit(nogil=True)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> @njit
+    ... def caller(x):
+    ...     return twice(x) + 1
+    >>> caller(20), twice.py_func(3)
+    (41, 6)
+    """
+    from numba import njit  # here, not at the top: importing this module stays light
+    from numba.core.registry import CPUDispatcher
+
+    compile_ = njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)
+
+    def decorate(function):
+        dispatcher = compile_(function)
+        if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT
+            dispatcher.__class__ = _kernel_only(CPUDispatcher)
+        return dispatcher
+
+    return decorate
+
+
+@functools.cache
+def _kernel_only(dispatcher_class):
+    """The dispatcher class of :func:`inner_njit`'s helpers (made once, on first use)."""
+
+    class KernelOnly(dispatcher_class):
+        def __call__(self, *args, **kwargs):
+            raise TypeError(
+                f"{self.py_func.__module__}.{self.py_func.__qualname__} has no Python "
+                "entry point: only other kernels call it (its .py_func runs it in Python)"
+            )
+
+    return KernelOnly

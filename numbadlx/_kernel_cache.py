@@ -58,11 +58,13 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
     ),
     "sudoku/engines/_bits.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_cages.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
@@ -78,8 +80,9 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
     ),
-    "sudoku/engines/_propagation.py": ("sudoku/engines/_contract.py",),
+    "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_bodies.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
         "sudoku/making/_chains.py",
@@ -91,6 +94,7 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_chains.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
         "sudoku/making/_masks.py",
@@ -99,11 +103,13 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_isomorphs.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
     ),
     "sudoku/making/_ladder.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
         "sudoku/making/_chains.py",
@@ -113,6 +119,7 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_loops.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
         "sudoku/making/_bodies.py",
@@ -124,16 +131,26 @@ DEPENDENCIES = {
         "sudoku/making/_search.py",
         "sudoku/making/_techniques.py",
     ),
-    "sudoku/making/_masks.py": ("sudoku/engines/_contract.py",),
-    "sudoku/making/_random.py": ("sudoku/engines/_contract.py", "sudoku/making/_masks.py"),
+    "sudoku/making/_masks.py": ("_compiling.py", "sudoku/engines/_contract.py"),
+    "sudoku/making/_random.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/making/_masks.py",
+    ),
     "sudoku/making/_search.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
     ),
-    "sudoku/making/_techniques.py": ("sudoku/engines/_contract.py", "sudoku/making/_masks.py"),
+    "sudoku/making/_techniques.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/making/_masks.py",
+    ),
     "sudoku/making/_variant_grids.py": (
+        "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",

@@ -5,7 +5,10 @@ The helpers are plain ``@njit`` functions, which LLVM inlines into the kernels. 
 ``inline="always"``, Numba inlines them at the IR level instead and then reference-
 counts their array arguments on every call, which once cost about half of Algorithm
 C's run time.) The exception is :func:`record_solution`, which runs only at a
-solution: see there.
+solution: see there. The link primitives are compiled without a Python or C entry point
+(:func:`~numbadlx._compiling.inner_njit`): only kernels call them, and the entry points
+were code to generate and optimise on first use (a first ``count --method memo`` took
+about 0.2 s less CPU).
 
 Several helpers take a ``colours`` flag, always a compile-time constant: the kernels
 pass ``True`` or ``False`` literally, so Numba compiles one version of the helper for
@@ -28,6 +31,7 @@ inline them and Algorithm C ran twice as long.
 import numpy as np
 from numba import njit
 
+from ..._compiling import inner_njit
 from ..links import AUX, DOWN, ITEM, UP
 
 ONE = np.uint32(1)
@@ -67,7 +71,7 @@ EV_SOLUTION = 3
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def hide(nodes, p, colours):
     """hide(p) / hide'(p): unlink the other nodes of ``p``'s option from their item
     lists (with ``colours``, marked nodes stay). Returns the number of nodes unlinked."""
@@ -89,7 +93,7 @@ def hide(nodes, p, colours):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def unhide(nodes, p, colours):
     """Undo :func:`hide`, walking left (the reverse order)."""
     q = p - ONE
@@ -107,7 +111,7 @@ def unhide(nodes, p, colours):
             q -= ONE
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def cover(nodes, items, i, colours):
     """cover(i) / cover'(i): hide every option in item ``i``'s list, then unlink ``i``
     from its item list. Returns the number of updates (nodes and the item)."""
@@ -123,7 +127,7 @@ def cover(nodes, items, i, colours):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def uncover(nodes, items, i, colours):
     """Undo :func:`cover`: relink ``i``, then unhide its options bottom-up."""
     left = items[0, i]
@@ -136,7 +140,7 @@ def uncover(nodes, items, i, colours):
         p = nodes[UP, p]
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def purify(nodes, p):
     """Keep in ``p``'s item only the options that agree with ``p``'s colour: mark the
     nodes of that colour, hide the options of the others.
@@ -158,7 +162,7 @@ def purify(nodes, p):
     return updates
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def unpurify(nodes, p):
     """Undo :func:`purify` (bottom-up)."""
     c = nodes[AUX, p]
@@ -177,7 +181,7 @@ def unpurify(nodes, p):
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def choose_mrv(nodes, items):
     """X3/C3 [Choose i]: the active primary item with the fewest options left
     (minimum remaining values), the first of equals in the item list. The scan stops
@@ -195,7 +199,7 @@ def choose_mrv(nodes, items):
     return i, best
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def option_of(nodes, x):
     """Index of the option that holds node ``x`` (walk left to its spacer)."""
     q = x - ONE

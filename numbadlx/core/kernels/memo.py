@@ -136,7 +136,7 @@ def _new_node(option, lo, hi, zdd, counts, n_zdd, state):
 
 
 @njit(cache=True, nogil=True)
-def _memo(
+def memo_x(
     nodes,
     items,
     n_items,
@@ -158,13 +158,43 @@ def _memo(
     state,
     stats,
     max_nodes,
-    colours,
+    colours=None,
 ):
-    """The body of :func:`memo_x` (``colours`` None) and :func:`memo_c` (True).
+    """Memoised Algorithm X from the point saved in ``state``; builds the diagram.
 
-    None, not False: Numba drops the branches of ``colours is None`` when it compiles
-    (None is a type of its own), so Algorithm X compiles none of the colour code and
-    none of the helpers only that code calls; a literal False would leave them in."""
+    Parameters
+    ----------
+    nodes, items : DLX1 tables (changed in place, restored when the search is done).
+    n_items, n_primary : int
+    words_primary : int, key words holding the primary items' bits.
+    margin : int, diagram nodes that must be free before a subproblem is entered
+        (the number of options is enough).
+    choice, level_entry, pending_start : per-level stacks (n_primary + 1,): the node
+        tried, the cache entry of the subproblem, where its pending pairs start.
+    pending : int64 (2, n_options + 1), the (option, child) pairs of the levels open.
+    sec_colour : uint32 (n_secondary,), the colour a secondary item is purified to.
+    key : uint64 (n_words,), scratch for the current key.
+    slots : int64 (2**k,), the hash table: entry numbers or -1.
+    hashes, keys, values : the entries: 64-bit hash, key words, diagram node (-1
+        while the subproblem is being searched).
+    zdd : int64 (3, capacity): rows option, lo, hi.
+    counts : uint64 (2, capacity): solutions of each node, low and high word.
+    state : int64 (N_STATE,), see the S_ slots; stats : int64 (N_MSTATS,).
+    max_nodes : stop once this many subproblems were entered (<= 0: no budget).
+    colours : None (leave it out) for Algorithm X; :func:`memo_c` passes True.
+        None, not False: Numba drops the branches of ``colours is None`` when it
+        compiles (an omitted None is a type of its own), so Algorithm X compiles none
+        of the colour code and none of the helpers only that code calls; a literal
+        False would leave them in. The body is this kernel's own rather than a
+        helper's that both kernels call: compiled as a kernel of its own, the helper's
+        code was optimised once for it and again inside its caller (0.35 s of CPU of
+        a first ``count --method memo``, whose target is 4 s). Inlining that helper
+        (``inline="always"``) instead did not pay: Numba's copy of its IR took 0.7 s.
+
+    Returns
+    -------
+    RET_DONE (``state[S_ROOT]`` is the root), RET_BUDGET or RET_GROW.
+    """
     if state[S_PC] == PC_DONE:
         return RET_DONE
     level = state[S_LEVEL]
@@ -320,82 +350,6 @@ def _memo(
 
 
 @njit(cache=True, nogil=True)
-def memo_x(
-    nodes,
-    items,
-    n_items,
-    n_primary,
-    words_primary,
-    margin,
-    choice,
-    level_entry,
-    pending_start,
-    pending,
-    sec_colour,
-    key,
-    slots,
-    hashes,
-    keys,
-    values,
-    zdd,
-    counts,
-    state,
-    stats,
-    max_nodes,
-):
-    """Memoised Algorithm X from the point saved in ``state``; builds the diagram.
-
-    Parameters
-    ----------
-    nodes, items : DLX1 tables (changed in place, restored when the search is done).
-    n_items, n_primary : int
-    words_primary : int, key words holding the primary items' bits.
-    margin : int, diagram nodes that must be free before a subproblem is entered
-        (the number of options is enough).
-    choice, level_entry, pending_start : per-level stacks (n_primary + 1,): the node
-        tried, the cache entry of the subproblem, where its pending pairs start.
-    pending : int64 (2, n_options + 1), the (option, child) pairs of the levels open.
-    sec_colour : uint32 (n_secondary,), the colour a secondary item is purified to.
-    key : uint64 (n_words,), scratch for the current key.
-    slots : int64 (2**k,), the hash table: entry numbers or -1.
-    hashes, keys, values : the entries: 64-bit hash, key words, diagram node (-1
-        while the subproblem is being searched).
-    zdd : int64 (3, capacity): rows option, lo, hi.
-    counts : uint64 (2, capacity): solutions of each node, low and high word.
-    state : int64 (N_STATE,), see the S_ slots; stats : int64 (N_MSTATS,).
-    max_nodes : stop once this many subproblems were entered (<= 0: no budget).
-
-    Returns
-    -------
-    RET_DONE (``state[S_ROOT]`` is the root), RET_BUDGET or RET_GROW.
-    """
-    return _memo(
-        nodes,
-        items,
-        n_items,
-        n_primary,
-        words_primary,
-        margin,
-        choice,
-        level_entry,
-        pending_start,
-        pending,
-        sec_colour,
-        key,
-        slots,
-        hashes,
-        keys,
-        values,
-        zdd,
-        counts,
-        state,
-        stats,
-        max_nodes,
-        None,
-    )
-
-
-@njit(cache=True, nogil=True)
 def memo_c(
     nodes,
     items,
@@ -420,7 +374,7 @@ def memo_c(
     max_nodes,
 ):
     """Memoised Algorithm C (colours): the arguments and result of :func:`memo_x`."""
-    return _memo(
+    return memo_x(
         nodes,
         items,
         n_items,

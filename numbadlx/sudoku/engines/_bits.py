@@ -28,14 +28,35 @@ Counters: ``nodes`` counts propagated states (the givens' state plus one per dig
 tried); ``guesses`` counts branch points, search levels with two or more candidates.
 Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`).
+
+First use (a fresh process, an empty Numba cache, CPU seconds of one 16x16 ``solve``,
+A/B in alternating rounds on a loaded 2-core machine): 6.77 s went to 5.31 s (25x25 7.02
+to 5.57, 6x6 6.84 to 5.56). What paid: :func:`_settle` and :func:`_locks` are intrinsics
+that emit the call themselves (an overload inlined with ``inline="always"`` is also
+compiled by Numba as a function of its own, the propagation linked into it and optimised
+once more: about 0.4 s); the helpers only kernels call have no Python or C entry point
+(``inner_njit``); the serial kernel allocates its buffers through an inlined body rather
+than compiling :func:`allocate_work`. What did not pay: inlining ``_start``,
+``_choose``, or ``_singles`` and ``_hidden_singles`` (0.4-0.5 s *more* each: Numba
+copies an inlined function's IR, deep-copying every block's variables, so a large body
+costs more to inline than to compile and link); ``_locked`` as a callee rather than
+inlined (0.3-0.4 s more); ``settle_singles`` called from :func:`propagate` rather than
+inlined (no gain beyond the noise, top1465 0.6-1.9% slower); one flat search stack
+instead of a 2-d one (one NumPy function less, no gain beyond the noise). Earlier:
+``propagate``'s body inlined into the call, ``place`` and ``_remove`` as plain callees.
+What is left is spread thin: of about 4.9 s compiling, LLVM takes some 1.7 (each
+kernel's code is optimised again in every caller it is linked into), the copying of
+inlined IR about 0.6 (``_locked`` into ``propagate`` 0.35, ``_search`` 0.16), typing
+and lowering most of the rest; no function above 0.5 s of its own.
 """
 
 import numpy as np
 from numba import njit, prange
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import overload
+from numba.extending import intrinsic
 
+from ..._compiling import inner_njit
 from ._contract import INVALID, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate, propagate_crossing
@@ -44,11 +65,10 @@ _ONE = np.uint64(1)
 _DIGITS = ~PLACED
 
 
-@njit(cache=True, nogil=True)
-def allocate_work(table):
-    """One thread's work buffers for the grids of ``table``: ``(masks, stack,
-    stack_cell, stack_left, stack_placed, queue, segments)``; the stack holds one mask
-    copy per search level (at most ``n * n`` levels)."""
+@njit(nogil=True, inline="always")
+def _allocate(table):
+    """The body of :func:`allocate_work`, inlined into the serial kernel (which then
+    compiles no kernel of its own for it, optimised once more inside the loop)."""
     n = table.n
     nn = n * n
     masks = np.empty(nn, dtype=np.uint64)
@@ -63,6 +83,14 @@ def allocate_work(table):
 
 
 @njit(cache=True, nogil=True)
+def allocate_work(table):
+    """One thread's work buffers for the grids of ``table``: ``(masks, stack,
+    stack_cell, stack_left, stack_placed, queue, segments)``; the stack holds one mask
+    copy per search level (at most ``n * n`` levels)."""
+    return _allocate(table)
+
+
+@inner_njit(cache=True, nogil=True)
 def _start(grid, n, cell_units, n_units, links, cell_links, masks, queue, used):
     """Candidate masks of the givens' state. Returns ``(queued cells, givens)``, or
     ``(-1, 0)`` for INVALID givens (a value above n, two equal givens in a unit or
@@ -146,7 +174,7 @@ _UNITS_WEIGHED_UP_TO = 9
 _PAIRS_WEIGHED = 16
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _choose(masks, n, peers, units, at_least):
     """What to branch on, Knuth's minimum remaining values over both kinds of
     constraint: an unplaced cell with the fewest candidates, or, if some digit has
@@ -232,64 +260,80 @@ def _crosses(table):
     return isinstance(table, types.BaseNamedTuple) and "crossings" in table.fields
 
 
-def _locks(table):
-    """Whether locked candidates run on ``table`` (compiled per table type)."""
+# What _settle passes to each propagation: ("arg", k) is _settle's argument k (after
+# the table), ("field", name) the table's field of that name.
+_CLASSIC_ARGS = (
+    ("arg", 0),  # masks
+    ("field", "n"),
+    ("field", "box_rows"),
+    ("field", "box_cols"),
+    ("field", "peers"),
+    ("field", "units"),
+    ("arg", 1),  # queue
+    ("arg", 2),  # tail
+    ("arg", 3),  # segments
+    ("arg", 4),  # locked
+    ("arg", 5),  # open_cells
+)
+_CROSSING_ARGS = _CLASSIC_ARGS[:9] + (
+    ("field", "has_boxes"),
+    ("field", "crossings"),
+    ("field", "peer_bits"),
+    ("field", "shared_from"),
+    ("arg", 4),
+    ("arg", 5),
+)
 
 
-@overload(_locks, inline="always")
-def _locks_impl(table):
-    if _crosses(table):
-        return lambda table: True
-    return lambda table: table.has_boxes
+@intrinsic
+def _locks(typingctx, table):
+    """Whether locked candidates run on ``table``: always on a crossing table, along
+    boxes on a classic one (``table.has_boxes``); chosen when compiling. An intrinsic
+    rather than an inlined overload, which Numba compiles as a function of its own
+    besides inlining it."""
+
+    def codegen(context, builder, signature, args):
+        if _crosses(table):
+            return context.get_constant(types.boolean, True)
+        value = builder.extract_value(args[0], table.fields.index("has_boxes"))
+        return context.cast(builder, value, table[table.fields.index("has_boxes")], types.boolean)
+
+    return types.boolean(table), codegen
 
 
-def _settle(table, masks, queue, tail, segments, locked, open_cells):
+@intrinsic
+def _settle(typingctx, table, masks, queue, tail, segments, locked, open_cells):
     """:func:`propagate` on ``table``'s units, or :func:`propagate_crossing` on a
-    crossing table (chosen when compiling, so a classic table never compiles the
-    crossing pass)."""
+    crossing table, chosen when compiling (a classic table never compiles the crossing
+    pass), with the table's fields as its arguments. An intrinsic that emits the call
+    itself: an overload inlined into the search (``inline="always"``) is also compiled
+    by Numba as a function of its own, with the propagation linked into it and optimised
+    once more (about 0.4 s of a first 16x16 solve's 6)."""
+    if not isinstance(table, types.BaseNamedTuple):
+        return None
+    target, spec = (
+        (propagate_crossing, _CROSSING_ARGS) if _crosses(table) else (propagate, _CLASSIC_ARGS)
+    )
+    given = (masks, queue, tail, segments, locked, open_cells)
+    kinds = [given[k] if what == "arg" else table[table.fields.index(k)] for what, k in spec]
+    target_type = typingctx.resolve_value_type(target)
+    target_sig = typingctx.resolve_function_type(target_type, tuple(kinds), {})
+    if target_sig is None:
+        return None
 
+    def codegen(context, builder, signature, args):
+        values = []
+        for (what, k), kind, want in zip(spec, kinds, target_sig.args):
+            if what == "arg":
+                value = args[1 + k]
+            else:
+                value = builder.extract_value(args[0], table.fields.index(k))
+            values.append(context.cast(builder, value, kind, want))
+        call = context.get_function(target_type, target_sig)
+        return call(builder, values)
 
-@overload(_settle, inline="always")
-def _settle_impl(table, masks, queue, tail, segments, locked, open_cells):
-    if _crosses(table):
-
-        def crossing(table, masks, queue, tail, segments, locked, open_cells):
-            return propagate_crossing(
-                masks,
-                table.n,
-                table.box_rows,
-                table.box_cols,
-                table.peers,
-                table.units,
-                queue,
-                tail,
-                segments,
-                table.has_boxes,
-                table.crossings,
-                table.peer_bits,
-                table.shared_from,
-                locked,
-                open_cells,
-            )
-
-        return crossing
-
-    def classic(table, masks, queue, tail, segments, locked, open_cells):
-        return propagate(
-            masks,
-            table.n,
-            table.box_rows,
-            table.box_cols,
-            table.peers,
-            table.units,
-            queue,
-            tail,
-            segments,
-            locked,
-            open_cells,
-        )
-
-    return classic
+    signature = target_sig.return_type(table, masks, queue, tail, segments, locked, open_cells)
+    return signature, codegen
 
 
 @njit(nogil=True, inline="always")
@@ -392,7 +436,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
 @njit(cache=True, nogil=True)
 def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = allocate_work(table)
+    work = _allocate(table)
     solve_rows(
         _search,
         puzzles,

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..._compiling import inner_njit
 from ._contract import PLACED
 
 _ONE = np.uint64(1)
@@ -64,7 +65,7 @@ def _remove(masks, cell, bits, queue, tail):
     return tail, 1
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _singles(masks, peers, queue, tail):
     """Naked singles: empty the queue of placed cells into their peers. Returns the
     number of cells placed on the way, or -1 for a contradiction."""
@@ -89,7 +90,7 @@ def _singles(masks, peers, queue, tail):
     return placed
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _hidden_singles(masks, peers, units, full, queue):
     """Hidden singles in every unit (from the boxes, unit ``2 n``, on; then the rows
     and columns), each one placed and its naked singles followed at once. Returns the

@@ -12,46 +12,13 @@ once in Python by :func:`numbadlx.sudoku.geometry.unit_tables`:
 
 import numpy as np
 from numba import njit
-from numba.core.registry import CPUDispatcher
 
+from ..._compiling import inner_njit as inner_njit  # the making kernels' helpers use it
 from ..engines import PLACED
 from ..engines import popcount as ctpop
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-
-
-class KernelOnly(CPUDispatcher):
-    """The dispatcher of a helper that only other kernels call (:func:`inner_njit`)."""
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError(
-            f"{self.py_func.__module__}.{self.py_func.__qualname__} has no Python entry "
-            "point: only other kernels call it (its .py_func runs it in Python)"
-        )
-
-
-def inner_njit(**options):
-    """``njit(**options)`` for a helper that only other kernels call.
-
-    Numba then builds no Python or C entry point for it: each entry point is code of
-    its own to generate and optimise, about a tenth of the first-use compile time of
-    ``rate`` over the making helpers. Called from Python, such a helper raises
-    TypeError (a plain Numba dispatcher would jump to the missing entry point).
-
-    Numba compiles NumPy's own functions (``np.zeros``, ``np.empty``) once for each
-    set of compile options of their callers, so helpers that allocate the larger work
-    arrays stay plain ``njit``: with both kinds allocating the same arrays, those
-    functions would be compiled twice."""
-    compile_ = njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)
-
-    def decorate(function):
-        dispatcher = compile_(function)
-        if isinstance(dispatcher, CPUDispatcher):  # not with NUMBA_DISABLE_JIT
-            dispatcher.__class__ = KernelOnly
-        return dispatcher
-
-    return decorate
 
 
 def full_mask(n):
