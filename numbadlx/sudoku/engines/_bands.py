@@ -104,6 +104,42 @@ def allocate_work(table):
     return np.zeros(_WORK_WORDS, dtype=np.int64)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _keep(mask):
+    """The cells of a word that the permutation rule keeps (0: none, a contradiction)."""
+    key = (
+        SEGMENTS_OF_ROW[mask & 511]
+        | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
+        | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
+    )
+    # (every index masked: the compiler then knows it is not negative)
+    return KEEP_CELLS[key & 511]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _apply(state, word, keep):
+    """Narrow ``state[word]`` to ``keep`` and place its rows' single cells; returns the
+    words changed by the placements, or -1 for a contradiction."""
+    digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
+    band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
+    mask = state[word] & keep
+    if mask == 0:
+        return -1
+    state[word] = mask
+    # rows holding the digit in one cell, not placed yet
+    r0 = mask & 511
+    r1 = mask & (511 << 9)
+    r2 = mask & (511 << 18)
+    single = (
+        (r0 if r0 & (r0 - 1) == 0 else 0)
+        | (r1 if r1 & (r1 - 1) == 0 else 0)
+        | (r2 if r2 & (r2 - 1) == 0 else 0)
+    ) & ~state[_PLACED_AT + band]
+    if single:
+        return _place_rows(state, digit, band, single)
+    return 0
+
+
 @njit(cache=True, nogil=True)
 def _propagate(state, dirty):
     """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
@@ -116,34 +152,31 @@ def _propagate(state, dirty):
     while True:
         # bands: the permutation rule on every changed word, then rows with one cell
         while dirty:
+            # two words at a time: both rules read before either places, so that the
+            # CPU overlaps their table lookups (a rule read from a word that the
+            # first placement then narrowed is still sound; that word runs again)
             word = trailing_zeros(dirty)
             dirty &= dirty - 1
-            naked_due |= 1 << word
-            column_due |= 1 << word
-            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
-            mask = state[word]
-            key = (
-                SEGMENTS_OF_ROW[mask & 511]
-                | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
-                | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
-            )
-            # (every index masked: the compiler then knows it is not negative)
-            mask &= KEEP_CELLS[key & 511]
-            if mask == 0:
+            seen = 1 << word
+            keep = _keep(state[word])
+            other = word
+            other_keep = keep
+            if dirty:
+                other = trailing_zeros(dirty)
+                dirty &= dirty - 1
+                seen |= 1 << other
+                other_keep = _keep(state[other])
+            naked_due |= seen
+            column_due |= seen
+            changed = _apply(state, word, keep)
+            if changed < 0:
                 return -1
-            state[word] = mask
-            # rows holding the digit in one cell, not placed yet
-            r0 = mask & 511
-            r1 = mask & (511 << 9)
-            r2 = mask & (511 << 18)
-            single = (
-                (r0 if r0 & (r0 - 1) == 0 else 0)
-                | (r1 if r1 & (r1 - 1) == 0 else 0)
-                | (r2 if r2 & (r2 - 1) == 0 else 0)
-            ) & ~state[_PLACED_AT + band]
-            if single:
-                dirty |= _place_rows(state, digit, band, single)
+            dirty |= changed
+            if other != word:
+                changed = _apply(state, other, other_keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
