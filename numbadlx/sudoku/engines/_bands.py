@@ -56,10 +56,24 @@ called without a branch when a word has no single (serg_benchmark 0.81x); the co
 right after the naked singles, before the band rule runs again (0.93-0.98x); in
 :func:`_choose`, the best pair picked without a branch, the second digit from xored
 planes, the fewest-candidates scan left until no band has a pair (each within 1%).
-What the time goes to now (a Kaggle puzzle: about 110 ns for the start and 850 ns for
-the first propagation of 1.15 us; serg_benchmark: about 85 ns a :func:`_choose`,
-6.8 a puzzle, and 8.5 band rules a node): each band rule waits for the placements of
-the one before, and whether it finds a single is a coin toss for the branch predictor.
+
+Kept from a round on the propagation (same five sets, identical statuses, counts,
+solutions and nodes; CPU time against the engine before, 7 alternating rounds, load
+2.4-3.4 on 2 cores): the band rule on two changed words at a time, both words' rules
+read before either one's rows are placed, so that the CPU overlaps the two chains of
+table lookups (sound because a placement only narrows a word: a rule read before it
+still holds after, and the word it narrowed runs again). Kaggle 1.17x (1.13-1.21),
+top1465 1.06x, forum_hardest_1106 1.05x, sudoku17 1.05x, serg_benchmark 1.04x.
+Not kept: three words at a time (serg_benchmark 0.95x, Kaggle 1.02x); the second word
+taken from another digit (serg_benchmark and top1465 0.96x), or from another digit and
+band, which no placement of the first touches (top1465 0.87x); the changed words taken
+highest first (0.95-0.98x); a word's 9 segment bits from two products instead of
+three table lookups (0.98-0.99x).
+What the time goes to now (a Kaggle puzzle: about 85 ns for the start and 760 ns for
+the first propagation, 41 band rules and 32 row placements and no other rule;
+serg_benchmark: about 85 ns a :func:`_choose`, 6.8 a puzzle, and 8.5 band rules a
+node): the placements, and whether a band rule finds a single, a coin toss for the
+branch predictor.
 """
 
 import numpy as np
