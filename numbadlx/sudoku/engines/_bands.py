@@ -165,32 +165,36 @@ def _propagate(state, dirty):
     column_due = 0  # and since the columns last ran
     while True:
         # bands: the permutation rule on every changed word, then rows with one cell
-        while dirty:
-            # two words at a time: both rules read before either places, so that the
-            # CPU overlaps their table lookups (a rule read from a word that the
-            # first placement then narrowed is still sound; that word runs again)
+        if dirty:
+            # pipelined: the next word's rule is read before this word's rows are
+            # placed, so that the CPU overlaps its table lookups with the placement
+            # (a rule read from a word that the placement then narrows is still
+            # sound; that word runs again)
             word = trailing_zeros(dirty)
             dirty &= dirty - 1
-            seen = 1 << word
             keep = _keep(state[word])
-            other = word
-            other_keep = keep
-            if dirty:
-                other = trailing_zeros(dirty)
-                dirty &= dirty - 1
-                seen |= 1 << other
-                other_keep = _keep(state[other])
-            naked_due |= seen
-            column_due |= seen
-            changed = _apply(state, word, keep)
-            if changed < 0:
-                return -1
-            dirty |= changed
-            if other != word:
-                changed = _apply(state, other, other_keep)
+            while True:
+                seen = 1 << word
+                naked_due |= seen
+                column_due |= seen
+                following = -1
+                following_keep = 0
+                if dirty:
+                    following = trailing_zeros(dirty)
+                    dirty &= dirty - 1
+                    following_keep = _keep(state[following])
+                changed = _apply(state, word, keep)
                 if changed < 0:
                     return -1
                 dirty |= changed
+                if following < 0:
+                    if not dirty:
+                        break
+                    following = trailing_zeros(dirty)
+                    dirty &= dirty - 1
+                    following_keep = _keep(state[following])
+                word = following
+                keep = following_keep
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
