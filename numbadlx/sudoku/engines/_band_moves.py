@@ -114,10 +114,9 @@ def _place_rows(state, digit, band, cells):
     changed |= np.int64((m & cells) != 0) << (band + 24)
     # the digit leaves the rows and boxes of the cells in its band, their columns in
     # the other bands
+    # (each cell alone in its row already: only the boxes lose cells)
     fold = (cells | cells >> 9 | cells >> 18) & 511
-    rows = np.int64(cells & 511 != 0) | np.int64(cells & (511 << 9) != 0) << 1
-    rows |= np.int64(cells >> 18 != 0) << 2
-    kept = (mine & ~(_ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7])) | cells
+    kept = (mine & ~_BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7]) | cells
     state[word] = kept
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
     return changed | _leave_columns(state, digit, band, fold | fold << 9 | fold << 18)
