@@ -94,9 +94,10 @@ def _place(state, digit, band, position):
 @njit(cache=True, nogil=True, inline="always")
 def _place_rows(state, digit, band, cells):
     """Put ``digit`` on every cell of ``cells`` in ``band`` at once: cells of its own
-    word, none placed, each alone in its row (found by the band rule, which leaves them
-    in distinct rows, boxes and columns). The same state and changed words as placing
-    them one by one with :func:`_place`, in one pass over the words."""
+    word, none placed, each the word's only cell in its row (found by the band rule,
+    which leaves them in distinct rows, boxes and columns; their rows are not cleared).
+    The same state and changed words as placing them one by one with :func:`_place`,
+    in one pass over the words."""
     band &= 3
     digit &= 15
     word = 3 * digit + band
