@@ -88,12 +88,12 @@ from ._band_tables import (
     _COLUMN,
     _COLUMN_AT,
     _COUNT_AT,
+    _KEEP_STACK,
     _NEAR,
     _OTHER_BANDS,
     _PLACED_AT,
     _POSITION_OF,
     KEEP_CELLS,
-    KEEP_SEGMENTS,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
@@ -234,12 +234,13 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
-        due = column_due
+        # the digits due, one bit each at its first word (no test per digit)
+        due = (column_due | column_due >> 1 | column_due >> 2) & 0o111111111
         column_due = 0
-        for digit in range(9):
-            word = 3 * digit
-            if not due & (7 << word):
-                continue
+        while due:
+            word = trailing_zeros(due)
+            due &= due - 1
+            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
             once = 0
             twice = 0
             done = 0
@@ -281,18 +282,16 @@ def _propagate(state, dirty):
                     return -1
                 dirty |= changed
             # the permutation rule on the three stacks: the columns each band keeps
-            keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
-            keep1 = KEEP_SEGMENTS[
+            keep0 = _KEEP_STACK[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
+            keep1 = _KEEP_STACK[
                 ((fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6) & 511
             ]
-            keep2 = KEEP_SEGMENTS[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
+            keep2 = _KEEP_STACK[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
             if keep0 == 0 or keep1 == 0 or keep2 == 0:
                 return -1
+            kept = keep0 | keep1 << 3 | keep2 << 6  # band b's columns at bit 9 b
             for band in range(3):
-                shift = 3 * band
-                columns = (
-                    (keep0 >> shift) & 7 | ((keep1 >> shift) & 7) << 3 | ((keep2 >> shift) & 7) << 6
-                )
+                columns = (kept >> (9 * band)) & 511
                 mask = state[word + band]
                 cut = mask & (columns | columns << 9 | columns << 18)
                 if cut != mask:
