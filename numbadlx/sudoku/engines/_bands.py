@@ -219,10 +219,21 @@ def _propagate(state, dirty):
                 continue
             once = 0
             twice = 0
-            for word in range(band, 27, 3):
-                bits = state[word]
+            # the digit's bits by plane (digit d in plane k when bit k of d is set), so
+            # that a single's digit costs no nine loads
+            plane0 = plane1 = plane2 = plane3 = 0
+            for digit in range(9):
+                bits = state[3 * digit + band]
                 twice |= once & bits
                 once |= bits
+                if digit & 1:
+                    plane0 |= bits
+                if digit & 2:
+                    plane1 |= bits
+                if digit & 4:
+                    plane2 |= bits
+                if digit & 8:
+                    plane3 |= bits
             unplaced = _BAND & ~state[_PLACED_AT + band]
             if unplaced & ~once:
                 return -1
@@ -230,16 +241,14 @@ def _propagate(state, dirty):
             while single:
                 position = trailing_zeros(single)
                 single &= single - 1
-                # the cell's one digit, summed over the words without a branch (at
-                # most one holds it)
-                digit = 0
-                found = 0
-                for word in range(band, 27, 3):
-                    has = (state[word] >> position) & 1
-                    digit += has * (word // 3)
-                    found |= has
-                if not found:
-                    return -1  # emptied by a placement made in this pass
+                # the cell's one digit, from the planes; a placement made in this
+                # pass may have emptied the cell: _place then finds the digit gone
+                digit = (
+                    (plane0 >> position) & 1
+                    | ((plane1 >> position) & 1) << 1
+                    | ((plane2 >> position) & 1) << 2
+                    | ((plane3 >> position) & 1) << 3
+                )
                 changed = _place(state, digit, band, position)
                 if changed < 0:
                     return -1
