@@ -179,21 +179,23 @@ def _start(grid, state):
         rows0 = _rows_of(given0)
         rows1 = _rows_of(given1)
         rows2 = _rows_of(given2)
-        boxes0 = SEGMENTS_OF_ROW[fold0] & 7
-        boxes1 = SEGMENTS_OF_ROW[fold1] & 7
-        boxes2 = SEGMENTS_OF_ROW[fold2] & 7
+        # the boxes met, a bit at each box's first column (0, 3, 6), from the folds
+        boxes0 = (fold0 | fold0 >> 1 | fold0 >> 2) & 0o111
+        boxes1 = (fold1 | fold1 >> 1 | fold1 >> 2) & 0o111
+        boxes2 = (fold2 | fold2 >> 1 | fold2 >> 2) & 0o111
         columns = fold0 | fold1 | fold2
         placed = popcount(given0 | given1 << 27) + popcount(given2)
         count += placed
         clash |= (
             (popcount(columns) != placed)
             | (popcount(rows0 | rows1 << 3 | rows2 << 6) != placed)
-            | (popcount(boxes0 | boxes1 << 3 | boxes2 << 6) != placed)
+            | (popcount(boxes0 | boxes1 << 9 | boxes2 << 18) != placed)
         )
         spread = columns | columns << 9 | columns << 18
-        taken0 = spread | _ROWS_CELLS[rows0] | _BOXES_CELLS[boxes0] | placed0
-        taken1 = spread | _ROWS_CELLS[rows1] | _BOXES_CELLS[boxes1] | placed1
-        taken2 = spread | _ROWS_CELLS[rows2] | _BOXES_CELLS[boxes2] | placed2
+        # a box's columns: its first column's bit times 7; its cells: those in 3 rows
+        taken0 = spread | _ROWS_CELLS[rows0] | boxes0 * (7 * 0x40201) | placed0
+        taken1 = spread | _ROWS_CELLS[rows1] | boxes1 * (7 * 0x40201) | placed1
+        taken2 = spread | _ROWS_CELLS[rows2] | boxes2 * (7 * 0x40201) | placed2
         state[word] = (_BAND & ~taken0) | given0
         state[word + 1] = (_BAND & ~taken1) | given1
         state[word + 2] = (_BAND & ~taken2) | given2
