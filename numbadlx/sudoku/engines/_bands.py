@@ -58,35 +58,34 @@ right after the naked singles, before the band rule runs again (0.93-0.98x); in
 planes, the fewest-candidates scan left until no band has a pair (each within 1%).
 
 Kept from a round on the propagation (same five sets, identical statuses, counts,
-solutions and nodes; CPU time, alternating rounds, load 2.4-5 on 2 cores): the band
-rule pipelined, the next changed word's rule (its table lookups) read before this
-word's rows are placed, so that the CPU overlaps the two (sound because a placement
-only narrows a word: a rule read before it still holds after, and a word it narrowed
-runs again), against the rule run two words at a time 1.04x on Kaggle and 1.03x on
-top1465, that against one at a time 1.17x on Kaggle and 1.04-1.06x elsewhere; a
-word's row singles placed without clearing their rows, the word's only cells there
-(Kaggle 1.08x); the column pass visiting only the digits due, from a bit per digit,
-with each stack's kept columns for the three bands from one table (serg_benchmark and
-top1465 1.05x); a naked single's digit read from four bit planes gathered while the
-band's words are counted, instead of a loop over the nine words (serg_benchmark and
-top1465 1.07x); in the start, the boxes of a digit's givens by arithmetic instead of
-two table lookups (Kaggle 1.01x). Together, against the engine before (9 rounds, load 4-5): Kaggle
-1.32x (1.28-1.34), top1465 1.24x, forum_hardest_1106 1.23x, serg_benchmark 1.23x,
-sudoku17 1.19x. Not kept: the pipeline two words deep (0.93-0.96x); three words at a
-time (serg_benchmark 0.95x); the second word of a pair taken from another digit
-(0.96x), or another digit and band, which no placement of the first touches (top1465
-0.87x); the changed words taken highest first (0.95-0.98x); the stacks' kept columns
-read before the column's hidden singles are placed, the solution written by three
-trailing-zero counts a word (no change); the next word's singles found before the
-placement and found again only when it touched that word (0.97-1.0x); a
-word's 9 segment bits from two products instead of three table lookups (0.98x), the
-boxes a row placement clears from a product (no change), the segment tables in 8 and
-32 bits (no change); a stack's cut written without a branch, the bands due to the
-naked singles from a bit per band, the band rule's visited words gathered once a loop
-(each within the noise); the row placement called without a branch (serg_benchmark
-0.85x). A state laid out band by band (a band's nine digits in adjacent words, as
-fsss2 and tdoku lay theirs out) was measured on its own first: dropping a placed cell
-from the nine words took 6.1 ns against 6.5 ns strided, too little for the change.
+solutions and nodes; CPU time, alternating rounds, load 2.4-5 on 2 cores): the band rule
+pipelined, the next changed word's rule (its table lookups) read before this word's rows
+are placed, so that the CPU overlaps the two (sound because a placement only narrows a
+word: a rule read before it still holds after, and a word it narrowed runs again),
+against the rule run two words at a time 1.04x on Kaggle and 1.03x on top1465, that
+against one at a time 1.17x on Kaggle and 1.04-1.06x elsewhere; a word's row singles
+placed without clearing their rows, the word's only cells there (Kaggle 1.08x); the
+column pass visiting only the digits due, from a bit per digit, with each stack's kept
+columns for the three bands from one table (serg_benchmark and top1465 1.05x); a naked
+single's digit read from four bit planes gathered while the band's words are counted,
+instead of a loop over the nine words (serg_benchmark and top1465 1.07x); in the start,
+the boxes of a digit's givens by arithmetic instead of two table lookups (Kaggle 1.01x).
+Together, against the engine before (9 rounds, load 2.8-3.5): Kaggle 1.35x (1.27-1.36),
+top1465 1.24x, forum_hardest_1106 1.24x, serg_benchmark 1.23x, sudoku17 1.19x. Not kept:
+the pipeline two words deep (0.93-0.96x); three words at a time (serg_benchmark 0.95x);
+the second word of a pair taken from another digit (0.96x), or another digit and band,
+which no placement of the first touches (top1465 0.87x); the changed words taken highest
+first (0.95-0.98x); the stacks' kept columns read before the column's hidden singles are
+placed, the solution written by three trailing-zero counts a word (no change); the next
+word's singles found before the placement and found again only when it touched that word
+(0.97-1.0x); a word's 9 segment bits from two products instead of three table lookups
+(0.98x), the boxes a row placement clears from a product (no change), the segment tables
+in 8 and 32 bits (no change); a stack's cut written without a branch, the bands due to
+the naked singles from a bit per band, the band rule's visited words gathered once a
+loop (each within the noise); the row placement called without a branch (serg_benchmark
+0.85x). A state laid out band by band (a band's nine digits in adjacent words, as fsss2
+and tdoku lay theirs out) was measured on its own first: dropping a placed cell from the
+nine words took 6.1 ns against 6.5 ns strided, too little for the change.
 What the time goes to now (perf samples on serg_benchmark: :func:`_propagate` 68%,
 :func:`_choose` 22%, the search loop 7%, the start 3%; in :func:`_propagate` the band
 rules and their placements about 62%, the columns 23%, the naked singles 11%): per
