@@ -94,9 +94,10 @@ def _place(state, digit, band, position):
 @njit(cache=True, nogil=True, inline="always")
 def _place_rows(state, digit, band, cells):
     """Put ``digit`` on every cell of ``cells`` in ``band`` at once: cells of its own
-    word, none placed, each alone in its row (found by the band rule, which leaves them
-    in distinct rows, boxes and columns). The same state and changed words as placing
-    them one by one with :func:`_place`, in one pass over the words."""
+    word, none placed, each the word's only cell in its row (found by the band rule,
+    which leaves them in distinct rows, boxes and columns; their rows are not cleared).
+    The same state and changed words as placing them one by one with :func:`_place`,
+    in one pass over the words."""
     band &= 3
     digit &= 15
     word = 3 * digit + band
@@ -114,10 +115,9 @@ def _place_rows(state, digit, band, cells):
     changed |= np.int64((m & cells) != 0) << (band + 24)
     # the digit leaves the rows and boxes of the cells in its band, their columns in
     # the other bands
+    # (each cell alone in its row already: only the boxes lose cells)
     fold = (cells | cells >> 9 | cells >> 18) & 511
-    rows = np.int64(cells & 511 != 0) | np.int64(cells & (511 << 9) != 0) << 1
-    rows |= np.int64(cells >> 18 != 0) << 2
-    kept = (mine & ~(_ROWS_CELLS[rows] | _BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7])) | cells
+    kept = (mine & ~_BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7]) | cells
     state[word] = kept
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
     return changed | _leave_columns(state, digit, band, fold | fold << 9 | fold << 18)
@@ -179,21 +179,23 @@ def _start(grid, state):
         rows0 = _rows_of(given0)
         rows1 = _rows_of(given1)
         rows2 = _rows_of(given2)
-        boxes0 = SEGMENTS_OF_ROW[fold0] & 7
-        boxes1 = SEGMENTS_OF_ROW[fold1] & 7
-        boxes2 = SEGMENTS_OF_ROW[fold2] & 7
+        # the boxes met, a bit at each box's first column (0, 3, 6), from the folds
+        boxes0 = (fold0 | fold0 >> 1 | fold0 >> 2) & 0o111
+        boxes1 = (fold1 | fold1 >> 1 | fold1 >> 2) & 0o111
+        boxes2 = (fold2 | fold2 >> 1 | fold2 >> 2) & 0o111
         columns = fold0 | fold1 | fold2
         placed = popcount(given0 | given1 << 27) + popcount(given2)
         count += placed
         clash |= (
             (popcount(columns) != placed)
             | (popcount(rows0 | rows1 << 3 | rows2 << 6) != placed)
-            | (popcount(boxes0 | boxes1 << 3 | boxes2 << 6) != placed)
+            | (popcount(boxes0 | boxes1 << 9 | boxes2 << 18) != placed)
         )
         spread = columns | columns << 9 | columns << 18
-        taken0 = spread | _ROWS_CELLS[rows0] | _BOXES_CELLS[boxes0] | placed0
-        taken1 = spread | _ROWS_CELLS[rows1] | _BOXES_CELLS[boxes1] | placed1
-        taken2 = spread | _ROWS_CELLS[rows2] | _BOXES_CELLS[boxes2] | placed2
+        # a box's columns: its first column's bit times 7; its cells: those in 3 rows
+        taken0 = spread | _ROWS_CELLS[rows0] | boxes0 * (7 * 0x40201) | placed0
+        taken1 = spread | _ROWS_CELLS[rows1] | boxes1 * (7 * 0x40201) | placed1
+        taken2 = spread | _ROWS_CELLS[rows2] | boxes2 * (7 * 0x40201) | placed2
         state[word] = (_BAND & ~taken0) | given0
         state[word + 1] = (_BAND & ~taken1) | given1
         state[word + 2] = (_BAND & ~taken2) | given2

@@ -68,7 +68,16 @@ _BAND_OF = np.array([c // 27 for c in range(81)], dtype=np.int64)
 _POSITION_OF = np.array([c % 27 for c in range(81)], dtype=np.int64)
 # by band, the other two bands
 _OTHER_BANDS = np.array([1, 2, 0, 2, 0, 1], dtype=np.int64)
+# KEEP_SEGMENTS with its three rows of 3 bits moved 9 bits apart: for a stack's 3 x 3
+# matrix (band by column of the stack), the columns each band keeps, band b at bit 9 b
+# (shifted by 3 s for stack s, the three stacks' results or together into one word of
+# each band's 9 columns)
+_KEEP_STACK = np.array(
+    [sum(((int(k) >> (3 * b)) & 7) << (9 * b) for b in range(3)) for k in KEEP_SEGMENTS],
+    dtype=np.int64,
+)
 for _table in (
+    _KEEP_STACK,
     _ROW,
     _BOX,
     _ROWS_CELLS,

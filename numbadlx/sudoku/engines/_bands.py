@@ -83,10 +83,43 @@ called without a branch when a word has no single (serg_benchmark 0.81x); the co
 right after the naked singles, before the band rule runs again (0.93-0.98x); in
 :func:`_choose`, the best pair picked without a branch, the second digit from xored
 planes, the fewest-candidates scan left until no band has a pair (each within 1%).
-What the time goes to now (a Kaggle puzzle: about 110 ns for the start and 850 ns for
-the first propagation of 1.15 us; serg_benchmark: about 85 ns a :func:`_choose`,
-6.8 a puzzle, and 8.5 band rules a node): each band rule waits for the placements of
-the one before, and whether it finds a single is a coin toss for the branch predictor.
+
+Kept from a round on the propagation (same five sets, identical statuses, counts,
+solutions and nodes; CPU time, alternating rounds, load 2.4-5 on 2 cores): the band rule
+pipelined, the next changed word's rule (its table lookups) read before this word's rows
+are placed, so that the CPU overlaps the two (sound because a placement only narrows a
+word: a rule read before it still holds after, and a word it narrowed runs again),
+against the rule run two words at a time 1.04x on Kaggle and 1.03x on top1465, that
+against one at a time 1.17x on Kaggle and 1.04-1.06x elsewhere; a word's row singles
+placed without clearing their rows, the word's only cells there (Kaggle 1.08x); the
+column pass visiting only the digits due, from a bit per digit, with each stack's kept
+columns for the three bands from one table (serg_benchmark and top1465 1.05x); a naked
+single's digit read from four bit planes gathered while the band's words are counted,
+instead of a loop over the nine words (serg_benchmark and top1465 1.07x); in the start,
+the boxes of a digit's givens by arithmetic instead of two table lookups (Kaggle 1.01x).
+Together, against the engine before (9 rounds, load 2.8-3.5): Kaggle 1.35x (1.27-1.36),
+top1465 1.24x, forum_hardest_1106 1.24x, serg_benchmark 1.23x, sudoku17 1.19x. Not kept:
+the pipeline two words deep (0.93-0.96x); three words at a time (serg_benchmark 0.95x);
+the second word of a pair taken from another digit (0.96x), or another digit and band,
+which no placement of the first touches (top1465 0.87x); the changed words taken highest
+first (0.95-0.98x); the stacks' kept columns read before the column's hidden singles are
+placed, the solution written by three trailing-zero counts a word (no change); the next
+word's singles found before the placement and found again only when it touched that word
+(0.97-1.0x); a word's 9 segment bits from two products instead of three table lookups
+(0.98x), the boxes a row placement clears from a product (no change), the segment tables
+in 8 and 32 bits (no change); a stack's cut written without a branch, the bands due to
+the naked singles from a bit per band, the band rule's visited words gathered once a
+loop (each within the noise); the row placement called without a branch (serg_benchmark
+0.85x). A state laid out band by band (a band's nine digits in adjacent words, as fsss2
+and tdoku lay theirs out) was measured on its own first: dropping a placed cell from the
+nine words took 6.1 ns against 6.5 ns strided, too little for the change.
+What the time goes to now (perf samples on serg_benchmark: :func:`_propagate` 68%,
+:func:`_choose` 22%, the search loop 7%, the start 3%; in :func:`_propagate` the band
+rules and their placements about 62%, the columns 23%, the naked singles 11%): per
+node 11.4 band rules, of which 4.3 place singles and 1.4 narrow their word, the rest
+finding nothing (telling at a placement which words it leaves with nothing new costs
+more operations a word than the rule); a Kaggle puzzle is 42 band rules and 32 row
+placements and no other rule (about 85 ns for the start, 1.2 M puzzles/s in all).
 """
 
 import numpy as np
@@ -101,12 +134,12 @@ from ._band_tables import (
     _COLUMN,
     _COLUMN_AT,
     _COUNT_AT,
+    _KEEP_STACK,
     _NEAR,
     _OTHER_BANDS,
     _PLACED_AT,
     _POSITION_OF,
     KEEP_CELLS,
-    KEEP_SEGMENTS,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
@@ -131,6 +164,42 @@ def allocate_work(table):
     return np.zeros(_WORK_WORDS, dtype=np.int64)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _keep(mask):
+    """The cells of a word that the permutation rule keeps (0: none, a contradiction)."""
+    key = (
+        SEGMENTS_OF_ROW[mask & 511]
+        | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
+        | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
+    )
+    # (every index masked: the compiler then knows it is not negative)
+    return KEEP_CELLS[key & 511]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _apply(state, word, keep):
+    """Narrow ``state[word]`` to ``keep`` and place its rows' single cells; returns the
+    words changed by the placements, or -1 for a contradiction."""
+    digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
+    band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
+    mask = state[word] & keep
+    if mask == 0:
+        return -1
+    state[word] = mask
+    # rows holding the digit in one cell, not placed yet
+    r0 = mask & 511
+    r1 = mask & (511 << 9)
+    r2 = mask & (511 << 18)
+    single = (
+        (r0 if r0 & (r0 - 1) == 0 else 0)
+        | (r1 if r1 & (r1 - 1) == 0 else 0)
+        | (r2 if r2 & (r2 - 1) == 0 else 0)
+    ) & ~state[_PLACED_AT + band]
+    if single:
+        return _place_rows(state, digit, band, single)
+    return 0
+
+
 @njit(cache=True, nogil=True)
 def _propagate(state, dirty):
     """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
@@ -142,35 +211,36 @@ def _propagate(state, dirty):
     column_due = 0  # and since the columns last ran
     while True:
         # bands: the permutation rule on every changed word, then rows with one cell
-        while dirty:
+        if dirty:
+            # pipelined: the next word's rule is read before this word's rows are
+            # placed, so that the CPU overlaps its table lookups with the placement
+            # (a rule read from a word that the placement then narrows is still
+            # sound; that word runs again)
             word = trailing_zeros(dirty)
             dirty &= dirty - 1
-            naked_due |= 1 << word
-            column_due |= 1 << word
-            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
-            mask = state[word]
-            key = (
-                SEGMENTS_OF_ROW[mask & 511]
-                | SEGMENTS_OF_ROW[(mask >> 9) & 511] << 3
-                | SEGMENTS_OF_ROW[(mask >> 18) & 511] << 6
-            )
-            # (every index masked: the compiler then knows it is not negative)
-            mask &= KEEP_CELLS[key & 511]
-            if mask == 0:
-                return -1
-            state[word] = mask
-            # rows holding the digit in one cell, not placed yet
-            r0 = mask & 511
-            r1 = mask & (511 << 9)
-            r2 = mask & (511 << 18)
-            single = (
-                (r0 if r0 & (r0 - 1) == 0 else 0)
-                | (r1 if r1 & (r1 - 1) == 0 else 0)
-                | (r2 if r2 & (r2 - 1) == 0 else 0)
-            ) & ~state[_PLACED_AT + band]
-            if single:
-                dirty |= _place_rows(state, digit, band, single)
+            keep = _keep(state[word])
+            while True:
+                seen = 1 << word
+                naked_due |= seen
+                column_due |= seen
+                following = -1
+                following_keep = 0
+                if dirty:
+                    following = trailing_zeros(dirty)
+                    dirty &= dirty - 1
+                    following_keep = _keep(state[following])
+                changed = _apply(state, word, keep)
+                if changed < 0:
+                    return -1
+                dirty |= changed
+                if following < 0:
+                    if not dirty:
+                        break
+                    following = trailing_zeros(dirty)
+                    dirty &= dirty - 1
+                    following_keep = _keep(state[following])
+                word = following
+                keep = following_keep
         if state[_COUNT_AT] == 81:
             return 81
         # cells with no digit left (a contradiction) or one (a naked single)
@@ -181,10 +251,21 @@ def _propagate(state, dirty):
                 continue
             once = 0
             twice = 0
-            for word in range(band, 27, 3):
-                bits = state[word]
+            # the digit's bits by plane (digit d in plane k when bit k of d is set), so
+            # that a single's digit costs no nine loads
+            plane0 = plane1 = plane2 = plane3 = 0
+            for digit in range(9):
+                bits = state[3 * digit + band]
                 twice |= once & bits
                 once |= bits
+                if digit & 1:
+                    plane0 |= bits
+                if digit & 2:
+                    plane1 |= bits
+                if digit & 4:
+                    plane2 |= bits
+                if digit & 8:
+                    plane3 |= bits
             unplaced = _BAND & ~state[_PLACED_AT + band]
             if unplaced & ~once:
                 return -1
@@ -192,16 +273,14 @@ def _propagate(state, dirty):
             while single:
                 position = trailing_zeros(single)
                 single &= single - 1
-                # the cell's one digit, summed over the words without a branch (at
-                # most one holds it)
-                digit = 0
-                found = 0
-                for word in range(band, 27, 3):
-                    has = (state[word] >> position) & 1
-                    digit += has * (word // 3)
-                    found |= has
-                if not found:
-                    return -1  # emptied by a placement made in this pass
+                # the cell's one digit, from the planes; a placement made in this
+                # pass may have emptied the cell: _place then finds the digit gone
+                digit = (
+                    (plane0 >> position) & 1
+                    | ((plane1 >> position) & 1) << 1
+                    | ((plane2 >> position) & 1) << 2
+                    | ((plane3 >> position) & 1) << 3
+                )
                 changed = _place(state, digit, band, position)
                 if changed < 0:
                     return -1
@@ -210,12 +289,13 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
-        due = column_due
+        # the digits due, one bit each at its first word (no test per digit)
+        due = (column_due | column_due >> 1 | column_due >> 2) & 0o111111111
         column_due = 0
-        for digit in range(9):
-            word = 3 * digit
-            if not due & (7 << word):
-                continue
+        while due:
+            word = trailing_zeros(due)
+            due &= due - 1
+            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
             once = 0
             twice = 0
             done = 0
@@ -257,18 +337,16 @@ def _propagate(state, dirty):
                     return -1
                 dirty |= changed
             # the permutation rule on the three stacks: the columns each band keeps
-            keep0 = KEEP_SEGMENTS[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
-            keep1 = KEEP_SEGMENTS[
+            keep0 = _KEEP_STACK[((fold0 & 7) | (fold1 & 7) << 3 | (fold2 & 7) << 6) & 511]
+            keep1 = _KEEP_STACK[
                 ((fold0 >> 3) & 7 | ((fold1 >> 3) & 7) << 3 | ((fold2 >> 3) & 7) << 6) & 511
             ]
-            keep2 = KEEP_SEGMENTS[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
+            keep2 = _KEEP_STACK[((fold0 >> 6) | (fold1 >> 6) << 3 | (fold2 >> 6) << 6) & 511]
             if keep0 == 0 or keep1 == 0 or keep2 == 0:
                 return -1
+            kept = keep0 | keep1 << 3 | keep2 << 6  # band b's columns at bit 9 b
             for band in range(3):
-                shift = 3 * band
-                columns = (
-                    (keep0 >> shift) & 7 | ((keep1 >> shift) & 7) << 3 | ((keep2 >> shift) & 7) << 6
-                )
+                columns = (kept >> (9 * band)) & 511
                 mask = state[word + band]
                 cut = mask & (columns | columns << 9 | columns << 18)
                 if cut != mask:
