@@ -58,10 +58,10 @@ def strong_links(cand, units, n, strong):
 
 
 @inner_njit(cache=True, nogil=True)
-def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
+def follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp):
     """Candidate ``off`` is false: queue the candidates that must then be true (its
-    strong-link partners; with ``mixed`` also the other digit of a two-digit cell).
-    Returns the new queue tail."""
+    strong-link partners; with ``cell_links`` all digits, not 0, also the other digit
+    of a two-digit cell). Returns the new queue tail."""
     cell = off // n
     d = off % n
     for kind in range(3):
@@ -72,25 +72,25 @@ def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
                 seen_on[on] = stamp
                 queue[tail] = on
                 tail += 1
-    if mixed:
-        c = cand[cell]
-        if popcount(c) == 2:
-            on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
-            if seen_on[on] != stamp:
-                seen_on[on] = stamp
-                queue[tail] = on
-                tail += 1
+    c = cand[cell] & cell_links
+    if popcount(c) == 2:
+        on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
+        if seen_on[on] != stamp:
+            seen_on[on] = stamp
+            queue[tail] = on
+            tail += 1
     return tail
 
 
 @inner_njit(cache=True, nogil=True)
-def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
+def chain_refutes(cand, peers, n, strong, start, cell_links, queue, seen_on, seen_off, stamp):
     """True if a chain leads from candidate ``start`` (``cell * n + d``) being true to
     ``start`` being false, so that it can go.
 
     The chain alternates: a true candidate makes its peers with the same digit false
-    (with ``mixed`` also the other digits of its cell); a false candidate makes its
-    strong-link partner true (with ``mixed`` also the other digit of a two-digit cell).
+    (with ``cell_links`` all digits also the other digits of its cell; 0: forcing
+    chains, not X-chains); a false candidate makes its strong-link partner true (with
+    ``cell_links`` also the other digit of a two-digit cell).
     Links are those of the current candidates (static, as in Sudoku Explainer's forcing
     chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
     and ``seen_off`` equal to ``stamp`` mark visited candidates."""
@@ -113,18 +113,17 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
                 return True
             if seen_off[off] != stamp:
                 seen_off[off] = stamp
-                tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
-        if mixed:
-            rest = cand[cell] & ~bit
-            while rest:
-                other = lowest_bit(rest)
-                rest ^= other
-                off = cell * n + bit_index(other)
-                if off == start:
-                    return True
-                if seen_off[off] != stamp:
-                    seen_off[off] = stamp
-                    tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
+                tail = follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
+        rest = cand[cell] & ~bit & cell_links
+        while rest:
+            other = lowest_bit(rest)
+            rest ^= other
+            off = cell * n + bit_index(other)
+            if off == start:
+                return True
+            if seen_off[off] != stamp:
+                seen_off[off] = stamp
+                tail = follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
     return False
 
 
@@ -154,6 +153,9 @@ def chains(cand, units, peers, n, mixed, cands, first):
     gone = cands[2]
     gone[:] = ZERO
     stamp = 0
+    # the links inside cells as a mask (all digits or none): a value, not a branch,
+    # in the inner loops, so the two kinds of chains compile once in a small call
+    cell_links = ~PLACED if mixed else ZERO
     for cell in range(nn):
         c = cand[cell]
         if c & PLACED:
@@ -163,7 +165,9 @@ def chains(cand, units, peers, n, mixed, cands, first):
             c ^= bit
             stamp += 1
             start = cell * n + bit_index(bit)
-            if chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
+            if chain_refutes(
+                cand, peers, n, strong, start, cell_links, queue, seen_on, seen_off, stamp
+            ):
                 gone[cell] |= bit
     return remove_marked(cand, gone, first)
 
