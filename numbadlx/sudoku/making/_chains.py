@@ -31,7 +31,8 @@ def strong_links(cand, units, n, strong):
     ``d + 1`` in the cell's row (kind 0), column (1) or box (2) when the digit has
     exactly two places left there (a *strong link*: one of the two holds it), else -1."""
     nn = cand.shape[0]
-    strong[: 3 * nn * n] = -1
+    for i in range(3 * nn * n):  # a loop: a slice assignment compiles more
+        strong[i] = -1
     for u in range(units.shape[0]):
         kind = u // n
         for d in range(n):
@@ -151,7 +152,7 @@ def chains(cand, units, peers, n, mixed, cands, first):
     seen_off = cleared(np.empty(size, dtype=np.int64))
     strong_links(cand, units, n, strong)
     gone = cands[2]
-    gone[:] = ZERO
+    cleared(gone)
     stamp = 0
     # the links inside cells as a mask (all digits or none): a value, not a branch,
     # in the inner loops, so the two kinds of chains compile once in a small call
@@ -231,7 +232,7 @@ def digit_trial(cand, units, peers, where, cell, d, possible, done):
     unit with no place for it. ``possible`` (n^2) and ``done`` (3 n) are scratch."""
     n = units.shape[1]
     bit = ONE << np.uint64(d)
-    done[: 3 * n] = 0
+    cleared(done)
     for k in range(cand.shape[0]):
         c = cand[k]
         possible[k] = 1 if (c & bit) and not (c & PLACED) else 0
@@ -271,7 +272,7 @@ def nishio(cand, units, peers, where, cands, first):
     (:func:`digit_trial`), leaves some unit without a place for it goes. Every
     candidate is tried on the same candidates, then all refuted ones are removed."""
     gone = cands[2]
-    gone[:] = ZERO
+    cleared(gone)
     possible = np.empty(cand.shape[0], dtype=np.int64)
     done = np.empty(3 * units.shape[1], dtype=np.int64)
     for cell in range(cand.shape[0]):
@@ -300,7 +301,7 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     union = cands[1]
     gone = cands[2]
     on = cands[3]
-    gone[:] = ZERO
+    cleared(gone)
     unions = cleared_rows(np.empty((3 * n * n, nn), dtype=np.uint64))  # of each unit, digit
     stack = np.empty(16 * nn + 64, dtype=np.int32)
     dummy = cleared(np.empty(2, dtype=np.int64))
@@ -308,7 +309,7 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
         c = cand[cell]
         if c & PLACED:
             continue
-        union[:] = ZERO
+        cleared(union)
         rest = c
         while rest:
             bit = lowest_bit(rest)

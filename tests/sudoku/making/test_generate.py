@@ -68,6 +68,27 @@ def test_random_grids_depend_on_seed_and_index_only():
     assert not (sudoku.random_grids(10, 9, seed=6) == one[:10]).all()
 
 
+def test_seed_value_is_the_kernels_seed_state():
+    """The Python twin of ``seed_state`` (the small rate calls' loop seeds from it) gives
+    the state the kernels' own seeding gives, at the ends of the seed range too."""
+    from numba import njit
+
+    from numbadlx.sudoku.making._random import next_random, seed_state, seed_value
+
+    @njit
+    def seeded(seed, index):
+        state = np.zeros(1, dtype=np.uint64)
+        seed_state(seed, index, state)
+        return state[0], next_random(state)
+
+    for seed, index in [(0, 0), (5, 3), (2**63 - 1, 2**63 - 1), (123456789, 10**12)]:
+        state, draw = seeded(seed, index)
+        mine = np.array([seed_value(seed, index)], dtype=np.uint64)
+        assert int(state) == int(mine[0])
+        assert int(draw) == int(next_random(mine))
+    assert seed_value(0, 1) != seed_value(0, 0) != seed_value(1, 0)
+
+
 def test_random_grids_reach_every_4x4_grid():
     grids = sudoku.random_grids(5000, 4, seed=3)
     assert len({grid.tobytes() for grid in grids}) == 288  # all 4x4 Sudoku grids
@@ -393,19 +414,23 @@ def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
     second is loaded, small calls take it too (none compiles the ladder twice)."""
     from numba.core import types
 
-    from numbadlx.sudoku.making import _bodies, _rate
+    from numbadlx.sudoku.making import _bodies, _ladder, _rate
 
     def ladders():
-        """The types of the ``sizes`` argument rate_chunk has been compiled for."""
-        return {str(signature[-1]) for signature in _bodies.rate_chunk.signatures}
+        """The types of the ``sizes`` argument the ladder has been compiled for."""
+        return {str(signature[-1]) for signature in _ladder.logic_solve.signatures}
 
     puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
     monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
     small = sudoku.rate(puzzles, steps=True)
     assert any(kind.startswith("array(int64") for kind in ladders())
+    # a small call's uniqueness and tries loop is Python's: no rating chunk compiled for it
+    assert not any(
+        str(signature[-1]).startswith("array(int64") for signature in _bodies.rate_chunk.signatures
+    )
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
     large = sudoku.rate(puzzles, steps=True, threads=1)
-    assert "none" in ladders()
+    assert types.none in {signature[-1] for signature in _bodies.rate_chunk.signatures}
     for field in ("tries", "logic"):
         assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
     for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
