@@ -8,13 +8,13 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, PLACED, UNIQUE
+from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
 from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, rate_logic, trial_chunk
 from ._isomorphs import transform_one, transform_work
 from ._ladder import STEP_FIELDS
 from ._masks import candidates_of
 from ._random import seed_state, seed_value
-from ._search import random_grid_into, search, search_work, singles
+from ._search import random_grid_into, search, search_work
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -396,9 +396,9 @@ def _tries_serial(
     tries, logic, outcome, status, solutions,
 ):  # fmt: skip
     """The uniqueness check and ``tries`` of :func:`~._bodies.rate_chunk` (a small
-    call: ``do_logic`` None), as a Python loop over the compiled search, isomorph and
-    singles kernels: that loop is not compiled, nor the search a second time inside
-    it. Same arguments as :func:`rate_bulk`; same results as the compiled chunk."""
+    call), as a Python loop over the compiled search and isomorph kernels: that loop is
+    not compiled, nor the search a second time inside it. Same arguments as
+    :func:`rate_bulk`; same results as the compiled chunk."""
     count, nn = puzzles.shape
     work_s = (
         np.zeros((nn + 2, nn), dtype=np.uint64),
@@ -408,18 +408,19 @@ def _tries_serial(
         np.zeros(16 * nn + 64, dtype=np.int32),
         np.zeros(1, dtype=np.int64),  # the stop flag: never set
     )  # search_work's arrays
-    first_state, queue = work_s[0][0], work_s[4]
+    first_state = work_s[0][0]
     orders = [np.zeros(size, dtype=np.int64) for size in (n, n, n + 1, n)]  # transform_work's
     state = np.zeros(1, dtype=np.uint64)
     image = np.zeros(nn, dtype=np.uint8)
     solution = np.zeros(nn, dtype=np.uint8)
     cand = np.zeros(nn, dtype=np.uint64)
     for k in range(count):
+        branched = -1  # tries of a search of the puzzle as given (-1: none run yet)
         if status[k] == NOT_RUN:
             if not candidates_of(puzzles[k], first_state, peers, full):
                 status[k] = INVALID
             else:
-                found, _, _ = search(work_s, units, peers, 2, 0, False, state, solutions[k])
+                found, branched, _ = search(work_s, units, peers, 2, 0, False, state, solutions[k])
                 status[k] = UNIQUE if found == 1 else MULTIPLE if found == 2 else NO_SOLUTION
         if status[k] != UNIQUE:
             tries[k] = logic[k] = np.nan
@@ -429,18 +430,14 @@ def _tries_serial(
             tries[k] = logic[k] = np.nan
             outcome[k] = INVALID
             continue
+        if branched < 0:  # its status came with it: one search of the puzzle as given
+            first_state[:] = cand
+            _, branched, _ = search(work_s, units, peers, 1, 0, False, state, solution)
         total = 0
         solvable = True
-        # singles reach the same cells in every isomorph: if they fill the grid,
-        # every isomorph takes 0 tries
-        first_state[:] = cand
-        isomorphs_left = isomorphs
-        if singles(first_state, units, peers, queue) < 0:
-            solvable = False
-            isomorphs_left = 0
-        elif np.all(first_state & PLACED):
-            isomorphs_left = 0
-        for _ in range(isomorphs_left):
+        # a search that never branched was done by singles, which reach the same cells
+        # in every isomorph (the compiled chunk asks singles alone): 0 tries in each
+        for _ in range(isomorphs if branched > 0 else 0):
             transform_one(puzzles[k], n, box_rows, box_cols, state, image, *orders)
             candidates_of(image, first_state, peers, full)
             found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)

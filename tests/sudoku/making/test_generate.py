@@ -597,3 +597,51 @@ def test_every_logic_step_on_public_puzzles_agrees_with_the_solution(datasets):
     # hidden quads and jellyfish are rare (once and ten times in 21,465 such puzzles), and
     # the trial rungs solve all of these (forum_hardest_1106 is where search is needed)
     assert set(missing) <= {"hidden quad", "jellyfish", "naked quad", "needs search"}, missing
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4))])
+def test_small_calls_rate_every_box_shape_as_large_ones(monkeypatch, n, box):
+    """The small calls' Python loop of uniqueness and ``tries`` (isomorphs drawn from
+    its own seeding, square and non-square boxes) gives what the compiled chunk of a
+    large call gives."""
+    from numbadlx.sudoku.making import _rate
+
+    puzzles = sudoku.generate(6, n, box=box, seed=4)
+    puzzles = np.vstack([puzzles, np.zeros((1, n * n), dtype=np.uint8)])  # + a MULTIPLE
+    small = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    large = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    assert small.status_names().tolist() == ["UNIQUE"] * 6 + ["MULTIPLE"]
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    assert np.array_equal(small.hardest, large.hardest)
+    # past 4x4 (whose minimal puzzles singles solve) some need a search: isomorphs drawn
+    assert n == 4 or np.nanmax(small.tries) > 0
+
+
+def test_small_loop_takes_a_status_that_came_with_the_puzzles():
+    """Rows whose status an engine already gave (UNIQUE) get the same ``tries`` from
+    the small calls' loop as rows it checks itself (NOT_RUN)."""
+    from numbadlx.sudoku.geometry import unit_tables
+    from numbadlx.sudoku.making import _loops
+    from numbadlx.sudoku.making._masks import full_mask
+
+    puzzles = np.vstack([sudoku.parse(HARD_9), sudoku.generate(1, 9, seed=3)])
+    units, peers, _ = unit_tables(9, 3, 3)
+    results = []
+    for given in (Status.NOT_RUN, Status.UNIQUE):
+        status = np.full(2, int(given), dtype=np.uint8)
+        solutions = np.zeros_like(puzzles)
+        if given == Status.UNIQUE:
+            solutions[:] = sudoku.solve(puzzles).solutions
+        tries, logic = np.zeros(2), np.zeros(2)
+        outcome = np.zeros(2, dtype=np.uint8)
+        _loops._tries_serial(
+            puzzles, 9, 3, 3, units, peers, full_mask(9), 8, 0, 0,
+            tries, logic, outcome, status, solutions,
+        )  # fmt: skip
+        assert status.tolist() == [int(Status.UNIQUE)] * 2
+        assert (solutions == sudoku.solve(puzzles).solutions).all()
+        results.append(tries)
+    assert results[0].tolist() == results[1].tolist() and results[0][0] > 0
