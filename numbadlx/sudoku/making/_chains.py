@@ -84,17 +84,22 @@ def follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
 
 
 @inner_njit(cache=True, nogil=True)
-def chain_refutes(cand, peers, n, strong, start, cell_links, queue, seen_on, seen_off, stamp):
+def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
     """True if a chain leads from candidate ``start`` (``cell * n + d``) being true to
     ``start`` being false, so that it can go.
 
     The chain alternates: a true candidate makes its peers with the same digit false
-    (with ``cell_links`` all digits also the other digits of its cell; 0: forcing
-    chains, not X-chains); a false candidate makes its strong-link partner true (with
-    ``cell_links`` also the other digit of a two-digit cell).
+    (with ``mixed`` also the other digits of its cell); a false candidate makes its
+    strong-link partner true (with ``mixed`` also the other digit of a two-digit cell).
     Links are those of the current candidates (static, as in Sudoku Explainer's forcing
     chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
-    and ``seen_off`` equal to ``stamp`` mark visited candidates."""
+    and ``seen_off`` equal to ``stamp`` mark visited candidates.
+
+    ``mixed`` becomes a mask of the links inside cells (all digits or none), a value
+    rather than a branch in the inner loops: as a value (a small call compiles both
+    kinds of chains once) it then costs little; as a constant (a large call) the mask
+    is one too."""
+    cell_links = ~PLACED if mixed else ZERO
     head = 0
     tail = np.int64(1)
     queue[0] = start
@@ -154,9 +159,6 @@ def chains(cand, units, peers, n, mixed, cands, first):
     gone = cands[2]
     cleared(gone)
     stamp = 0
-    # the links inside cells as a mask (all digits or none): a value, not a branch,
-    # in the inner loops, so the two kinds of chains compile once in a small call
-    cell_links = ~PLACED if mixed else ZERO
     for cell in range(nn):
         c = cand[cell]
         if c & PLACED:
@@ -166,9 +168,7 @@ def chains(cand, units, peers, n, mixed, cands, first):
             c ^= bit
             stamp += 1
             start = cell * n + bit_index(bit)
-            if chain_refutes(
-                cand, peers, n, strong, start, cell_links, queue, seen_on, seen_off, stamp
-            ):
+            if chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off, stamp):
                 gone[cell] |= bit
     return remove_marked(cand, gone, first)
 
