@@ -59,10 +59,10 @@ def strong_links(cand, units, n, strong):
 
 
 @inner_njit(cache=True, nogil=True)
-def follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp):
+def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
     """Candidate ``off`` is false: queue the candidates that must then be true (its
-    strong-link partners; with ``cell_links`` all digits, not 0, also the other digit
-    of a two-digit cell). Returns the new queue tail."""
+    strong-link partners; with ``mixed`` also the other digit of a two-digit cell,
+    through a mask as in :func:`chain_refutes`). Returns the new queue tail."""
     cell = off // n
     d = off % n
     for kind in range(3):
@@ -73,7 +73,7 @@ def follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
                 seen_on[on] = stamp
                 queue[tail] = on
                 tail += 1
-    c = cand[cell] & cell_links
+    c = cand[cell] & (~PLACED if mixed else ZERO)
     if popcount(c) == 2:
         on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
         if seen_on[on] != stamp:
@@ -119,7 +119,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
                 return True
             if seen_off[off] != stamp:
                 seen_off[off] = stamp
-                tail = follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
+                tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
         rest = cand[cell] & ~bit & cell_links
         while rest:
             other = lowest_bit(rest)
@@ -129,7 +129,7 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
                 return True
             if seen_off[off] != stamp:
                 seen_off[off] = stamp
-                tail = follow_strong(cand, n, strong, off, cell_links, queue, tail, seen_on, stamp)
+                tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
     return False
 
 
