@@ -31,7 +31,8 @@ def strong_links(cand, units, n, strong):
     ``d + 1`` in the cell's row (kind 0), column (1) or box (2) when the digit has
     exactly two places left there (a *strong link*: one of the two holds it), else -1."""
     nn = cand.shape[0]
-    strong[: 3 * nn * n] = -1
+    for i in range(3 * nn * n):  # a loop: a slice assignment compiles more
+        strong[i] = -1
     for u in range(units.shape[0]):
         kind = u // n
         for d in range(n):
@@ -60,8 +61,8 @@ def strong_links(cand, units, n, strong):
 @inner_njit(cache=True, nogil=True)
 def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
     """Candidate ``off`` is false: queue the candidates that must then be true (its
-    strong-link partners; with ``mixed`` also the other digit of a two-digit cell).
-    Returns the new queue tail."""
+    strong-link partners; with ``mixed`` also the other digit of a two-digit cell,
+    through a mask as in :func:`chain_refutes`). Returns the new queue tail."""
     cell = off // n
     d = off % n
     for kind in range(3):
@@ -72,14 +73,13 @@ def follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp):
                 seen_on[on] = stamp
                 queue[tail] = on
                 tail += 1
-    if mixed:
-        c = cand[cell]
-        if popcount(c) == 2:
-            on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
-            if seen_on[on] != stamp:
-                seen_on[on] = stamp
-                queue[tail] = on
-                tail += 1
+    c = cand[cell] & (~PLACED if mixed else ZERO)
+    if popcount(c) == 2:
+        on = cell * n + bit_index(c & ~(ONE << np.uint64(d)))
+        if seen_on[on] != stamp:
+            seen_on[on] = stamp
+            queue[tail] = on
+            tail += 1
     return tail
 
 
@@ -93,7 +93,13 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
     strong-link partner true (with ``mixed`` also the other digit of a two-digit cell).
     Links are those of the current candidates (static, as in Sudoku Explainer's forcing
     chains); breadth first, so the chain found is a shortest one. Entries of ``seen_on``
-    and ``seen_off`` equal to ``stamp`` mark visited candidates."""
+    and ``seen_off`` equal to ``stamp`` mark visited candidates.
+
+    ``mixed`` becomes a mask of the links inside cells (all digits or none), a value
+    rather than a branch in the inner loops: as a value (a small call compiles both
+    kinds of chains once) it then costs little; as a constant (a large call) the mask
+    is one too."""
+    cell_links = ~PLACED if mixed else ZERO
     head = 0
     tail = np.int64(1)
     queue[0] = start
@@ -114,17 +120,16 @@ def chain_refutes(cand, peers, n, strong, start, mixed, queue, seen_on, seen_off
             if seen_off[off] != stamp:
                 seen_off[off] = stamp
                 tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
-        if mixed:
-            rest = cand[cell] & ~bit
-            while rest:
-                other = lowest_bit(rest)
-                rest ^= other
-                off = cell * n + bit_index(other)
-                if off == start:
-                    return True
-                if seen_off[off] != stamp:
-                    seen_off[off] = stamp
-                    tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
+        rest = cand[cell] & ~bit & cell_links
+        while rest:
+            other = lowest_bit(rest)
+            rest ^= other
+            off = cell * n + bit_index(other)
+            if off == start:
+                return True
+            if seen_off[off] != stamp:
+                seen_off[off] = stamp
+                tail = follow_strong(cand, n, strong, off, mixed, queue, tail, seen_on, stamp)
     return False
 
 
@@ -152,7 +157,7 @@ def chains(cand, units, peers, n, mixed, cands, first):
     seen_off = cleared(np.empty(size, dtype=np.int64))
     strong_links(cand, units, n, strong)
     gone = cands[2]
-    gone[:] = ZERO
+    cleared(gone)
     stamp = 0
     for cell in range(nn):
         c = cand[cell]
@@ -227,7 +232,7 @@ def digit_trial(cand, units, peers, where, cell, d, possible, done):
     unit with no place for it. ``possible`` (n^2) and ``done`` (3 n) are scratch."""
     n = units.shape[1]
     bit = ONE << np.uint64(d)
-    done[: 3 * n] = 0
+    cleared(done)
     for k in range(cand.shape[0]):
         c = cand[k]
         possible[k] = 1 if (c & bit) and not (c & PLACED) else 0
@@ -267,7 +272,7 @@ def nishio(cand, units, peers, where, cands, first):
     (:func:`digit_trial`), leaves some unit without a place for it goes. Every
     candidate is tried on the same candidates, then all refuted ones are removed."""
     gone = cands[2]
-    gone[:] = ZERO
+    cleared(gone)
     possible = np.empty(cand.shape[0], dtype=np.int64)
     done = np.empty(3 * units.shape[1], dtype=np.int64)
     for cell in range(cand.shape[0]):
@@ -296,7 +301,7 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     union = cands[1]
     gone = cands[2]
     on = cands[3]
-    gone[:] = ZERO
+    cleared(gone)
     unions = cleared_rows(np.empty((3 * n * n, nn), dtype=np.uint64))  # of each unit, digit
     stack = np.empty(16 * nn + 64, dtype=np.int32)
     dummy = cleared(np.empty(2, dtype=np.int64))
@@ -304,7 +309,7 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
         c = cand[cell]
         if c & PLACED:
             continue
-        union[:] = ZERO
+        cleared(union)
         rest = c
         while rest:
             bit = lowest_bit(rest)

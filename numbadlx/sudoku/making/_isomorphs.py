@@ -4,11 +4,11 @@ of the isomorphs the ``tries`` rating averages over)."""
 import numpy as np
 from numba import njit
 
-from ._masks import cleared, inner_njit
+from ._masks import cleared
 from ._random import random_below, shuffle
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: small rate calls call it from Python
 def transform_one(puzzle, n, box_rows, box_cols, state, out, row_order, col_order, digits, groups):
     """A random isomorph of ``puzzle`` into ``out``: bands and the rows inside each band,
     stacks and the columns inside each stack, digits relabelled, and (square boxes only)

@@ -90,9 +90,11 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
     are values, read at run time, and those rungs compile once: what a small call (a
     first use) takes, and so are the flags of the basic rungs (pointing or claiming,
-    XY or XYZ: each of those rungs compiles once too). The chains keep their flag (X
-    or forcing chains) a constant either way: as a value it cost hard puzzles some
-    10% more time. Both give the same eliminations. (With an array, Numba types both
+    XY or XYZ: each of those rungs compiles once too), and so is that of the chains
+    (X or forcing chains: the two kinds compile once; :func:`~._chains.chains` turns
+    the flag into a mask, not a branch of its inner loops, so as a value it costs small
+    calls 3-4% of their rating time, against 10% as a branch). Both give the same
+    eliminations. (With an array, Numba types both
     branches of ``sizes is None``, as it drops the branch not taken only for None:
     ``two`` is then 2 or ``sizes[0]``, an int64, and ``yes`` a bool either way.)"""
     n = units.shape[1]
@@ -133,9 +135,9 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
     if technique == T_HIDDEN_QUAD:
         return hidden_subset(cand, units, four, first, second, members)
     if technique == T_X_CHAIN:
-        return chains(cand, units, peers, n, False, cands, first)
+        return chains(cand, units, peers, n, no, cands, first)
     if technique == T_FORCING_CHAIN:
-        return chains(cand, units, peers, n, True, cands, first)
+        return chains(cand, units, peers, n, yes, cands, first)
     return 0
 
 

@@ -8,13 +8,13 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 import numpy as np
 from numba import njit, prange
 
-from ..engines import INVALID, UNIQUE
+from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
 from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, rate_logic, trial_chunk
 from ._isomorphs import transform_one, transform_work
-from ._ladder import STEP_FIELDS, logic_work
+from ._ladder import STEP_FIELDS
 from ._masks import candidates_of
-from ._random import seed_state
-from ._search import random_grid_into, search_work
+from ._random import seed_state, seed_value
+from ._search import random_grid_into, search, search_work
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -320,49 +320,57 @@ def rate_serial(
 ):
     """:func:`rate_bulk` on the calling thread (same arguments).
 
-    With ``sizes`` (a small call, see :func:`~._ladder.apply_static`), the compiled
-    chunk does the uniqueness and ``tries`` only, and the ladder runs from here, puzzle
-    by puzzle (:func:`~._bodies.rate_logic` in Python over the compiled ladder): the
-    ladder is then compiled once, not a second time inside the chunk."""
+    With ``sizes`` (a small call, see :func:`~._ladder.apply_static`), nothing of the
+    compiled chunk runs: the uniqueness and ``tries`` come from :func:`_tries_serial`
+    and the ladder runs from here, puzzle by puzzle (:func:`~._bodies.rate_logic` in
+    Python over the compiled ladder), both Python loops over the compiled search and
+    ladder, which are then compiled once each, not a second time inside a chunk."""
     small = sizes is not None
-    rate_chunk(
-        np.int64(0),
-        np.int64(1),
-        puzzles,
-        n,
-        box_rows,
-        box_cols,
-        units,
-        peers,
-        where,
-        full,
-        isomorphs,
-        seed,
-        first_index,
-        None if small else do_logic,
-        ratings,
-        tries,
-        logic,
-        outcome,
-        hardest,
-        n_steps,
-        steps,
-        chunk,
-        status,
-        solutions,
-        sizes,
-    )
+    if small:
+        _tries_serial(
+            puzzles, n, box_rows, box_cols, units, peers, full, isomorphs, seed, first_index,
+            tries, logic, outcome, status, solutions,
+        )  # fmt: skip
+    else:
+        rate_chunk(
+            np.int64(0),
+            np.int64(1),
+            puzzles,
+            n,
+            box_rows,
+            box_cols,
+            units,
+            peers,
+            where,
+            full,
+            isomorphs,
+            seed,
+            first_index,
+            do_logic,
+            ratings,
+            tries,
+            logic,
+            outcome,
+            hardest,
+            n_steps,
+            steps,
+            chunk,
+            status,
+            solutions,
+            sizes,
+        )
     if not (small and do_logic):
         return
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
     cand = np.zeros(nn, dtype=np.uint64)
-    work = logic_work(n)
+    # the ladder's scratch (logic_work's arrays) made here: one kernel less to compile
+    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
     no_solution = np.zeros(0, dtype=np.uint8)
     no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
     for k in range(count):
         if status[k] != UNIQUE or outcome[k] == INVALID:
-            continue  # not rated, or its givens clash (rate_chunk said so)
+            continue  # not rated, or its givens clash (_tries_serial said so)
         candidates_of(puzzles[k], cand, peers, full)
         rate_logic.py_func(
             k,
@@ -381,6 +389,63 @@ def rate_serial(
             no_solution,
             sizes,
         )
+
+
+def _tries_serial(
+    puzzles, n, box_rows, box_cols, units, peers, full, isomorphs, seed, first_index,
+    tries, logic, outcome, status, solutions,
+):  # fmt: skip
+    """The uniqueness check and ``tries`` of :func:`~._bodies.rate_chunk` (a small
+    call), as a Python loop over the compiled search and isomorph kernels: that loop is
+    not compiled, nor the search a second time inside it. Same arguments as
+    :func:`rate_bulk`; same results as the compiled chunk."""
+    count, nn = puzzles.shape
+    work_s = (
+        np.zeros((nn + 2, nn), dtype=np.uint64),
+        np.zeros(nn + 2, dtype=np.uint64),
+        np.zeros(nn + 2, dtype=np.int64),
+        np.zeros(nn + 2, dtype=np.int64),
+        np.zeros(16 * nn + 64, dtype=np.int32),
+        np.zeros(1, dtype=np.int64),  # the stop flag: never set
+    )  # search_work's arrays
+    first_state = work_s[0][0]
+    orders = [np.zeros(size, dtype=np.int64) for size in (n, n, n + 1, n)]  # transform_work's
+    state = np.zeros(1, dtype=np.uint64)
+    image = np.zeros(nn, dtype=np.uint8)
+    solution = np.zeros(nn, dtype=np.uint8)
+    cand = np.zeros(nn, dtype=np.uint64)
+    for k in range(count):
+        branched = -1  # tries of a search of the puzzle as given (-1: none run yet)
+        if status[k] == NOT_RUN:
+            if not candidates_of(puzzles[k], first_state, peers, full):
+                status[k] = INVALID
+            else:
+                found, branched, _ = search(work_s, units, peers, 2, 0, False, state, solutions[k])
+                status[k] = UNIQUE if found == 1 else MULTIPLE if found == 2 else NO_SOLUTION
+        if status[k] != UNIQUE:
+            tries[k] = logic[k] = np.nan
+            continue
+        state[0] = seed_value(seed, first_index + k)
+        if not candidates_of(puzzles[k], cand, peers, full):
+            tries[k] = logic[k] = np.nan
+            outcome[k] = INVALID
+            continue
+        if branched < 0:  # its status came with it: one search of the puzzle as given
+            first_state[:] = cand
+            _, branched, _ = search(work_s, units, peers, 1, 0, False, state, solution)
+        total = 0
+        solvable = True
+        # a search that never branched was done by singles, which reach the same cells
+        # in every isomorph (the compiled chunk asks singles alone): 0 tries in each
+        for _ in range(isomorphs if branched > 0 else 0):
+            transform_one(puzzles[k], n, box_rows, box_cols, state, image, *orders)
+            candidates_of(image, first_state, peers, full)
+            found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
+            if found == 0:
+                solvable = False
+                break
+            total += g
+        tries[k] = total / isomorphs if solvable else np.nan
 
 
 def trials_serial(puzzles, *rest):

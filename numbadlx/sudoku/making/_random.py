@@ -34,6 +34,13 @@ def seed_state(seed, index, state):
     next_random(state)
 
 
+def seed_value(seed, index):
+    """:func:`seed_state` in Python (for loops run from Python): the state of puzzle
+    ``index`` of a run with ``seed``, as a Python int (the two draws of
+    :func:`seed_state` only add the SplitMix64 increment twice)."""
+    return (int(seed) * 0xD1B54A32D192ED03 + int(index) + 2 * 0x9E3779B97F4A7C15) % 2**64
+
+
 @inner_njit(cache=True, nogil=True)
 def shuffle(values, count, state):
     """Fisher-Yates shuffle of ``values[:count]``."""

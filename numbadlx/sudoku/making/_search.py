@@ -92,7 +92,7 @@ def choose_cell(cand, randomise, state):
     return cell
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: small rate calls call it from Python
 def search(work, units, peers, limit, max_tries, randomise, state, solution):
     """Depth-first search from the candidates in ``work[0][0]`` (:func:`search_work`):
     singles after every choice, branching on a cell with fewest candidates.

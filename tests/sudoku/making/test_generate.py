@@ -68,6 +68,27 @@ def test_random_grids_depend_on_seed_and_index_only():
     assert not (sudoku.random_grids(10, 9, seed=6) == one[:10]).all()
 
 
+def test_seed_value_is_the_kernels_seed_state():
+    """The Python twin of ``seed_state`` (the small rate calls' loop seeds from it) gives
+    the state the kernels' own seeding gives, at the ends of the seed range too."""
+    from numba import njit
+
+    from numbadlx.sudoku.making._random import next_random, seed_state, seed_value
+
+    @njit
+    def seeded(seed, index):
+        state = np.zeros(1, dtype=np.uint64)
+        seed_state(seed, index, state)
+        return state[0], next_random(state)
+
+    for seed, index in [(0, 0), (5, 3), (2**63 - 1, 2**63 - 1), (123456789, 10**12)]:
+        state, draw = seeded(seed, index)
+        mine = np.array([seed_value(seed, index)], dtype=np.uint64)
+        assert int(state) == int(mine[0])
+        assert int(draw) == int(next_random(mine))
+    assert seed_value(0, 1) != seed_value(0, 0) != seed_value(1, 0)
+
+
 def test_random_grids_reach_every_4x4_grid():
     grids = sudoku.random_grids(5000, 4, seed=3)
     assert len({grid.tobytes() for grid in grids}) == 288  # all 4x4 Sudoku grids
@@ -393,19 +414,23 @@ def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
     second is loaded, small calls take it too (none compiles the ladder twice)."""
     from numba.core import types
 
-    from numbadlx.sudoku.making import _bodies, _rate
+    from numbadlx.sudoku.making import _bodies, _ladder, _rate
 
     def ladders():
-        """The types of the ``sizes`` argument rate_chunk has been compiled for."""
-        return {str(signature[-1]) for signature in _bodies.rate_chunk.signatures}
+        """The types of the ``sizes`` argument the ladder has been compiled for."""
+        return {str(signature[-1]) for signature in _ladder.logic_solve.signatures}
 
     puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
     monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
     small = sudoku.rate(puzzles, steps=True)
     assert any(kind.startswith("array(int64") for kind in ladders())
+    # a small call's uniqueness and tries loop is Python's: no rating chunk compiled for it
+    assert not any(
+        str(signature[-1]).startswith("array(int64") for signature in _bodies.rate_chunk.signatures
+    )
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
     large = sudoku.rate(puzzles, steps=True, threads=1)
-    assert "none" in ladders()
+    assert types.none in {signature[-1] for signature in _bodies.rate_chunk.signatures}
     for field in ("tries", "logic"):
         assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
     for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
@@ -572,3 +597,51 @@ def test_every_logic_step_on_public_puzzles_agrees_with_the_solution(datasets):
     # hidden quads and jellyfish are rare (once and ten times in 21,465 such puzzles), and
     # the trial rungs solve all of these (forum_hardest_1106 is where search is needed)
     assert set(missing) <= {"hidden quad", "jellyfish", "naked quad", "needs search"}, missing
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4))])
+def test_small_calls_rate_every_box_shape_as_large_ones(monkeypatch, n, box):
+    """The small calls' Python loop of uniqueness and ``tries`` (isomorphs drawn from
+    its own seeding, square and non-square boxes) gives what the compiled chunk of a
+    large call gives."""
+    from numbadlx.sudoku.making import _rate
+
+    puzzles = sudoku.generate(6, n, box=box, seed=4)
+    puzzles = np.vstack([puzzles, np.zeros((1, n * n), dtype=np.uint8)])  # + a MULTIPLE
+    small = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    large = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    assert small.status_names().tolist() == ["UNIQUE"] * 6 + ["MULTIPLE"]
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    assert np.array_equal(small.hardest, large.hardest)
+    # past 4x4 (whose minimal puzzles singles solve) some need a search: isomorphs drawn
+    assert n == 4 or np.nanmax(small.tries) > 0
+
+
+def test_small_loop_takes_a_status_that_came_with_the_puzzles():
+    """Rows whose status an engine already gave (UNIQUE) get the same ``tries`` from
+    the small calls' loop as rows it checks itself (NOT_RUN)."""
+    from numbadlx.sudoku.geometry import unit_tables
+    from numbadlx.sudoku.making import _loops
+    from numbadlx.sudoku.making._masks import full_mask
+
+    puzzles = np.vstack([sudoku.parse(HARD_9), sudoku.generate(1, 9, seed=3)])
+    units, peers, _ = unit_tables(9, 3, 3)
+    results = []
+    for given in (Status.NOT_RUN, Status.UNIQUE):
+        status = np.full(2, int(given), dtype=np.uint8)
+        solutions = np.zeros_like(puzzles)
+        if given == Status.UNIQUE:
+            solutions[:] = sudoku.solve(puzzles).solutions
+        tries, logic = np.zeros(2), np.zeros(2)
+        outcome = np.zeros(2, dtype=np.uint8)
+        _loops._tries_serial(
+            puzzles, 9, 3, 3, units, peers, full_mask(9), 8, 0, 0,
+            tries, logic, outcome, status, solutions,
+        )  # fmt: skip
+        assert status.tolist() == [int(Status.UNIQUE)] * 2
+        assert (solutions == sudoku.solve(puzzles).solutions).all()
+        results.append(tries)
+    assert results[0].tolist() == results[1].tolist() and results[0][0] > 0
