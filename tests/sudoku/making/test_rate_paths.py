@@ -1,0 +1,125 @@
+"""Small and large ``rate`` calls: a small call runs the ladder's driver and its
+uniqueness and ``tries`` loop from Python over compiled pieces, a large one compiled
+chunks; both must rate every puzzle the same."""
+
+import numpy as np
+import pytest
+
+from numbadlx import sudoku
+from numbadlx.sudoku import Status
+
+NO_SOLUTION_9 = "123456780" + "000000009" + "0" * 63  # r1c9 has no digit left
+# a hard puzzle of the "forum hardest" kind (its logic rating needs trials or search)
+HARD_9 = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+
+
+@pytest.mark.slow
+def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
+    """A small call checks uniqueness with the rater's own search, a large one with an
+    engine: the same statuses and ratings either way (here both on one thread)."""
+    from numbadlx.sudoku.making import _rate
+
+    unique = sudoku.generate(3, 9, seed=21)
+    clash = np.zeros(81, dtype=np.uint8)
+    clash[:2] = 5
+    few = unique[0].copy()
+    few[10:] = 0  # a few givens: many solutions
+    hard = sudoku.parse(HARD_9)
+    puzzles = np.vstack([unique, few, sudoku.parse(NO_SOLUTION_9), clash, hard])
+    small = sudoku.rate(puzzles, steps=True, threads=1)
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large": an engine checks
+    large = sudoku.rate(puzzles, steps=True, threads=1)
+    names = ["UNIQUE"] * 3 + ["MULTIPLE", "NO_SOLUTION", "INVALID", "UNIQUE"]
+    assert small.status_names().tolist() == large.status_names().tolist() == names
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    for field in ("hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(small, field), getattr(large, field))
+    # the hard one needs the trial rungs (rated in a second pass) or search
+    assert small.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+
+
+@pytest.mark.slow
+def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
+    """A small call runs the rungs compiled once each (subset sizes and flags as
+    values), a large one the rungs compiled for each size and flag: the same ratings
+    and steps on puzzles that reach every rung below the trials and beyond. Once the
+    second is loaded, small calls take it too (none compiles the ladder twice)."""
+    from numba.core import types
+
+    from numbadlx.sudoku.making import _bodies, _ladder, _rate
+
+    def ladders():
+        """The types of the ``sizes`` argument the ladder has been compiled for."""
+        return {str(signature[-1]) for signature in _ladder.logic_solve.signatures}
+
+    puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
+    monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
+    small = sudoku.rate(puzzles, steps=True)
+    assert any(kind.startswith("array(int64") for kind in ladders())
+    # a small call's uniqueness and tries loop is Python's: no rating chunk compiled for it
+    assert not any(
+        str(signature[-1]).startswith("array(int64") for signature in _bodies.rate_chunk.signatures
+    )
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
+    large = sudoku.rate(puzzles, steps=True, threads=1)
+    assert types.none in {signature[-1] for signature in _bodies.rate_chunk.signatures}
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(small, field), getattr(large, field))
+    # the mix reaches the chains (and the trials or search with HARD_9)
+    assert small.hardest.max() >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+    assert np.count_nonzero(small.hardest >= sudoku.TECHNIQUES.index(("X-chain", 6.6))) > 1
+    monkeypatch.undo()
+    assert _rate._fast_ladder_loaded() and types.none in {
+        signature[-1] for signature in _bodies.rate_chunk.signatures
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4))])
+def test_small_calls_rate_every_box_shape_as_large_ones(monkeypatch, n, box):
+    """The small calls' Python loop of uniqueness and ``tries`` (isomorphs drawn from
+    its own seeding, square and non-square boxes) gives what the compiled chunk of a
+    large call gives."""
+    from numbadlx.sudoku.making import _rate
+
+    puzzles = sudoku.generate(6, n, box=box, seed=4)
+    puzzles = np.vstack([puzzles, np.zeros((1, n * n), dtype=np.uint8)])  # + a MULTIPLE
+    small = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    large = sudoku.rate(puzzles, box=box, threads=1, seed=9)
+    assert small.status_names().tolist() == ["UNIQUE"] * 6 + ["MULTIPLE"]
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
+    assert np.array_equal(small.hardest, large.hardest)
+    # past 4x4 (whose minimal puzzles singles solve) some need a search: isomorphs drawn
+    assert n == 4 or np.nanmax(small.tries) > 0
+
+
+def test_small_loop_takes_a_status_that_came_with_the_puzzles():
+    """Rows whose status an engine already gave (UNIQUE) get the same ``tries`` from
+    the small calls' loop as rows it checks itself (NOT_RUN)."""
+    from numbadlx.sudoku.geometry import unit_tables
+    from numbadlx.sudoku.making import _loops
+    from numbadlx.sudoku.making._masks import full_mask
+
+    puzzles = np.vstack([sudoku.parse(HARD_9), sudoku.generate(1, 9, seed=3)])
+    units, peers, _ = unit_tables(9, 3, 3)
+    results = []
+    for given in (Status.NOT_RUN, Status.UNIQUE):
+        status = np.full(2, int(given), dtype=np.uint8)
+        solutions = np.zeros_like(puzzles)
+        if given == Status.UNIQUE:
+            solutions[:] = sudoku.solve(puzzles).solutions
+        tries, logic = np.zeros(2), np.zeros(2)
+        outcome = np.zeros(2, dtype=np.uint8)
+        _loops._tries_serial(
+            puzzles, 9, 3, 3, units, peers, full_mask(9), 8, 0, 0,
+            tries, logic, outcome, status, solutions,
+        )  # fmt: skip
+        assert status.tolist() == [int(Status.UNIQUE)] * 2
+        assert (solutions == sudoku.solve(puzzles).solutions).all()
+        results.append(tries)
+    assert results[0].tolist() == results[1].tolist() and results[0][0] > 0
