@@ -37,21 +37,38 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: ``python -m numbadlx._kernel_cache`` after moving a kernel or a helper.
 DEPENDENCIES = {
     "core/kernels/cells.py": (
+        "_cleared.py",
         "_compiling.py",
         "core/_cells_links.py",
         "core/kernels/common.py",
         "core/links.py",
     ),
-    "core/kernels/common.py": ("_compiling.py", "core/links.py"),
-    "core/kernels/m.py": ("_compiling.py", "core/kernels/common.py", "core/links.py"),
-    "core/kernels/memo.py": ("_compiling.py", "core/kernels/common.py", "core/links.py"),
-    "core/kernels/xc.py": ("_compiling.py", "core/kernels/common.py", "core/links.py"),
-    "core/links.py": ("_compiling.py",),
+    "core/kernels/common.py": ("_cleared.py", "_compiling.py", "core/links.py"),
+    "core/kernels/m.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
+    "core/kernels/memo.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
+    "core/kernels/xc.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
+    "core/links.py": ("_cleared.py", "_compiling.py"),
     "sudoku/engines/_band_moves.py": (
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
     ),
     "sudoku/engines/_bands.py": (
+        "_cleared.py",
         "sudoku/engines/_band_moves.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
@@ -75,6 +92,7 @@ DEPENDENCIES = {
         "sudoku/variants/_rules.py",
     ),
     "sudoku/engines/_dlx.py": (
+        "_cleared.py",
         "_compiling.py",
         "core/links.py",
         "sudoku/engines/_contract.py",
@@ -82,6 +100,7 @@ DEPENDENCIES = {
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_bodies.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -94,6 +113,7 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_chains.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -103,12 +123,14 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_isomorphs.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
     ),
     "sudoku/making/_ladder.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -119,6 +141,7 @@ DEPENDENCIES = {
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_loops.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -131,13 +154,15 @@ DEPENDENCIES = {
         "sudoku/making/_search.py",
         "sudoku/making/_techniques.py",
     ),
-    "sudoku/making/_masks.py": ("_compiling.py", "sudoku/engines/_contract.py"),
+    "sudoku/making/_masks.py": ("_cleared.py", "_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_random.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",
     ),
     "sudoku/making/_search.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_propagation.py",
@@ -145,11 +170,13 @@ DEPENDENCIES = {
         "sudoku/making/_random.py",
     ),
     "sudoku/making/_techniques.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",
     ),
     "sudoku/making/_variant_grids.py": (
+        "_cleared.py",
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/making/_masks.py",

@@ -32,6 +32,7 @@ indices in range, no empty option, no item twice in one option.
 import numpy as np
 from numba import njit
 
+from .._cleared import cleared_rows
 from .._compiling import first_use
 
 UP = 0
@@ -62,15 +63,9 @@ def build_links(indptr, indices, colours, n_items, n_primary):
     n_options = indptr.shape[0] - 1
     nnz = indices.shape[0]
     n_nodes = n_items + 1 + nnz + n_options + 1
-    # np.empty and clearing loops: np.zeros compiles two more NumPy functions
-    nodes = np.empty((4, n_nodes), dtype=LINK_DTYPE)
-    items = np.empty((2, n_items + 2), dtype=LINK_DTYPE)
-    for r in range(4):
-        for k in range(n_nodes):
-            nodes[r, k] = 0
-    for r in range(2):
-        for k in range(n_items + 2):
-            items[r, k] = 0
+    # np.empty and a clearing loop: np.zeros compiles two more NumPy functions
+    nodes = cleared_rows(np.empty((4, n_nodes), dtype=LINK_DTYPE))
+    items = cleared_rows(np.empty((2, n_items + 2), dtype=LINK_DTYPE))
 
     # Item lists: root 0 for primaries, n_items + 1 for secondaries.
     for i in range(n_items + 2):

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..._cleared import cleared
 from ._band_moves import _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
@@ -507,9 +508,7 @@ def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, coun
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     # allocate_work's buffer, made here: no kernel of its own and no np.zeros to compile
     # for a first serial solve (about 0.2 s of it)
-    work = np.empty(_WORK_WORDS, dtype=np.int64)
-    for i in range(_WORK_WORDS):
-        work[i] = 0
+    work = cleared(np.empty(_WORK_WORDS, dtype=np.int64))
     solve_rows(
         _search,
         puzzles,

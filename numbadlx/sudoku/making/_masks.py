@@ -13,6 +13,8 @@ once in Python by :func:`numbadlx.sudoku.geometry.unit_tables`:
 import numpy as np
 from numba import njit
 
+from ..._cleared import cleared as cleared  # the making kernels allocate with these
+from ..._cleared import cleared_rows as cleared_rows
 from ..._compiling import inner_njit as inner_njit  # the making kernels' helpers use it
 from ..engines import PLACED
 from ..engines import popcount as ctpop
@@ -51,24 +53,6 @@ def copy_into(dst, src):
     copy between arrays known to match never needs."""
     for i in range(dst.shape[0]):
         dst[i] = src[i]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def cleared(a):
-    """``a`` (1-d) with every entry 0, by a plain loop: ``np.empty`` and this compile
-    less than ``np.zeros``, which adds two NumPy functions for each array type."""
-    for i in range(a.shape[0]):
-        a[i] = 0
-    return a
-
-
-@njit(cache=True, nogil=True, inline="always")
-def cleared_rows(a):
-    """:func:`cleared` for a 2-d array."""
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            a[i, j] = 0
-    return a
 
 
 @njit(cache=True, nogil=True)
