@@ -385,6 +385,68 @@ def test_bands_row_placement_equals_placing_the_cells_one_by_one():
     assert tried > 100
 
 
+def _band_candidates(state):
+    """The candidates of a "bands" state as a (digit, row, column) boolean cube."""
+    cube = np.zeros((9, 9, 9), dtype=bool)
+    for digit in range(9):
+        for band in range(3):
+            word = int(state[3 * digit + band])
+            for position in range(27):
+                if (word >> position) & 1:
+                    cube[digit, 3 * band + position // 9, position % 9] = True
+    return cube
+
+
+def test_bands_propagation_ends_with_no_column_rule_left_and_choose_reads_the_digits():
+    # checked naively on the candidate cube: once _propagate stops, no digit has a column
+    # with one unplaced cell, and in every stack each band's columns lie on a
+    # permutation of the bands over the stack's columns (the stack rule has nothing
+    # left); _choose's digits are the chosen cell's candidates, and it picks a cell with
+    # two when there is one
+    from itertools import permutations
+
+    from numbadlx.sudoku.engines import _band_moves as moves
+    from numbadlx.sudoku.engines import _bands as bands
+
+    rng = np.random.default_rng(21)
+    puzzles = np.concatenate([random_puzzles(20, seed=22), _holed(9, (3, 3), rng, 120)])
+    state = np.zeros(bands._WORK_WORDS, dtype=np.int64)
+    open_states = 0
+    for puzzle in puzzles:
+        dirty = moves._start(puzzle, state)
+        if dirty < 0 or bands._propagate(state, dirty) in (-1, 81):
+            continue
+        open_states += 1
+        cube = _band_candidates(state)
+        placed = np.zeros((9, 9), dtype=bool)
+        for band in range(3):
+            for position in range(27):
+                if (int(state[27 + band]) >> position) & 1:
+                    placed[3 * band + position // 9, position % 9] = True
+        for digit in range(9):
+            for column in range(9):
+                rows = np.flatnonzero(cube[digit, :, column])
+                assert len(rows) >= 1
+                assert len(rows) > 1 or placed[rows[0], column]
+            for stack in range(3):
+                columns = range(3 * stack, 3 * stack + 3)
+                held = [
+                    [cube[digit, 3 * b : 3 * b + 3, c].any() for c in columns] for b in range(3)
+                ]
+                fits = [p for p in permutations(range(3)) if all(held[b][p[b]] for b in range(3))]
+                for b in range(3):
+                    for j in range(3):
+                        assert not held[b][j] or any(p[b] == j for p in fits)
+        cell, digits = bands._choose(state, False)
+        r = 3 * (int(cell) // 27) + (int(cell) % 27) // 9
+        c = int(cell) % 27 % 9
+        assert not placed[r, c]
+        assert digits == sum(1 << d for d in range(9) if cube[d, r, c])
+        counts = cube.sum(axis=0)[~placed]
+        assert bin(digits).count("1") == (2 if (counts == 2).any() else counts.min())
+    assert open_states > 20
+
+
 # ----------------------------------------------------------- parallel units
 @pytest.mark.slow
 def test_fetch_add_hands_out_every_unit_exactly_once():

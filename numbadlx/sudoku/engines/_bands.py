@@ -210,30 +210,29 @@ def _propagate(state, dirty):
             word = trailing_zeros(due)
             due &= due - 1
             digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            once = 0
-            twice = 0
-            done = 0
-            fold0 = 0
-            fold1 = 0
-            fold2 = 0
-            for band in range(3):
-                mask = state[word + band]
-                r0 = mask & 511
-                r1 = (mask >> 9) & 511
-                r2 = mask >> 18
-                fold = r0 | r1 | r2
-                if band == 0:
-                    fold0 = fold
-                elif band == 1:
-                    fold1 = fold
-                else:
-                    fold2 = fold
-                twice |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (once & fold)
-                once |= fold
-                on = mask & state[_PLACED_AT + band]
-                done |= (on | on >> 9 | on >> 18) & 511
-            if once != 511:
+            m0 = state[word]
+            m1 = state[word + 1]
+            m2 = state[word + 2]
+            fold0 = (m0 | m0 >> 9 | m0 >> 18) & 511
+            fold1 = (m1 | m1 >> 9 | m1 >> 18) & 511
+            fold2 = (m2 | m2 >> 9 | m2 >> 18) & 511
+            if fold0 | fold1 | fold2 != 511:
                 return -1
+            # the columns with two cells or more: two in different rows of their
+            # bands meet in the union of the three words folded by row pairs, two in
+            # the same row of two bands in the words' pairwise meets
+            across = m0 | m1 | m2
+            within = (m0 & m1) | (m0 & m2) | (m1 & m2)
+            a0 = across & 511
+            a1 = (across >> 9) & 511
+            a2 = across >> 18
+            twice = (a0 & a1) | (a0 & a2) | (a1 & a2) | within | within >> 9 | within >> 18
+            on = (
+                (m0 & state[_PLACED_AT])
+                | (m1 & state[_PLACED_AT + 1])
+                | (m2 & state[_PLACED_AT + 2])
+            )
+            done = on | on >> 9 | on >> 18
             hidden = 511 & ~twice & ~done
             while hidden:
                 column = _COLUMN[trailing_zeros(hidden)]
@@ -259,6 +258,8 @@ def _propagate(state, dirty):
             if keep0 == 0 or keep1 == 0 or keep2 == 0:
                 return -1
             kept = keep0 | keep1 << 3 | keep2 << 6  # band b's columns at bit 9 b
+            if not (fold0 | fold1 << 9 | fold2 << 18) & ~kept:
+                continue  # nothing to cut (the usual case): no pass over the words
             for band in range(3):
                 columns = (kept >> (9 * band)) & 511
                 mask = state[word + band]
@@ -319,7 +320,7 @@ def _choose(state, hard):
         pairs2 = _pairs_of(state, 2)
     pair_weight = -1
     pair = -1
-    pair_digits = 0
+    pair_found = 0
     pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
     best = 10
     chosen = -1
@@ -328,25 +329,22 @@ def _choose(state, hard):
         once = 0
         twice = 0
         thrice = 0
-        # the bits of each cell's first and second digit, plane by plane (low0-3,
-        # high0-3), so that a pair's digits cost no nine loads
-        low0 = low1 = low2 = low3 = high0 = high1 = high2 = high3 = 0
+        # the bits of each cell's first and second digit, plane by plane, so that a
+        # pair's digits cost no nine loads: plane k holds the cells whose first digit
+        # has bit k set at bits 0-26, those whose second digit has it at bits 32-58,
+        # so that one mask and shift per plane reads both digits of a pair
+        plane0 = plane1 = plane2 = plane3 = 0
         for digit in range(9):
             bits = state[3 * digit + band]
-            new = bits & ~once
-            again = bits & once & ~twice
+            both = (bits & ~once) | (bits & once & ~twice) << 32
             if digit & 1:
-                low0 |= new
-                high0 |= again
+                plane0 |= both
             if digit & 2:
-                low1 |= new
-                high1 |= again
+                plane1 |= both
             if digit & 4:
-                low2 |= new
-                high2 |= again
+                plane2 |= both
             if digit & 8:
-                low3 |= new
-                high3 |= again
+                plane3 |= both
             thrice |= twice & bits
             twice |= once & bits
             once |= bits
@@ -359,19 +357,13 @@ def _choose(state, hard):
             column = _COLUMN_AT[position]
             first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
             second = _OTHER_BANDS[2 * band + 1] & 3
-            low = (
-                (low0 >> position) & 1
-                | ((low1 >> position) & 1) << 1
-                | ((low2 >> position) & 1) << 2
-                | ((low3 >> position) & 1) << 3
-            )
-            high = (
-                (high0 >> position) & 1
-                | ((high1 >> position) & 1) << 1
-                | ((high2 >> position) & 1) << 2
-                | ((high3 >> position) & 1) << 3
-            )
-            digits = 1 << low | 1 << high
+            # the first digit at bits 0-3, the second at bits 32-35
+            pick = (1 << 32 | 1) << position
+            found = (
+                (plane0 & pick) | (plane1 & pick) << 1 | (plane2 & pick) << 2 | (plane3 & pick) << 3
+            ) >> position
+            low = found & 15
+            high = (found >> 32) & 15
             # the cell has exactly two digits: two rounds, a branch always taken twice.
             # The column's cells in the other two bands are moved above the band's 27
             # bits (by 27 and 28: they never meet), so that one popcount counts row,
@@ -412,7 +404,7 @@ def _choose(state, hard):
             if weight > pair_weight:
                 pair_weight = weight
                 pair = band * 27 + position
-                pair_digits = digits
+                pair_found = found
         if pair >= 0 or best <= 3:
             continue
         unplaced = _BAND & ~state[_PLACED_AT + band]
@@ -429,7 +421,7 @@ def _choose(state, hard):
                 chosen = band * 27 + position
                 chosen_digits = digits
     if pair >= 0:
-        return pair, pair_digits
+        return pair, 1 << (pair_found & 15) | 1 << ((pair_found >> 32) & 15)
     return chosen, chosen_digits
 
 
