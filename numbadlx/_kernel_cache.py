@@ -64,11 +64,13 @@ DEPENDENCIES = {
     ),
     "core/links.py": ("_cleared.py", "_compiling.py"),
     "sudoku/engines/_band_moves.py": (
+        "_compiling.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
     ),
     "sudoku/engines/_bands.py": (
         "_cleared.py",
+        "_compiling.py",
         "sudoku/engines/_band_moves.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
