@@ -504,7 +504,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return _search(grid, table, limit, max_nodes, stop, work, solution)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     # allocate_work's buffer, made here: no kernel of its own and no np.zeros to compile
