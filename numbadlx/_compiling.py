@@ -265,10 +265,11 @@ def light_cache_load(kernel):
     Examples
     --------
     >>> from numba import njit
-    >>> @njit(cache=True)
+    >>> @light_cache_load  # a kernel of a module file would have cache=True
+    ... @njit
     ... def triple(x):
     ...     return 3 * x
-    >>> light_cache_load(triple)(14)
+    >>> triple(14)
     42
     """
     cache = getattr(kernel, "_cache", None)
