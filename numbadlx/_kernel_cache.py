@@ -64,11 +64,13 @@ DEPENDENCIES = {
     ),
     "core/links.py": ("_cleared.py", "_compiling.py"),
     "sudoku/engines/_band_moves.py": (
+        "_compiling.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
     ),
     "sudoku/engines/_bands.py": (
         "_cleared.py",
+        "_compiling.py",
         "sudoku/engines/_band_moves.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",
@@ -311,21 +313,43 @@ def drop_stale_caches(package_dir: Path = PACKAGE_DIR, table: dict | None = None
     """Remove the Numba cache index of every kernel module older than a file it
     depends on (``table``, by default :data:`DEPENDENCIES`). Folders that do not exist
     or cannot be written are left alone. Returns the paths of the index files removed.
+
+    Each file is looked at once and each folder listed once (the modules share their
+    dependencies and folders): this runs at every start of the package.
     """
     removed = []
-    for module, sources in (DEPENDENCIES if table is None else table).items():
-        source = Path(package_dir) / module
-        try:
-            newest = max((Path(package_dir) / other).stat().st_mtime for other in sources)
-        except (OSError, ValueError):
-            continue
-        prefix = source.stem + "."
-        for folder in cache_folders(source):
+    mtimes = {}
+    listings = {}
+    folders = {}  # by the folder of a module: its cache folders
+
+    def mtime(path):
+        if path not in mtimes:
             try:
-                indexes = [entry for entry in os.scandir(folder) if entry.name.endswith(".nbi")]
+                mtimes[path] = os.stat(path).st_mtime
             except OSError:
-                continue
-            for entry in indexes:
+                mtimes[path] = None
+        return mtimes[path]
+
+    def indexes(folder):
+        if folder not in listings:
+            try:
+                listings[folder] = [e for e in os.scandir(folder) if e.name.endswith(".nbi")]
+            except OSError:
+                listings[folder] = []
+        return listings[folder]
+
+    package_dir = os.fspath(package_dir)
+    for module, sources in (DEPENDENCIES if table is None else table).items():
+        times = [mtime(os.path.join(package_dir, other)) for other in sources]
+        if not times or None in times:
+            continue
+        newest = max(times)
+        source = Path(package_dir) / module
+        prefix = source.stem + "."
+        if source.parent not in folders:
+            folders[source.parent] = cache_folders(source)
+        for folder in folders[source.parent]:
+            for entry in indexes(folder):
                 try:
                     if entry.name.startswith(prefix) and entry.stat().st_mtime < newest:
                         os.unlink(entry.path)

@@ -111,3 +111,59 @@ def test_warm_up_compiles_ahead_and_later_calls_say_nothing(cache):
     later += _run(cache, "count", str(ROOT / "examples" / "knuth.dlx"))
     later += _run(cache, "generate", "-n", "2", "--no-progress")
     assert "numbadlx: compil" not in later, later
+
+
+_LIGHT_KERNEL = """
+import numpy as np
+from numba import njit
+
+from numbadlx._compiling import light_cache_load
+
+
+@light_cache_load
+@njit(cache=True)
+def total(a):
+    return a.sum() + np.empty(3).shape[0]  # an allocation: Numba's runtime
+"""
+
+_LIGHT_CALL = """
+import sys
+import numpy as np
+import light_kernel
+value = light_kernel.total(np.arange(5))
+loaded = sum(light_kernel.total.stats.cache_hits.values())
+readied = "numba.misc.gdb_hook" in sys.modules  # loaded only to ready the compiler
+from numba import njit
+
+@njit
+def shout(word):  # a compile after a light load: Numba readies itself
+    return (word + "!").upper()
+
+print(value, loaded, readied, shout("ok"))
+"""
+
+
+@pytest.mark.slow
+def test_a_light_cache_load_skips_readying_numba_and_compiles_still_work(tmp_path):
+    (tmp_path / "light_kernel.py").write_text(_LIGHT_KERNEL)
+    env = dict(
+        plain_env(),
+        NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+    )
+
+    def run():
+        done = subprocess.run(
+            [sys.executable, "-c", _LIGHT_CALL],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    # first a miss (compiled, Numba readied for it), then a hit from the disk cache
+    assert run() == ["13", "0", "True", "OK!"]
+    assert run() == ["13", "1", "False", "OK!"]

@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import os
@@ -349,7 +350,15 @@ def solve(
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
     label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
-    with parallel_threads(threads) as threads, first_use(label):
+    # a call small enough for the serial kernels alone (one thread's work, see
+    # engines.run) leaves Numba's thread settings, and its threading layer, alone
+    serial_up_to = REGISTRY[engine].serial_up_to if engine in REGISTRY and rules is None else 1
+    threads_used = (
+        contextlib.nullcontext(check_threads(threads))
+        if n_puzzles <= serial_up_to
+        else parallel_threads(threads)
+    )
+    with threads_used as threads, first_use(label):
         # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
         # Each block is a kernel call, and each call wakes the other threads, which on
         # a virtual machine can cost a millisecond: "bands" solves 9x9 puzzles in a few

@@ -20,7 +20,13 @@ from ..core.validate import is_integer
 # the engines' atomic counter, named here too beside the thread controls it works with
 from .engines import fetch_add
 
-__all__ = ["parallel_threads", "unsafe_threads_lock", "check_threads", "fetch_add"]
+__all__ = [
+    "parallel_threads",
+    "unsafe_threads_lock",
+    "check_threads",
+    "current_threads",
+    "fetch_add",
+]
 
 _PARALLEL_LOCK = threading.Lock()
 
@@ -41,11 +47,29 @@ def unsafe_threads_lock() -> threading.Lock | None:
     return _PARALLEL_LOCK
 
 
+def current_threads() -> int:
+    """``numba.get_num_threads()``, without starting Numba's threading layer when no
+    parallel code has run yet (a serial call need not pay about 0.01 s for it): until
+    the layer starts, no thread has set a count of its own, and each has
+    ``NUMBA_NUM_THREADS``.
+
+    Examples
+    --------
+    >>> 1 <= current_threads() <= numba.config.NUMBA_NUM_THREADS
+    True
+    """
+    try:
+        numba.threading_layer()
+    except ValueError:  # not started
+        return numba.config.NUMBA_NUM_THREADS
+    return numba.get_num_threads()
+
+
 def check_threads(threads: int | None) -> int:
     """``threads`` as an int in ``1..NUMBA_NUM_THREADS`` (None: Numba's current
     setting); TypeError or ValueError naming it otherwise."""
     if threads is None:
-        return numba.get_num_threads()
+        return current_threads()
     if not is_integer(threads):
         raise TypeError(f"threads must be an integer, got {threads!r}")
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:

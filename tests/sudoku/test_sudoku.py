@@ -6,7 +6,7 @@ import pytest
 
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.sudoku import Status, random_grid, random_puzzles
-from tests.helpers import all_4x4_grids, grid_errors
+from tests.helpers import all_4x4_grids, grid_errors, plain_env
 
 EXAMPLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 EXAMPLE_SOLUTION = (
@@ -268,3 +268,42 @@ def test_built_in_sample_is_what_its_header_says():
     for k in (0, 499, 999):
         problem, _, _ = sudoku.to_exact_cover(shipped[k])
         assert problem.count() == 1
+
+
+@pytest.mark.slow
+def test_a_serial_solve_leaves_numba_threading_layer_unstarted():
+    # a few puzzles run the serial kernel: no thread count to set, no threading layer
+    # to load; a larger call then runs on the threads asked for
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import numba\n"
+        "from numbadlx import sudoku\n"
+        "from numbadlx.sudoku.parallel import check_threads\n"
+        f"one = sudoku.solve(['{EXAMPLE}'])\n"
+        "try:\n"
+        "    numba.threading_layer()\n"
+        "    started = True\n"
+        "except ValueError:\n"
+        "    started = False\n"
+        "print(started, check_threads(None) == numba.config.NUMBA_NUM_THREADS)\n"
+        "print(one.status[0], ''.join(map(str, one.solutions[0])))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=root,
+        env=dict(plain_env(), PYTHONPATH=str(root)),
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.split("\n")[:2]
+    assert first == "False True"
+    status, solution = second.split()
+    assert int(status) == Status.UNIQUE
+    digits = [[int(c) for c in EXAMPLE], [int(c) for c in solution]]
+    assert grid_errors(digits[:1], digits[1:], (3, 3)) == []

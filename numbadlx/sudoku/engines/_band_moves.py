@@ -11,6 +11,7 @@ per word, for the band rule of :func:`._bands._propagate` to run on again.
 import numpy as np
 from numba import njit
 
+from ..._compiling import inner_njit
 from ._band_tables import (
     _BAND,
     _BOXES_CELLS,
@@ -26,7 +27,7 @@ from ._band_tables import (
 from ._contract import equal_bytes, popcount
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _drop(state, word, bit, position):
     """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
     in a changed-words mask if it was there."""
@@ -133,7 +134,7 @@ def _rows_of(cells):
     )
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _start(grid, state):
     """The givens' state, placed but not yet propagated: the same words as placing the
     givens one by one with :func:`_place`, built digit by digit with word operations.
@@ -205,7 +206,7 @@ def _start(grid, state):
     return (1 << 27) - 1
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _write_solution(state, solution):
     """The solved ``state`` as 81 digits into ``solution``: per band, the four bit
     planes of the digits (bit ``k`` of digit ``d + 1`` set: word of ``d`` in plane

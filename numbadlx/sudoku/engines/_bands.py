@@ -40,6 +40,7 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._cleared import cleared
+from ..._compiling import inner_njit
 from ._band_moves import _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
@@ -114,7 +115,7 @@ def _apply(state, word, keep):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _propagate(state, dirty):
     """Run the rules until nothing changes; ``dirty`` has a bit for every word changed
     since its band rule last ran. Returns the cells placed (81 when solved), or -1 for a
@@ -304,7 +305,7 @@ def _pairs_of(state, band):
     return twice & ~thrice
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _choose(state, hard):
     """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
     candidates, the one whose two digits have the most other places in its row, column
@@ -495,7 +496,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return _search(grid, table, limit, max_nodes, stop, work, solution)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
     """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
     # allocate_work's buffer, made here: no kernel of its own and no np.zeros to compile

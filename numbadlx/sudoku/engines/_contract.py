@@ -248,7 +248,15 @@ def equal_bytes(row, offset, value):
     raise NotImplementedError("equal_bytes runs inside @njit code only")
 
 
-@overload(equal_bytes, jit_options={"cache": True, "nogil": True})
+@overload(
+    equal_bytes,
+    jit_options={
+        "cache": True,
+        "nogil": True,
+        "no_cpython_wrapper": True,
+        "no_cfunc_wrapper": True,
+    },
+)
 def _equal_bytes_impl(row, offset, value):
     if isinstance(row, types.Array) and row.dtype == types.uint8 and row.layout == "C":
         return lambda row, offset, value: _equal_bytes_vector(row, offset, value)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..._compiling import light_cache_load
 from ..._stopping import call_stoppable, new_flag
 from ..shape import box_shape
 from ..variants import RULE_KINDS
@@ -100,12 +101,14 @@ def _classic(n, box):
 
 
 def _entry(name, module, **fields):
+    # the kernels called from Python load from Numba's cache without readying its
+    # compiler (see light_cache_load): most of a warm first call's time
     return Engine(
         name=name,
         allocate_work=module.allocate_work,
         solve_one=module.solve_one,
-        solve_serial=module.solve_serial,
-        solve_bulk=module.solve_bulk,
+        solve_serial=light_cache_load(module.solve_serial),
+        solve_bulk=light_cache_load(module.solve_bulk),
         **fields,
     )
 
