@@ -418,16 +418,22 @@ def test_bands_propagation_ends_with_no_column_rule_left_and_choose_reads_the_di
     # two when there is one
     from itertools import permutations
 
-    from numbadlx.sudoku.engines import _band_moves as moves
+    from numba import njit
+
     from numbadlx.sudoku.engines import _bands as bands
+
+    # the helpers have no Python entry point (only kernels call them): small kernels do
+    start = _bands_start()
+    propagate = njit(lambda state, dirty: bands._propagate(state, dirty))
+    choose = njit(lambda state, hard: bands._choose(state, hard))
 
     rng = np.random.default_rng(21)
     puzzles = np.concatenate([random_puzzles(20, seed=22), _holed(9, (3, 3), rng, 120)])
     state = np.zeros(bands._WORK_WORDS, dtype=np.int64)
     open_states = 0
     for puzzle in puzzles:
-        dirty = moves._start(puzzle, state)
-        if dirty < 0 or bands._propagate(state, dirty) in (-1, 81):
+        dirty = start(puzzle, state)
+        if dirty < 0 or propagate(state, dirty) in (-1, 81):
             continue
         open_states += 1
         cube = _band_candidates(state)
@@ -450,7 +456,7 @@ def test_bands_propagation_ends_with_no_column_rule_left_and_choose_reads_the_di
                 for b in range(3):
                     for j in range(3):
                         assert not held[b][j] or any(p[b] == j for p in fits)
-        cell, digits = bands._choose(state, False)
+        cell, digits = choose(state, False)
         r = 3 * (int(cell) // 27) + (int(cell) % 27) // 9
         c = int(cell) % 27 % 9
         assert not placed[r, c]
