@@ -181,46 +181,17 @@ def logic_solve(
     compiled for each subset size and flag; :data:`SIZES`: compiled once each).
     """
     n = units.shape[1]
-    nn = cand.shape[0]
     first = cleared(np.empty(2, dtype=np.int64))
     hardest = T_GIVEN
     n_steps = 0
     searches = 0
     first_stall = 0
     while True:
-        left = 0
-        for cell in range(nn):
-            if not (cand[cell] & PLACED):
-                left += 1
-                if cand[cell] == ZERO:
-                    return NO_SOLUTION, hardest, n_steps, searches, first_stall
-        if left == 0:
-            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, first_stall
-        # singles: box, line, naked
-        technique = T_GIVEN
-        cell, bit = find_hidden_single(cand, units, full, 2 * n, 3 * n)
-        if cell >= 0:
-            technique = T_HIDDEN_SINGLE_BOX
-        elif cell == -1:
-            cell, bit = find_hidden_single(cand, units, full, np.int64(0), 2 * n)
-            if cell >= 0:
-                technique = T_HIDDEN_SINGLE_LINE
-        if cell == -2:
+        o, hardest, n_steps, left = place_singles(cand, units, peers, full, steps, n_steps, hardest)
+        if o == NO_SOLUTION:
             return NO_SOLUTION, hardest, n_steps, searches, first_stall
-        if technique == T_GIVEN:
-            for k in range(nn):
-                c = cand[k]
-                if not (c & PLACED) and (c & (c - ONE)) == ZERO:
-                    cell = k
-                    bit = c
-                    technique = T_NAKED_SINGLE
-                    break
-        if technique != T_GIVEN:
-            if not place_single(cand, cell, bit, peers):
-                return NO_SOLUTION, max(hardest, technique), n_steps, searches, first_stall
-            hardest = max(hardest, technique)
-            n_steps = record(steps, n_steps, technique, cell, bit_index(bit) + 1, 0)
-            continue
+        if o == SOLVED:
+            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, first_stall
         if first_stall == 0:
             first_stall = left
         # eliminations, easiest first
@@ -241,17 +212,9 @@ def logic_solve(
         if not removed:
             if solution.shape[0] == 0:
                 return STUCK, T_SEARCH, n_steps, searches, first_stall
-            # beyond the ladder: take the solution's digit of a cell with fewest candidates
-            # (what a search would have to find) and carry on
-            cell = np.int64(-1)
-            best = n + 1
-            for k in range(nn):
-                c = cand[k]
-                if not (c & PLACED) and popcount(c) < best:
-                    best = popcount(c)
-                    cell = k
-            bit = ONE << np.uint64(solution[cell] - 1)
-            if not (cand[cell] & bit) or not place_single(cand, cell, bit, peers):
+            # beyond the ladder: the solution's digit of a cell with fewest candidates
+            cell = place_solution_digit(cand, peers, n, solution)
+            if cell < 0:
                 return NO_SOLUTION, T_SEARCH, n_steps, searches, first_stall
             searches += 1
             hardest = T_SEARCH
@@ -259,6 +222,69 @@ def logic_solve(
             continue
         hardest = max(hardest, technique)
         n_steps = record(steps, n_steps, technique, first[0], first[1], removed)
+
+
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder calls it
+def place_singles(cand, units, peers, full, steps, n_steps, hardest):
+    """The singles of :func:`logic_solve`: place hidden singles (in a box, then in a
+    line) and naked singles, the easiest first, each a step, until none is left.
+
+    Returns ``(outcome, hardest, n_steps, left)``: SOLVED (the grid is full),
+    NO_SOLUTION (a contradiction) or STUCK (no single left, ``left`` cells still
+    empty), with ``hardest`` and ``n_steps`` carried on from those given."""
+    n = units.shape[1]
+    nn = cand.shape[0]
+    while True:
+        left = 0
+        for cell in range(nn):
+            if not (cand[cell] & PLACED):
+                left += 1
+                if cand[cell] == ZERO:
+                    return NO_SOLUTION, hardest, n_steps, left
+        if left == 0:
+            return SOLVED, hardest, n_steps, left
+        technique = T_GIVEN
+        cell, bit = find_hidden_single(cand, units, full, 2 * n, 3 * n)
+        if cell >= 0:
+            technique = T_HIDDEN_SINGLE_BOX
+        elif cell == -1:
+            cell, bit = find_hidden_single(cand, units, full, np.int64(0), 2 * n)
+            if cell >= 0:
+                technique = T_HIDDEN_SINGLE_LINE
+        if cell == -2:
+            return NO_SOLUTION, hardest, n_steps, left
+        if technique == T_GIVEN:
+            for k in range(nn):
+                c = cand[k]
+                if not (c & PLACED) and (c & (c - ONE)) == ZERO:
+                    cell = k
+                    bit = c
+                    technique = T_NAKED_SINGLE
+                    break
+        if technique == T_GIVEN:
+            return STUCK, hardest, n_steps, left
+        if not place_single(cand, cell, bit, peers):
+            return NO_SOLUTION, max(hardest, technique), n_steps, left
+        hardest = max(hardest, technique)
+        n_steps = record(steps, n_steps, technique, cell, bit_index(bit) + 1, 0)
+
+
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder calls it
+def place_solution_digit(cand, peers, n, solution):
+    """A step past the ladder: the digit of ``solution`` placed in the first cell with
+    fewest candidates (what a search would have to find). Returns the cell, or -1 if
+    that digit is no longer a candidate there or placing it meets a contradiction."""
+    cell = np.int64(-1)
+    best = n + 1
+    for k in range(cand.shape[0]):
+        c = cand[k]
+        if not (c & PLACED) and popcount(c) < best:
+            best = popcount(c)
+            cell = k
+    bit = ONE << np.uint64(solution[cell] - 1)
+    if not (cand[cell] & bit) or not place_single(cand, cell, bit, peers):
+        return np.int64(-1)
+    return cell
 
 
 @njit(cache=True, nogil=True)

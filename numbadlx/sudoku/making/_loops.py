@@ -9,12 +9,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
-from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, rate_logic, trial_chunk
+from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
 from ._isomorphs import transform_one, transform_work
-from ._ladder import STEP_FIELDS
 from ._masks import candidates_of
 from ._random import seed_state, seed_value
 from ._search import random_grid_into, search, search_work
+from ._stepwise import rate_logic_stepwise, trials_stepwise
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -359,36 +359,11 @@ def rate_serial(
             solutions,
             sizes,
         )
-    if not (small and do_logic):
-        return
-    count, nn = puzzles.shape
-    keep_steps = steps.shape[0] == count
-    cand = np.zeros(nn, dtype=np.uint64)
-    # the ladder's scratch (logic_work's arrays) made here: one kernel less to compile
-    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
-    no_solution = np.zeros(0, dtype=np.uint8)
-    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
-    for k in range(count):
-        if status[k] != UNIQUE or outcome[k] == INVALID:
-            continue  # not rated, or its givens clash (_tries_serial said so)
-        candidates_of(puzzles[k], cand, peers, full)
-        rate_logic.py_func(
-            k,
-            cand,
-            units,
-            peers,
-            where,
-            full,
-            ratings,
-            logic,
-            outcome,
-            hardest,
-            n_steps,
-            steps[k] if keep_steps else no_steps,
-            work,
-            no_solution,
-            sizes,
-        )
+    if small and do_logic:
+        rate_logic_stepwise(
+            puzzles, units, peers, where, full, ratings, logic, outcome, hardest, n_steps, steps,
+            status,
+        )  # fmt: skip
 
 
 def _tries_serial(
@@ -448,9 +423,24 @@ def _tries_serial(
         tries[k] = total / isomorphs if solvable else np.nan
 
 
-def trials_serial(puzzles, *rest):
-    """:func:`trials_bulk` on the calling thread (same arguments)."""
-    trial_chunk(np.int64(0), np.int64(1), puzzles, *rest)
+def trials_serial(
+    puzzles, n, box_rows, box_cols, units, peers, where, full, isomorphs, seed, first_index,
+    do_logic, ratings, tries, logic, outcome, hardest, n_steps, steps, chunk, status, solutions,
+    sizes,
+):  # fmt: skip
+    """:func:`trials_bulk` on the calling thread (same arguments); with ``sizes`` (a
+    small call) on the ladder driven from Python (:mod:`._stepwise`)."""
+    if sizes is not None:
+        trials_stepwise(
+            puzzles, units, peers, where, full, ratings, tries, logic, outcome, hardest, n_steps,
+            steps, solutions,
+        )  # fmt: skip
+        return
+    trial_chunk(
+        np.int64(0), np.int64(1), puzzles, n, box_rows, box_cols, units, peers, where, full,
+        isomorphs, seed, first_index, do_logic, ratings, tries, logic, outcome, hardest, n_steps,
+        steps, chunk, status, solutions, sizes,
+    )  # fmt: skip
 
 
 def generate_serial(out, attempts, n, box_rows, box_cols, *rest):

@@ -1,4 +1,4 @@
-"""Small and large ``rate`` calls: a small call runs the ladder's driver and its
+"""Small and large ``rate`` calls: a small call runs the ladder (rung by rung) and its
 uniqueness and ``tries`` loop from Python over compiled pieces, a large one compiled
 chunks; both must rate every puzzle the same."""
 
@@ -40,24 +40,34 @@ def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
 
 
 @pytest.mark.slow
-def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
-    """A small call runs the rungs compiled once each (subset sizes and flags as
-    values), a large one the rungs compiled for each size and flag: the same ratings
-    and steps on puzzles that reach every rung below the trials and beyond. Once the
-    second is loaded, small calls take it too (none compiles the ladder twice)."""
+def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
+    """A small call drives the ladder from Python over the compiled singles and rungs
+    (sizes and flags as values), a large one runs the compiled ladder (the rungs
+    compiled for each size and flag): the same ratings and steps on puzzles that reach
+    every rung below the trials and beyond. Once the second is loaded, small calls
+    take it too (none compiles the ladder twice)."""
     from numba.core import types
 
-    from numbadlx.sudoku.making import _bodies, _ladder, _rate
+    from numbadlx.sudoku.making import _bodies, _ladder, _rate, _stepwise
 
-    def ladders():
-        """The types of the ``sizes`` argument the ladder has been compiled for."""
-        return {str(signature[-1]) for signature in _ladder.logic_solve.signatures}
+    driven = []
+    stepwise = _stepwise.logic_solve_stepwise
+
+    def counted(*args):
+        driven.append(args[8])  # the top rung of each run
+        return stepwise(*args)
 
     puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
     monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
+    monkeypatch.setattr(_stepwise, "logic_solve_stepwise", counted)
     small = sudoku.rate(puzzles, steps=True)
-    assert any(kind.startswith("array(int64") for kind in ladders())
-    # a small call's uniqueness and tries loop is Python's: no rating chunk compiled for it
+    # every unique puzzle on the ladder below the trials, the stuck ones on all of it
+    below, whole = _ladder.T_FIRST_TRIAL, _ladder.T_SEARCH
+    assert driven.count(below) >= len(puzzles) and whole in driven
+    # no compiled driver or rating chunk was made for it
+    assert not any(
+        str(signature[-1]).startswith("array(int64") for signature in _ladder.logic_solve.signatures
+    )
     assert not any(
         str(signature[-1]).startswith("array(int64") for signature in _bodies.rate_chunk.signatures
     )
@@ -68,13 +78,47 @@ def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
         assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
     for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
         assert np.array_equal(getattr(small, field), getattr(large, field))
-    # the mix reaches the chains (and the trials or search with HARD_9)
-    assert small.hardest.max() >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+    # the mix reaches the chains, the trials and search (HARD_9)
+    assert small.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
     assert np.count_nonzero(small.hardest >= sudoku.TECHNIQUES.index(("X-chain", 6.6))) > 1
+    assert small.n_steps.max() > 0 and small.step_table[-1, 0, 0] > 0
     monkeypatch.undo()
     assert _rate._fast_ladder_loaded() and types.none in {
         signature[-1] for signature in _bodies.rate_chunk.signatures
     }
+    driven.clear()
+    again = sudoku.rate(puzzles[:3], steps=True)
+    assert not driven  # the compiled ladder, now loaded
+    assert np.array_equal(again.step_table, large.step_table[:3])
+
+
+_EASY_ONLY = """
+import numpy as np
+from numbadlx import sudoku
+from numbadlx.sudoku.making import _chains, _ladder, _techniques
+puzzles = sudoku.parse(sudoku.default_sample_path())[:200]
+easy = puzzles[sudoku.rate(puzzles, logic=False).tries == 0][:5]
+_ = [f.signatures for f in (_chains.chains, _ladder.logic_solve)]
+ratings = sudoku.rate(easy, steps=True)
+assert len(easy) == 5 and (ratings.hardest <= 3).all(), ratings.hardest
+print(len(_chains.chains.signatures), len(_chains.nishio.signatures),
+      len(_techniques.fish.signatures), len(_ladder.logic_solve.signatures),
+      len(_ladder.place_singles.signatures))
+"""
+
+
+def test_small_calls_of_easy_puzzles_reach_no_rung():
+    """A small call whose puzzles singles solve runs (so compiles or loads) the singles
+    and none of the rungs, nor the compiled ladder: a rung is compiled when a puzzle of
+    the call first reaches it."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _EASY_ONLY], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "0", "0", "0", "1"]
 
 
 @pytest.mark.slow
