@@ -5,10 +5,10 @@ import numpy as np
 from numba import njit
 
 from ._masks import cleared
-from ._random import random_below, shuffle
+from ._random import random_below, shuffle, splitmix_below
 
 
-@njit(cache=True, nogil=True)  # with an entry point: small rate calls call it from Python
+@njit(cache=True, nogil=True)
 def transform_one(puzzle, n, box_rows, box_cols, state, out, row_order, col_order, digits, groups):
     """A random isomorph of ``puzzle`` into ``out``: bands and the rows inside each band,
     stacks and the columns inside each stack, digits relabelled, and (square boxes only)
@@ -46,3 +46,38 @@ def transform_work(n):
     digits = cleared(np.empty(n + 1, dtype=np.int64))  # int64 as the orders: one shuffle
     groups = cleared(np.empty(n, dtype=np.int64))
     return row_order, col_order, digits, groups
+
+
+def transform_from_python(puzzle, n, box_rows, box_cols, state, out):
+    """:func:`transform_one` in Python and NumPy: the same isomorph into ``out`` and
+    the same draws from ``state``, for the loops of small calls run from Python (one
+    kernel less to compile on a first use, at some tens of microseconds a call).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> state = np.array([7], dtype=np.uint64)
+    >>> out = np.zeros(16, dtype=np.uint8)
+    >>> transform_from_python(np.arange(16, dtype=np.uint8) % 5, 4, 2, 2, state, out)
+    >>> sorted(out.tolist()) == sorted((np.arange(16) % 5).tolist())
+    True
+    """
+    draw = splitmix_below(int(state[0]))
+
+    def shuffled(values):
+        for i in range(len(values) - 1, 0, -1):
+            j = draw(i + 1)
+            values[i], values[j] = values[j], values[i]
+        return values
+
+    orders = []
+    for size in (box_rows, box_cols):
+        order = []
+        for g in shuffled(list(range(n // size))):
+            order += shuffled([g * size + i for i in range(size)])
+        orders.append(order)
+    digits = np.array([0] + shuffled(list(range(1, n + 1))), dtype=np.uint8)
+    flip = box_rows == box_cols and draw(2) == 1
+    image = digits[puzzle.reshape(n, n)[np.ix_(orders[0], orders[1])]]
+    out[:] = (image.T if flip else image).ravel()
+    state[0] = draw.state()

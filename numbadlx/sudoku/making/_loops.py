@@ -10,8 +10,8 @@ from numba import njit, prange
 
 from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
 from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
-from ._isomorphs import transform_one, transform_work
-from ._masks import candidates_of
+from ._isomorphs import transform_from_python, transform_one, transform_work
+from ._masks import candidates_from_python
 from ._random import seed_state, seed_value
 from ._search import random_grid_into, search, search_work
 from ._stepwise import rate_logic_stepwise, trials_stepwise
@@ -371,9 +371,12 @@ def _tries_serial(
     tries, logic, outcome, status, solutions,
 ):  # fmt: skip
     """The uniqueness check and ``tries`` of :func:`~._bodies.rate_chunk` (a small
-    call), as a Python loop over the compiled search and isomorph kernels: that loop is
-    not compiled, nor the search a second time inside it. Same arguments as
-    :func:`rate_bulk`; same results as the compiled chunk."""
+    call), as a Python loop over the compiled search: that loop is not compiled, nor
+    the search a second time inside it, and the isomorphs and candidates are drawn in
+    NumPy (:func:`~._isomorphs.transform_from_python`,
+    :func:`~._masks.candidates_from_python`: two kernels less to compile, at some tens
+    of microseconds an isomorph). Same arguments as :func:`rate_bulk`; same results
+    as the compiled chunk."""
     count, nn = puzzles.shape
     work_s = (
         np.zeros((nn + 2, nn), dtype=np.uint64),
@@ -384,7 +387,6 @@ def _tries_serial(
         np.zeros(1, dtype=np.int64),  # the stop flag: never set
     )  # search_work's arrays
     first_state = work_s[0][0]
-    orders = [np.zeros(size, dtype=np.int64) for size in (n, n, n + 1, n)]  # transform_work's
     state = np.zeros(1, dtype=np.uint64)
     image = np.zeros(nn, dtype=np.uint8)
     solution = np.zeros(nn, dtype=np.uint8)
@@ -392,7 +394,7 @@ def _tries_serial(
     for k in range(count):
         branched = -1  # tries of a search of the puzzle as given (-1: none run yet)
         if status[k] == NOT_RUN:
-            if not candidates_of(puzzles[k], first_state, peers, full):
+            if not candidates_from_python(puzzles[k], first_state, peers, full):
                 status[k] = INVALID
             else:
                 found, branched, _ = search(work_s, units, peers, 2, 0, False, state, solutions[k])
@@ -401,7 +403,7 @@ def _tries_serial(
             tries[k] = logic[k] = np.nan
             continue
         state[0] = seed_value(seed, first_index + k)
-        if not candidates_of(puzzles[k], cand, peers, full):
+        if not candidates_from_python(puzzles[k], cand, peers, full):
             tries[k] = logic[k] = np.nan
             outcome[k] = INVALID
             continue
@@ -413,8 +415,8 @@ def _tries_serial(
         # a search that never branched was done by singles, which reach the same cells
         # in every isomorph (the compiled chunk asks singles alone): 0 tries in each
         for _ in range(isomorphs if branched > 0 else 0):
-            transform_one(puzzles[k], n, box_rows, box_cols, state, image, *orders)
-            candidates_of(image, first_state, peers, full)
+            transform_from_python(puzzles[k], n, box_rows, box_cols, state, image)
+            candidates_from_python(image, first_state, peers, full)
             found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
             if found == 0:
                 solvable = False

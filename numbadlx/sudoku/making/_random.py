@@ -41,6 +41,23 @@ def seed_value(seed, index):
     return (int(seed) * 0xD1B54A32D192ED03 + int(index) + 2 * 0x9E3779B97F4A7C15) % 2**64
 
 
+def splitmix_below(state):
+    """:func:`random_below` in Python, from the state ``state`` (a Python int): a
+    function ``draw(k)`` giving what ``random_below(state, k)`` gives draw after draw;
+    ``draw.state()`` is the state after them (what ``state[0]`` would then hold)."""
+    mask = 2**64 - 1
+    now = [state]
+
+    def draw(k):
+        now[0] = z = (now[0] + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return (z ^ (z >> 31)) % k
+
+    draw.state = lambda: now[0]
+    return draw
+
+
 @inner_njit(cache=True, nogil=True)
 def shuffle(values, count, state):
     """Fisher-Yates shuffle of ``values[:count]``."""

@@ -43,7 +43,7 @@ from ._ladder import (
     place_singles,
     place_solution_digit,
 )
-from ._masks import candidates_of
+from ._masks import candidates_from_python
 from ._techniques import fish, hidden_subset, locked_candidates, naked_subset, wing
 
 
@@ -160,7 +160,7 @@ def rate_logic_stepwise(
     for k in range(count):
         if status[k] != UNIQUE or outcome[k] == INVALID:
             continue  # not rated, or its givens clash (_tries_serial said so)
-        candidates_of(puzzles[k], cand, peers, full)
+        candidates_from_python(puzzles[k], cand, peers, full)
         mine = steps[k] if keep_steps else no_steps
         o, h, s, _, stalled = logic_solve_stepwise(
             cand, units, peers, where, full, mine, work, no_solution, T_FIRST_TRIAL, rungs
@@ -190,7 +190,7 @@ def trials_stepwise(
     for k in range(count):
         if outcome[k] != NEEDS_TRIALS:
             continue
-        candidates_of(puzzles[k], cand, peers, full)
+        candidates_from_python(puzzles[k], cand, peers, full)
         mine = steps[k] if keep_steps else no_steps
         o, h, s, _, stalled = logic_solve_stepwise(
             cand, units, peers, where, full, mine, work, no_solution, T_SEARCH, rungs

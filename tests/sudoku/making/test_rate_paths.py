@@ -167,3 +167,45 @@ def test_small_loop_takes_a_status_that_came_with_the_puzzles():
         assert (solutions == sudoku.solve(puzzles).solutions).all()
         results.append(tries)
     assert results[0].tolist() == results[1].tolist() and results[0][0] > 0
+
+
+@pytest.mark.parametrize(
+    "n, box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4)), (9, (3, 3))]
+)
+def test_python_twins_of_the_isomorph_and_candidate_kernels(n, box):
+    """The small calls' loop draws isomorphs and candidates in Python and NumPy: the
+    same isomorphs, generator states and candidates as the kernels, and the same
+    refusals of clashing givens or values above n."""
+    from numbadlx.sudoku.geometry import unit_tables
+    from numbadlx.sudoku.making._isomorphs import (
+        transform_from_python,
+        transform_one,
+        transform_work,
+    )
+    from numbadlx.sudoku.making._masks import candidates_from_python, candidates_of, full_mask
+
+    rows, cols = box
+    _, peers, _ = unit_tables(n, rows, cols)
+    full = full_mask(n)
+    seeds = np.random.default_rng(n * rows).integers(0, 2**63, 12, dtype=np.int64)
+    for puzzle in sudoku.generate(2, n, box=box, seed=5):
+        for seed in seeds:
+            state, twin_state = np.array([seed], dtype=np.uint64), np.array([seed], dtype=np.uint64)
+            image, twin = np.zeros(n * n, dtype=np.uint8), np.ones(n * n, dtype=np.uint8)
+            transform_one(puzzle, n, rows, cols, state, image, *transform_work(n))
+            transform_from_python(puzzle, n, rows, cols, twin_state, twin)
+            assert np.array_equal(image, twin) and state[0] == twin_state[0]
+            assert sorted(np.bincount(image, minlength=n + 1)[1:]) == sorted(
+                np.bincount(puzzle, minlength=n + 1)[1:]
+            )
+        clash = puzzle.copy()
+        clash[: cols + 1] = 0
+        clash[0] = clash[cols] = 1  # the same digit twice in the first row
+        high = puzzle.copy()
+        high[-1] = n + 1
+        for grid, valid in ((puzzle, True), (image, True), (clash, False), (high, False)):
+            cand, twin = np.zeros(n * n, dtype=np.uint64), np.ones(n * n, dtype=np.uint64)
+            assert candidates_of(grid, cand, peers, full) == valid
+            assert candidates_from_python(grid, twin, peers, full) == valid
+            if valid:
+                assert np.array_equal(cand, twin)
