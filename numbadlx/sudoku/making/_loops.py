@@ -77,7 +77,6 @@ def rate_bulk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """Ratings of every puzzle (rows assumed valid: values 0..n).
 
@@ -120,7 +119,6 @@ def rate_bulk(
             chunk,
             status,
             solutions,
-            sizes,
         )
 
 
@@ -148,7 +146,6 @@ def trials_bulk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """The second pass of :func:`rate_bulk` (same arguments): the logic ratings of
     the puzzles it left with outcome NEEDS_TRIALS, on the whole ladder. Run only when
@@ -181,7 +178,6 @@ def trials_bulk(
             chunk,
             status,
             solutions,
-            sizes,
         )
 
 
@@ -316,17 +312,17 @@ def rate_serial(
     chunk,
     status,
     solutions,
-    sizes,
+    *,
+    stepwise=False,
 ):
     """:func:`rate_bulk` on the calling thread (same arguments).
 
-    With ``sizes`` (a small call, see :func:`~._ladder.apply_static`), nothing of the
-    compiled chunk runs: the uniqueness and ``tries`` come from :func:`_tries_serial`
-    and the ladder runs from here, puzzle by puzzle (:func:`~._bodies.rate_logic` in
-    Python over the compiled ladder), both Python loops over the compiled search and
-    ladder, which are then compiled once each, not a second time inside a chunk."""
-    small = sizes is not None
-    if small:
+    With ``stepwise`` (a small call), nothing of the compiled chunk runs: the
+    uniqueness and ``tries`` come from :func:`_tries_serial` and the ladder is driven
+    from Python rung by rung (:func:`~._stepwise.rate_logic_stepwise`), both Python
+    loops over compiled pieces, which are then compiled once each, not a second time
+    inside a chunk (and a rung only once a puzzle reaches it)."""
+    if stepwise:
         _tries_serial(
             puzzles, n, box_rows, box_cols, units, peers, full, isomorphs, seed, first_index,
             tries, logic, outcome, status, solutions,
@@ -357,9 +353,8 @@ def rate_serial(
             chunk,
             status,
             solutions,
-            sizes,
         )
-    if small and do_logic:
+    if stepwise and do_logic:
         rate_logic_stepwise(
             puzzles, units, peers, where, full, ratings, logic, outcome, hardest, n_steps, steps,
             status,
@@ -428,11 +423,11 @@ def _tries_serial(
 def trials_serial(
     puzzles, n, box_rows, box_cols, units, peers, where, full, isomorphs, seed, first_index,
     do_logic, ratings, tries, logic, outcome, hardest, n_steps, steps, chunk, status, solutions,
-    sizes,
+    *, stepwise=False,
 ):  # fmt: skip
-    """:func:`trials_bulk` on the calling thread (same arguments); with ``sizes`` (a
-    small call) on the ladder driven from Python (:mod:`._stepwise`)."""
-    if sizes is not None:
+    """:func:`trials_bulk` on the calling thread (same arguments); with ``stepwise``
+    (a small call) on the ladder driven from Python (:mod:`._stepwise`)."""
+    if stepwise:
         trials_stepwise(
             puzzles, units, peers, where, full, ratings, tries, logic, outcome, hardest, n_steps,
             steps, solutions,
@@ -441,7 +436,7 @@ def trials_serial(
     trial_chunk(
         np.int64(0), np.int64(1), puzzles, n, box_rows, box_cols, units, peers, where, full,
         isomorphs, seed, first_index, do_logic, ratings, tries, logic, outcome, hardest, n_steps,
-        steps, chunk, status, solutions, sizes,
+        steps, chunk, status, solutions,
     )  # fmt: skip
 
 
