@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
 from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
-from ._isomorphs import transform_from_python, transform_one, transform_work
+from ._isomorphs import isomorphs_from_python, transform_one, transform_work
 from ._masks import candidates_from_python
 from ._random import seed_state, seed_value
 from ._search import random_grid_into, search, search_work
@@ -368,7 +368,7 @@ def _tries_serial(
     """The uniqueness check and ``tries`` of :func:`~._bodies.rate_chunk` (a small
     call), as a Python loop over the compiled search: that loop is not compiled, nor
     the search a second time inside it, and the isomorphs and candidates are drawn in
-    NumPy (:func:`~._isomorphs.transform_from_python`,
+    NumPy (:func:`~._isomorphs.isomorphs_from_python`,
     :func:`~._masks.candidates_from_python`: two kernels less to compile, at some tens
     of microseconds an isomorph). Same arguments as :func:`rate_bulk`; same results
     as the compiled chunk."""
@@ -383,7 +383,7 @@ def _tries_serial(
     )  # search_work's arrays
     first_state = work_s[0][0]
     state = np.zeros(1, dtype=np.uint64)
-    image = np.zeros(nn, dtype=np.uint8)
+    starts = np.zeros((isomorphs, nn), dtype=np.uint64)
     solution = np.zeros(nn, dtype=np.uint8)
     cand = np.zeros(nn, dtype=np.uint64)
     for k in range(count):
@@ -409,9 +409,11 @@ def _tries_serial(
         solvable = True
         # a search that never branched was done by singles, which reach the same cells
         # in every isomorph (the compiled chunk asks singles alone): 0 tries in each
-        for _ in range(isomorphs if branched > 0 else 0):
-            transform_from_python(puzzles[k], n, box_rows, box_cols, state, image)
-            candidates_from_python(image, first_state, peers, full)
+        if branched > 0:  # the isomorphs' candidates, all at once
+            images = isomorphs_from_python(puzzles[k], n, box_rows, box_cols, state, isomorphs)
+            candidates_from_python(images, starts, peers, full)
+        for t in range(isomorphs if branched > 0 else 0):
+            first_state[:] = starts[t]
             found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
             if found == 0:
                 solvable = False

@@ -168,7 +168,7 @@ def test_python_twins_of_the_isomorph_and_candidate_kernels(n, box):
     refusals of clashing givens or values above n."""
     from numbadlx.sudoku.geometry import unit_tables
     from numbadlx.sudoku.making._isomorphs import (
-        transform_from_python,
+        isomorphs_from_python,
         transform_one,
         transform_work,
     )
@@ -181,13 +181,20 @@ def test_python_twins_of_the_isomorph_and_candidate_kernels(n, box):
     for puzzle in sudoku.generate(2, n, box=box, seed=5):
         for seed in seeds:
             state, twin_state = np.array([seed], dtype=np.uint64), np.array([seed], dtype=np.uint64)
-            image, twin = np.zeros(n * n, dtype=np.uint8), np.ones(n * n, dtype=np.uint8)
-            transform_one(puzzle, n, rows, cols, state, image, *transform_work(n))
-            transform_from_python(puzzle, n, rows, cols, twin_state, twin)
-            assert np.array_equal(image, twin) and state[0] == twin_state[0]
-            assert sorted(np.bincount(image, minlength=n + 1)[1:]) == sorted(
-                np.bincount(puzzle, minlength=n + 1)[1:]
-            )
+            images = isomorphs_from_python(puzzle, n, rows, cols, twin_state, 3)
+            for twin in images:  # the kernel's isomorphs, one after another
+                image = np.zeros(n * n, dtype=np.uint8)
+                transform_one(puzzle, n, rows, cols, state, image, *transform_work(n))
+                assert np.array_equal(image, twin)
+                assert sorted(np.bincount(image, minlength=n + 1)[1:]) == sorted(
+                    np.bincount(puzzle, minlength=n + 1)[1:]
+                )
+            assert state[0] == twin_state[0]
+        cand, twin = np.zeros((3, n * n), dtype=np.uint64), np.ones((3, n * n), dtype=np.uint64)
+        for k in range(3):
+            assert candidates_of(images[k], cand[k], peers, full)
+        assert candidates_from_python(images, twin, peers, full)  # rows at once
+        assert np.array_equal(cand, twin)
         clash = puzzle.copy()
         clash[: cols + 1] = 0
         clash[0] = clash[cols] = 1  # the same digit twice in the first row
