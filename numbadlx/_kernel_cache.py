@@ -154,6 +154,7 @@ DEPENDENCIES = {
         "sudoku/making/_masks.py",
         "sudoku/making/_random.py",
         "sudoku/making/_search.py",
+        "sudoku/making/_stepwise.py",
         "sudoku/making/_techniques.py",
     ),
     "sudoku/making/_masks.py": ("_cleared.py", "_compiling.py", "sudoku/engines/_contract.py"),

@@ -290,7 +290,6 @@ def rate_chunk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """Chunk ``c`` of ``n_chunks`` of :func:`~._loops.rate_bulk`: puzzles ``c``,
     ``c + n_chunks``, ... (see there for the arguments)."""
@@ -385,7 +384,6 @@ def rate_chunk(
             steps[k] if keep_steps else no_steps,
             work,
             solution[:0],
-            sizes,
         )
 
 
@@ -405,16 +403,13 @@ def rate_logic(
     steps,
     work,
     no_solution,
-    sizes,
 ):
     """The logic rating of puzzle ``k`` of :func:`rate_chunk` (its candidates in
     ``cand``, its steps into ``steps``) on the ladder below the trials, into row ``k``
     of ``logic``, ``outcome``, ``hardest`` and ``n_steps``; outcome NEEDS_TRIALS where
     that ladder runs out (:func:`trial_chunk` rates those). ``no_solution`` is an empty
-    uint8 array, ``work`` the ladder's scratch, ``sizes`` that of
-    :func:`~._ladder.apply_static`. A small call runs this body in Python
-    (:func:`~._loops.rate_serial`) over the compiled ladder, which then is not
-    compiled a second time inside :func:`rate_chunk`."""
+    uint8 array, ``work`` the ladder's scratch. A small call runs its twin from
+    Python (:func:`~._stepwise.rate_logic_stepwise`)."""
     o, h, s, _, stalled = logic_solve(
         cand,
         units,
@@ -426,7 +421,6 @@ def rate_logic(
         no_solution,
         np.int64(T_FIRST_TRIAL),
         None,  # below the trials
-        sizes,
     )
     if o == STUCK:
         outcome[k] = NEEDS_TRIALS
@@ -463,7 +457,6 @@ def trial_chunk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """The logic rating of the puzzles of chunk ``c`` that :func:`rate_chunk` left
     with outcome NEEDS_TRIALS (the ladder below the trials ran out), on the whole
@@ -491,7 +484,6 @@ def trial_chunk(
             solution[:0],
             np.int64(T_SEARCH),
             True,
-            sizes,
         )
         if o == STUCK and solvable:
             # carry on past the ladder with the digits of the solution (the trial
@@ -508,7 +500,6 @@ def trial_chunk(
                 solution,
                 np.int64(T_FIRST_TRIAL),
                 None,  # below the trials: the ladder compiled for rate_chunk
-                sizes,
             )
             s += more
             o = STUCK if o != NO_SOLUTION else o

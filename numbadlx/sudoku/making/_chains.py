@@ -8,6 +8,7 @@ it can remove on the same candidates, then removes it all
 """
 
 import numpy as np
+from numba import njit
 
 from ._masks import (
     ONE,
@@ -143,7 +144,7 @@ def remove_marked(cand, gone, first):
     return removed
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def chains(cand, units, peers, n, mixed, cands, first):
     """X-chains (one digit, links along rows, columns and boxes) or, with ``mixed``,
     forcing chains (also links inside cells: XY-chains, W-wings and other alternating
@@ -266,7 +267,7 @@ def digit_trial(cand, units, peers, where, cell, d, possible, done):
             return False
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def nishio(cand, units, peers, where, cands, first):
     """Nishio: a candidate whose digit, placed there and followed alone
     (:func:`digit_trial`), leaves some unit without a place for it goes. Every
@@ -287,7 +288,7 @@ def nishio(cand, units, peers, where, cands, first):
     return remove_marked(cand, gone, first)
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
     """Dynamic forcing chains: every candidate is assumed in turn (and, in a cell with
     three or more, its absence too), each branch followed by :func:`settle`. A candidate

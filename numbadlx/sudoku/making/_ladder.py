@@ -60,8 +60,6 @@ T_DYNAMIC_CHAIN_PLUS = 21
 T_SEARCH = 22
 # the rungs from T_NISHIO up assume a candidate and follow its consequences (trials)
 T_FIRST_TRIAL = T_NISHIO
-#: The subset sizes of the rungs as values (see :func:`apply_static`).
-SIZES = np.array([2, 3, 4], dtype=np.int64)
 # step record columns: technique, cell, digit, candidates removed (0 for a placement)
 STEP_FIELDS = 4
 
@@ -78,36 +76,21 @@ def record(steps, n_steps, technique, cell, digit, removed):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def apply_static(technique, cand, units, peers, where, full, work, first, sizes=None):
+def apply_static(technique, cand, units, peers, where, full, work, first):
     """Apply one elimination technique of the ladder below the trials (T_POINTING up
     to T_FORCING_CHAIN) to ``cand``; the number of candidates removed (0: it does not
     apply, or ``technique`` is a trial). ``first`` receives the first (cell, digit)
     removed; ``work`` is scratch (:func:`logic_work`). Inlined where it is called (a
     dispatch, not work): one compiled level less between the ladder and the rungs.
-
-    With ``sizes`` None the subset sizes are constants, so the subset and fish rungs
-    are compiled for each size: the fastest rating, at the cost of compiling those
-    rungs three times. With ``sizes`` (the int64 array :data:`SIZES`: 2, 3, 4) they
-    are values, read at run time, and those rungs compile once: what a small call (a
-    first use) takes, and so are the flags of the basic rungs (pointing or claiming,
-    XY or XYZ: each of those rungs compiles once too), and so is that of the chains
-    (X or forcing chains: the two kinds compile once; :func:`~._chains.chains` turns
-    the flag into a mask, not a branch of its inner loops, so as a value it costs small
-    calls 3-4% of their rating time, against 10% as a branch). Both give the same
-    eliminations. (With an array, Numba types both
-    branches of ``sizes is None``, as it drops the branch not taken only for None:
-    ``two`` is then 2 or ``sizes[0]``, an int64, and ``yes`` a bool either way.)"""
+    The subset sizes and flags are constants, so that the rungs are compiled for each
+    of them (the fastest rating); small calls drive the ladder from Python instead,
+    over the rungs compiled once each (:mod:`._stepwise`)."""
     n = units.shape[1]
     ints, cands = work
     members = ints[0]
     second = ints[1]
-    if sizes is None:
-        two, three, four = 2, 3, 4
-        yes, no = True, False
-    else:
-        two, three, four = sizes[0], sizes[1], sizes[2]
-        yes = two == 2  # True, but read at run time: the flags are values too
-        no = not yes
+    two, three, four = 2, 3, 4
+    yes, no = True, False
     if technique == T_POINTING:
         return locked_candidates(cand, units, where, yes, first)
     if technique == T_CLAIMING:
@@ -142,12 +125,12 @@ def apply_static(technique, cand, units, peers, where, full, work, first, sizes=
 
 
 @njit(cache=True, nogil=True)
-def apply_technique(technique, cand, units, peers, where, full, work, first, sizes=None):
+def apply_technique(technique, cand, units, peers, where, full, work, first):
     """:func:`apply_static`, and the trial rungs (T_NISHIO up, below T_SEARCH) too.
     A ladder that never reaches the trials runs with :func:`apply_static` alone, and
     so never compiles them."""
     if technique < T_FIRST_TRIAL:
-        return apply_static(technique, cand, units, peers, where, full, work, first, sizes)
+        return apply_static(technique, cand, units, peers, where, full, work, first)
     ints, cands = work
     if technique == T_NISHIO:
         return nishio(cand, units, peers, where, cands, first)
@@ -159,9 +142,7 @@ def apply_technique(technique, cand, units, peers, where, full, work, first, siz
 
 
 @njit(cache=True, nogil=True)
-def logic_solve(
-    cand, units, peers, where, full, steps, work, solution, top, trials=True, sizes=None
-):
+def logic_solve(cand, units, peers, where, full, steps, work, solution, top, trials=True):
     """Solve with the easiest technique that makes progress, again and again.
 
     Returns ``(outcome, hardest technique, steps taken, searches, first stall)``:
@@ -177,26 +158,68 @@ def logic_solve(
     steps (the outcome is then STUCK even when the grid gets filled). Each step
     goes into ``steps`` (as far as it reaches): technique, cell, digit (a placement) or
     technique, first cell and digit removed, candidates removed. ``work`` is scratch
-    (:func:`logic_work`); ``sizes`` is that of :func:`apply_static` (None: the rungs
-    compiled for each subset size and flag; :data:`SIZES`: compiled once each).
+    (:func:`logic_work`). :func:`~._stepwise.logic_solve_stepwise` takes the same steps
+    from Python.
     """
     n = units.shape[1]
-    nn = cand.shape[0]
     first = cleared(np.empty(2, dtype=np.int64))
     hardest = T_GIVEN
     n_steps = 0
     searches = 0
     first_stall = 0
     while True:
+        o, hardest, n_steps, left = place_singles(cand, units, peers, full, steps, n_steps, hardest)
+        if o == NO_SOLUTION:
+            return NO_SOLUTION, hardest, n_steps, searches, first_stall
+        if o == SOLVED:
+            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, first_stall
+        if first_stall == 0:
+            first_stall = left
+        # eliminations, easiest first
+        first[0] = -1
+        first[1] = 0
+        removed = 0
+        for technique in range(T_POINTING, top if searches == 0 else T_FIRST_TRIAL):
+            if trials is None:
+                removed = apply_static(technique, cand, units, peers, where, full, work, first)
+            else:
+                removed = apply_technique(technique, cand, units, peers, where, full, work, first)
+            if removed:
+                break
+        if not removed:
+            if solution.shape[0] == 0:
+                return STUCK, T_SEARCH, n_steps, searches, first_stall
+            # beyond the ladder: the solution's digit of a cell with fewest candidates
+            cell = place_solution_digit(cand, peers, n, solution)
+            if cell < 0:
+                return NO_SOLUTION, T_SEARCH, n_steps, searches, first_stall
+            searches += 1
+            hardest = T_SEARCH
+            n_steps = record(steps, n_steps, T_SEARCH, cell, solution[cell], 0)
+            continue
+        hardest = max(hardest, technique)
+        n_steps = record(steps, n_steps, technique, first[0], first[1], removed)
+
+
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder calls it
+def place_singles(cand, units, peers, full, steps, n_steps, hardest):
+    """The singles of :func:`logic_solve`: place hidden singles (in a box, then in a
+    line) and naked singles, the easiest first, each a step, until none is left.
+
+    Returns ``(outcome, hardest, n_steps, left)``: SOLVED (the grid is full),
+    NO_SOLUTION (a contradiction) or STUCK (no single left, ``left`` cells still
+    empty), with ``hardest`` and ``n_steps`` carried on from those given."""
+    n = units.shape[1]
+    nn = cand.shape[0]
+    while True:
         left = 0
         for cell in range(nn):
             if not (cand[cell] & PLACED):
                 left += 1
                 if cand[cell] == ZERO:
-                    return NO_SOLUTION, hardest, n_steps, searches, first_stall
+                    return NO_SOLUTION, hardest, n_steps, left
         if left == 0:
-            return (SOLVED if searches == 0 else STUCK), hardest, n_steps, searches, first_stall
-        # singles: box, line, naked
+            return SOLVED, hardest, n_steps, left
         technique = T_GIVEN
         cell, bit = find_hidden_single(cand, units, full, 2 * n, 3 * n)
         if cell >= 0:
@@ -206,7 +229,7 @@ def logic_solve(
             if cell >= 0:
                 technique = T_HIDDEN_SINGLE_LINE
         if cell == -2:
-            return NO_SOLUTION, hardest, n_steps, searches, first_stall
+            return NO_SOLUTION, hardest, n_steps, left
         if technique == T_GIVEN:
             for k in range(nn):
                 c = cand[k]
@@ -215,50 +238,30 @@ def logic_solve(
                     bit = c
                     technique = T_NAKED_SINGLE
                     break
-        if technique != T_GIVEN:
-            if not place_single(cand, cell, bit, peers):
-                return NO_SOLUTION, max(hardest, technique), n_steps, searches, first_stall
-            hardest = max(hardest, technique)
-            n_steps = record(steps, n_steps, technique, cell, bit_index(bit) + 1, 0)
-            continue
-        if first_stall == 0:
-            first_stall = left
-        # eliminations, easiest first
-        first[0] = -1
-        first[1] = 0
-        removed = 0
-        for technique in range(T_POINTING, top if searches == 0 else T_FIRST_TRIAL):
-            if trials is None:
-                removed = apply_static(
-                    technique, cand, units, peers, where, full, work, first, sizes
-                )
-            else:
-                removed = apply_technique(
-                    technique, cand, units, peers, where, full, work, first, sizes
-                )
-            if removed:
-                break
-        if not removed:
-            if solution.shape[0] == 0:
-                return STUCK, T_SEARCH, n_steps, searches, first_stall
-            # beyond the ladder: take the solution's digit of a cell with fewest candidates
-            # (what a search would have to find) and carry on
-            cell = np.int64(-1)
-            best = n + 1
-            for k in range(nn):
-                c = cand[k]
-                if not (c & PLACED) and popcount(c) < best:
-                    best = popcount(c)
-                    cell = k
-            bit = ONE << np.uint64(solution[cell] - 1)
-            if not (cand[cell] & bit) or not place_single(cand, cell, bit, peers):
-                return NO_SOLUTION, T_SEARCH, n_steps, searches, first_stall
-            searches += 1
-            hardest = T_SEARCH
-            n_steps = record(steps, n_steps, T_SEARCH, cell, solution[cell], 0)
-            continue
+        if technique == T_GIVEN:
+            return STUCK, hardest, n_steps, left
+        if not place_single(cand, cell, bit, peers):
+            return NO_SOLUTION, max(hardest, technique), n_steps, left
         hardest = max(hardest, technique)
-        n_steps = record(steps, n_steps, technique, first[0], first[1], removed)
+        n_steps = record(steps, n_steps, technique, cell, bit_index(bit) + 1, 0)
+
+
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder calls it
+def place_solution_digit(cand, peers, n, solution):
+    """A step past the ladder: the digit of ``solution`` placed in the first cell with
+    fewest candidates (what a search would have to find). Returns the cell, or -1 if
+    that digit is no longer a candidate there or placing it meets a contradiction."""
+    cell = np.int64(-1)
+    best = n + 1
+    for k in range(cand.shape[0]):
+        c = cand[k]
+        if not (c & PLACED) and popcount(c) < best:
+            best = popcount(c)
+            cell = k
+    bit = ONE << np.uint64(solution[cell] - 1)
+    if not (cand[cell] & bit) or not place_single(cand, cell, bit, peers):
+        return np.int64(-1)
+    return cell
 
 
 @njit(cache=True, nogil=True)

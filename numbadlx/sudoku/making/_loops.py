@@ -9,12 +9,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
-from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, rate_logic, trial_chunk
-from ._isomorphs import transform_one, transform_work
-from ._ladder import STEP_FIELDS
-from ._masks import candidates_of
+from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
+from ._isomorphs import isomorphs_from_python, transform_one, transform_work
+from ._masks import candidates_from_python
 from ._random import seed_state, seed_value
 from ._search import random_grid_into, search, search_work
+from ._stepwise import rate_logic_stepwise, trials_stepwise
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -77,7 +77,6 @@ def rate_bulk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """Ratings of every puzzle (rows assumed valid: values 0..n).
 
@@ -120,7 +119,6 @@ def rate_bulk(
             chunk,
             status,
             solutions,
-            sizes,
         )
 
 
@@ -148,7 +146,6 @@ def trials_bulk(
     chunk,
     status,
     solutions,
-    sizes,
 ):
     """The second pass of :func:`rate_bulk` (same arguments): the logic ratings of
     the puzzles it left with outcome NEEDS_TRIALS, on the whole ladder. Run only when
@@ -181,7 +178,6 @@ def trials_bulk(
             chunk,
             status,
             solutions,
-            sizes,
         )
 
 
@@ -316,17 +312,17 @@ def rate_serial(
     chunk,
     status,
     solutions,
-    sizes,
+    *,
+    stepwise=False,
 ):
     """:func:`rate_bulk` on the calling thread (same arguments).
 
-    With ``sizes`` (a small call, see :func:`~._ladder.apply_static`), nothing of the
-    compiled chunk runs: the uniqueness and ``tries`` come from :func:`_tries_serial`
-    and the ladder runs from here, puzzle by puzzle (:func:`~._bodies.rate_logic` in
-    Python over the compiled ladder), both Python loops over the compiled search and
-    ladder, which are then compiled once each, not a second time inside a chunk."""
-    small = sizes is not None
-    if small:
+    With ``stepwise`` (a small call), nothing of the compiled chunk runs: the
+    uniqueness and ``tries`` come from :func:`_tries_serial` and the ladder is driven
+    from Python rung by rung (:func:`~._stepwise.rate_logic_stepwise`), both Python
+    loops over compiled pieces, which are then compiled once each, not a second time
+    inside a chunk (and a rung only once a puzzle reaches it)."""
+    if stepwise:
         _tries_serial(
             puzzles, n, box_rows, box_cols, units, peers, full, isomorphs, seed, first_index,
             tries, logic, outcome, status, solutions,
@@ -357,38 +353,12 @@ def rate_serial(
             chunk,
             status,
             solutions,
-            sizes,
         )
-    if not (small and do_logic):
-        return
-    count, nn = puzzles.shape
-    keep_steps = steps.shape[0] == count
-    cand = np.zeros(nn, dtype=np.uint64)
-    # the ladder's scratch (logic_work's arrays) made here: one kernel less to compile
-    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
-    no_solution = np.zeros(0, dtype=np.uint8)
-    no_steps = np.zeros((0, STEP_FIELDS), dtype=np.int32)
-    for k in range(count):
-        if status[k] != UNIQUE or outcome[k] == INVALID:
-            continue  # not rated, or its givens clash (_tries_serial said so)
-        candidates_of(puzzles[k], cand, peers, full)
-        rate_logic.py_func(
-            k,
-            cand,
-            units,
-            peers,
-            where,
-            full,
-            ratings,
-            logic,
-            outcome,
-            hardest,
-            n_steps,
-            steps[k] if keep_steps else no_steps,
-            work,
-            no_solution,
-            sizes,
-        )
+    if stepwise and do_logic:
+        rate_logic_stepwise(
+            puzzles, units, peers, where, full, ratings, logic, outcome, hardest, n_steps, steps,
+            status,
+        )  # fmt: skip
 
 
 def _tries_serial(
@@ -396,9 +366,12 @@ def _tries_serial(
     tries, logic, outcome, status, solutions,
 ):  # fmt: skip
     """The uniqueness check and ``tries`` of :func:`~._bodies.rate_chunk` (a small
-    call), as a Python loop over the compiled search and isomorph kernels: that loop is
-    not compiled, nor the search a second time inside it. Same arguments as
-    :func:`rate_bulk`; same results as the compiled chunk."""
+    call), as a Python loop over the compiled search: that loop is not compiled, nor
+    the search a second time inside it, and the isomorphs and candidates are drawn in
+    NumPy (:func:`~._isomorphs.isomorphs_from_python`,
+    :func:`~._masks.candidates_from_python`: two kernels less to compile, at some tens
+    of microseconds an isomorph). Same arguments as :func:`rate_bulk`; same results
+    as the compiled chunk."""
     count, nn = puzzles.shape
     work_s = (
         np.zeros((nn + 2, nn), dtype=np.uint64),
@@ -409,15 +382,14 @@ def _tries_serial(
         np.zeros(1, dtype=np.int64),  # the stop flag: never set
     )  # search_work's arrays
     first_state = work_s[0][0]
-    orders = [np.zeros(size, dtype=np.int64) for size in (n, n, n + 1, n)]  # transform_work's
     state = np.zeros(1, dtype=np.uint64)
-    image = np.zeros(nn, dtype=np.uint8)
+    starts = np.zeros((isomorphs, nn), dtype=np.uint64)
     solution = np.zeros(nn, dtype=np.uint8)
     cand = np.zeros(nn, dtype=np.uint64)
     for k in range(count):
         branched = -1  # tries of a search of the puzzle as given (-1: none run yet)
         if status[k] == NOT_RUN:
-            if not candidates_of(puzzles[k], first_state, peers, full):
+            if not candidates_from_python(puzzles[k], first_state, peers, full):
                 status[k] = INVALID
             else:
                 found, branched, _ = search(work_s, units, peers, 2, 0, False, state, solutions[k])
@@ -426,7 +398,7 @@ def _tries_serial(
             tries[k] = logic[k] = np.nan
             continue
         state[0] = seed_value(seed, first_index + k)
-        if not candidates_of(puzzles[k], cand, peers, full):
+        if not candidates_from_python(puzzles[k], cand, peers, full):
             tries[k] = logic[k] = np.nan
             outcome[k] = INVALID
             continue
@@ -437,9 +409,11 @@ def _tries_serial(
         solvable = True
         # a search that never branched was done by singles, which reach the same cells
         # in every isomorph (the compiled chunk asks singles alone): 0 tries in each
-        for _ in range(isomorphs if branched > 0 else 0):
-            transform_one(puzzles[k], n, box_rows, box_cols, state, image, *orders)
-            candidates_of(image, first_state, peers, full)
+        if branched > 0:  # the isomorphs' candidates, all at once
+            images = isomorphs_from_python(puzzles[k], n, box_rows, box_cols, state, isomorphs)
+            candidates_from_python(images, starts, peers, full)
+        for t in range(isomorphs if branched > 0 else 0):
+            first_state[:] = starts[t]
             found, g, _ = search(work_s, units, peers, 1, 0, False, state, solution)
             if found == 0:
                 solvable = False
@@ -448,9 +422,24 @@ def _tries_serial(
         tries[k] = total / isomorphs if solvable else np.nan
 
 
-def trials_serial(puzzles, *rest):
-    """:func:`trials_bulk` on the calling thread (same arguments)."""
-    trial_chunk(np.int64(0), np.int64(1), puzzles, *rest)
+def trials_serial(
+    puzzles, n, box_rows, box_cols, units, peers, where, full, isomorphs, seed, first_index,
+    do_logic, ratings, tries, logic, outcome, hardest, n_steps, steps, chunk, status, solutions,
+    *, stepwise=False,
+):  # fmt: skip
+    """:func:`trials_bulk` on the calling thread (same arguments); with ``stepwise``
+    (a small call) on the ladder driven from Python (:mod:`._stepwise`)."""
+    if stepwise:
+        trials_stepwise(
+            puzzles, units, peers, where, full, ratings, tries, logic, outcome, hardest, n_steps,
+            steps, solutions,
+        )  # fmt: skip
+        return
+    trial_chunk(
+        np.int64(0), np.int64(1), puzzles, n, box_rows, box_cols, units, peers, where, full,
+        isomorphs, seed, first_index, do_logic, ratings, tries, logic, outcome, hardest, n_steps,
+        steps, chunk, status, solutions,
+    )  # fmt: skip
 
 
 def generate_serial(out, attempts, n, box_rows, box_cols, *rest):

@@ -41,6 +41,21 @@ def seed_value(seed, index):
     return (int(seed) * 0xD1B54A32D192ED03 + int(index) + 2 * 0x9E3779B97F4A7C15) % 2**64
 
 
+def splitmix_draws(state, bounds):
+    """:func:`random_below` in NumPy, draw after draw from the state ``state[0]``: the
+    integers in ``0..bounds[i]-1`` that ``random_below(state, bounds[i])`` gives for
+    ``i = 0, 1, ...`` (a list), ``state[0]`` advanced past them. Each state is the seed
+    plus a multiple of the increment, so all are computed at once."""
+    steps = np.arange(1, len(bounds) + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):  # the arithmetic is modulo 2**64, as in the kernel
+        z = state[0] + steps * np.uint64(0x9E3779B97F4A7C15)
+        last = z[-1]
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    state[0] = last
+    return ((z ^ (z >> np.uint64(31))) % np.asarray(bounds, dtype=np.uint64)).tolist()
+
+
 @inner_njit(cache=True, nogil=True)
 def shuffle(values, count, state):
     """Fisher-Yates shuffle of ``values[:count]``."""

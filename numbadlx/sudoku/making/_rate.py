@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba.core import types
 from numpy.typing import ArrayLike
 
 from ..._compiling import first_use
@@ -40,7 +39,7 @@ from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
 from ._bodies import rate_chunk
-from ._ladder import NEEDS_TRIALS, SIZES, STEP_FIELDS, T_SEARCH
+from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
 from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
 from ._masks import full_mask
 
@@ -120,11 +119,10 @@ _SERIAL_UP_TO = 256
 
 
 def _fast_ladder_loaded():
-    """True once this process holds the rating loop with the rungs compiled for each
-    subset size (a large call ran): small calls then take it too (it runs faster)
-    rather than compile the ladder of small calls as well, as the last short chunk
-    of a large file would."""
-    return any(signature[-1] == types.none for signature in rate_chunk.signatures)
+    """True once this process holds the compiled rating loop (a large call ran): small
+    calls then take it too (it runs faster) rather than compile the rungs of small
+    calls as well, as the last short chunk of a large file would."""
+    return bool(rate_chunk.signatures)
 
 
 @dataclass
@@ -399,14 +397,20 @@ def rate(
                 chunk,
                 status[todo],
                 solutions[todo],
-                # a small call compiles each rung once (subset sizes as values);
-                # a large one compiles them for each size, to run fastest
-                SIZES if small and not _fast_ladder_loaded() else None,
             )
-            (rate_serial if serial else rate_bulk)(*arguments)
+            # a small call drives the ladder from Python over the rungs compiled once
+            # each; a large one compiles it whole, the rungs for each size, to run fastest
+            stepwise = small and not _fast_ladder_loaded()
+            if serial:
+                rate_serial(*arguments, stepwise=stepwise)
+            else:
+                rate_bulk(*arguments)
             # the puzzles the ladder below the trials left stuck, on the whole ladder
             if logic and np.any(outcome[todo] == NEEDS_TRIALS):
-                (trials_serial if serial else trials_bulk)(*arguments)
+                if serial:
+                    trials_serial(*arguments, stepwise=stepwise)
+                else:
+                    trials_bulk(*arguments)
             if progress is not None:
                 progress(end, count)
     return Ratings(

@@ -97,7 +97,7 @@ def next_combination(index, k, m):
     return True
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def naked_subset(cand, units, k, first, members):
     """k cells of a unit holding only k digits between them: those digits leave the
     unit's other cells. Returns the number of candidates removed."""
@@ -137,7 +137,7 @@ def naked_subset(cand, units, k, first, members):
     return 0
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def hidden_subset(cand, units, k, first, positions, digits):
     """k digits of a unit that fit only in the same k cells: those cells lose every other
     digit. Returns the number of candidates removed."""
@@ -186,7 +186,7 @@ def hidden_subset(cand, units, k, first, positions, digits):
     return 0
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def locked_candidates(cand, units, where, pointing, first):
     """Pointing (a box's digit confined to one row or column leaves the rest of that
     line) or claiming (a line's digit confined to one box leaves the rest of the box)."""
@@ -241,7 +241,7 @@ def locked_candidates(cand, units, where, pointing, first):
     return 0
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def fish(cand, units, k, first, lines, masks):
     """X-wing (k = 2), swordfish (3), jellyfish (4): a digit confined, in k rows, to the
     same k columns leaves those columns' other rows (and the same with rows and columns
@@ -299,7 +299,7 @@ def fish(cand, units, k, first, lines, masks):
     return 0
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
 def wing(cand, peers, where, xyz, first):
     """XY-wing: a pivot {x,y} seeing pincers {x,z} and {y,z}; z leaves every cell seeing
     both pincers. XYZ-wing: a pivot {x,y,z} with pincers {x,z} and {y,z}; z leaves every

@@ -1,4 +1,4 @@
-"""Small and large ``rate`` calls: a small call runs the ladder's driver and its
+"""Small and large ``rate`` calls: a small call runs the ladder (rung by rung) and its
 uniqueness and ``tries`` loop from Python over compiled pieces, a large one compiled
 chunks; both must rate every puzzle the same."""
 
@@ -40,41 +40,75 @@ def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
 
 
 @pytest.mark.slow
-def test_small_calls_take_the_ladder_compiled_once_per_rung(monkeypatch):
-    """A small call runs the rungs compiled once each (subset sizes and flags as
-    values), a large one the rungs compiled for each size and flag: the same ratings
-    and steps on puzzles that reach every rung below the trials and beyond. Once the
-    second is loaded, small calls take it too (none compiles the ladder twice)."""
-    from numba.core import types
+def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
+    """A small call drives the ladder from Python over the compiled singles and rungs
+    (sizes and flags as values), a large one runs the compiled ladder (the rungs
+    compiled for each size and flag): the same ratings and steps on puzzles that reach
+    every rung below the trials and beyond. Once the second is loaded, small calls
+    take it too (none compiles the ladder twice)."""
+    from numbadlx.sudoku.making import _bodies, _ladder, _rate, _stepwise
 
-    from numbadlx.sudoku.making import _bodies, _ladder, _rate
+    driven = []
+    stepwise = _stepwise.logic_solve_stepwise
 
-    def ladders():
-        """The types of the ``sizes`` argument the ladder has been compiled for."""
-        return {str(signature[-1]) for signature in _ladder.logic_solve.signatures}
+    def counted(*args):
+        driven.append(args[8])  # the top rung of each run
+        return stepwise(*args)
 
     puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:120], sudoku.parse(HARD_9)])
     monkeypatch.setattr(_rate, "_fast_ladder_loaded", lambda: False)
+    monkeypatch.setattr(_stepwise, "logic_solve_stepwise", counted)
     small = sudoku.rate(puzzles, steps=True)
-    assert any(kind.startswith("array(int64") for kind in ladders())
-    # a small call's uniqueness and tries loop is Python's: no rating chunk compiled for it
-    assert not any(
-        str(signature[-1]).startswith("array(int64") for signature in _bodies.rate_chunk.signatures
-    )
+    # every unique puzzle on the ladder below the trials, the stuck ones on all of it
+    below, whole = _ladder.T_FIRST_TRIAL, _ladder.T_SEARCH
+    assert driven.count(below) >= len(puzzles) and whole in driven
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
     large = sudoku.rate(puzzles, steps=True, threads=1)
-    assert types.none in {signature[-1] for signature in _bodies.rate_chunk.signatures}
+    assert _bodies.rate_chunk.signatures  # the compiled ladder, in its rating loop
     for field in ("tries", "logic"):
         assert np.array_equal(getattr(small, field), getattr(large, field), equal_nan=True)
     for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
         assert np.array_equal(getattr(small, field), getattr(large, field))
-    # the mix reaches the chains (and the trials or search with HARD_9)
-    assert small.hardest.max() >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+    # the mix reaches the chains, the trials and search (HARD_9)
+    assert small.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
     assert np.count_nonzero(small.hardest >= sudoku.TECHNIQUES.index(("X-chain", 6.6))) > 1
+    assert small.n_steps.max() > 0 and small.step_table[-1, 0, 0] > 0
     monkeypatch.undo()
-    assert _rate._fast_ladder_loaded() and types.none in {
-        signature[-1] for signature in _bodies.rate_chunk.signatures
-    }
+    assert _rate._fast_ladder_loaded()
+    driven.clear()
+    monkeypatch.setattr(_stepwise, "logic_solve_stepwise", counted)
+    again = sudoku.rate(puzzles[:3], steps=True)
+    assert not driven  # the compiled ladder, now loaded
+    assert np.array_equal(again.step_table, large.step_table[:3])
+
+
+_EASY_ONLY = """
+import numpy as np
+from numbadlx import sudoku
+from numbadlx.sudoku.making import _chains, _ladder, _techniques
+puzzles = sudoku.parse(sudoku.default_sample_path())[:200]
+easy = puzzles[sudoku.rate(puzzles, logic=False).tries == 0][:5]
+_ = [f.signatures for f in (_chains.chains, _ladder.logic_solve)]
+ratings = sudoku.rate(easy, steps=True)
+assert len(easy) == 5 and (ratings.hardest <= 3).all(), ratings.hardest
+print(len(_chains.chains.signatures), len(_chains.nishio.signatures),
+      len(_techniques.fish.signatures), len(_ladder.logic_solve.signatures),
+      len(_ladder.place_singles.signatures))
+"""
+
+
+def test_small_calls_of_easy_puzzles_reach_no_rung():
+    """A small call whose puzzles singles solve runs (so compiles or loads) the singles
+    and none of the rungs, nor the compiled ladder: a rung is compiled when a puzzle of
+    the call first reaches it."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _EASY_ONLY], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "0", "0", "0", "1"]
 
 
 @pytest.mark.slow
@@ -123,3 +157,52 @@ def test_small_loop_takes_a_status_that_came_with_the_puzzles():
         assert (solutions == sudoku.solve(puzzles).solutions).all()
         results.append(tries)
     assert results[0].tolist() == results[1].tolist() and results[0][0] > 0
+
+
+@pytest.mark.parametrize(
+    "n, box", [(4, (2, 2)), (6, (2, 3)), (6, (3, 2)), (8, (2, 4)), (9, (3, 3))]
+)
+def test_python_twins_of_the_isomorph_and_candidate_kernels(n, box):
+    """The small calls' loop draws isomorphs and candidates in Python and NumPy: the
+    same isomorphs, generator states and candidates as the kernels, and the same
+    refusals of clashing givens or values above n."""
+    from numbadlx.sudoku.geometry import unit_tables
+    from numbadlx.sudoku.making._isomorphs import (
+        isomorphs_from_python,
+        transform_one,
+        transform_work,
+    )
+    from numbadlx.sudoku.making._masks import candidates_from_python, candidates_of, full_mask
+
+    rows, cols = box
+    _, peers, _ = unit_tables(n, rows, cols)
+    full = full_mask(n)
+    seeds = np.random.default_rng(n * rows).integers(0, 2**63, 12, dtype=np.int64)
+    for puzzle in sudoku.generate(2, n, box=box, seed=5):
+        for seed in seeds:
+            state, twin_state = np.array([seed], dtype=np.uint64), np.array([seed], dtype=np.uint64)
+            images = isomorphs_from_python(puzzle, n, rows, cols, twin_state, 3)
+            for twin in images:  # the kernel's isomorphs, one after another
+                image = np.zeros(n * n, dtype=np.uint8)
+                transform_one(puzzle, n, rows, cols, state, image, *transform_work(n))
+                assert np.array_equal(image, twin)
+                assert sorted(np.bincount(image, minlength=n + 1)[1:]) == sorted(
+                    np.bincount(puzzle, minlength=n + 1)[1:]
+                )
+            assert state[0] == twin_state[0]
+        cand, twin = np.zeros((3, n * n), dtype=np.uint64), np.ones((3, n * n), dtype=np.uint64)
+        for k in range(3):
+            assert candidates_of(images[k], cand[k], peers, full)
+        assert candidates_from_python(images, twin, peers, full)  # rows at once
+        assert np.array_equal(cand, twin)
+        clash = puzzle.copy()
+        clash[: cols + 1] = 0
+        clash[0] = clash[cols] = 1  # the same digit twice in the first row
+        high = puzzle.copy()
+        high[-1] = n + 1
+        for grid, valid in ((puzzle, True), (image, True), (clash, False), (high, False)):
+            cand, twin = np.zeros(n * n, dtype=np.uint64), np.ones(n * n, dtype=np.uint64)
+            assert candidates_of(grid, cand, peers, full) == valid
+            assert candidates_from_python(grid, twin, peers, full) == valid
+            if valid:
+                assert np.array_equal(cand, twin)
