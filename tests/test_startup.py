@@ -23,15 +23,17 @@ PYPROJECT = ROOT / "pyproject.toml"
 LAZY_PACKAGES = ["numbadlx", "numbadlx.core", "numbadlx.sudoku", "numbadlx.problems"]
 
 
-def _fresh(code):
-    """Run ``code`` in a new interpreter that imports this checkout; its stdout."""
+def _fresh(code, **env):
+    """Run ``code`` in a new interpreter that imports this checkout, with ``env`` added
+    to the environment (a value None takes a variable out); its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={name: value for name, value in env.items() if value is not None},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -178,3 +180,44 @@ def test_only_the_command_skips_the_collection_at_exit(monkeypatch, capsys):
         main()  # the command itself
     assert registered == [gc.freeze]
     assert capsys.readouterr().out == f"numbadlx {numbadlx.__version__}\n" * 2
+
+
+_BLAS_THREADS = (
+    "import os, sys\n"
+    "from numbadlx.cli import main\n"
+    "sys.argv = ['numbadlx', '--version']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "import numpy\n"
+    "tasks = len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else -1\n"
+    "print(os.environ.get('OPENBLAS_NUM_THREADS'), tasks)\n"
+)
+_NO_BLAS_SETTING = {name: None for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS")}
+
+
+def test_the_command_starts_no_blas_threads_unless_the_user_asks():
+    from numbadlx.cli import BLAS_THREAD_VARIABLES
+
+    assert set(_NO_BLAS_SETTING) | {"OMP_NUM_THREADS"} == set(BLAS_THREAD_VARIABLES)
+    setting, tasks = _fresh(_BLAS_THREADS, **_NO_BLAS_SETTING, OMP_NUM_THREADS=None).split()[-2:]
+    assert setting == "1"
+    assert int(tasks) in (1, -1)  # NumPy loaded on the main thread alone
+    # a count the user set is left as it is, whichever variable holds it
+    setting, tasks = _fresh(_BLAS_THREADS, OPENBLAS_NUM_THREADS="2", OMP_NUM_THREADS=None).split()[
+        -2:
+    ]
+    assert setting == "2"
+    assert int(tasks) in (2, -1)  # the one thread of OpenBLAS's pool that the user asked for
+    setting, _ = _fresh(_BLAS_THREADS, **_NO_BLAS_SETTING, OMP_NUM_THREADS="3").split()[-2:]
+    assert setting == "None"
+
+
+def test_a_call_from_python_leaves_the_blas_setting_alone(monkeypatch):
+    from numbadlx.cli import main
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert "OPENBLAS_NUM_THREADS" not in os.environ

@@ -85,6 +85,7 @@ def main(argv=None):
     """Entry point of the ``numbadlx`` command."""
     if argv is None:  # the process is the command: it ends when this returns
         _skip_the_collection_at_exit()
+        _one_blas_thread()
     code = _main(argv)
     if argv is None:
         _leave_now_if_compiling(code)
@@ -124,6 +125,24 @@ def _main(argv):
     except (ValueError, OSError) as error:
         print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+#: The variables OpenBLAS reads its thread count from; a user's setting of any wins.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread():
+    """Let NumPy's OpenBLAS start no thread pool of its own in this process (and in the
+    worker processes it starts), unless the user set a thread count for it.
+
+    OpenBLAS starts its threads when NumPy is imported, and each spins on a core a
+    while before it sleeps: about 0.05 CPU s of a one-puzzle solve on two cores (a
+    tenth of it), for a command that does no linear algebra. Once NumPy is loaded the
+    count is fixed, so this does nothing then.
+    """
+    if "numpy" in sys.modules or any(os.environ.get(name) for name in BLAS_THREAD_VARIABLES):
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 def _skip_the_collection_at_exit():
