@@ -221,3 +221,34 @@ def test_a_call_from_python_leaves_the_blas_setting_alone(monkeypatch):
     with pytest.raises(SystemExit):
         main(["--version"])
     assert "OPENBLAS_NUM_THREADS" not in os.environ
+
+
+def test_the_command_loads_its_work_with_the_collector_paused():
+    out = _fresh(
+        "import gc, sys\n"
+        "from numbadlx import cli\n"
+        "from numbadlx.cli import _parser\n"
+        "passes = []\n"
+        "gc.callbacks.append(lambda phase, info: passes.append(phase))\n"
+        "cli._load_collector_paused(_parser.JOB_MODULES)\n"
+        "print(len(passes), gc.isenabled(), gc.get_freeze_count() > 10000)\n"
+        "print(all(name in sys.modules for name in _parser.JOB_MODULES), 'numba' in sys.modules)\n"
+    )
+    assert out.split() == ["0", "True", "True", "True", "True"], out
+
+
+def test_a_call_from_python_loads_nothing_ahead(monkeypatch, tmp_path):
+    from numbadlx import cli
+
+    loaded = []
+    monkeypatch.setattr(cli, "_load_collector_paused", loaded.append)
+    source = tmp_path / "one.txt"
+    source.write_text("0200004034000000\n")
+    assert cli.main(["solve", str(source), "-o", str(tmp_path / "out.txt")]) == cli.EXIT_OK
+    assert loaded == []
+    monkeypatch.setattr(sys, "argv", ["numbadlx", "solve", str(source), "-o", str(tmp_path / "o2")])
+    monkeypatch.setattr(cli, "_skip_the_collection_at_exit", lambda: None)
+    monkeypatch.setattr(cli, "_one_blas_thread", lambda: None)
+    assert cli.main() == cli.EXIT_OK  # the command itself
+    assert loaded == [("numbadlx.jobs",)]
+    assert (tmp_path / "o2").read_text() == (tmp_path / "out.txt").read_text()
