@@ -186,25 +186,28 @@ def main(argv=None):
             (name, *(statistics.median(x) for x in zip(*cold[name])), target)
             for name, _, target in chosen
         ]
-        table("First use, empty Numba cache (one process each)", rows)
-        rows = [
-            (name, *(statistics.median(x) for x in zip(*warm[name])), "") for name, _, _ in chosen
-        ]
-        print("\n**The same commands again, the cache warm**\n")
-        print("| command | median wall s | median CPU s |")
-        print("|---|---:|---:|")
-        for name, wall, cpu, _ in rows:
-            print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
-        if not args.only:
+        if chosen:
+            table("First use, empty Numba cache (one process each)", rows)
+            rows = [
+                (name, *(statistics.median(x) for x in zip(*warm[name])), "")
+                for name, _, _ in chosen
+            ]
+            print("\n**The same commands again, the cache warm**\n")
+            print("| command | median wall s | median CPU s |")
+            print("|---|---:|---:|")
+            for name, wall, cpu, _ in rows:
+                print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
+        starting = [f for f in cold_starts(paths) if args.only in f[0]]
+        if starting:
             cache = scratch / "cache-cold-start"
             run_once(cold_starts(paths)[-1][1], cache)  # fill the cache
-            starts = {name: [] for name, _, _ in cold_starts(paths)}
+            starts = {name: [] for name, _, _ in starting}
             for _ in range(max(args.rounds, 5)):
-                for name, command, _ in cold_starts(paths):
+                for name, command, _ in starting:
                     starts[name].append(run_once(command, cache))
             rows = [
                 (name, *(statistics.median(x) for x in zip(*starts[name])), target)
-                for name, _, target in cold_starts(paths)
+                for name, _, target in starting
             ]
             table("Cold start, warm cache", rows)
     print(f"\n# load avg at end {machine.load_average()}")

@@ -23,15 +23,17 @@ PYPROJECT = ROOT / "pyproject.toml"
 LAZY_PACKAGES = ["numbadlx", "numbadlx.core", "numbadlx.sudoku", "numbadlx.problems"]
 
 
-def _fresh(code):
-    """Run ``code`` in a new interpreter that imports this checkout; its stdout."""
+def _fresh(code, *args, **env):
+    """Run ``code`` with ``args`` in a new interpreter that imports this checkout, with
+    ``env`` added to the environment (a value None takes a variable out); its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={name: value for name, value in env.items() if value is not None},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -178,3 +180,104 @@ def test_only_the_command_skips_the_collection_at_exit(monkeypatch, capsys):
         main()  # the command itself
     assert registered == [gc.freeze]
     assert capsys.readouterr().out == f"numbadlx {numbadlx.__version__}\n" * 2
+
+
+_BLAS_THREADS = (
+    "import os, sys\n"
+    "from numbadlx.cli import main\n"
+    "sys.argv = ['numbadlx', '--version']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "import numpy\n"
+    "tasks = len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else -1\n"
+    "print(os.environ.get('OPENBLAS_NUM_THREADS'), tasks)\n"
+)
+_NO_BLAS_SETTING = {name: None for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS")}
+
+
+def test_the_command_starts_no_blas_threads_unless_the_user_asks():
+    from numbadlx.cli import BLAS_THREAD_VARIABLES
+
+    assert set(_NO_BLAS_SETTING) | {"OMP_NUM_THREADS"} == set(BLAS_THREAD_VARIABLES)
+    setting, tasks = _fresh(_BLAS_THREADS, **_NO_BLAS_SETTING, OMP_NUM_THREADS=None).split()[-2:]
+    assert setting == "1"
+    assert int(tasks) in (1, -1)  # NumPy loaded on the main thread alone
+    # a count the user set is left as it is, whichever variable holds it
+    setting, tasks = _fresh(_BLAS_THREADS, OPENBLAS_NUM_THREADS="2", OMP_NUM_THREADS=None).split()[
+        -2:
+    ]
+    assert setting == "2"
+    assert int(tasks) in (2, -1)  # the one thread of OpenBLAS's pool that the user asked for
+    setting, _ = _fresh(_BLAS_THREADS, **_NO_BLAS_SETTING, OMP_NUM_THREADS="3").split()[-2:]
+    assert setting == "None"
+
+
+def test_a_call_from_python_leaves_the_blas_setting_alone(monkeypatch):
+    from numbadlx.cli import main
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+
+
+def test_the_command_loads_its_work_with_the_collector_paused():
+    out = _fresh(
+        "import gc, sys\n"
+        "from numbadlx import cli\n"
+        "from numbadlx.cli import _parser\n"
+        "passes = []\n"
+        "gc.callbacks.append(lambda phase, info: passes.append(phase))\n"
+        "cli._load_collector_paused(_parser.JOB_MODULES)\n"
+        "print(len(passes), gc.isenabled(), gc.get_freeze_count() > 10000)\n"
+        "print(all(name in sys.modules for name in _parser.JOB_MODULES), 'numba' in sys.modules)\n"
+    )
+    assert out.split() == ["0", "True", "True", "True", "True"], out
+
+
+def test_a_call_from_python_loads_nothing_ahead(monkeypatch, tmp_path):
+    from numbadlx import cli
+
+    loaded = []
+    monkeypatch.setattr(cli, "_load_collector_paused", loaded.append)
+    source = tmp_path / "one.txt"
+    source.write_text("0200004034000000\n")
+    assert cli.main(["solve", str(source), "-o", str(tmp_path / "out.txt")]) == cli.EXIT_OK
+    assert loaded == []
+    monkeypatch.setattr(sys, "argv", ["numbadlx", "solve", str(source), "-o", str(tmp_path / "o2")])
+    monkeypatch.setattr(cli, "_skip_the_collection_at_exit", lambda: None)
+    monkeypatch.setattr(cli, "_one_blas_thread", lambda: None)
+    assert cli.main() == cli.EXIT_OK  # the command itself
+    assert loaded == [("numbadlx.jobs",)]
+    assert (tmp_path / "o2").read_text() == (tmp_path / "out.txt").read_text()
+
+
+_YAML_AFTER_THE_COMMAND = (
+    "import os, sys\n"
+    "os.chdir(sys.argv[1])\n"
+    "from numbadlx.cli import main\n"
+    "sys.argv = ['numbadlx', '--version']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "import numba\n"
+    "print('yaml.reader' in sys.modules, numba.config.COLOR_SCHEME)\n"
+    "import yaml\n"
+    "print(yaml.safe_load('a: [1, 2]'), 'yaml.reader' in sys.modules)\n"
+)
+
+
+def test_numba_loads_no_yaml_for_the_command_without_a_config_file(tmp_path):
+    pytest.importorskip("yaml")
+    out = _fresh(_YAML_AFTER_THE_COMMAND, str(tmp_path), NUMBA_COLOR_SCHEME=None)
+    assert out.splitlines()[-2:] == ["False no_color", "{'a': [1, 2]} True"], out
+
+
+def test_a_numba_config_file_still_works_for_the_command(tmp_path):
+    pytest.importorskip("yaml")
+    (tmp_path / ".numba_config.yaml").write_text("color_scheme: light_bg\n", encoding="utf-8")
+    out = _fresh(_YAML_AFTER_THE_COMMAND, str(tmp_path), NUMBA_COLOR_SCHEME=None)
+    assert out.splitlines()[-2:] == ["True light_bg", "{'a': [1, 2]} True"], out

@@ -21,6 +21,10 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+#: What the file-job commands import before they run (NumPy, Numba, the engines).
+JOB_MODULES = ("numbadlx.jobs",)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="numbadlx",
@@ -121,7 +125,7 @@ def build_parser():
     solve.add_argument(
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
     )
-    solve.set_defaults(run=solve_command)
+    solve.set_defaults(run=solve_command, loads=JOB_MODULES)
     count = sub.add_parser(
         "count",
         help="count the solutions of a DLX-format problem",
@@ -236,7 +240,7 @@ def build_parser():
     make.add_argument(
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
     )
-    make.set_defaults(run=generate_command)
+    make.set_defaults(run=generate_command, loads=JOB_MODULES)
     grade = sub.add_parser(
         "rate",
         help="rate the difficulty of Sudoku puzzles",
@@ -273,7 +277,7 @@ def build_parser():
     grade.add_argument(
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
     )
-    grade.set_defaults(run=rate_command)
+    grade.set_defaults(run=rate_command, loads=JOB_MODULES)
     warm = sub.add_parser(
         "warm-up",
         help="compile the kernels ahead (each is compiled once, then cached)",
