@@ -252,32 +252,3 @@ def test_a_call_from_python_loads_nothing_ahead(monkeypatch, tmp_path):
     assert cli.main() == cli.EXIT_OK  # the command itself
     assert loaded == [("numbadlx.jobs",)]
     assert (tmp_path / "o2").read_text() == (tmp_path / "out.txt").read_text()
-
-
-_YAML_AFTER_THE_COMMAND = (
-    "import os, sys\n"
-    "os.chdir(sys.argv[1])\n"
-    "from numbadlx.cli import main\n"
-    "sys.argv = ['numbadlx', '--version']\n"
-    "try:\n"
-    "    main()\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "import numba\n"
-    "print('yaml.reader' in sys.modules, numba.config.COLOR_SCHEME)\n"
-    "import yaml\n"
-    "print(yaml.safe_load('a: [1, 2]'), 'yaml.reader' in sys.modules)\n"
-)
-
-
-def test_numba_loads_no_yaml_for_the_command_without_a_config_file(tmp_path):
-    pytest.importorskip("yaml")
-    out = _fresh(_YAML_AFTER_THE_COMMAND, str(tmp_path), NUMBA_COLOR_SCHEME=None)
-    assert out.splitlines()[-2:] == ["False no_color", "{'a': [1, 2]} True"], out
-
-
-def test_a_numba_config_file_still_works_for_the_command(tmp_path):
-    pytest.importorskip("yaml")
-    (tmp_path / ".numba_config.yaml").write_text("color_scheme: light_bg\n", encoding="utf-8")
-    out = _fresh(_YAML_AFTER_THE_COMMAND, str(tmp_path), NUMBA_COLOR_SCHEME=None)
-    assert out.splitlines()[-2:] == ["True light_bg", "{'a': [1, 2]} True"], out

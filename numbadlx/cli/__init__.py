@@ -86,7 +86,6 @@ def main(argv=None):
     if argv is None:  # the process is the command: it ends when this returns
         _skip_the_collection_at_exit()
         _one_blas_thread()
-        _yaml_on_first_use()
     code = _main(argv, command=argv is None)
     if argv is None:
         _leave_now_if_compiling(code)
@@ -146,41 +145,6 @@ def _one_blas_thread():
     if "numpy" in sys.modules or any(os.environ.get(name) for name in BLAS_THREAD_VARIABLES):
         return
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
-
-
-def _yaml_on_first_use():
-    """Put off loading YAML (when it is installed and not yet imported) until something
-    reads from it.
-
-    Numba imports YAML when it loads, only to read a ``.numba_config.yaml`` in the
-    current folder when there is one: about 0.02 CPU s of every command that loads
-    Numba, most often for nothing. Until then ``yaml`` is a stand-in module (the
-    standard library's lazy loader cannot serve: an ``import`` statement reads the
-    module's ``__spec__``, which loads it); its first attribute read loads YAML, puts
-    it in its place and answers from it, so that file and any other use of YAML in the
-    process still work.
-    """
-    import importlib.util
-    import types
-
-    if "yaml" in sys.modules:
-        return
-    try:
-        spec = importlib.util.find_spec("yaml")
-    except (ImportError, ValueError):
-        return
-    if spec is None:
-        return
-    stand_in = types.ModuleType("yaml", "YAML, loaded on first use (see numbadlx.cli).")
-    stand_in.__spec__ = spec
-
-    def load(name):
-        if sys.modules.get("yaml") is stand_in:
-            del sys.modules["yaml"]
-        return getattr(importlib.import_module("yaml"), name)
-
-    stand_in.__getattr__ = load
-    sys.modules["yaml"] = stand_in
 
 
 def _load_collector_paused(modules):
