@@ -186,10 +186,16 @@ def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
     """
     if errors not in ("status", "raise"):
         raise ValueError(f'errors must be "status" or "raise", got {errors!r}')
-    chunk = parse_chunk(puzzles, box=reading_box(box, rules), column=column, raw=False)
+    # an array's raw text is made only for the rows asked for, so keeping it costs
+    # nothing, where dropping it would build a list of one string per row
+    raw = isinstance(puzzles, np.ndarray)
+    chunk = parse_chunk(puzzles, box=reading_box(box, rules), column=column, raw=raw)
     if errors == "raise" and chunk.errors:
         raise ValueError(chunk.errors[0][1])
-    pre = np.where(chunk.bad, engines.INVALID, engines.NOT_RUN).astype(np.uint8)
+    if chunk.errors:
+        pre = np.where(chunk.bad, engines.INVALID, engines.NOT_RUN).astype(np.uint8)
+    else:
+        pre = np.full(chunk.bad.shape[0], engines.NOT_RUN, dtype=np.uint8)
     grid = np.ascontiguousarray(chunk.puzzles, dtype=np.uint8)
     if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
         grid = grid.copy()  # the result keeps its own givens
@@ -351,20 +357,24 @@ def solve(
     start = time.perf_counter()
     label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
     # a call small enough for the serial kernels alone (one thread's work, see
-    # engines.run) leaves Numba's thread settings, and its threading layer, alone
+    # engines.run), or on one thread, leaves Numba's thread settings, and its
+    # threading layer, alone
     serial_up_to = REGISTRY[engine].serial_up_to if engine in REGISTRY and rules is None else 1
+    serial = n_puzzles <= serial_up_to or (rules is None and check_threads(threads) == 1)
     threads_used = (
-        contextlib.nullcontext(check_threads(threads))
-        if n_puzzles <= serial_up_to
-        else parallel_threads(threads)
+        contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
     )
     with threads_used as threads, first_use(label):
-        # Blocks of puzzles between Python-side checks (progress reports and Ctrl-C).
-        # Each block is a kernel call, and each call wakes the other threads, which on
-        # a virtual machine can cost a millisecond: "bands" solves 9x9 puzzles in a few
-        # microseconds, so its blocks are bigger (32,768 puzzles is still well under a
-        # second).
+        # Blocks of puzzles between progress reports. Each block is a kernel call, and
+        # each call wakes the other threads, which on a virtual machine can cost a
+        # millisecond, and ends with a tail where one thread waits for the other's last
+        # unit: "bands" solves 9x9 puzzles in a few microseconds, so its blocks are
+        # bigger (32,768 puzzles is still well under a second). Without progress
+        # reports the whole array is one call (Ctrl-C reaches a running call through
+        # its stop flag, see engines.run).
         block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
+        if progress is None:
+            block = max(block, n_puzzles)
         out = (solutions, status, counts, nodes, guesses)
         if rules is not None:
             names, box = solve_rules(

@@ -307,3 +307,38 @@ def test_a_serial_solve_leaves_numba_threading_layer_unstarted():
     assert int(status) == Status.UNIQUE
     digits = [[int(c) for c in EXAMPLE], [int(c) for c in solution]]
     assert grid_errors(digits[:1], digits[1:], (3, 3)) == []
+
+
+@pytest.mark.slow
+def test_big_array_is_one_kernel_call_without_progress(monkeypatch):
+    # 40,000 puzzles: a pattern grid with a third of its cells blanked at random
+    rng = np.random.default_rng(7)
+    r, c = np.divmod(np.arange(81), 9)
+    grid = ((r * 3 + r // 3 + c) % 9 + 1).astype(np.uint8)
+    puzzles = np.where(rng.random((40000, 81)) < 0.33, 0, grid).astype(np.uint8)
+    puzzles[5, :2] = 7  # a clash: INVALID in both calls
+    from numbadlx.sudoku import bulk
+
+    calls = []
+    real = bulk.run_engine
+
+    def counting(engine, grid_rows, *args):
+        calls.append(grid_rows.shape[0])
+        return real(engine, grid_rows, *args)
+
+    monkeypatch.setattr(bulk, "run_engine", counting)
+    whole = sudoku.solve(puzzles, threads=2)
+    assert calls == [40000]
+    calls.clear()
+    seen = []
+    blocks = sudoku.solve(puzzles, threads=2, progress=lambda done, total: seen.append(done))
+    assert calls == [32768, 40000 - 32768] and seen == [32768, 40000]
+    for one in (whole, blocks):
+        assert one.status[5] == Status.INVALID and one.counts[5] == 0
+        good = np.flatnonzero(one.status != Status.INVALID)
+        assert good.size == 39999 and (one.counts[good] >= 1).all()
+        unique = one.status[good] == Status.UNIQUE
+        assert unique.any() and (one.counts[good][unique] == 1).all()
+        assert grid_errors(puzzles[good], one.solutions[good], (3, 3)) == []
+    for name in ("status", "counts", "solutions", "nodes", "guesses"):
+        assert np.array_equal(getattr(whole, name), getattr(blocks, name)), name

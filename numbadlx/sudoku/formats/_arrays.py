@@ -75,7 +75,9 @@ def _array_matrix(
 
 def _check_values(block: np.ndarray, n: int, name: str, base: int):
     """Validate a ``(k, n*n)`` block; return ``(uint8, bad, errors)``."""
-    if block.dtype.kind in "iu" and (block.size == 0 or (block.min() >= 0 and block.max() <= n)):
+    kind = block.dtype.kind
+    non_negative = kind == "u" or (kind == "i" and (block.size == 0 or block.min() >= 0))
+    if kind in "iu" and (block.size == 0 or (non_negative and block.max() <= n)):
         return block.astype(np.uint8, copy=False), np.zeros(block.shape[0], dtype=bool), []
     if block.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
