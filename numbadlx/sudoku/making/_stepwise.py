@@ -142,6 +142,19 @@ def logic_solve_stepwise(cand, units, peers, where, full, steps, work, solution,
         n_steps += 1
 
 
+def _pass_scratch(units, peers, where, full, steps):
+    """What a rating pass of :func:`logic_solve_stepwise` works in: a candidate row,
+    the ladder's scratch and its rungs, no solution, and room for no steps (for
+    puzzles whose steps are not kept)."""
+    n, nn = units.shape[1], peers.shape[0]
+    cand = np.zeros(nn, dtype=np.uint64)
+    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
+    rungs = ladder_rungs(units, peers, where, full, work)
+    no_solution = np.zeros(0, dtype=np.uint8)
+    no_steps = np.zeros((0, steps.shape[-1]), dtype=np.int32)
+    return cand, work, rungs, no_solution, no_steps
+
+
 def rate_logic_stepwise(
     puzzles, units, peers, where, full, ratings, logic, outcome, hardest, n_steps, steps, status
 ):
@@ -151,12 +164,7 @@ def rate_logic_stepwise(
     Arguments as :func:`~._loops.rate_bulk`'s."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
-    n = units.shape[1]
-    cand = np.zeros(nn, dtype=np.uint64)
-    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
-    rungs = ladder_rungs(units, peers, where, full, work)
-    no_solution = np.zeros(0, dtype=np.uint8)
-    no_steps = np.zeros((0, steps.shape[-1]), dtype=np.int32)
+    cand, work, rungs, no_solution, no_steps = _pass_scratch(units, peers, where, full, steps)
     for k in range(count):
         if status[k] != UNIQUE or outcome[k] == INVALID:
             continue  # not rated, or its givens clash (_tries_serial said so)
@@ -181,12 +189,7 @@ def trials_stepwise(
     with the solution's digits, on :func:`logic_solve_stepwise`."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
-    n = units.shape[1]
-    cand = np.zeros(nn, dtype=np.uint64)
-    work = (np.zeros((2, max(n, 4)), dtype=np.int64), np.zeros((4, nn), dtype=np.uint64))
-    rungs = ladder_rungs(units, peers, where, full, work)
-    no_solution = np.zeros(0, dtype=np.uint8)
-    no_steps = np.zeros((0, steps.shape[-1]), dtype=np.int32)
+    cand, work, rungs, no_solution, no_steps = _pass_scratch(units, peers, where, full, steps)
     for k in range(count):
         if outcome[k] != NEEDS_TRIALS:
             continue
