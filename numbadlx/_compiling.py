@@ -124,7 +124,7 @@ class _Reporter:
         self.standalone = standalone
         self.stream = sys.stderr
         self.started = compile_seconds()
-        self.stop = threading.Event()
+        self.stop = None  # the spinner's stop event, made with the spinner
         self.thread = None
         self.drawn = 0  # width of the spinner line on screen (0: none)
 
@@ -133,6 +133,7 @@ class _Reporter:
         a compile has run for :data:`SHOW_AFTER` seconds."""
         if self.thread is not None or quiet() or not _interactive(self.stream):
             return
+        self.stop = threading.Event()
         self.thread = threading.Thread(target=self._spin, name="numbadlx-compiling", daemon=True)
         self.thread.start()
 
@@ -168,9 +169,10 @@ class _Reporter:
 
     def finish(self):
         """Stop the spinner and say how long the compiles of this call took."""
-        self.stop.set()
-        if self.thread is not None and self.thread is not threading.current_thread():
-            self.thread.join()
+        if self.thread is not None:
+            self.stop.set()
+            if self.thread is not threading.current_thread():
+                self.thread.join()
         with _lock:
             self.clear()
         seconds = compile_seconds() - self.started

@@ -8,6 +8,7 @@ main thread (``_thread.interrupt_main``), while the search runs.
 """
 
 import _thread
+import signal
 import threading
 import time
 import warnings
@@ -184,3 +185,122 @@ def test_rules_solve_keeps_a_timeout_too(long_search):
     )
     assert time.monotonic() - began < 0.5 + SLACK
     assert result.status[0] == Status.BUDGET and result.counts[0] > 0
+
+
+# ------------------------------------------------- a kernel on the main thread
+# A call without a deadline runs its kernel on the calling (main) thread; Ctrl-C reaches
+# it through Python's signal wake-up descriptor. These tests pin down that path and the
+# cases that must keep the helper thread.
+posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
+
+
+@pytest.fixture
+def helper_calls(monkeypatch):
+    """The calls that went to a helper thread (the rest ran on this one)."""
+    from numbadlx import _stopping
+
+    calls = []
+    on_helper = _stopping._call_on_helper
+
+    def counted(*args):
+        calls.append(args[0])
+        return on_helper(*args)
+
+    monkeypatch.setattr(_stopping, "_call_on_helper", counted)
+    return calls
+
+
+def _real_sigint_after(seconds, call):
+    """As :func:`_interrupted_after`, with a real SIGINT sent to the main thread."""
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    timer = threading.Timer(seconds, interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        return time.monotonic() - sent[0]
+    finally:
+        timer.cancel()
+
+
+@posix_only
+@pytest.mark.parametrize("how", ["signal", "interrupt_main"])
+def test_ctrl_c_stops_a_kernel_running_on_the_main_thread(how, long_search, helper_calls):
+    interrupted = _real_sigint_after if how == "signal" else _interrupted_after
+    took = interrupted(INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"]))
+    assert took < SLACK, took
+    assert helper_calls == []  # it ran here
+    # the wake-up descriptor is given back: none is set once the call is over
+    assert signal.set_wakeup_fd(-1) == -1
+    # and a call after it runs to its end, with its answer
+    result = sudoku.solve(EMPTY, engine="bands", limit=3, threads=1)
+    assert result.counts.tolist() == [3] and helper_calls == []
+    assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
+
+
+@posix_only
+def test_a_wakeup_descriptor_of_another_owner_is_kept(long_search, helper_calls):
+    # as asyncio's loop sets one for its signal handlers: the call goes to a helper
+    # thread, Ctrl-C still stops it, and the owner still hears of the signal
+    import socket
+
+    inbox, outbox = socket.socketpair()
+    inbox.setblocking(False)
+    previous = signal.set_wakeup_fd(inbox.fileno())
+    try:
+        took = _real_sigint_after(
+            INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"])
+        )
+        assert signal.set_wakeup_fd(previous) == inbox.fileno()
+    finally:
+        signal.set_wakeup_fd(previous)
+    assert took < SLACK, took
+    assert len(helper_calls) == 1
+    outbox.settimeout(1.0)
+    assert signal.SIGINT in outbox.recv(64)
+    inbox.close()
+    outbox.close()
+
+
+@posix_only
+def test_a_ctrl_c_handler_of_the_users_own_is_kept(long_search, helper_calls):
+    # a handler that is not Python's default may not raise: the call goes to a helper
+    # thread, whose waiting loop runs the handler; this one raises its own exception
+    class Stop(Exception):
+        pass
+
+    def handler(number, frame):
+        raise Stop
+
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(
+        INTERRUPT_AFTER,
+        lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT),
+    )
+    began = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(Stop):
+            _solve("bands", max_nodes=long_search["bands"])
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - began < INTERRUPT_AFTER + SLACK
+    assert len(helper_calls) == 1
+
+
+def test_a_call_from_another_thread_goes_to_a_helper(helper_calls):
+    # only the main thread may set the wake-up descriptor
+    results = []
+    worker = threading.Thread(
+        target=lambda: results.append(sudoku.solve(EMPTY, engine="bands", limit=2, threads=1))
+    )
+    worker.start()
+    worker.join(60)
+    assert results and results[0].status[0] == Status.MULTIPLE
+    assert len(helper_calls) == 1

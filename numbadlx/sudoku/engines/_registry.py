@@ -248,8 +248,9 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
     :func:`work_unit`); ``threads`` is the thread count, and with one thread, or a call
     of at most the engine's ``serial_up_to`` puzzles, the serial kernel runs alone.
 
-    The kernel runs on a helper thread with a fresh stop flag
-    (:func:`numbadlx._stopping.call_stoppable`): Ctrl-C sets the flag, the kernel
+    The kernel runs with a fresh stop flag through
+    :func:`numbadlx._stopping.call_stoppable` (on a helper thread, or without a
+    deadline on the calling main thread): Ctrl-C sets the flag, the kernel
     returns within a search node and KeyboardInterrupt is raised here; at ``deadline``
     (a ``time.monotonic()`` value; None: none) the flag is set too, and the call
     returns with the puzzle being searched as BUDGET and the rows not reached as they
