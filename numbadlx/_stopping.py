@@ -168,6 +168,7 @@ class _Watcher:
         self.inbox, self.outbox = socket.socketpair()
         self.inbox.setblocking(False)  # Python writes to it from its signal handler
         self.flag = None  # the flag of the call running on the main thread, if any
+        self.installed = False  # whether our socket is (or is about to be) the descriptor
         thread = threading.Thread(target=self._loop, name="numbadlx-ctrl-c", daemon=True)
         thread.start()
 
@@ -206,23 +207,55 @@ def _call_here(function, flag, args):
             _watcher[:] = [_Watcher()]
         watcher = _watcher[0]
     ours = watcher.inbox.fileno()
-    try:
-        before = signal.set_wakeup_fd(ours, warn_on_full_buffer=False)
-    except (ValueError, OSError):  # not allowed here after all
-        before = None
-    if before not in (-1, ours):  # asyncio's, or another's: give it back, use a helper
-        if before is not None:
-            signal.set_wakeup_fd(before)
-        return _call_on_helper(function, flag, args, None)[0]
+    # The flag is known to the watcher before the descriptor is ours, and everything
+    # from the swap on sits in the ``try``: Python runs a pending Ctrl-C handler as the
+    # swap returns, and its KeyboardInterrupt must not leave our descriptor set.
     watcher.flag = flag
+    watcher.installed = True
+    before = -1
     try:
+        try:
+            before = signal.set_wakeup_fd(ours, warn_on_full_buffer=False)
+        except (ValueError, OSError):  # not allowed here after all
+            before = None
+        if before not in (-1, ours):  # asyncio's, or another's: give it back, use a helper
+            watcher.installed = False
+            if before is not None:
+                signal.set_wakeup_fd(before)
+            watcher.flag = None
+            return _call_on_helper(function, flag, args, None)[0]
         value = function(*args)
     finally:
         watcher.flag = None
-        signal.set_wakeup_fd(-1)
+        if watcher.installed:
+            watcher.installed = False
+            signal.set_wakeup_fd(-1)
     if flag[0] != 0:  # stopped: by Ctrl-C (its KeyboardInterrupt is due now) or stop_all
         raise KeyboardInterrupt
     return value
+
+
+def _after_fork_in_child():
+    """In a forked child: none of the parent's threads came along, so forget the idle
+    helpers (a call handed to one would wait for ever) and the watcher; take a fresh
+    lock (another thread may have held it at the fork); and if the fork came while the
+    parent's main thread ran a kernel with our descriptor set, unset it (the child's
+    signals would otherwise stop the parent's call)."""
+    global _lock
+    _lock = threading.Lock()
+    _idle.clear()
+    _let_go.clear()
+    if _watcher:
+        watcher = _watcher.pop()
+        if watcher.installed:
+            with contextlib.suppress(ValueError, OSError):
+                signal.set_wakeup_fd(-1)
+        watcher.inbox.close()
+        watcher.outbox.close()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def let_go() -> list[threading.Thread]:

@@ -1,0 +1,98 @@
+"""Ctrl-C from outside, as users send it, against the kernel calls of ``_stopping``.
+
+The cases ``test_stop.py`` leaves out: a forked child whose parent solved before the
+fork, a Ctrl-C that lands in the instant the signal wake-up descriptor is swapped, and
+``asyncio.run``, whose own Ctrl-C handler does not raise. Each answer is checked on its
+own (grids by ``grid_errors``), each Ctrl-C is timed.
+"""
+
+import multiprocessing
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from numbadlx import sudoku
+from numbadlx.sudoku import Status
+from tests.helpers import grid_errors
+
+posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
+EMPTY = np.zeros((1, 81), dtype=np.uint8)
+SLACK = 1.0  # seconds allowed on a loaded 2-core machine
+
+
+def _three_ways():
+    """Solve the empty grid (limit 2) on the main thread, with a deadline (a helper
+    thread) and from a thread of its own; the grids found."""
+    found = [sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)]
+    found.append(sudoku.solve(EMPTY, engine="bands", limit=2, threads=1, timeout=30))
+    worker = threading.Thread(
+        target=lambda: found.append(sudoku.solve(EMPTY, engine="bands", limit=2, threads=1))
+    )
+    worker.start()
+    worker.join(30)
+    return found
+
+
+def _child(answers):
+    results = _three_ways()
+    answers.put([(int(r.status[0]), r.solutions[0].tolist()) for r in results])
+
+
+@posix_only
+@pytest.mark.slow
+def test_a_forked_child_solves_after_its_parent_used_a_helper_thread():
+    # The parent leaves an idle helper thread behind; the child has none of its
+    # parent's threads, so a call handed to that helper would wait for ever (a call
+    # with a deadline came back after it, unsearched).
+    assert len(_three_ways()) == 3
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    child = context.Process(target=_child, args=(answers,))
+    began = time.monotonic()
+    child.start()
+    child.join(20)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung in a kernel call")
+    assert child.exitcode == 0
+    results = answers.get(timeout=5)
+    assert time.monotonic() - began < 20
+    assert [status for status, _ in results] == [Status.MULTIPLE] * 3
+    grids = np.array([grid for _, grid in results], dtype=np.uint8)
+    assert grid_errors(np.repeat(EMPTY, 3, axis=0), grids, (3, 3)) == []
+
+
+@posix_only
+def test_ctrl_c_as_the_descriptor_is_swapped_leaves_none_set(monkeypatch):
+    # Python runs a pending Ctrl-C handler as soon as set_wakeup_fd returns; its
+    # KeyboardInterrupt must not leave this module's socket as the descriptor.
+    from numbadlx import _stopping
+
+    sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)  # compiled, watcher made
+
+    class Interrupted:
+        """``signal`` with a Ctrl-C arriving during the swap to our descriptor."""
+
+        def __getattr__(self, name):
+            return getattr(signal, name)
+
+        @staticmethod
+        def set_wakeup_fd(fd, **options):
+            before = signal.set_wakeup_fd(fd, **options)
+            if fd != -1:
+                raise KeyboardInterrupt
+            return before
+
+    monkeypatch.setattr(_stopping, "signal", Interrupted())
+    with pytest.raises(KeyboardInterrupt):
+        sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)
+    monkeypatch.undo()
+    assert signal.set_wakeup_fd(-1) == -1
+    # and the next call runs to its end on the main thread, with its answer
+    result = sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)
+    assert result.status[0] == Status.MULTIPLE
+    assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
