@@ -22,9 +22,10 @@ own C-level handler writes the signal's number to it at once, a watcher thread b
 on its other end reads it and sets the flag, the kernel returns within one node, and
 Python's handler raises KeyboardInterrupt as soon as the main thread runs Python code
 again. This is used only where nothing else owns the descriptor (asyncio's loop sets
-one for its signal handlers) and Ctrl-C has Python's default handler (a handler of the
-user's own may not raise, and a stopped call would then look finished); otherwise the
-call goes to a helper thread as above.
+one for its signal handlers) and Ctrl-C has Python's default handler, or the one
+``asyncio.run`` sets in its place (a handler of the user's own may not raise, and a
+stopped call would then look finished); otherwise the call goes to a helper thread as
+above.
 
     flag = [0]            0: run on      1: stop (at the next node)
 """
@@ -36,6 +37,7 @@ import os
 import queue
 import signal
 import socket
+import sys
 import threading
 import time
 
@@ -195,8 +197,21 @@ def _runs_here(function) -> bool:
         options is not None
         and options.get("nogil", False)
         and threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        and _stops_on_ctrl_c(signal.getsignal(signal.SIGINT))
     )
+
+
+def _stops_on_ctrl_c(handler) -> bool:
+    """Whether ``handler``, SIGINT's Python handler, means Ctrl-C is to stop the
+    program: Python's default, or the one ``asyncio.run`` puts in its place while its
+    main task runs (it cancels that task at the first Ctrl-C and raises at the second;
+    a kernel it stopped raises KeyboardInterrupt, which ``asyncio.run`` passes on)."""
+    if handler is signal.default_int_handler:
+        return True
+    runners = sys.modules.get("asyncio.runners")  # loaded if asyncio.run is running
+    on_sigint = getattr(getattr(runners, "Runner", None), "_on_sigint", None)
+    method = getattr(handler, "func", None)  # asyncio.run's is a functools.partial
+    return on_sigint is not None and getattr(method, "__func__", None) is on_sigint
 
 
 def _call_here(function, flag, args):

@@ -96,3 +96,90 @@ def test_ctrl_c_as_the_descriptor_is_swapped_leaves_none_set(monkeypatch):
     result = sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)
     assert result.status[0] == Status.MULTIPLE
     assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
+
+
+# --------------------------------------------------------------------------- asyncio
+ALL = 10**15  # never reached: the empty grid has 6.67e21 solutions
+
+
+@pytest.fixture(scope="module")
+def nodes_per_second():
+    """Search nodes a second of the "bands" engine on the empty grid, here and now."""
+    sudoku.solve(EMPTY, engine="bands", limit=ALL, threads=1, max_nodes=10)
+    nodes = 200_000
+    while True:
+        began = time.perf_counter()
+        sudoku.solve(EMPTY, engine="bands", limit=ALL, threads=1, max_nodes=nodes)
+        took = time.perf_counter() - began
+        if took > 0.05:
+            return nodes / took
+        nodes *= 4
+
+
+def _sigint_after(seconds):
+    """A started timer that sends a real SIGINT to the main thread; its send times."""
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    timer = threading.Timer(seconds, interrupt)
+    timer.start()
+    return timer, sent
+
+
+@posix_only
+def test_the_first_ctrl_c_in_asyncio_run_stops_a_call_at_once(nodes_per_second):
+    # asyncio.run replaces Python's Ctrl-C handler with one that cancels its main task
+    # and does not raise; a call on the main thread must still stop, and raise
+    import asyncio
+
+    finished = []
+
+    async def main():
+        finished.append(
+            sudoku.solve(
+                EMPTY, engine="bands", limit=ALL, threads=1, max_nodes=int(nodes_per_second * 5)
+            )
+        )
+
+    timer, sent = _sigint_after(0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            asyncio.run(main())
+        took = time.monotonic() - sent[0]
+    finally:
+        timer.cancel()
+    assert finished == [] and took < SLACK, took
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.set_wakeup_fd(-1) == -1
+
+
+@posix_only
+def test_a_loop_that_handles_ctrl_c_itself_gets_it_and_the_call_its_whole_answer(
+    nodes_per_second,
+):
+    # loop.add_signal_handler(SIGINT): the program owns Ctrl-C, so the call runs to its
+    # end (its node budget) and the loop's handler still hears of the signal
+    import asyncio
+
+    heard = []
+    budget = int(nodes_per_second * 1.0)
+
+    async def main():
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, heard.append, "ctrl-c")
+        result = sudoku.solve(EMPTY, engine="bands", limit=ALL, threads=1, max_nodes=budget)
+        await asyncio.sleep(0.2)  # the loop reads its wake-up descriptor
+        return result
+
+    timer, _ = _sigint_after(0.3)
+    try:
+        result = asyncio.run(main())
+    finally:
+        timer.cancel()
+    assert heard == ["ctrl-c"]
+    assert result.status[0] == Status.BUDGET and result.nodes[0] == budget
+    assert result.counts[0] > 0
+    assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
+    assert signal.set_wakeup_fd(-1) == -1
