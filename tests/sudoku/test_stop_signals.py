@@ -1,8 +1,9 @@
 """Ctrl-C from outside, as users send it, against the kernel calls of ``_stopping``.
 
 The cases ``test_stop.py`` leaves out: a forked child whose parent solved before the
-fork, a Ctrl-C that lands in the instant the signal wake-up descriptor is swapped, and
-``asyncio.run``, whose own Ctrl-C handler does not raise. Each answer is checked on its
+fork, or forked while the parent's main thread ran a kernel; a Ctrl-C that lands in the
+instant the signal wake-up descriptor is swapped; ``asyncio.run``, whose own Ctrl-C
+handler does not raise, and a loop that handles Ctrl-C itself. Each answer is checked on its
 own (grids by ``grid_errors``), each Ctrl-C is timed.
 """
 
@@ -41,8 +42,12 @@ def _child(answers):
     answers.put([(int(r.status[0]), r.solutions[0].tolist()) for r in results])
 
 
+FORK_WARNING = "ignore:.*fork.*:DeprecationWarning"  # Python 3.12+: fork with threads
+
+
 @posix_only
 @pytest.mark.slow
+@pytest.mark.filterwarnings(FORK_WARNING)
 def test_a_forked_child_solves_after_its_parent_used_a_helper_thread():
     # The parent leaves an idle helper thread behind; the child has none of its
     # parent's threads, so a call handed to that helper would wait for ever (a call
@@ -183,3 +188,36 @@ def test_a_loop_that_handles_ctrl_c_itself_gets_it_and_the_call_its_whole_answer
     assert result.counts[0] > 0
     assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
     assert signal.set_wakeup_fd(-1) == -1
+
+
+@posix_only
+@pytest.mark.slow
+@pytest.mark.filterwarnings(FORK_WARNING)
+def test_a_child_forked_during_a_main_thread_call_cannot_stop_it(nodes_per_second):
+    # The fork copies the signal wake-up descriptor, this process's socket: a Ctrl-C
+    # the child gets must not reach the parent's watcher and stop the parent's call.
+    import os
+
+    budget = int(nodes_per_second * 1.5)
+    children = []
+
+    def fork_and_interrupt_the_child():
+        time.sleep(0.3)
+        pid = os.fork()
+        if pid == 0:  # the child: Ctrl-C for itself, then gone
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.5)
+            finally:
+                os._exit(0)
+        children.append(os.waitpid(pid, 0)[1])
+
+    forker = threading.Thread(target=fork_and_interrupt_the_child)
+    forker.start()
+    try:
+        result = sudoku.solve(EMPTY, engine="bands", limit=ALL, threads=1, max_nodes=budget)
+    finally:
+        forker.join(10)
+    assert children == [0]
+    assert result.status[0] == Status.BUDGET and result.nodes[0] == budget
+    assert grid_errors(EMPTY, result.solutions, (3, 3)) == []
