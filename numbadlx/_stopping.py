@@ -171,6 +171,10 @@ class _Watcher:
         self.inbox.setblocking(False)  # Python writes to it from its signal handler
         self.flag = None  # the flag of the call running on the main thread, if any
         self.installed = False  # whether our socket is (or is about to be) the descriptor
+        # A Ctrl-C may have come during the last call: its byte may still be unread, and
+        # read late (this thread needs the GIL first) it would stop the next call too.
+        self.stale = False
+        self.fenced = threading.Event()
         thread = threading.Thread(target=self._loop, name="numbadlx-ctrl-c", daemon=True)
         thread.start()
 
@@ -183,6 +187,21 @@ class _Watcher:
             flag = self.flag
             if flag is not None and signal.SIGINT in numbers:
                 flag[0] = 1
+            if _FENCE in numbers:
+                self.fenced.set()
+
+    def fence(self):
+        """Wait until every byte written to the socket so far is read (with no call's
+        flag set: a Ctrl-C that ended the last call does not stop the next)."""
+        self.fenced.clear()
+        with contextlib.suppress(OSError):  # full: the watcher is behind, wait anyway
+            self.inbox.send(bytes([_FENCE]))
+        self.fenced.wait(LET_GO_SECONDS)
+        self.stale = False
+
+
+#: The byte :meth:`_Watcher.fence` writes (no signal has the number 0).
+_FENCE = 0
 
 
 _watcher: list[_Watcher] = []
@@ -221,6 +240,8 @@ def _call_here(function, flag, args):
         if not _watcher or _watcher[0].pid != os.getpid():
             _watcher[:] = [_Watcher()]
         watcher = _watcher[0]
+    if watcher.stale:
+        watcher.fence()
     ours = watcher.inbox.fileno()
     # The flag is known to the watcher before the descriptor is ours, and everything
     # from the swap on sits in the ``try``: Python runs a pending Ctrl-C handler as the
@@ -228,6 +249,7 @@ def _call_here(function, flag, args):
     watcher.flag = flag
     watcher.installed = True
     before = -1
+    clean = False  # the kernel returned, unstopped, and no Ctrl-C was raised as it did
     try:
         try:
             before = signal.set_wakeup_fd(ours, warn_on_full_buffer=False)
@@ -240,11 +262,14 @@ def _call_here(function, flag, args):
             watcher.flag = None
             return _call_on_helper(function, flag, args, None)[0]
         value = function(*args)
+        clean = flag[0] == 0
     finally:
         watcher.flag = None
         if watcher.installed:
             watcher.installed = False
+            watcher.stale = True  # kept if Ctrl-C is raised as the descriptor is unset
             signal.set_wakeup_fd(-1)
+            watcher.stale = not clean
     if flag[0] != 0:  # stopped: by Ctrl-C (its KeyboardInterrupt is due now) or stop_all
         raise KeyboardInterrupt
     return value
