@@ -125,6 +125,8 @@ def call_stoppable(function, flag, *args, deadline: float | None = None):
 
 def _call_on_helper(function, flag, args, deadline):
     """:func:`call_stoppable` on a helper thread, this one waiting in short waits."""
+    if not _hooked and threading.current_thread() is not threading.main_thread():
+        _hook_shutdown()
     outcome = {}
     done = threading.Event()
 
@@ -273,6 +275,33 @@ def _call_here(function, flag, args):
     if flag[0] != 0:  # stopped: by Ctrl-C (its KeyboardInterrupt is due now) or stop_all
         raise KeyboardInterrupt
     return value
+
+
+_hooked: list[bool] = []
+
+
+def _hook_shutdown():
+    """Have :func:`_stop_if_ctrl_c_ended_main` run as Python shuts down, before it waits
+    for the threads still running (once; on the first call from a thread other than the
+    main one, so that it runs before a thread pool's own wait, registered earlier)."""
+    with _lock:
+        if _hooked:
+            return
+        _hooked.append(True)
+    register = getattr(threading, "_register_atexit", None)  # Python 3.9+
+    if register is not None:
+        with contextlib.suppress(RuntimeError):  # shutdown has begun
+            register(_stop_if_ctrl_c_ended_main)
+
+
+def _stop_if_ctrl_c_ended_main():
+    """When the main thread ended in KeyboardInterrupt, stop every kernel call still
+    running: Python waits for its other threads before it exits, and one running an
+    endless call (a thread pool's worker, say) held the exit until a second Ctrl-C. The
+    calls stopped raise KeyboardInterrupt in their threads (see :func:`stop_all`)."""
+    ended = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+    if isinstance(ended, KeyboardInterrupt):
+        stop_all()
 
 
 def _after_fork_in_child():

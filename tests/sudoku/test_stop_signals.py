@@ -257,3 +257,52 @@ def test_one_ctrl_c_interrupts_one_call_of_many_short_ones():
     rng = np.random.default_rng(7)
     counts = [_interrupts_from_one_ctrl_c(rng.uniform(0.02, 0.1), 200) for _ in range(8)]
     assert counts == [1] * 8
+
+
+# ------------------------------------------------------ calls on threads of the user's
+WORKERS_AND_MAIN = """
+import sys, threading
+from concurrent.futures import ThreadPoolExecutor
+import numpy as np
+from numbadlx import sudoku
+
+EMPTY = np.zeros((1, 81), dtype=np.uint8)
+endless = dict(engine="bands", limit=10**15, threads=1)
+sudoku.solve(EMPTY, engine="bands", limit=2, threads=1)  # compiled or loaded
+pool = ThreadPoolExecutor(1)
+pool.submit(sudoku.solve, EMPTY, **endless)
+threading.Thread(target=sudoku.solve, args=(EMPTY,), kwargs=endless).start()
+print("READY", flush=True)
+sudoku.solve(EMPTY, **endless)
+"""
+
+
+@posix_only
+@pytest.mark.slow
+def test_ctrl_c_ends_a_program_whose_threads_also_run_endless_calls():
+    # Ctrl-C stops the main thread's call; Python then waits for its other threads
+    # (a thread pool's worker, a plain thread), whose endless calls held the exit
+    # until a second Ctrl-C. They are stopped too, and the program ends.
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", WORKERS_AND_MAIN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "READY"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _, errors = child.communicate(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == -signal.SIGINT, errors[-2000:]
+    assert errors.rstrip().endswith("KeyboardInterrupt"), errors[-2000:]
+    assert took < SLACK + 1.0, took  # the call stopped, then the interpreter's teardown
