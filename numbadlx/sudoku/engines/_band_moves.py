@@ -117,11 +117,17 @@ def _place_rows(state, digit, band, cells):
     # the digit leaves the rows and boxes of the cells in its band, their columns in
     # the other bands
     # (each cell alone in its row already: only the boxes lose cells)
-    fold = (cells | cells >> 9 | cells >> 18) & 511
+    fold = _columns_of(cells)
     kept = (mine & ~_BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7]) | cells
     state[word] = kept
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
     return changed | _leave_columns(state, digit, band, fold | fold << 9 | fold << 18)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns_of(cells):
+    """The columns of a band (9 bits) that ``cells`` meet: its three rows folded."""
+    return (cells | cells >> 9 | cells >> 18) & 511
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -174,9 +180,9 @@ def _start(grid, state):
         given0 = state[word]
         given1 = state[word + 1]
         given2 = state[word + 2]
-        fold0 = (given0 | given0 >> 9 | given0 >> 18) & 511
-        fold1 = (given1 | given1 >> 9 | given1 >> 18) & 511
-        fold2 = (given2 | given2 >> 9 | given2 >> 18) & 511
+        fold0 = _columns_of(given0)
+        fold1 = _columns_of(given1)
+        fold2 = _columns_of(given2)
         rows0 = _rows_of(given0)
         rows1 = _rows_of(given1)
         rows2 = _rows_of(given2)

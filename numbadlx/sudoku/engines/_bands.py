@@ -41,7 +41,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._cleared import cleared
 from ..._compiling import inner_njit
-from ._band_moves import _place, _place_rows, _start, _write_solution
+from ._band_moves import _columns_of, _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
     _BAND_OF,
@@ -214,9 +214,9 @@ def _propagate(state, dirty):
             m0 = state[word]
             m1 = state[word + 1]
             m2 = state[word + 2]
-            fold0 = (m0 | m0 >> 9 | m0 >> 18) & 511
-            fold1 = (m1 | m1 >> 9 | m1 >> 18) & 511
-            fold2 = (m2 | m2 >> 9 | m2 >> 18) & 511
+            fold0 = _columns_of(m0)
+            fold1 = _columns_of(m1)
+            fold2 = _columns_of(m2)
             if fold0 | fold1 | fold2 != 511:
                 return -1
             # the columns with two cells or more: two in different rows of their
