@@ -17,10 +17,11 @@ from ._band_tables import (
     _BOXES_CELLS,
     _COLUMN_AT,
     _COUNT_AT,
+    _FIRST_OTHER,
     _KEEP_NEAR,
-    _OTHER_BANDS,
     _PLACED_AT,
     _ROWS_CELLS,
+    _SECOND_OTHER,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
@@ -37,12 +38,21 @@ def _drop(state, word, bit, position):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _other_bands(band):
+    """The two bands other than ``band`` (0-2), in the order ``band + 1``, ``band + 2``
+    modulo 3, by shifts of two constants (a table lookup costs a load)."""
+    shift = 2 * band
+    return (_FIRST_OTHER >> shift) & 3, (_SECOND_OTHER >> shift) & 3
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _leave_columns(state, digit, band, columns):
     """Take the cells of ``columns`` (a band mask of whole columns) out of ``digit``'s
     words in the two bands other than ``band``; returns the words changed. The two
-    words come from a table: a loop that skips ``band`` mispredicts."""
-    first = 3 * digit + (_OTHER_BANDS[2 * band] & 3)
-    second = 3 * digit + (_OTHER_BANDS[2 * band + 1] & 3)
+    words come from :func:`_other_bands`: a loop that skips ``band`` mispredicts."""
+    first, second = _other_bands(band)
+    first += 3 * digit
+    second += 3 * digit
     m = state[first]
     n = state[second]
     state[first] = m & ~columns

@@ -41,7 +41,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._cleared import cleared
 from ..._compiling import inner_njit
-from ._band_moves import _columns_of, _place, _place_rows, _start, _write_solution
+from ._band_moves import _columns_of, _other_bands, _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
     _BAND_OF,
@@ -51,7 +51,6 @@ from ._band_tables import (
     _COUNT_AT,
     _KEEP_STACK,
     _NEAR,
-    _OTHER_BANDS,
     _PLACED_AT,
     _POSITION_OF,
     KEEP_CELLS,
@@ -356,8 +355,7 @@ def _choose(state, hard):
             pairs_left -= 1
             near = _NEAR[position]
             column = _COLUMN_AT[position]
-            first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
-            second = _OTHER_BANDS[2 * band + 1] & 3
+            first, second = _other_bands(band)
             # the first digit at bits 0-3, the second at bits 32-35
             pick = (1 << 32 | 1) << position
             found = (
