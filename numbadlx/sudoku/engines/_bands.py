@@ -29,7 +29,8 @@ the states propagated (the givens' state and one per digit tried), as in the "bi
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
 constant tables live in :mod:`._band_tables`, the placements, the givens' state and
-the writing of a solution in :mod:`._band_moves`.
+the writing of a solution in :mod:`._band_moves`, the branch choice in
+:mod:`._band_choose`.
 
 What each tuning round tried, kept and left, with its numbers, is on the
 documentation page docs/benchmarks/bands-rounds.md.
@@ -43,23 +44,22 @@ from numba.extending import intrinsic
 
 from ..._cleared import cleared
 from ..._compiling import inner_njit
-from ._band_moves import _columns_of, _other_bands, _place, _place_rows, _start, _write_solution
+from ._band_choose import _HARD_AFTER, _choose
+from ._band_moves import _columns_of, _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
     _BAND_OF,
     _BAND_WORDS,
     _COLUMN,
-    _COLUMN_AT,
     _COUNT_AT,
     _KEEP_STACK,
-    _NEAR,
     _PLACED_AT,
     _POSITION_OF,
     KEEP_CELLS,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
-from ._contract import INVALID, final_status, popcount, stop_requested
+from ._contract import INVALID, final_status, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 
 # One thread's work buffer is a single int64 array: the state in words 0-30, then one
@@ -307,159 +307,6 @@ def _propagate(state, dirty):
                     dirty |= 1 << (word + band)
         if not dirty:
             return state[_COUNT_AT]
-
-
-# Two-candidate cells weighed per branch. Weighing was a fifth of a search node's cost;
-# 8 against 16 (by the sum) gave 1% fewer nodes on serg_benchmark (many solutions) and
-# 4% and 8% more on top1465 and forum_hardest_1106; serg_benchmark took 11% less time.
-# Once a puzzle has made _HARD_AFTER guesses, 16 cells are weighed by the product of
-# their digits' counts (a branch good on both sides), their digits read from bit
-# planes: 8% fewer nodes on forum_hardest_1106 and 3.5% on top1465, serg_benchmark's
-# the same. From the first guess (or after 4), serg_benchmark had 2% more nodes.
-# Hard weighing also counts, for each digit, the two-candidate cells among the places
-# it takes (each becomes a naked single when the digit goes in), :data:`_FORCED_WEIGHT`
-# times: 12% fewer nodes on forum_hardest_1106, 5% on top1465 (weights 1, 3, 4 and 8:
-# 4%, 1%, 5% and 20% more nodes on forum_hardest_1106 than 2). Counting, instead, the
-# units where the other digit is left with one place more (hidden singles) gave 18%
-# more nodes there than the plain product.
-_PAIRS_WEIGHED = 8
-_PAIRS_WEIGHED_HARD = 16
-_HARD_AFTER = 16
-_FORCED_WEIGHT = 2
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pairs_of(state, band):
-    """The cells of ``band`` with two candidates."""
-    once = 0
-    twice = 0
-    thrice = 0
-    for digit in range(9):
-        bits = state[3 * digit + band]
-        thrice |= twice & bits
-        twice |= once & bits
-        once |= bits
-    return twice & ~thrice
-
-
-@inner_njit(cache=True, nogil=True)
-def _choose(state, hard):
-    """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
-    candidates, the one whose two digits have the most other places in its row, column
-    and box (whichever digit is tried, the most candidates go), their sum; when
-    ``hard``, of the first :data:`_PAIRS_WEIGHED_HARD`, by the product of each digit's
-    places and two-candidate cells among them (:data:`_FORCED_WEIGHT` each). With no
-    such cell, the first cell with the fewest candidates. Returns ``(band * 27 +
-    position, digits)``."""
-    pairs0 = pairs1 = pairs2 = 0
-    if hard:
-        pairs0 = _pairs_of(state, 0)
-        pairs1 = _pairs_of(state, 1)
-        pairs2 = _pairs_of(state, 2)
-    pair_weight = -1
-    pair = -1
-    pair_found = 0
-    pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
-    best = 10
-    chosen = -1
-    chosen_digits = 0
-    for band in range(3):
-        once = 0
-        twice = 0
-        thrice = 0
-        # the bits of each cell's first and second digit, plane by plane, so that a
-        # pair's digits cost no nine loads: plane k holds the cells whose first digit
-        # has bit k set at bits 0-26, those whose second digit has it at bits 32-58,
-        # so that one mask and shift per plane reads both digits of a pair
-        plane0 = plane1 = plane2 = plane3 = 0
-        for digit in range(9):
-            bits = state[3 * digit + band]
-            both = (bits & ~once) | (bits & once & ~twice) << 32
-            if digit & 1:
-                plane0 |= both
-            if digit & 2:
-                plane1 |= both
-            if digit & 4:
-                plane2 |= both
-            if digit & 8:
-                plane3 |= both
-            thrice |= twice & bits
-            twice |= once & bits
-            once |= bits
-        pairs = twice & ~thrice & ~state[_PLACED_AT + band] & _BAND
-        while pairs and pairs_left:
-            position = trailing_zeros(pairs)
-            pairs &= pairs - 1
-            pairs_left -= 1
-            near = _NEAR[position]
-            column = _COLUMN_AT[position]
-            first, second = _other_bands(band)
-            # the first digit at bits 0-3, the second at bits 32-35
-            pick = (1 << 32 | 1) << position
-            found = (
-                (plane0 & pick) | (plane1 & pick) << 1 | (plane2 & pick) << 2 | (plane3 & pick) << 3
-            ) >> position
-            low = found & 15
-            high = (found >> 32) & 15
-            # the cell has exactly two digits: two rounds, a branch always taken twice.
-            # The column's cells in the other two bands are moved above the band's 27
-            # bits (by 27 and 28: they never meet), so that one popcount counts row,
-            # box and column.
-            word = 3 * low
-            one = popcount(
-                (state[word + band] & near)
-                | (state[word + first] & column) << 27
-                | (state[word + second] & column) << 28
-            )
-            word = 3 * high
-            other = popcount(
-                (state[word + band] & near)
-                | (state[word + first] & column) << 27
-                | (state[word + second] & column) << 28
-            )
-            if hard:
-                # the two-candidate cells among those places (the cell itself, which
-                # holds both digits, counts on both sides)
-                here = pairs0 if band == 0 else (pairs1 if band == 1 else pairs2)
-                there = pairs0 if first == 0 else (pairs1 if first == 1 else pairs2)
-                beyond = pairs0 if second == 0 else (pairs1 if second == 1 else pairs2)
-                word = 3 * low
-                one += _FORCED_WEIGHT * popcount(
-                    (state[word + band] & near & here)
-                    | (state[word + first] & column & there) << 27
-                    | (state[word + second] & column & beyond) << 28
-                )
-                word = 3 * high
-                other += _FORCED_WEIGHT * popcount(
-                    (state[word + band] & near & here)
-                    | (state[word + first] & column & there) << 27
-                    | (state[word + second] & column & beyond) << 28
-                )
-                weight = one * other
-            else:
-                weight = one + other
-            if weight > pair_weight:
-                pair_weight = weight
-                pair = band * 27 + position
-                pair_found = found
-        if pair >= 0 or best <= 3:
-            continue
-        unplaced = _BAND & ~state[_PLACED_AT + band]
-        while unplaced:
-            position = trailing_zeros(unplaced)
-            unplaced &= unplaced - 1
-            digits = 0
-            for digit in range(9):
-                if state[3 * digit + band] >> position & 1:
-                    digits |= 1 << digit
-            count = popcount(digits)
-            if count < best:
-                best = count
-                chosen = band * 27 + position
-                chosen_digits = digits
-    if pair >= 0:
-        return pair, 1 << (pair_found & 15) | 1 << ((pair_found >> 32) & 15)
-    return chosen, chosen_digits
 
 
 @njit(nogil=True, inline="always")
