@@ -88,9 +88,24 @@ def _scan_pairs(typingctx, state):
     return result(state), codegen
 
 
+@intrinsic
+def _words_of(typingctx, state):
+    """The data pointer of the int64 array ``state``, inside ``@njit`` code: indexed
+    like the array (no bounds checked), it is no array to count references to, which an
+    inlined helper taking the array itself costs (an atomic increment and decrement a
+    call that the compiler could not prune)."""
+    if not (isinstance(state, types.Array) and state.dtype == types.int64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return types.CPointer(types.int64)(state), codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _weigh_pairs(
-    state,
+    words,
     hard,
     band,
     pairs,
@@ -106,13 +121,13 @@ def _weigh_pairs(
     pair,
     pair_found,
 ):
-    """:func:`_choose`'s weighing of the two-candidate cells ``pairs`` of ``band`` (up
-    to ``pairs_left`` of them, placed cells left out here), from the band's digit planes
-    (see :func:`_scan_pairs`); ``here``, ``there`` and ``beyond`` are the two-candidate
-    cells of the band and of its first and second other band. Returns ``(pairs_left,
-    pair_weight, pair, pair_found)``, the best pair so far kept unless one here weighs
-    more."""
-    pairs &= ~state[_PLACED_AT + band] & _BAND
+    """:func:`_choose`'s weighing of the unplaced two-candidate cells ``pairs`` of
+    ``band``, up to ``pairs_left`` of them, from the band's digit planes (see
+    :func:`_scan_pairs`); ``words`` is the state (:func:`_words_of`), ``here``,
+    ``there`` and ``beyond`` the two-candidate cells of the band and of its first and
+    second other band. Returns ``(pairs_left, pair_weight, pair, pair_found)``, the
+    best pair so far kept unless one here weighs more."""
+    state = words
     first, second = _other_bands(band)
     while pairs and pairs_left:
         position = trailing_zeros(pairs)
@@ -168,6 +183,33 @@ def _weigh_pairs(
     return pairs_left, pair_weight, pair, pair_found
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _fewest(words):
+    """The first cell with the fewest candidates, for a state with no cell of two
+    (``words``: see :func:`_words_of`); returns ``(band * 27 + position, digits)``."""
+    state = words
+    best = 10
+    chosen = -1
+    chosen_digits = 0
+    for band in range(3):
+        unplaced = _BAND & ~state[_PLACED_AT + band]
+        while unplaced:
+            position = trailing_zeros(unplaced)
+            unplaced &= unplaced - 1
+            digits = 0
+            for digit in range(9):
+                if state[3 * digit + band] >> position & 1:
+                    digits |= 1 << digit
+            count = popcount(digits)
+            if count < best:
+                best = count
+                chosen = band * 27 + position
+                chosen_digits = digits
+        if best <= 3:
+            break
+    return chosen, chosen_digits
+
+
 @inner_njit(cache=True, nogil=True)
 def _choose(state, hard):
     """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
@@ -196,17 +238,26 @@ def _choose(state, hard):
         d1,
         d2,
     ) = _scan_pairs(state)
-    pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
+    # the state's words, not the array, from here on: an array used after the inlined
+    # calls below cost an atomic reference count up and down a call
+    words = _words_of(state)
+    # the unplaced ones
+    open0 = pairs0 & ~words[_PLACED_AT] & _BAND
+    open1 = pairs1 & ~words[_PLACED_AT + 1] & _BAND
+    open2 = pairs2 & ~words[_PLACED_AT + 2] & _BAND
+    if not (open0 | open1 | open2):
+        return _fewest(words)
     # the three bands written out (no band's values picked at run time); each call
     # carries the pairs left to weigh and the best pair so far
+    pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
     pairs_left, weight, pair, found = _weigh_pairs(
-        state, hard, 0, pairs0, a0, b0, c0, d0, pairs0, pairs1, pairs2, pairs_left, -1, -1, 0
+        words, hard, 0, open0, a0, b0, c0, d0, pairs0, pairs1, pairs2, pairs_left, -1, -1, 0
     )
     pairs_left, weight, pair, found = _weigh_pairs(
-        state,
+        words,
         hard,
         1,
-        pairs1,
+        open1,
         a1,
         b1,
         c1,
@@ -220,10 +271,10 @@ def _choose(state, hard):
         found,
     )
     pairs_left, weight, pair, found = _weigh_pairs(
-        state,
+        words,
         hard,
         2,
-        pairs2,
+        open2,
         a2,
         b2,
         c2,
@@ -236,26 +287,4 @@ def _choose(state, hard):
         pair,
         found,
     )
-    if pair >= 0:
-        return pair, 1 << (found & 15) | 1 << ((found >> 32) & 15)
-    # no cell with two candidates: the first with the fewest
-    best = 10
-    chosen = -1
-    chosen_digits = 0
-    for band in range(3):
-        unplaced = _BAND & ~state[_PLACED_AT + band]
-        while unplaced:
-            position = trailing_zeros(unplaced)
-            unplaced &= unplaced - 1
-            digits = 0
-            for digit in range(9):
-                if state[3 * digit + band] >> position & 1:
-                    digits |= 1 << digit
-            count = popcount(digits)
-            if count < best:
-                best = count
-                chosen = band * 27 + position
-                chosen_digits = digits
-        if best <= 3:
-            break
-    return chosen, chosen_digits
+    return pair, 1 << (found & 15) | 1 << ((found >> 32) & 15)
