@@ -49,9 +49,9 @@ def _scan_pairs(typingctx, state):
     pair; bits of a cell's third digit and beyond are left out).
 
     One pass over the nine digits for the three bands at once, as vector code: a
-    digit's three words and the next word (a lane not used) are four adjacent int64,
-    loaded and worked on together. Written as scalar code, the compiler leaves it
-    scalar: three times the operations."""
+    digit's three words (nine apart) go into three lanes of a ``<4 x i64>`` and are
+    worked on together. Written as scalar code, the compiler leaves it scalar: three
+    times the operations."""
     if not (isinstance(state, types.Array) and state.dtype == types.int64 and state.ndim == 1):
         return None
     result = types.UniTuple(types.int64, 15)
@@ -65,8 +65,13 @@ def _scan_pairs(typingctx, state):
         once = twice = thrice = zeros
         planes = [zeros] * 4
         for digit in range(9):
-            at = builder.gep(data, [ir.Constant(word, 3 * digit)])
-            bits = builder.load(builder.bitcast(at, vector.as_pointer()), align=8)
+            # the digit's three words, nine apart, into the first three lanes
+            bits = zeros
+            for band in range(3):
+                at = builder.gep(data, [ir.Constant(word, 9 * band + digit)])
+                bits = builder.insert_element(
+                    bits, builder.load(at, align=8), ir.Constant(ir.IntType(32), band)
+                )
             # the cells where this digit is the first, and where it is the second
             first = builder.and_(bits, builder.xor(once, ones))
             second = builder.and_(builder.and_(bits, once), builder.xor(twice, ones))
@@ -146,32 +151,28 @@ def _weigh_pairs(
         # The column's cells in the other two bands are moved above the band's 27
         # bits (by 27 and 28: they never meet), so that one popcount counts row,
         # box and column.
-        word = 3 * low
         one = popcount(
-            (state[word + band] & near)
-            | (state[word + first] & column) << 27
-            | (state[word + second] & column) << 28
+            (state[9 * band + low] & near)
+            | (state[9 * first + low] & column) << 27
+            | (state[9 * second + low] & column) << 28
         )
-        word = 3 * high
         other = popcount(
-            (state[word + band] & near)
-            | (state[word + first] & column) << 27
-            | (state[word + second] & column) << 28
+            (state[9 * band + high] & near)
+            | (state[9 * first + high] & column) << 27
+            | (state[9 * second + high] & column) << 28
         )
         if hard:
             # the two-candidate cells among those places (the cell itself, which
             # holds both digits, counts on both sides)
-            word = 3 * low
             one += _FORCED_WEIGHT * popcount(
-                (state[word + band] & near & here)
-                | (state[word + first] & column & there) << 27
-                | (state[word + second] & column & beyond) << 28
+                (state[9 * band + low] & near & here)
+                | (state[9 * first + low] & column & there) << 27
+                | (state[9 * second + low] & column & beyond) << 28
             )
-            word = 3 * high
             other += _FORCED_WEIGHT * popcount(
-                (state[word + band] & near & here)
-                | (state[word + first] & column & there) << 27
-                | (state[word + second] & column & beyond) << 28
+                (state[9 * band + high] & near & here)
+                | (state[9 * first + high] & column & there) << 27
+                | (state[9 * second + high] & column & beyond) << 28
             )
             weight = one * other
         else:
@@ -198,7 +199,7 @@ def _fewest(words):
             unplaced &= unplaced - 1
             digits = 0
             for digit in range(9):
-                if state[3 * digit + band] >> position & 1:
+                if state[9 * band + digit] >> position & 1:
                     digits |= 1 << digit
             count = popcount(digits)
             if count < best:

@@ -1,9 +1,9 @@
 """The constant tables of the "bands" engine (:mod:`._bands`): the layout of a state,
 the segment tables of the permutation rule, and masks of rows, boxes and columns.
 
-A state is 27 words of 27 bits (digit ``d``, band ``b``: word ``3 d + b``; bit ``9 r +
-c`` for row ``r`` of the band, column ``c``), three words of placed cells and the
-placed count.
+A state is 27 words of 27 bits (digit ``d``, band ``b``: word ``9 b + d``, a band's
+nine digits adjacent; bit ``9 r + c`` for row ``r`` of the band, column ``c``), three
+words of placed cells and the placed count.
 """
 
 import numpy as np
@@ -13,8 +13,8 @@ STATE_WORDS = 31
 _PLACED_AT = 27
 _COUNT_AT = 30
 _BAND = (1 << 27) - 1
-# the words of band 0 (a bit per word; band b: shifted by b)
-_BAND_WORDS = sum(1 << (3 * digit) for digit in range(9))
+# the words of band 0 (a bit per word; band b: shifted by 9 b)
+_BAND_WORDS = 511
 
 
 def _segment_tables():

@@ -1,10 +1,11 @@
 """9x9 Sudoku on per-digit band masks: the third engine, for the classic shape only.
 
 The state of a puzzle is 27 words of 27 bits, one per digit and band (three rows of
-nine cells; bit ``9 r + c`` is row ``r`` of the band, column ``c``): the cells where the
-digit may still go. A placed cell keeps the bit of its digit. Three more words hold the
-placed cells of each band, and one the number placed, so a whole state is 31 ``int64``
-and a search level saves it by copying 31 words.
+nine cells; bit ``9 r + c`` is row ``r`` of the band, column ``c``), band by band (word
+``9 b + d``, so that a placement clears a band's nine words as one vector step): the
+cells where the digit may still go. A placed cell keeps the bit of its digit. Three
+more words hold the placed cells of each band, and one the number placed, so a whole
+state is 31 ``int64`` and a search level saves it by copying 31 words.
 
 Seen from one digit, a band is a 3 x 3 matrix of segments (row of the band by box) and
 the digit must take one segment in each row and each box: a permutation. A segment that
@@ -132,12 +133,11 @@ def _keep(mask):
 def _apply(state, word, keep):
     """Narrow ``state[word]`` to ``keep`` and place its rows' single cells; returns the
     words changed by the placements, or -1 for a contradiction."""
-    digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-    band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
+    band = (word * 57) >> 9  # word // 9 for word < 27, without a division
+    digit = (word - 9 * band) & 15  # & 15: not negative, for the compiler
     mask = state[word] & keep
     if mask == 0:
         return -1
-    state[word] = mask
     # rows holding the digit in one cell, not placed yet
     r0 = mask & 511
     r1 = mask & (511 << 9)
@@ -148,7 +148,11 @@ def _apply(state, word, keep):
         | (r2 if r2 & (r2 - 1) == 0 else 0)
     ) & ~state[_PLACED_AT + band]
     if single:
-        return _place_rows(state, digit, band, single)
+        # the narrowed word is handed over, not stored: _place_rows stores the word
+        # after its vector pass over the band's words, which a store just before would
+        # stall (a vector load of a word being stored on its own)
+        return _place_rows(state, digit, band, single, mask)
+    state[word] = mask
     return 0
 
 
@@ -199,7 +203,7 @@ def _propagate(state, dirty):
         due = naked_due
         naked_due = 0
         for band in range(3):
-            if not due & (_BAND_WORDS << band):
+            if not due & (_BAND_WORDS << (9 * band)):
                 continue
             once = 0
             twice = 0
@@ -207,7 +211,7 @@ def _propagate(state, dirty):
             # that a single's digit costs no nine loads
             plane0 = plane1 = plane2 = plane3 = 0
             for digit in range(9):
-                bits = state[3 * digit + band]
+                bits = state[9 * band + digit]
                 twice |= once & bits
                 once |= bits
                 if digit & 1:
@@ -241,16 +245,15 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
-        # the digits due, one bit each at its first word (no test per digit)
-        due = (column_due | column_due >> 1 | column_due >> 2) & 0o111111111
+        # the digits due, a bit each (no test per digit)
+        due = (column_due | column_due >> 9 | column_due >> 18) & 511
         column_due = 0
         while due:
-            word = trailing_zeros(due)
+            digit = trailing_zeros(due)
             due &= due - 1
-            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            m0 = state[word]
-            m1 = state[word + 1]
-            m2 = state[word + 2]
+            m0 = state[digit]
+            m1 = state[9 + digit]
+            m2 = state[18 + digit]
             fold0 = _columns_of(m0)
             fold1 = _columns_of(m1)
             fold2 = _columns_of(m2)
@@ -276,9 +279,9 @@ def _propagate(state, dirty):
                 column = _COLUMN[trailing_zeros(hidden)]
                 hidden &= hidden - 1
                 # the one band that holds the column's cell, found without a branch
-                in0 = state[word] & column
-                in1 = state[word + 1] & column
-                in2 = state[word + 2] & column
+                in0 = state[digit] & column
+                in1 = state[9 + digit] & column
+                in2 = state[18 + digit] & column
                 cell = in0 | in1 | in2
                 if cell == 0:
                     return -1  # emptied by a placement made in this pass
@@ -300,11 +303,12 @@ def _propagate(state, dirty):
                 continue  # nothing to cut (the usual case): no pass over the words
             for band in range(3):
                 columns = (kept >> (9 * band)) & 511
-                mask = state[word + band]
+                word = 9 * band + digit
+                mask = state[word]
                 cut = mask & (columns | columns << 9 | columns << 18)
                 if cut != mask:
-                    state[word + band] = cut
-                    dirty |= 1 << (word + band)
+                    state[word] = cut
+                    dirty |= 1 << word
         if not dirty:
             return state[_COUNT_AT]
 
