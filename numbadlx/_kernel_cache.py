@@ -63,6 +63,12 @@ DEPENDENCIES = {
         "core/links.py",
     ),
     "core/links.py": ("_cleared.py", "_compiling.py"),
+    "sudoku/engines/_band_choose.py": (
+        "_compiling.py",
+        "sudoku/engines/_band_moves.py",
+        "sudoku/engines/_band_tables.py",
+        "sudoku/engines/_contract.py",
+    ),
     "sudoku/engines/_band_moves.py": (
         "_compiling.py",
         "sudoku/engines/_band_tables.py",
@@ -71,6 +77,7 @@ DEPENDENCIES = {
     "sudoku/engines/_bands.py": (
         "_cleared.py",
         "_compiling.py",
+        "sudoku/engines/_band_choose.py",
         "sudoku/engines/_band_moves.py",
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_contract.py",

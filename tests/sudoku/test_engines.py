@@ -357,7 +357,7 @@ def test_bands_row_placement_equals_placing_the_cells_one_by_one():
     for puzzle in random_puzzles(40, seed=12):
         assert start(puzzle, state) >= 0
         for word in rng.permutation(27)[:6]:
-            digit, band = divmod(int(word), 3)
+            band, digit = divmod(int(word), 9)
             placed = int(state[27 + band])
             # one free cell of the word in each of some rows, boxes and columns distinct
             cells = 0
@@ -392,7 +392,7 @@ def test_bands_row_placement_equals_placing_the_cells_one_by_one():
                     assert step >= 0
                     changed |= step
             at_once = base.copy()
-            assert moves._place_rows(at_once, digit, band, cells) == changed
+            assert moves._place_rows(at_once, digit, band, cells, base[word]) == changed
             assert np.array_equal(at_once, one_by_one)
             assert bin(cells).count("1") == one_by_one[30] - base[30]
     assert tried > 100
@@ -403,7 +403,7 @@ def _band_candidates(state):
     cube = np.zeros((9, 9, 9), dtype=bool)
     for digit in range(9):
         for band in range(3):
-            word = int(state[3 * digit + band])
+            word = int(state[9 * band + digit])
             for position in range(27):
                 if (word >> position) & 1:
                     cube[digit, 3 * band + position // 9, position % 9] = True

@@ -2,14 +2,17 @@
 cell, or the single cells of a word's rows at once), the givens' state of a puzzle,
 and a solved state written out as 81 digits.
 
-A state is 27 words of 27 bits (digit ``d``, band ``b``: word ``3 d + b``; bit ``9 r +
-c`` for row ``r`` of the band, column ``c``), three words of placed cells and the
-placed count (:mod:`._band_tables`). A placement returns the words it changed, a bit
-per word, for the band rule of :func:`._bands._propagate` to run on again.
+A state is 27 words of 27 bits (digit ``d``, band ``b``: word ``9 b + d``, a band's
+nine digits adjacent; bit ``9 r + c`` for row ``r`` of the band, column ``c``), three
+words of placed cells and the placed count (:mod:`._band_tables`). A placement returns
+the words it changed, a bit per word, for the band rule of :func:`._bands._propagate`
+to run on again.
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ..._compiling import inner_njit
 from ._band_tables import (
@@ -17,32 +20,74 @@ from ._band_tables import (
     _BOXES_CELLS,
     _COLUMN_AT,
     _COUNT_AT,
+    _FIRST_OTHER,
     _KEEP_NEAR,
-    _OTHER_BANDS,
     _PLACED_AT,
     _ROWS_CELLS,
+    _SECOND_OTHER,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
 from ._contract import equal_bytes, popcount
 
 
-@inner_njit(cache=True, nogil=True)
-def _drop(state, word, bit, position):
-    """Take ``bit`` (``1 << position``) out of ``state[word]``; returns the word's bit
-    in a changed-words mask if it was there."""
-    m = state[word]
-    state[word] = m & ~bit
-    return ((m >> position) & 1) << word
+@intrinsic
+def _clear_band(typingctx, state, base, cells):
+    """Take ``cells`` out of the nine words ``state[base:base + 9]`` (a band's digit
+    words), inside ``@njit`` code; returns a bit per word that held any of them (bit
+    ``k`` for word ``base + k``). Eight words as one vector, the ninth alone."""
+    if not (isinstance(state, types.Array) and state.dtype == types.int64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        vector = ir.VectorType(word, 8)
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        base = context.cast(builder, args[1], signature.args[1], types.int64)
+        cells = context.cast(builder, args[2], signature.args[2], types.int64)
+        at = builder.gep(data, [base])
+        pointer = builder.bitcast(at, vector.as_pointer())
+        words = builder.load(pointer, align=8)
+        spread = builder.insert_element(
+            ir.Constant(vector, None), cells, ir.Constant(ir.IntType(32), 0)
+        )
+        spread = builder.shuffle_vector(
+            spread,
+            ir.Constant(vector, None),
+            ir.Constant(ir.VectorType(ir.IntType(32), 8), [0] * 8),
+        )
+        builder.store(builder.and_(words, builder.not_(spread)), pointer, align=8)
+        held = builder.icmp_unsigned(
+            "!=", builder.and_(words, spread), ir.Constant(vector, [0] * 8)
+        )
+        low = builder.zext(builder.bitcast(held, ir.IntType(8)), word)
+        last = builder.gep(data, [builder.add(base, ir.Constant(word, 8))])
+        value = builder.load(last, align=8)
+        builder.store(builder.and_(value, builder.not_(cells)), last, align=8)
+        high = builder.zext(
+            builder.icmp_unsigned("!=", builder.and_(value, cells), ir.Constant(word, 0)), word
+        )
+        return builder.or_(low, builder.shl(high, ir.Constant(word, 8)))
+
+    return types.int64(state, base, cells), codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _other_bands(band):
+    """The two bands other than ``band`` (0-2), in the order ``band + 1``, ``band + 2``
+    modulo 3, by shifts of two constants (a table lookup costs a load)."""
+    shift = 2 * band
+    return (_FIRST_OTHER >> shift) & 3, (_SECOND_OTHER >> shift) & 3
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _leave_columns(state, digit, band, columns):
     """Take the cells of ``columns`` (a band mask of whole columns) out of ``digit``'s
     words in the two bands other than ``band``; returns the words changed. The two
-    words come from a table: a loop that skips ``band`` mispredicts."""
-    first = 3 * digit + (_OTHER_BANDS[2 * band] & 3)
-    second = 3 * digit + (_OTHER_BANDS[2 * band + 1] & 3)
+    words come from :func:`_other_bands`: a loop that skips ``band`` mispredicts."""
+    first, second = _other_bands(band)
+    first = 9 * first + digit
+    second = 9 * second + digit
     m = state[first]
     n = state[second]
     state[first] = m & ~columns
@@ -63,7 +108,8 @@ def _place(state, digit, band, position):
     digit &= 15
     position &= 31
     bit = 1 << position
-    word = 3 * digit + band
+    base = 9 * band
+    word = base + digit
     mine = state[word]
     if not mine & bit:
         return -1
@@ -72,19 +118,9 @@ def _place(state, digit, band, position):
         return 0  # placed already (found by two rules in one pass)
     state[_PLACED_AT + band] = placed | bit
     state[_COUNT_AT] += 1
-    # the nine digits' words of the band, written out: as a loop, the compiler turns
-    # these strided words into vector gathers and scatters, slower here than scalars
-    changed = (
-        _drop(state, band, bit, position)
-        | _drop(state, band + 3, bit, position)
-        | _drop(state, band + 6, bit, position)
-        | _drop(state, band + 9, bit, position)
-        | _drop(state, band + 12, bit, position)
-        | _drop(state, band + 15, bit, position)
-        | _drop(state, band + 18, bit, position)
-        | _drop(state, band + 21, bit, position)
-        | _drop(state, band + 24, bit, position)
-    )
+    # the band's nine digit words, adjacent: one vector step (written as scalar code,
+    # the compiler leaves nine loads and stores)
+    changed = _clear_band(state, base, bit) << base
     kept = (mine & _KEEP_NEAR[position]) | bit
     state[word] = kept
     # the digit's own word counts only if more than the cell went from it
@@ -93,35 +129,35 @@ def _place(state, digit, band, position):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _place_rows(state, digit, band, cells):
+def _place_rows(state, digit, band, cells, mine):
     """Put ``digit`` on every cell of ``cells`` in ``band`` at once: cells of its own
     word, none placed, each the word's only cell in its row (found by the band rule,
     which leaves them in distinct rows, boxes and columns; their rows are not cleared).
-    The same state and changed words as placing them one by one with :func:`_place`,
-    in one pass over the words."""
+    ``mine`` is the digit's word as it is now, which ``state`` may not hold yet. The
+    same state and changed words as placing them one by one with :func:`_place`, in one
+    pass over the words."""
     band &= 3
     digit &= 15
-    word = 3 * digit + band
-    mine = state[word]
+    base = 9 * band
+    word = base + digit
     state[_PLACED_AT + band] |= cells
     state[_COUNT_AT] += popcount(cells)
-    changed = 0
-    # the band's nine digit words lose the cells (written out, see _place)
-    for other in (band, band + 3, band + 6, band + 9, band + 12, band + 15, band + 18, band + 21):
-        m = state[other]
-        state[other] = m & ~cells
-        changed |= np.int64((m & cells) != 0) << other
-    m = state[band + 24]
-    state[band + 24] = m & ~cells
-    changed |= np.int64((m & cells) != 0) << (band + 24)
     # the digit leaves the rows and boxes of the cells in its band, their columns in
     # the other bands
     # (each cell alone in its row already: only the boxes lose cells)
-    fold = (cells | cells >> 9 | cells >> 18) & 511
+    fold = _columns_of(cells)
     kept = (mine & ~_BOXES_CELLS[SEGMENTS_OF_ROW[fold] & 7]) | cells
+    # the band's nine digit words lose the cells (one vector step, see _place)
+    changed = _clear_band(state, base, cells) << base
     state[word] = kept
     changed = (changed & ~(1 << word)) | np.int64(kept != mine) << word
     return changed | _leave_columns(state, digit, band, fold | fold << 9 | fold << 18)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _columns_of(cells):
+    """The columns of a band (9 bits) that ``cells`` meet: its three rows folded."""
+    return (cells | cells >> 9 | cells >> 18) & 511
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -142,7 +178,7 @@ def _start(grid, state):
     givens in a unit)."""
     for word in range(STATE_WORDS):
         state[word] = 0
-    # first the givens alone: digit d's given cells in band b go to word 3 d + b,
+    # first the givens alone: digit d's given cells in band b go to word 9 b + d,
     # the bytes of the band compared with d all at once
     too_big = 0
     for band in range(3):
@@ -154,7 +190,7 @@ def _start(grid, state):
         digits = 0
         for digit in range(9):
             given = (equal_bytes(grid, start, digit + 1) >> shift) & _BAND
-            state[3 * digit + band] = given
+            state[9 * band + digit] = given
             digits |= given
         state[_PLACED_AT + band] = placed
         too_big |= placed & ~digits  # neither blank nor 1-9
@@ -170,13 +206,12 @@ def _start(grid, state):
     placed1 = state[_PLACED_AT + 1]
     placed2 = state[_PLACED_AT + 2]
     for digit in range(9):
-        word = 3 * digit
-        given0 = state[word]
-        given1 = state[word + 1]
-        given2 = state[word + 2]
-        fold0 = (given0 | given0 >> 9 | given0 >> 18) & 511
-        fold1 = (given1 | given1 >> 9 | given1 >> 18) & 511
-        fold2 = (given2 | given2 >> 9 | given2 >> 18) & 511
+        given0 = state[digit]
+        given1 = state[9 + digit]
+        given2 = state[18 + digit]
+        fold0 = _columns_of(given0)
+        fold1 = _columns_of(given1)
+        fold2 = _columns_of(given2)
         rows0 = _rows_of(given0)
         rows1 = _rows_of(given1)
         rows2 = _rows_of(given2)
@@ -197,9 +232,9 @@ def _start(grid, state):
         taken0 = spread | _ROWS_CELLS[rows0] | boxes0 * (7 * 0x40201) | placed0
         taken1 = spread | _ROWS_CELLS[rows1] | boxes1 * (7 * 0x40201) | placed1
         taken2 = spread | _ROWS_CELLS[rows2] | boxes2 * (7 * 0x40201) | placed2
-        state[word] = (_BAND & ~taken0) | given0
-        state[word + 1] = (_BAND & ~taken1) | given1
-        state[word + 2] = (_BAND & ~taken2) | given2
+        state[digit] = (_BAND & ~taken0) | given0
+        state[9 + digit] = (_BAND & ~taken1) | given1
+        state[18 + digit] = (_BAND & ~taken2) | given2
     if clash:
         return -1
     state[_COUNT_AT] = count
@@ -215,7 +250,7 @@ def _write_solution(state, solution):
     for band in range(3):
         plane0 = plane1 = plane2 = plane3 = 0
         for digit in range(9):
-            bits = state[3 * digit + band]
+            bits = state[9 * band + digit]
             value = digit + 1
             plane0 |= bits & -(value & 1)
             plane1 |= bits & -((value >> 1) & 1)

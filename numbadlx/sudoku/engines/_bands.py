@@ -1,10 +1,11 @@
 """9x9 Sudoku on per-digit band masks: the third engine, for the classic shape only.
 
 The state of a puzzle is 27 words of 27 bits, one per digit and band (three rows of
-nine cells; bit ``9 r + c`` is row ``r`` of the band, column ``c``): the cells where the
-digit may still go. A placed cell keeps the bit of its digit. Three more words hold the
-placed cells of each band, and one the number placed, so a whole state is 31 ``int64``
-and a search level saves it by copying 31 words.
+nine cells; bit ``9 r + c`` is row ``r`` of the band, column ``c``), band by band (word
+``9 b + d``, so that a placement clears a band's nine words as one vector step): the
+cells where the digit may still go. A placed cell keeps the bit of its digit. Three
+more words hold the placed cells of each band, and one the number placed, so a whole
+state is 31 ``int64`` and a search level saves it by copying 31 words.
 
 Seen from one digit, a band is a 3 x 3 matrix of segments (row of the band by box) and
 the digit must take one segment in each row and each box: a permutation. A segment that
@@ -29,36 +30,37 @@ the states propagated (the givens' state and one per digit tried), as in the "bi
 engine. Statuses, result arrays and the kernels' signatures are the engines' contract
 (:mod:`._contract`); the unit table is taken and not read, the shape being fixed. The
 constant tables live in :mod:`._band_tables`, the placements, the givens' state and
-the writing of a solution in :mod:`._band_moves`.
+the writing of a solution in :mod:`._band_moves`, the branch choice in
+:mod:`._band_choose`.
 
 What each tuning round tried, kept and left, with its numbers, is on the
 documentation page docs/benchmarks/bands-rounds.md.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from ..._cleared import cleared
 from ..._compiling import inner_njit
-from ._band_moves import _place, _place_rows, _start, _write_solution
+from ._band_choose import _HARD_AFTER, _choose
+from ._band_moves import _columns_of, _place, _place_rows, _start, _write_solution
 from ._band_tables import (
     _BAND,
     _BAND_OF,
     _BAND_WORDS,
     _COLUMN,
-    _COLUMN_AT,
     _COUNT_AT,
     _KEEP_STACK,
-    _NEAR,
-    _OTHER_BANDS,
     _PLACED_AT,
     _POSITION_OF,
     KEEP_CELLS,
     SEGMENTS_OF_ROW,
     STATE_WORDS,
 )
-from ._contract import INVALID, final_status, popcount, stop_requested
+from ._contract import INVALID, final_status, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 
 # One thread's work buffer is a single int64 array: the state in words 0-30, then one
@@ -79,6 +81,42 @@ def allocate_work(table):
     return np.zeros(_WORK_WORDS, dtype=np.int64)
 
 
+@intrinsic
+def _copy_state(typingctx, work, to, source):
+    """``work[to:to + STATE_WORDS] = work[source:source + STATE_WORDS]``, inside
+    ``@njit`` code, for two rows that never overlap; indices not checked.
+
+    One memory copy of fixed size, which the compiler makes a few vector moves: the
+    same copy written as a loop over one array stays 31 scalar loads and stores, as the
+    compiler cannot tell that the two rows do not overlap."""
+    if not (
+        isinstance(work, types.Array)
+        and work.dtype == types.int64
+        and work.layout == "C"
+        and isinstance(to, types.Integer)
+        and isinstance(source, types.Integer)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        at = [
+            context.cast(builder, value, kind, types.intp)
+            for value, kind in zip(args[1:], signature.args[1:])
+        ]
+        cgutils.raw_memcpy(
+            builder,
+            builder.gep(array.data, [at[0]]),
+            builder.gep(array.data, [at[1]]),
+            context.get_constant(types.intp, STATE_WORDS),
+            8,
+            align=8,
+        )
+        return context.get_dummy_value()
+
+    return types.void(work, to, source), codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _keep(mask):
     """The cells of a word that the permutation rule keeps (0: none, a contradiction)."""
@@ -95,12 +133,11 @@ def _keep(mask):
 def _apply(state, word, keep):
     """Narrow ``state[word]`` to ``keep`` and place its rows' single cells; returns the
     words changed by the placements, or -1 for a contradiction."""
-    digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-    band = (word - 3 * digit) & 3  # & 3: not negative, for the compiler
+    band = (word * 57) >> 9  # word // 9 for word < 27, without a division
+    digit = (word - 9 * band) & 15  # & 15: not negative, for the compiler
     mask = state[word] & keep
     if mask == 0:
         return -1
-    state[word] = mask
     # rows holding the digit in one cell, not placed yet
     r0 = mask & 511
     r1 = mask & (511 << 9)
@@ -111,7 +148,11 @@ def _apply(state, word, keep):
         | (r2 if r2 & (r2 - 1) == 0 else 0)
     ) & ~state[_PLACED_AT + band]
     if single:
-        return _place_rows(state, digit, band, single)
+        # the narrowed word is handed over, not stored: _place_rows stores the word
+        # after its vector pass over the band's words, which a store just before would
+        # stall (a vector load of a word being stored on its own)
+        return _place_rows(state, digit, band, single, mask)
+    state[word] = mask
     return 0
 
 
@@ -162,7 +203,7 @@ def _propagate(state, dirty):
         due = naked_due
         naked_due = 0
         for band in range(3):
-            if not due & (_BAND_WORDS << band):
+            if not due & (_BAND_WORDS << (9 * band)):
                 continue
             once = 0
             twice = 0
@@ -170,7 +211,7 @@ def _propagate(state, dirty):
             # that a single's digit costs no nine loads
             plane0 = plane1 = plane2 = plane3 = 0
             for digit in range(9):
-                bits = state[3 * digit + band]
+                bits = state[9 * band + digit]
                 twice |= once & bits
                 once |= bits
                 if digit & 1:
@@ -204,19 +245,18 @@ def _propagate(state, dirty):
             continue
         # columns: a digit with one cell left in a column, and the permutation rule on
         # the stacks (column of a stack by band)
-        # the digits due, one bit each at its first word (no test per digit)
-        due = (column_due | column_due >> 1 | column_due >> 2) & 0o111111111
+        # the digits due, a bit each (no test per digit)
+        due = (column_due | column_due >> 9 | column_due >> 18) & 511
         column_due = 0
         while due:
-            word = trailing_zeros(due)
+            digit = trailing_zeros(due)
             due &= due - 1
-            digit = (word * 11) >> 5  # word // 3 for word < 27, without a division
-            m0 = state[word]
-            m1 = state[word + 1]
-            m2 = state[word + 2]
-            fold0 = (m0 | m0 >> 9 | m0 >> 18) & 511
-            fold1 = (m1 | m1 >> 9 | m1 >> 18) & 511
-            fold2 = (m2 | m2 >> 9 | m2 >> 18) & 511
+            m0 = state[digit]
+            m1 = state[9 + digit]
+            m2 = state[18 + digit]
+            fold0 = _columns_of(m0)
+            fold1 = _columns_of(m1)
+            fold2 = _columns_of(m2)
             if fold0 | fold1 | fold2 != 511:
                 return -1
             # the columns with two cells or more: two in different rows of their
@@ -239,9 +279,9 @@ def _propagate(state, dirty):
                 column = _COLUMN[trailing_zeros(hidden)]
                 hidden &= hidden - 1
                 # the one band that holds the column's cell, found without a branch
-                in0 = state[word] & column
-                in1 = state[word + 1] & column
-                in2 = state[word + 2] & column
+                in0 = state[digit] & column
+                in1 = state[9 + digit] & column
+                in2 = state[18 + digit] & column
                 cell = in0 | in1 | in2
                 if cell == 0:
                     return -1  # emptied by a placement made in this pass
@@ -263,167 +303,14 @@ def _propagate(state, dirty):
                 continue  # nothing to cut (the usual case): no pass over the words
             for band in range(3):
                 columns = (kept >> (9 * band)) & 511
-                mask = state[word + band]
+                word = 9 * band + digit
+                mask = state[word]
                 cut = mask & (columns | columns << 9 | columns << 18)
                 if cut != mask:
-                    state[word + band] = cut
-                    dirty |= 1 << (word + band)
+                    state[word] = cut
+                    dirty |= 1 << word
         if not dirty:
             return state[_COUNT_AT]
-
-
-# Two-candidate cells weighed per branch. Weighing was a fifth of a search node's cost;
-# 8 against 16 (by the sum) gave 1% fewer nodes on serg_benchmark (many solutions) and
-# 4% and 8% more on top1465 and forum_hardest_1106; serg_benchmark took 11% less time.
-# Once a puzzle has made _HARD_AFTER guesses, 16 cells are weighed by the product of
-# their digits' counts (a branch good on both sides), their digits read from bit
-# planes: 8% fewer nodes on forum_hardest_1106 and 3.5% on top1465, serg_benchmark's
-# the same. From the first guess (or after 4), serg_benchmark had 2% more nodes.
-# Hard weighing also counts, for each digit, the two-candidate cells among the places
-# it takes (each becomes a naked single when the digit goes in), :data:`_FORCED_WEIGHT`
-# times: 12% fewer nodes on forum_hardest_1106, 5% on top1465 (weights 1, 3, 4 and 8:
-# 4%, 1%, 5% and 20% more nodes on forum_hardest_1106 than 2). Counting, instead, the
-# units where the other digit is left with one place more (hidden singles) gave 18%
-# more nodes there than the plain product.
-_PAIRS_WEIGHED = 8
-_PAIRS_WEIGHED_HARD = 16
-_HARD_AFTER = 16
-_FORCED_WEIGHT = 2
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pairs_of(state, band):
-    """The cells of ``band`` with two candidates."""
-    once = 0
-    twice = 0
-    thrice = 0
-    for digit in range(9):
-        bits = state[3 * digit + band]
-        thrice |= twice & bits
-        twice |= once & bits
-        once |= bits
-    return twice & ~thrice
-
-
-@inner_njit(cache=True, nogil=True)
-def _choose(state, hard):
-    """The cell to branch on: of the first :data:`_PAIRS_WEIGHED` cells with two
-    candidates, the one whose two digits have the most other places in its row, column
-    and box (whichever digit is tried, the most candidates go), their sum; when
-    ``hard``, of the first :data:`_PAIRS_WEIGHED_HARD`, by the product of each digit's
-    places and two-candidate cells among them (:data:`_FORCED_WEIGHT` each). With no
-    such cell, the first cell with the fewest candidates. Returns ``(band * 27 +
-    position, digits)``."""
-    pairs0 = pairs1 = pairs2 = 0
-    if hard:
-        pairs0 = _pairs_of(state, 0)
-        pairs1 = _pairs_of(state, 1)
-        pairs2 = _pairs_of(state, 2)
-    pair_weight = -1
-    pair = -1
-    pair_found = 0
-    pairs_left = _PAIRS_WEIGHED_HARD if hard else _PAIRS_WEIGHED
-    best = 10
-    chosen = -1
-    chosen_digits = 0
-    for band in range(3):
-        once = 0
-        twice = 0
-        thrice = 0
-        # the bits of each cell's first and second digit, plane by plane, so that a
-        # pair's digits cost no nine loads: plane k holds the cells whose first digit
-        # has bit k set at bits 0-26, those whose second digit has it at bits 32-58,
-        # so that one mask and shift per plane reads both digits of a pair
-        plane0 = plane1 = plane2 = plane3 = 0
-        for digit in range(9):
-            bits = state[3 * digit + band]
-            both = (bits & ~once) | (bits & once & ~twice) << 32
-            if digit & 1:
-                plane0 |= both
-            if digit & 2:
-                plane1 |= both
-            if digit & 4:
-                plane2 |= both
-            if digit & 8:
-                plane3 |= both
-            thrice |= twice & bits
-            twice |= once & bits
-            once |= bits
-        pairs = twice & ~thrice & ~state[_PLACED_AT + band] & _BAND
-        while pairs and pairs_left:
-            position = trailing_zeros(pairs)
-            pairs &= pairs - 1
-            pairs_left -= 1
-            near = _NEAR[position]
-            column = _COLUMN_AT[position]
-            first = _OTHER_BANDS[2 * band] & 3  # & 3: not negative, for the compiler
-            second = _OTHER_BANDS[2 * band + 1] & 3
-            # the first digit at bits 0-3, the second at bits 32-35
-            pick = (1 << 32 | 1) << position
-            found = (
-                (plane0 & pick) | (plane1 & pick) << 1 | (plane2 & pick) << 2 | (plane3 & pick) << 3
-            ) >> position
-            low = found & 15
-            high = (found >> 32) & 15
-            # the cell has exactly two digits: two rounds, a branch always taken twice.
-            # The column's cells in the other two bands are moved above the band's 27
-            # bits (by 27 and 28: they never meet), so that one popcount counts row,
-            # box and column.
-            word = 3 * low
-            one = popcount(
-                (state[word + band] & near)
-                | (state[word + first] & column) << 27
-                | (state[word + second] & column) << 28
-            )
-            word = 3 * high
-            other = popcount(
-                (state[word + band] & near)
-                | (state[word + first] & column) << 27
-                | (state[word + second] & column) << 28
-            )
-            if hard:
-                # the two-candidate cells among those places (the cell itself, which
-                # holds both digits, counts on both sides)
-                here = pairs0 if band == 0 else (pairs1 if band == 1 else pairs2)
-                there = pairs0 if first == 0 else (pairs1 if first == 1 else pairs2)
-                beyond = pairs0 if second == 0 else (pairs1 if second == 1 else pairs2)
-                word = 3 * low
-                one += _FORCED_WEIGHT * popcount(
-                    (state[word + band] & near & here)
-                    | (state[word + first] & column & there) << 27
-                    | (state[word + second] & column & beyond) << 28
-                )
-                word = 3 * high
-                other += _FORCED_WEIGHT * popcount(
-                    (state[word + band] & near & here)
-                    | (state[word + first] & column & there) << 27
-                    | (state[word + second] & column & beyond) << 28
-                )
-                weight = one * other
-            else:
-                weight = one + other
-            if weight > pair_weight:
-                pair_weight = weight
-                pair = band * 27 + position
-                pair_found = found
-        if pair >= 0 or best <= 3:
-            continue
-        unplaced = _BAND & ~state[_PLACED_AT + band]
-        while unplaced:
-            position = trailing_zeros(unplaced)
-            unplaced &= unplaced - 1
-            digits = 0
-            for digit in range(9):
-                if state[3 * digit + band] >> position & 1:
-                    digits |= 1 << digit
-            count = popcount(digits)
-            if count < best:
-                best = count
-                chosen = band * 27 + position
-                chosen_digits = digits
-    if pair >= 0:
-        return pair, 1 << (pair_found & 15) | 1 << ((pair_found >> 32) & 15)
-    return chosen, chosen_digits
 
 
 @njit(nogil=True, inline="always")
@@ -455,8 +342,7 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
             cell, digits = _choose(state, guesses >= _HARD_AFTER)
             guesses += 1
             row = _ROW_WORDS * (level + 1)
-            for k in range(STATE_WORDS):
-                work[row + k] = state[k]
+            _copy_state(work, row, 0)
             work[row + _BRANCH_AT] = cell | digits << 8
             level += 1
             fresh = True  # state is still the copy just saved
@@ -474,8 +360,7 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
         left &= left - 1
         work[row + _BRANCH_AT] = cell | left << 8
         if not fresh:
-            for k in range(STATE_WORDS):
-                state[k] = work[row + k]
+            _copy_state(work, 0, row)
         fresh = False
         if left == 0:
             level -= 1  # its last digit: the saved copy is no longer needed
