@@ -4,6 +4,7 @@
 * :func:`grid_errors`: an independent check of completed Sudoku grids;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
   options tried, for brute-force agreement tests;
+* :func:`ctrl_c_after`: Ctrl-C sent to the main thread by a timer;
 * :data:`run_once` and :func:`plain_env`: the tests of the user's path that one of CI's
   two runs of the suite takes (the plain one, or the bounds-checked one), and the
   environment their subprocesses get.
@@ -13,7 +14,10 @@ import atexit
 import itertools
 import os
 import shutil
+import signal
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -248,3 +252,22 @@ def naive_lz_decompress(text):
             room, width = 1 << width, width + 1
     raw = b"".join(u.to_bytes(2, "little") for u in units)
     return raw.decode("utf-16-le", errors="surrogatepass")
+
+
+def real_sigint():
+    """A real SIGINT sent to the main thread, as a terminal's Ctrl-C (POSIX)."""
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
+def ctrl_c_after(seconds, send=real_sigint):
+    """A started timer that calls ``send`` (Ctrl-C to the main thread: a real SIGINT,
+    or ``_thread.interrupt_main``) after ``seconds``; and the list its send time goes to."""
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        send()
+
+    timer = threading.Timer(seconds, interrupt)
+    timer.start()
+    return timer, sent

@@ -18,7 +18,7 @@ import pytest
 
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.sudoku import Rules, Status
-from tests.helpers import grid_errors
+from tests.helpers import ctrl_c_after, grid_errors, real_sigint
 
 # Slack for a loaded 2-core machine on top of a deadline (or of Ctrl-C)
 SLACK = 1.0
@@ -53,17 +53,11 @@ def long_search():
     return budgets
 
 
-def _interrupted_after(seconds, call):
-    """Run ``call()`` with Ctrl-C sent ``seconds`` after it began; the seconds from
-    Ctrl-C until KeyboardInterrupt reached the caller (fails if it never did)."""
-    sent = []
-
-    def interrupt():
-        sent.append(time.monotonic())
-        _thread.interrupt_main()
-
-    timer = threading.Timer(seconds, interrupt)
-    timer.start()
+def _interrupted_after(seconds, call, send=_thread.interrupt_main):
+    """Run ``call()`` with Ctrl-C sent ``seconds`` after it began (by ``send``: as
+    Python's ``interrupt_main``, or a real SIGINT); the seconds from Ctrl-C until
+    KeyboardInterrupt reached the caller (fails if it never did)."""
+    timer, sent = ctrl_c_after(seconds, send)
     try:
         with pytest.raises(KeyboardInterrupt):
             call()
@@ -210,29 +204,13 @@ def helper_calls(monkeypatch):
     return calls
 
 
-def _real_sigint_after(seconds, call):
-    """As :func:`_interrupted_after`, with a real SIGINT sent to the main thread."""
-    sent = []
-
-    def interrupt():
-        sent.append(time.monotonic())
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    timer = threading.Timer(seconds, interrupt)
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-        return time.monotonic() - sent[0]
-    finally:
-        timer.cancel()
-
-
 @posix_only
 @pytest.mark.parametrize("how", ["signal", "interrupt_main"])
 def test_ctrl_c_stops_a_kernel_running_on_the_main_thread(how, long_search, helper_calls):
-    interrupted = _real_sigint_after if how == "signal" else _interrupted_after
-    took = interrupted(INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"]))
+    send = real_sigint if how == "signal" else _thread.interrupt_main
+    took = _interrupted_after(
+        INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"]), send
+    )
     assert took < SLACK, took
     assert helper_calls == []  # it ran here
     # the wake-up descriptor is given back: none is set once the call is over
@@ -253,8 +231,8 @@ def test_a_wakeup_descriptor_of_another_owner_is_kept(long_search, helper_calls)
     inbox.setblocking(False)
     previous = signal.set_wakeup_fd(inbox.fileno())
     try:
-        took = _real_sigint_after(
-            INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"])
+        took = _interrupted_after(
+            INTERRUPT_AFTER, lambda: _solve("bands", max_nodes=long_search["bands"]), real_sigint
         )
         assert signal.set_wakeup_fd(previous) == inbox.fileno()
     finally:
@@ -278,12 +256,8 @@ def test_a_ctrl_c_handler_of_the_users_own_is_kept(long_search, helper_calls):
         raise Stop
 
     previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(
-        INTERRUPT_AFTER,
-        lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT),
-    )
     began = time.monotonic()
-    timer.start()
+    timer, _ = ctrl_c_after(INTERRUPT_AFTER)
     try:
         with pytest.raises(Stop):
             _solve("bands", max_nodes=long_search["bands"])

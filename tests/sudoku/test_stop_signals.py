@@ -17,7 +17,7 @@ import pytest
 
 from numbadlx import sudoku
 from numbadlx.sudoku import Status
-from tests.helpers import grid_errors
+from tests.helpers import ctrl_c_after, grid_errors
 
 posix_only = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
 EMPTY = np.zeros((1, 81), dtype=np.uint8)
@@ -121,19 +121,6 @@ def nodes_per_second():
         nodes *= 4
 
 
-def _sigint_after(seconds):
-    """A started timer that sends a real SIGINT to the main thread; its send times."""
-    sent = []
-
-    def interrupt():
-        sent.append(time.monotonic())
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    timer = threading.Timer(seconds, interrupt)
-    timer.start()
-    return timer, sent
-
-
 @posix_only
 def test_the_first_ctrl_c_in_asyncio_run_stops_a_call_at_once(nodes_per_second):
     # asyncio.run replaces Python's Ctrl-C handler with one that cancels its main task
@@ -149,7 +136,7 @@ def test_the_first_ctrl_c_in_asyncio_run_stops_a_call_at_once(nodes_per_second):
             )
         )
 
-    timer, sent = _sigint_after(0.5)
+    timer, sent = ctrl_c_after(0.5)
     try:
         with pytest.raises(KeyboardInterrupt):
             asyncio.run(main())
@@ -178,7 +165,7 @@ def test_a_loop_that_handles_ctrl_c_itself_gets_it_and_the_call_its_whole_answer
         await asyncio.sleep(0.2)  # the loop reads its wake-up descriptor
         return result
 
-    timer, _ = _sigint_after(0.3)
+    timer, _ = ctrl_c_after(0.3)
     try:
         result = asyncio.run(main())
     finally:
