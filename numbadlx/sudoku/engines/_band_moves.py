@@ -155,6 +155,12 @@ def _place_rows(state, digit, band, cells, mine):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _digit_words(state, digit):
+    """``digit``'s three words, bands 0, 1 and 2 (nine words apart)."""
+    return state[digit], state[9 + digit], state[18 + digit]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _columns_of(cells):
     """The columns of a band (9 bits) that ``cells`` meet: its three rows folded."""
     return (cells | cells >> 9 | cells >> 18) & 511
@@ -206,9 +212,7 @@ def _start(grid, state):
     placed1 = state[_PLACED_AT + 1]
     placed2 = state[_PLACED_AT + 2]
     for digit in range(9):
-        given0 = state[digit]
-        given1 = state[9 + digit]
-        given2 = state[18 + digit]
+        given0, given1, given2 = _digit_words(state, digit)
         fold0 = _columns_of(given0)
         fold1 = _columns_of(given1)
         fold2 = _columns_of(given2)

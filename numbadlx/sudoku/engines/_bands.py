@@ -46,7 +46,14 @@ from numba.extending import intrinsic
 from ..._cleared import cleared
 from ..._compiling import inner_njit
 from ._band_choose import _HARD_AFTER, _choose
-from ._band_moves import _columns_of, _place, _place_rows, _start, _write_solution
+from ._band_moves import (
+    _columns_of,
+    _digit_words,
+    _place,
+    _place_rows,
+    _start,
+    _write_solution,
+)
 from ._band_tables import (
     _BAND,
     _BAND_OF,
@@ -251,9 +258,7 @@ def _propagate(state, dirty):
         while due:
             digit = trailing_zeros(due)
             due &= due - 1
-            m0 = state[digit]
-            m1 = state[9 + digit]
-            m2 = state[18 + digit]
+            m0, m1, m2 = _digit_words(state, digit)
             fold0 = _columns_of(m0)
             fold1 = _columns_of(m1)
             fold2 = _columns_of(m2)
@@ -279,9 +284,10 @@ def _propagate(state, dirty):
                 column = _COLUMN[trailing_zeros(hidden)]
                 hidden &= hidden - 1
                 # the one band that holds the column's cell, found without a branch
-                in0 = state[digit] & column
-                in1 = state[9 + digit] & column
-                in2 = state[18 + digit] & column
+                w0, w1, w2 = _digit_words(state, digit)
+                in0 = w0 & column
+                in1 = w1 & column
+                in2 = w2 & column
                 cell = in0 | in1 | in2
                 if cell == 0:
                     return -1  # emptied by a placement made in this pass
