@@ -168,7 +168,6 @@ class _Watcher:
     runs on the main thread when SIGINT's number arrives."""
 
     def __init__(self):
-        self.pid = os.getpid()  # a forked child starts a watcher of its own
         self.inbox, self.outbox = socket.socketpair()
         self.inbox.setblocking(False)  # Python writes to it from its signal handler
         self.flag = None  # the flag of the call running on the main thread, if any
@@ -239,7 +238,7 @@ def _call_here(function, flag, args):
     """``function(*args)`` on this (the main) thread, with our socket as the signal
     wake-up descriptor while it runs; on a helper thread when another owns it."""
     with _lock:
-        if not _watcher or _watcher[0].pid != os.getpid():
+        if not _watcher:  # a forked child drops its parent's (_after_fork_in_child)
             _watcher[:] = [_Watcher()]
         watcher = _watcher[0]
     if watcher.stale:
