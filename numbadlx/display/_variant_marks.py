@@ -117,8 +117,10 @@ def marks(n, box, rules=None):
     out = Marks(borders=_borders(_region_ids(n, box, rules)))
     if rules is None:
         return out
-    if rules.diagonals:
-        out.diagonals = [((0, 0), (n, n)), ((n, 0), (0, n))]
+    if rules.main_diagonal:
+        out.diagonals.append(((0, 0), (n, n)))
+    if rules.anti_diagonal:
+        out.diagonals.append(((n, 0), (0, n)))
     if rules.windoku:
         rows, cols = rules.box
         out.windows = [

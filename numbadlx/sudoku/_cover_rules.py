@@ -32,7 +32,27 @@ import numpy as np
 
 from . import geometry
 
-__all__ = ["rules_cover", "cage_tuples", "clashing_givens"]
+__all__ = ["rules_cover", "cage_tuples", "clashing_givens", "MODELLED", "check_modelled"]
+
+#: The rule kinds the cover model encodes.
+MODELLED = frozenset(
+    {
+        "regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king",
+        "non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs",
+        "v_pairs", "odd", "even",
+    }
+)  # fmt: skip
+
+
+def check_modelled(rules):
+    """Raise a ValueError naming the rules of ``rules`` the cover model cannot encode."""
+    missing = sorted(rules.kinds - MODELLED)
+    if missing:
+        raise ValueError(
+            f"to_exact_cover: no exact-cover model for the rules {', '.join(missing)} "
+            '(solve them with sudoku.solve, engine "cages" or "auto")'
+        )
+
 
 _MAX_TUPLES = 1_000_000
 
@@ -136,6 +156,7 @@ def rules_cover(puzzle, n, rules):
     colours, the item counts (secondary items last) and names, and for each option the
     cells it owns and their digits, ``(O, K)`` arrays padded with -1 and 0.
     """
+    check_modelled(rules)
     table = geometry.unit_table(n, rules=rules)
     nn = n * n
     units = [sorted(set(row)) for row in table.cell_units.tolist()]
@@ -271,8 +292,7 @@ def _unit_names(n, rules):
         out += [f"g{k}" for k in range(n)]
     elif not rules.latin:
         out += [f"b{k}" for k in range(n)]
-    if rules.diagonals:
-        out += ["d0", "d1"]
+    out += ["d0"] * rules.main_diagonal + ["d1"] * rules.anti_diagonal
     units = geometry.rule_units(n, rules)
     extra = len(units) - len(out)
     windows = extra - (n if rules.disjoint else 0)

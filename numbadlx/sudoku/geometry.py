@@ -226,8 +226,10 @@ def rule_units(n: int, rules: Rules) -> NDArray[np.int64]:
         out.append(np.argsort(rules.regions, kind="stable").reshape(n, n))
     elif not rules.latin:
         out.append(units(n, r, c)[2 * n :])
-    if rules.diagonals:
-        out.append(np.stack([np.diagonal(cells), np.diagonal(cells[:, ::-1])]))
+    if rules.main_diagonal:
+        out.append(np.diagonal(cells)[None])
+    if rules.anti_diagonal:
+        out.append(np.diagonal(cells[:, ::-1])[None])
     if rules.windoku:
         windows = [
             cells[top : top + r, left : left + c].ravel()

@@ -90,6 +90,13 @@ _TABLE_RULES = frozenset(
     {"regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king"}
 )
 
+# The rules the "cages" engine propagates (every kind of RULE_KINDS it takes)
+_CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
+    {"non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs", "v_pairs",
+     "odd", "even"}
+)  # fmt: skip
+assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
+
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'
 #: exact-cover models (:func:`~numbadlx.sudoku.to_exact_cover`) searched one by one by
 #: the generic kernels of :mod:`numbadlx.core` (correct for every rule, not fast).
@@ -167,7 +174,7 @@ REGISTRY = types.MappingProxyType(
             auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack
             serial_up_to=1,
             node_seconds=lambda n: 8e-8 * n * n,
-            rules=RULE_KINDS,
+            rules=_CONSTRAINT_ENGINE_RULES,
             rules_table=constraint_table,
         ),
     }

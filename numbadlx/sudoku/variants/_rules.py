@@ -17,8 +17,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, box_shape, check_size
+from ..shape import MAX_SIZE, MIN_SIZE, NO_BOXES
+from . import _fields as fields
 from ._cage_map import disagreement
+from ._fields import fail
+from ._sized import checked
 
 __all__ = [
     "Rules",
@@ -31,93 +34,59 @@ __all__ = [
 
 _FLAGS = (
     "latin",
-    "diagonals",
     "windoku",
     "disjoint",
     "anti_knight",
     "anti_king",
     "non_consecutive",
 )
-_PAIRS = ("white_dots", "black_dots", "x_pairs", "v_pairs")
+_PAIRS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "greater")
+_CELL_SETS = ("odd", "even", "minimums", "maximums")
+#: lines of plain cells
+_LINES = (
+    "thermos",
+    "renbans",
+    "palindromes",
+    "between_lines",
+    "region_sum_lines",
+    "entropic_lines",
+    "zipper_lines",
+)
+#: (line, number) pairs: what the number is
+_LINE_NUMBERS = {
+    "sandwiches": "total",
+    "x_sums": "total",
+    "skyscrapers": "count seen",
+    "lockout_lines": "gap",
+}
+#: a line or (line, number); the number's default depends on the grid size
+_LINE_DEFAULTS = {"whispers": "gap", "modular_lines": "modulus"}
+#: every sequence field, in the order of the class's fields
+_SEQUENCES = (
+    "cages",
+    *_LINES[:1],
+    *_PAIRS[:4],
+    *_CELL_SETS[:2],
+    "arrows",
+    "little_killers",
+    *_LINE_NUMBERS,
+    *_LINE_DEFAULTS,
+    *_LINES[1:],
+    "quadruples",
+    "greater",
+    *_CELL_SETS[2:],
+    "extra_regions",
+)
 
 #: Rules that add or replace units (sets of cells holding distinct digits).
 UNIT_RULES = frozenset({"regions", "latin", "diagonals", "windoku", "disjoint"})
 #: Rules that add peers (cells that may not share a digit) but no unit.
 PEER_RULES = frozenset({"anti_knight", "anti_king"})
-#: Rules on the digits of a few cells: sums, orders, relations and parities.
-CONSTRAINT_RULES = frozenset({"cages", "thermos", "non_consecutive", "odd", "even", *_PAIRS})
+#: Rules on the digits of a few cells: sums, orders, relations, parities, lines,
+#: outside clues and the cells' own candidates.
+CONSTRAINT_RULES = frozenset({"non_consecutive", "candidates", "negative", *_SEQUENCES})
 #: Every rule kind, the names :attr:`Rules.kinds` holds.
 RULE_KINDS = UNIT_RULES | PEER_RULES | CONSTRAINT_RULES
-
-
-def _fail(rule, message):
-    raise ValueError(f"{rule}: {message}")
-
-
-def _cell(rule, value):
-    try:
-        cell = operator.index(value)
-    except TypeError:
-        _fail(rule, f"a cell must be an integer (row * n + column), got {value!r}")
-    if cell < 0:
-        _fail(rule, f"cell {cell} is negative")
-    return cell
-
-
-def _cells(rule, values):
-    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
-        _fail(rule, f"expected a sequence of cells, got {values!r}")
-    return tuple(_cell(rule, v) for v in values)
-
-
-def _distinct(rule, cells, what):
-    if len(set(cells)) != len(cells):
-        twice = sorted({c for c in cells if cells.count(c) > 1})
-        _fail(rule, f"{what} {list(cells)} holds cell {twice[0]} twice")
-
-
-def _cage(value):
-    try:
-        cells, total = value
-    except (TypeError, ValueError):
-        _fail("cages", f"a cage is a pair (cells, total), got {value!r}")
-    cells = _cells("cages", cells)
-    if not cells:
-        _fail("cages", "a cage needs at least one cell")
-    _distinct("cages", cells, "cage")
-    if total is not None:
-        try:
-            total = operator.index(total)
-        except TypeError:
-            _fail("cages", f"a cage total must be an integer or None, got {total!r}")
-    return cells, total
-
-
-def _pair(rule, value):
-    cells = _cells(rule, value)
-    if len(cells) != 2:
-        _fail(rule, f"a pair is two cells, got {value!r}")
-    if cells[0] == cells[1]:
-        _fail(rule, f"a pair needs two different cells, got {list(cells)}")
-    return cells
-
-
-def _regions(value):
-    try:
-        array = np.asarray(value)
-    except Exception:  # noqa: BLE001 - anything numpy cannot read is named below
-        array = None
-    if array is None or array.dtype.kind not in "iu" or array.ndim not in (1, 2):
-        _fail("regions", "expected an (n, n) or (n * n,) array of integer region ids")
-    if array.ndim == 2 and array.shape[0] != array.shape[1]:
-        _fail("regions", f"a 2-d region map must be square, got shape {array.shape}")
-    flat = array.reshape(-1).astype(np.int64)
-    # region ids renumbered by first appearance, so equal maps compare equal
-    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))
-    out = order[inverse.reshape(-1)].astype(np.int64)
-    out.flags.writeable = False
-    return out
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -140,8 +109,10 @@ class Rules:
     latin : bool
         Rows and columns only, no boxes (a Latin square). With ``latin`` or
         ``regions`` the grid needs no box shape: any size from 2 to 36, primes too.
-    diagonals : bool
-        Both main diagonals hold distinct digits (X-Sudoku).
+    diagonals : bool or {"main", "anti"}
+        True: both main diagonals hold distinct digits (X-Sudoku); ``"main"`` only the
+        one from the top-left to the bottom-right corner, ``"anti"`` only the one from
+        the bottom-left to the top-right corner.
     windoku : bool
         Extra windows of the box's shape hold distinct digits: windows start one cell
         in from the top-left corner, one cell apart, as many as fit (four on a 9x9).
@@ -162,6 +133,59 @@ class Rules:
         The two cells' digits sum to 10 (X) or 5 (V).
     odd, even : sequence of cells
         Cells holding odd (even) digits.
+    arrows : sequence of (bulb, line)
+        The digits on ``line`` sum to the bulb: a bulb of one cell is its digit; a bulb
+        of 2 or 3 cells (a pill) is the number its digits form, read in reading order
+        (left to right, top to bottom). Digits may repeat on a line.
+    little_killers : sequence of (cells, total)
+        The digits on the diagonal ``cells`` sum to ``total`` (digits may repeat).
+    sandwiches : sequence of (line, total)
+        ``line`` is a whole row or column; the digits strictly between its 1 and its
+        ``n`` sum to ``total`` (0 when they are neighbours).
+    x_sums : sequence of (line, total)
+        ``line`` is a whole row or column read from its first cell; its first X digits
+        sum to ``total``, X being the first cell's digit.
+    skyscrapers : sequence of (line, seen)
+        ``line`` is a whole row or column read from its first cell; ``seen`` of its
+        digits are larger than every digit before them.
+    whispers : sequence of line or (line, gap)
+        Neighbours on the line differ by at least ``gap`` (default ``ceil(n / 2)``: 5
+        on a 9x9 grid).
+    renbans : sequence of lines
+        Distinct digits forming a run of consecutive numbers, in any order.
+    palindromes : sequence of lines
+        The line reads the same from both ends.
+    between_lines : sequence of lines
+        The digits inside the line lie strictly between the digits of its two ends.
+    region_sum_lines : sequence of lines
+        The line's pieces inside each box (or region) all sum to the same total.
+    entropic_lines : sequence of lines
+        Every three consecutive cells hold one low, one middle and one high digit
+        (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs).
+    modular_lines : sequence of line or (line, m)
+        Every ``m`` consecutive cells (default 3) hold digits distinct modulo ``m``.
+    zipper_lines : sequence of lines
+        Cells equally far from the line's centre sum to the same total; on a line of
+        odd length that total is the centre's digit.
+    lockout_lines : sequence of (line, gap)
+        The two ends differ by at least ``gap``; no other digit on the line lies
+        between them or equals one of them.
+    quadruples : sequence of (four cells, digits)
+        Four cells of a 2x2 square; each listed digit appears there at least as often
+        as it is listed.
+    greater : sequence of (cell, cell)
+        The first cell's digit is larger than the second's (an inequality sign).
+    minimums, maximums : sequence of cells
+        The cell's digit is smaller (larger) than each of its orthogonal neighbours'.
+    extra_regions : sequence of cells
+        Each group of cells holds distinct digits (up to ``n`` cells; a region of
+        ``n`` cells holds every digit).
+    candidates : mapping of cell to digits
+        The digits a cell may hold (pencil-mark puzzles).
+    negative : subset of ("white", "black", "x", "v"), or True for all four
+        The negative constraint: orthogonal neighbours without a white (black) dot
+        are not consecutive (not one twice the other); without an X (V) they do not
+        sum to 10 (5).
 
     Raises
     ------
@@ -198,7 +222,7 @@ class Rules:
     box: tuple[int, int] | None = None
     regions: np.ndarray | None = None
     latin: bool = False
-    diagonals: bool = False
+    diagonals: bool | str = False
     windoku: bool = False
     disjoint: bool = False
     anti_knight: bool = False
@@ -212,6 +236,27 @@ class Rules:
     v_pairs: tuple[tuple[int, int], ...] = ()
     odd: tuple[int, ...] = ()
     even: tuple[int, ...] = ()
+    arrows: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    little_killers: tuple[tuple[tuple[int, ...], int], ...] = ()
+    sandwiches: tuple[tuple[tuple[int, ...], int], ...] = ()
+    x_sums: tuple[tuple[tuple[int, ...], int], ...] = ()
+    skyscrapers: tuple[tuple[tuple[int, ...], int], ...] = ()
+    lockout_lines: tuple[tuple[tuple[int, ...], int], ...] = ()
+    whispers: tuple[tuple[tuple[int, ...], int | None], ...] = ()
+    modular_lines: tuple[tuple[tuple[int, ...], int | None], ...] = ()
+    renbans: tuple[tuple[int, ...], ...] = ()
+    palindromes: tuple[tuple[int, ...], ...] = ()
+    between_lines: tuple[tuple[int, ...], ...] = ()
+    region_sum_lines: tuple[tuple[int, ...], ...] = ()
+    entropic_lines: tuple[tuple[int, ...], ...] = ()
+    zipper_lines: tuple[tuple[int, ...], ...] = ()
+    quadruples: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    greater: tuple[tuple[int, int], ...] = ()
+    minimums: tuple[int, ...] = ()
+    maximums: tuple[int, ...] = ()
+    extra_regions: tuple[tuple[int, ...], ...] = ()
+    candidates: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    negative: tuple[str, ...] = ()
 
     def __post_init__(self):
         put = functools.partial(object.__setattr__, self)
@@ -219,42 +264,65 @@ class Rules:
             try:
                 r, c = (operator.index(v) for v in self.box)
             except (TypeError, ValueError):
-                _fail("box", f"expected a pair of integers (rows, columns), got {self.box!r}")
+                fail("box", f"expected a pair of integers (rows, columns), got {self.box!r}")
             put("box", (r, c))
         for name in _FLAGS:
             value = getattr(self, name)
             if not isinstance(value, (bool, np.bool_)):
-                _fail(name, f"expected True or False, got {value!r}")
+                fail(name, f"expected True or False, got {value!r}")
             put(name, bool(value))
+        put("diagonals", fields.diagonals(self.diagonals))
         if self.regions is not None:
-            put("regions", _regions(self.regions))
-        for name in ("cages", "thermos", "odd", "even", *_PAIRS):
+            put("regions", fields.regions(self.regions))
+        for name in _SEQUENCES:
             value = getattr(self, name)
             if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
-                _fail(name, f"expected a sequence, got {value!r}")
-        cages = tuple(_cage(v) for v in self.cages)
+                fail(name, f"expected a sequence, got {value!r}")
+        cages = tuple(fields.cage(v) for v in self.cages)
         seen = {}
         for cells, _ in cages:
             for cell in cells:
                 if cell in seen:
-                    _fail("cages", f"cell {cell} is in two cages")
+                    fail("cages", f"cell {cell} is in two cages")
                 seen[cell] = True
         put("cages", cages)
-        thermos = tuple(_cells("thermos", v) for v in self.thermos)
+        thermos = tuple(fields.cells("thermos", v) for v in self.thermos)
         for thermo in thermos:
             if not thermo:
-                _fail("thermos", "a thermometer needs at least one cell")
-            _distinct("thermos", thermo, "thermometer")
+                fail("thermos", "a thermometer needs at least one cell")
+            fields.distinct("thermos", thermo, "thermometer")
         put("thermos", thermos)
+        for name in _LINES[1:]:
+            put(name, tuple(fields.line(name, v) for v in getattr(self, name)))
+        for name, what in _LINE_NUMBERS.items():
+            put(name, tuple(fields.line_and_number(name, v, what) for v in getattr(self, name)))
+        for name, what in _LINE_DEFAULTS.items():
+            put(name, tuple(fields.line_with_default(name, v, what) for v in getattr(self, name)))
+        put("arrows", tuple(fields.arrow(v) for v in self.arrows))
+        put(
+            "little_killers",
+            tuple(
+                fields.cage(v, "little_killers", "diagonal", optional_total=False)
+                for v in self.little_killers
+            ),
+        )
+        put("quadruples", tuple(fields.quadruple(v) for v in self.quadruples))
         for name in _PAIRS:
-            put(name, tuple(_pair(name, v) for v in getattr(self, name)))
-        for name in ("odd", "even"):
-            put(name, tuple(sorted(set(_cells(name, getattr(self, name))))))
-        both = sorted(set(self.odd) & set(self.even))
-        if both:
-            _fail("odd", f"cell {both[0]} is both odd and even")
+            put(name, tuple(fields.pair(name, v) for v in getattr(self, name)))
+        for name in _CELL_SETS:
+            put(name, tuple(sorted(set(fields.cells(name, getattr(self, name))))))
+        put(
+            "extra_regions",
+            tuple(fields.line("extra_regions", v, least=1) for v in self.extra_regions),
+        )
+        put("candidates", fields.candidates(self.candidates))
+        put("negative", fields.negative(self.negative))
+        for first, second in (("odd", "even"), ("minimums", "maximums")):
+            both = sorted(set(getattr(self, first)) & set(getattr(self, second)))
+            if both:
+                fail(first, f"cell {both[0]} is both {first} and {second}")
         if self.latin and self.regions is not None:
-            _fail("latin", "latin (no boxes) and regions (boxes replaced) exclude each other")
+            fail("latin", "latin (no boxes) and regions (boxes replaced) exclude each other")
 
     # -- identity -------------------------------------------------------------
 
@@ -293,10 +361,20 @@ class Rules:
         out = {name for name in _FLAGS if getattr(self, name)}
         if self.regions is not None:
             out.add("regions")
-        out.update(
-            name for name in ("cages", "thermos", "odd", "even", *_PAIRS) if getattr(self, name)
-        )
+        if self.diagonals:
+            out.add("diagonals")
+        out.update(name for name in (*_SEQUENCES, "candidates", "negative") if getattr(self, name))
         return frozenset(out)
+
+    @property
+    def main_diagonal(self) -> bool:
+        """Whether the diagonal from the top-left corner holds distinct digits."""
+        return self.diagonals is True or self.diagonals == "main"
+
+    @property
+    def anti_diagonal(self) -> bool:
+        """Whether the diagonal from the bottom-left corner holds distinct digits."""
+        return self.diagonals is True or self.diagonals == "anti"
 
     @property
     def unit_rules(self) -> bool:
@@ -312,7 +390,8 @@ class Rules:
     @property
     def constraint_rules(self) -> bool:
         """Whether a rule constrains digits beyond distinctness (cages, thermometers,
-        non-consecutive, dots, X/V pairs, odd, even)."""
+        lines, dots, pairs, outside clues, parities, candidates: see
+        :data:`CONSTRAINT_RULES`)."""
         return bool(self.kinds & CONSTRAINT_RULES)
 
     @property
@@ -350,7 +429,7 @@ class Rules:
         ...
         ValueError: cages: cage [0, 1] of 2 cells cannot total 18 on a 9x9 grid (from 3 to 17)
         """
-        return _checked(self, operator.index(n))
+        return checked(self, operator.index(n))
 
     # -- constructors ---------------------------------------------------------
 
@@ -377,11 +456,11 @@ class Rules:
         (((0, 1), 3), ((2, 3), 7))
         """
         if not isinstance(cage_map, str):
-            _fail("cages", f"a cage map is a string, one character per cell, got {cage_map!r}")
+            fail("cages", f"a cage map is a string, one character per cell, got {cage_map!r}")
         letters = "".join(cage_map.split())
         n = math.isqrt(len(letters))
         if n * n != len(letters) or not MIN_SIZE <= n <= MAX_SIZE:
-            _fail(
+            fail(
                 "cages",
                 f"a cage map needs n * n characters (n from {MIN_SIZE} to {MAX_SIZE}), "
                 f"got {len(letters)}",
@@ -390,74 +469,12 @@ class Rules:
         for cell, letter in enumerate(letters):
             order.setdefault(letter, []).append(cell)
         if isinstance(sums, (str, bytes)) or not isinstance(sums, (Sequence, np.ndarray)):
-            _fail("cages", f"sums must be a sequence, one per cage, got {sums!r}")
+            fail("cages", f"sums must be a sequence, one per cage, got {sums!r}")
         problem = disagreement(order, list(sums), n)
         if problem is not None:
-            _fail("cages", problem)
+            fail("cages", problem)
         cages = tuple((tuple(cells), total) for cells, total in zip(order.values(), sums))
         return cls(cages=cages, **rules)
-
-
-def _check_cells(rule, cells, n):
-    for cell in cells:
-        if cell >= n * n:
-            _fail(rule, f"cell {cell} is out of range for a {n}x{n} grid (0 to {n * n - 1})")
-
-
-@functools.lru_cache(maxsize=4096)
-def _checked(rules: Rules, n: int) -> Rules:
-    check_size(n, MIN_SIZE if rules.has_boxes or rules.box is not None else MIN_BOXLESS_SIZE)
-    try:
-        box = box_shape(n, rules.box)
-    except ValueError as error:
-        if rules.box is not None or rules.has_boxes:
-            raise ValueError(f"box: {error}") from None
-        box = None
-    if box is None:
-        for name in ("windoku", "disjoint"):
-            if getattr(rules, name):
-                _fail(name, f"a {n}x{n} grid has no box shape to place its cells by")
-    if rules.disjoint and not rules.has_boxes:
-        _fail("disjoint", "disjoint groups need boxes (not latin or regions)")
-    if rules.regions is not None:
-        regions = rules.regions
-        if regions.size != n * n:
-            _fail("regions", f"expected {n * n} cells for a {n}x{n} grid, got {regions.size}")
-        sizes = np.bincount(regions)
-        if len(sizes) != n or (sizes != n).any():
-            bad = int(np.flatnonzero(sizes != n)[0]) if len(sizes) else 0
-            _fail(
-                "regions",
-                f"expected {n} regions of {n} cells each, got {len(sizes)} regions "
-                f"(region {bad} has {int(sizes[bad]) if len(sizes) else 0} cells)",
-            )
-    for cells, total in rules.cages:
-        _check_cells("cages", cells, n)
-        k = len(cells)
-        if k > n:
-            _fail("cages", f"cage {list(cells)} has {k} cells: more than {n} distinct digits")
-        if total is not None:
-            low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-            if not low <= total <= high:
-                _fail(
-                    "cages",
-                    f"cage {list(cells)} of {k} cells cannot total {total} on a {n}x{n} grid "
-                    f"(from {low} to {high})",
-                )
-    for thermo in rules.thermos:
-        _check_cells("thermos", thermo, n)
-        if len(thermo) > n:
-            _fail(
-                "thermos",
-                f"thermometer {list(thermo)} has {len(thermo)} cells: more than {n} "
-                "increasing digits",
-            )
-    for name in ("odd", "even", *_PAIRS):
-        for value in getattr(rules, name):
-            _check_cells(name, value if isinstance(value, tuple) else (value,), n)
-    if box == rules.box:
-        return rules
-    return dataclasses.replace(rules, box=box)
 
 
 def reading_box(box, rules):

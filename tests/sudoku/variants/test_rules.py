@@ -72,7 +72,7 @@ def test_killer():
         (dict(box=3), "box: expected a pair"),
         (dict(box=("a", 3)), "box: expected a pair"),
         (dict(latin=1), "latin: expected True or False"),
-        (dict(diagonals="yes"), "diagonals: expected True or False"),
+        (dict(diagonals="yes"), 'diagonals: expected True, False, "main" or "anti"'),
         (dict(windoku=None), "windoku: expected True or False"),
         (dict(disjoint=0), "disjoint: expected True or False"),
         (dict(anti_knight=1), "anti_knight: expected True or False"),
@@ -103,6 +103,29 @@ def test_killer():
         (dict(even=["x"]), "even: a cell must be an integer"),
         (dict(odd=[1, 2], even=[2]), "odd: cell 2 is both odd and even"),
         (dict(latin=True, regions=JIGSAW_4), "latin: .* exclude each other"),
+        # a bool is no cell and no total
+        (dict(odd=[True]), "odd: a cell must be an integer .* got True"),
+        (dict(cages=[((0, 1), True)]), "cages: a cage total must be an integer or None"),
+        (dict(little_killers=[((0, 10), False)]), "little_killers: a diagonal total must be"),
+        (dict(greater=[(0, np.True_)]), "greater: a cell must be an integer"),
+        # the rules setters use
+        (dict(diagonals="both ways"), 'diagonals: expected True, False, "main" or "anti"'),
+        (dict(arrows=[(0, [1, 0])]), "arrows: cell 0 is both in the bulb"),
+        (dict(arrows=[([0, 1, 2, 3], [4])]), "arrows: a bulb holds 1 to 3 cells"),
+        (dict(arrows=[([0], [])]), "arrows: a line needs at least 1 cells"),
+        (dict(whispers=[[0, 1, 0]]), "whispers: line .* holds cell 0 twice"),
+        (dict(whispers=[([0, 1], "five")]), "whispers: the gap must be an integer"),
+        (dict(renbans=[[0]]), "renbans: a line needs at least 2 cells"),
+        (dict(sandwiches=[[0, 1, 2]]), r"sandwiches: expected a pair \(line, total\)"),
+        (dict(skyscrapers=[(range(9), 2.5)]), "skyscrapers: the count seen must be an integer"),
+        (dict(quadruples=[([0, 1, 9], [1])]), "quadruples: a quadruple needs four cells"),
+        (dict(quadruples=[([0, 1, 9, 10], [])]), "quadruples: a quadruple lists 1 to 4 digits"),
+        (dict(quadruples=[([0, 1, 9, 10], [0])]), "quadruples: digit 0 is below 1"),
+        (dict(candidates={0: []}), "candidates: cell 0 has no digit"),
+        (dict(candidates=[(0, [1]), (0, [2])]), "candidates: cell 0 is given twice"),
+        (dict(negative=("white", "grey")), "negative: 'grey' is not one of"),
+        (dict(minimums=[4], maximums=[4]), "minimums: cell 4 is both minimums and maximums"),
+        (dict(extra_regions=[[]]), "extra_regions: a line needs at least 1 cells"),
     ],
 )
 def test_construction_errors(kwargs, match):
@@ -150,11 +173,45 @@ def test_positional_arguments_refused():
         (Rules(v_pairs=[(0, 81)]), 9, "v_pairs: cell 81 is out of range"),
         (Rules(odd=[16]), 4, "odd: cell 16 is out of range"),
         (Rules(even=[81]), 9, "even: cell 81 is out of range"),
+        (Rules(arrows=[((0,), (1, 81))]), 9, "arrows: cell 81 is out of range"),
+        (Rules(arrows=[((0,), (1, 3))]), 9, "arrows: line .* cells 1 and 3 are not neighbours"),
+        (Rules(arrows=[((0,), (1, 2, 3, 7, 6))]), 4, "arrows: .* 5 digits sum to more than 4"),
+        (Rules(little_killers=[((0, 1, 2), 6)]), 9, "little_killers: .* are not one diagonal"),
+        (Rules(little_killers=[((0, 10), 19)]), 9, r"little_killers: .* \(from 2 to 18\)"),
+        (Rules(sandwiches=[(range(8), 5)]), 9, "sandwiches: .* not a whole row or column"),
+        (Rules(sandwiches=[(range(9), 36)]), 9, r"sandwiches: .* \(from 0 to 35\)"),
+        (Rules(x_sums=[(range(0, 81, 9), 0)]), 9, r"x_sums: .* cannot total 0"),
+        (Rules(x_sums=[((0, 2, 1, 3), 4)]), 4, "x_sums: .* not a whole row or column"),
+        (Rules(skyscrapers=[(range(3, -1, -1), 5)]), 4, "skyscrapers: .* 5 seen is not from 1"),
+        (Rules(whispers=[((0, 1), 9)]), 9, "whispers: .* a gap of 9 is not from 1 to 8"),
+        (Rules(renbans=[(0, 1, 2, 3, 7)]), 4, "renbans: .* more than 4 digits"),
+        (Rules(palindromes=[(0, 10, 3)]), 9, "palindromes: .* cells 10 and 3 are not"),
+        (Rules(entropic_lines=[(0, 1, 2)]), 4, "entropic_lines: a 4x4 grid's digits do not"),
+        (Rules(modular_lines=[((0, 1, 2), 5)]), 4, "modular_lines: .* modulus 5 is not from"),
+        (Rules(lockout_lines=[((0, 1), 0)]), 9, "lockout_lines: .* a gap of 0 is not"),
+        (Rules(quadruples=[((3, 4, 7, 8), (1,))]), 4, r"quadruples: .* not a 2x2 square"),
+        (Rules(quadruples=[((0, 1, 4, 5), (5,))]), 4, "quadruples: digit 5 is above 4"),
+        (Rules(candidates={3: (1, 5)}), 4, "candidates: cell 3: digit 5 is above 4"),
+        (Rules(extra_regions=[range(5)]), 4, "extra_regions: region .* more than 4 cells"),
+        (Rules(greater=[(0, 16)]), 4, "greater: cell 16 is out of range"),
+        (Rules(maximums=[16]), 4, "maximums: cell 16 is out of range"),
     ],
 )
 def test_checked_errors(rules, n, match):
     with pytest.raises(ValueError, match=match):
         rules.checked(n)
+
+
+def test_checked_fills_the_size_defaults():
+    rules = Rules(whispers=[(0, 1), ((1, 2), 3)], modular_lines=[(0, 9, 18)])
+    assert rules.checked(9).whispers == (((0, 1), 5), ((1, 2), 3))
+    assert Rules(whispers=[(0, 1)]).checked(6).whispers == (((0, 1), 3),)
+    assert rules.checked(9).modular_lines == (((0, 9, 18), 3),)
+    assert Rules(diagonals="anti").checked(9).anti_diagonal
+    assert not Rules(diagonals="anti").main_diagonal
+    # a pill's cells are kept in reading order, the order its digits are read in
+    assert Rules(arrows=[((10, 1), (2,))]).arrows == (((1, 10), (2,)),)
+    assert Rules(arrows=[(5, (6,))]) == Rules(arrows=[((5,), [6])])
 
 
 def test_checked_accepts_limits():
@@ -228,6 +285,27 @@ FIELDS = [
     "v_pairs",
     "odd",
     "even",
+    "arrows",
+    "little_killers",
+    "sandwiches",
+    "x_sums",
+    "skyscrapers",
+    "whispers",
+    "renbans",
+    "palindromes",
+    "between_lines",
+    "region_sum_lines",
+    "entropic_lines",
+    "modular_lines",
+    "zipper_lines",
+    "lockout_lines",
+    "quadruples",
+    "greater",
+    "minimums",
+    "maximums",
+    "extra_regions",
+    "candidates",
+    "negative",
 ]
 
 
