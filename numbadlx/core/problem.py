@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import dlx_text, verification
-from . import trace as _trace
+from ._tools import ExplorerTools, shuffled
 from .counting import count_by_method
 from .links import link_problem
 from .names import read_names, solution_names
@@ -47,7 +47,7 @@ from .zdd import ZDD, build_zdd
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded"]
 
 
-class ExactCover:
+class ExactCover(ExplorerTools):
     """An exact-cover problem: choose options so every primary item is covered exactly
     once and every secondary item at most once.
 
@@ -437,13 +437,24 @@ class ExactCover:
 
     # ----------------------------------------------------------------- search
     def solve(
-        self, *, max_nodes: int | None = None, timeout: float | None = None
+        self,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        seed: int | None = None,
     ) -> NDArray[np.int64] | None:
         """First solution as sorted option indices, or None when there is none.
 
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
-        the search first.
+        the search first. ``seed`` searches the options in a random order drawn from it
+        (as DLX2's ``s``): another first solution for another seed, the same for the
+        same seed.
         """
+        if seed is not None:
+            copy, order = shuffled(self, seed)
+            found = first_solution(copy, max_nodes=max_nodes, timeout=timeout)
+            self.stats = copy.stats
+            return None if found is None else np.sort(order[found])
         return first_solution(self, max_nodes=max_nodes, timeout=timeout)
 
     def count(
@@ -499,6 +510,7 @@ class ExactCover:
         max_nodes: int | None = None,
         timeout: float | None = None,
         batch: int = 64,
+        seed: int | None = None,
     ) -> Iterator[NDArray[np.int64]]:
         """Yield solutions one by one (sorted option indices), resuming the same search.
 
@@ -509,8 +521,13 @@ class ExactCover:
         counts every node since the first solution was asked for, and ``timeout`` is
         one deadline, ``timeout`` seconds after this call (the time the caller spends
         between solutions counts too). Past either, the next request raises
-        :class:`BudgetExceeded` with ``.found`` the solutions yielded so far.
+        :class:`BudgetExceeded` with ``.found`` the solutions yielded so far. ``seed``
+        searches the options in a random order drawn from it (see :meth:`solve`).
         """
+        if seed is not None:
+            copy, order = shuffled(self, seed)
+            found = iter_solutions(copy, limit, max_nodes=max_nodes, timeout=timeout, batch=batch)
+            return (np.sort(order[s]) for s in found)
         return iter_solutions(self, limit, max_nodes=max_nodes, timeout=timeout, batch=batch)
 
     def zdd(
@@ -556,44 +573,6 @@ class ExactCover:
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
         return verification.verify(self, solution)
-
-    def trace(
-        self,
-        *,
-        max_events: int | None = None,
-        limit: int | None = None,
-        as_frame: bool | None = None,
-    ) -> Any:
-        """Record the search step by step: chosen items, options tried, backtracks and
-        solutions, as a table (a pandas DataFrame, or a structured array without
-        pandas). The same kernel runs with its trace table switched on; see
-        :func:`numbadlx.core.trace.trace` for the columns and limits.
-
-        Examples
-        --------
-        >>> problem = ExactCover([[0, 1], [0], [1]])
-        >>> events = problem.trace(as_frame=False)["event"]
-        >>> " ".join(events)
-        'choose try solution try choose try solution backtrack backtrack'
-        """
-        return _trace.trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
-
-    def play(self, *, max_events: int | None = None, limit: int | None = None) -> Any:
-        """Watch the search step by step: a self-contained HTML/JavaScript player of
-        the 0/1 matrix (chosen option red, covered items blue, clashing options
-        purple), shown by Jupyter and saved with ``.save("dance.html")``. For small
-        problems without multiplicities; see :func:`numbadlx.display.player.play`.
-
-        Examples
-        --------
-        >>> problem = ExactCover([[0, 1], [0], [1]])
-        >>> player = problem.play()
-        >>> [step.kind for step in player.steps[:3]]
-        ['choose', 'try', 'cover']
-        """
-        from ..display.player import play
-
-        return play(self, max_events=max_events, limit=limit)
 
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""
