@@ -35,6 +35,17 @@ def _count_command(args):
         f"{problem.n_primary} primary and {plural(problem.n_secondary, 'secondary item')}",
         file=sys.stderr,
     )
+    if args.reduce:
+        problem, _ = problem.reduced()
+        report = problem.reduction
+        print(
+            f"reduced: {plural(len(report.options), 'option')} and "
+            f"{plural(len(report.items), 'item')} removed, "
+            f"{plural(problem.n_options, 'option')} left",
+            file=sys.stderr,
+        )
+    if args.estimate:
+        return _estimate_command(args, problem)
     # --timeout is one deadline for all the searching the command does, --max-nodes one
     # node budget: the count after --show gets only what the shown solutions left.
     start = time.perf_counter()
@@ -75,6 +86,27 @@ def _count_command(args):
         )
         return EXIT_UNFINISHED
     return _count_report(args, total, problem.stats)
+
+
+def _estimate_command(args, problem):
+    """``count --estimate K``: Knuth's estimates from K random paths, no count."""
+    if args.show or args.sample or args.limit is not None:
+        print(
+            "numbadlx: error: --estimate goes with none of --show, --sample and --limit",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        guess = problem.estimate(args.estimate, seed=args.seed, timeout=args.timeout)
+    except ValueError as error:  # multiplicities
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(
+        f"estimated {guess.nodes:.4g} nodes (standard error {guess.nodes_error:.2g}) and "
+        f"{guess.solutions:.4g} solutions (standard error {guess.solutions_error:.2g}) "
+        f"from {plural(guess.samples, 'random path')}"
+    )
+    return EXIT_OK
 
 
 def _sample_command(args, problem):
