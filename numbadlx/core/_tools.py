@@ -1,5 +1,6 @@
 """The explorer's tools of :class:`~numbadlx.ExactCover`, beside its searches: the
-search step by step (trace, player), estimates of its size, preprocessing, a shuffled
+search step by step (trace, player), the memoised diagram of every solution, the
+cheapest solutions, estimates of its size, preprocessing, a shuffled
 option order, SAT export.
 
 A mixin, so that :mod:`numbadlx.core.problem` keeps to building, viewing and searching
@@ -89,6 +90,62 @@ class ExplorerTools:
         from ..display.player import play
 
         return play(self, max_events=max_events, limit=limit)
+
+    def zdd(
+        self,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        max_bytes: int | None = None,
+    ) -> Any:
+        """A decision diagram (ZDD) of every solution, from the memoised search.
+
+        Each distinct subproblem (the open items, and the colour state of the secondary
+        items) is searched once; see :mod:`numbadlx.core.zdd`. The result counts its
+        solutions exactly (:meth:`~numbadlx.core.zdd.ZDD.count`, a Python int),
+        lists them (``solutions()``) and draws uniform samples (``sample(k, seed=)``).
+        Algorithms X and C only (ValueError with multiplicities). Raises
+        :class:`BudgetExceeded` at ``max_nodes`` subproblems or ``timeout`` seconds,
+        and :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``.
+
+        Examples
+        --------
+        >>> from numbadlx import problems
+        >>> zdd = problems.domino_tilings(10, 10).zdd()
+        >>> zdd.count()
+        258584046368
+        >>> len(zdd.sample(2, seed=0))
+        2
+        """
+        from .zdd import build_zdd
+
+        return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
+
+    def cheapest(
+        self, k: int = 1, *, max_nodes: int | None = None, timeout: float | None = None
+    ) -> list[tuple[int, np.ndarray]]:
+        """The ``k`` cheapest solutions as ``(cost, solution)`` pairs, cheapest first.
+
+        ``cost`` is an int, ``solution`` sorted option indices as :meth:`solve` gives;
+        ties are broken by the option indices (lexicographically), so the answer is
+        exact and the same every time. A problem without costs costs 0 everywhere
+        (any k solutions). Fewer than ``k`` pairs when there are fewer solutions.
+        Colours allowed (Algorithm C); multiplicities raise ValueError. The search is
+        DLX5's (see :mod:`numbadlx.core.costs`): item taxes, options in increasing net
+        cost, cut-offs against the k-th best. ``max_nodes`` and ``timeout`` raise
+        :class:`~numbadlx.core.search.BudgetExceeded`, whose ``.best`` holds the best
+        found so far; Ctrl-C stops it between slices.
+
+        Examples
+        --------
+        >>> from numbadlx import ExactCover
+        >>> problem = ExactCover.from_dlx("a b c\\na b |5\\nc |1\\na |2\\nb c |3\\nb |1\\n")
+        >>> [(cost, s.tolist()) for cost, s in problem.cheapest(2)]
+        [(4, [1, 2, 4]), (5, [2, 3])]
+        """
+        from .costs import cheapest
+
+        return cheapest(self, k, max_nodes=max_nodes, timeout=timeout)
 
     def estimate(
         self, samples: int = 1000, *, seed: int | None = None, timeout: float | None = None

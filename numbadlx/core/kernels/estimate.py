@@ -14,48 +14,11 @@ The walk undoes its covers at the end, leaving the tables as they were.
 import numpy as np
 from numba import literally, njit
 
-from ..links import AUX, DOWN, ITEM, UP
-from .common import MARK, ONE, choose_mrv, cover, purify, uncover, unpurify
+from ..links import DOWN, ITEM
+from .commit import commit_option, uncommit_option
+from .common import choose_mrv, cover, uncover
 
 __all__ = ["random_paths"]
-
-
-@njit(cache=True, nogil=True)
-def _commit_option(nodes, items, x, colours):
-    p = x + ONE
-    while p != x:
-        j = nodes[ITEM, p]
-        if j == 0:
-            p = nodes[UP, p]
-        else:
-            if colours:
-                c = nodes[AUX, p]
-                if c == 0:
-                    cover(nodes, items, j, True)
-                elif c != MARK:
-                    purify(nodes, p)
-            else:
-                cover(nodes, items, j, False)
-            p += ONE
-
-
-@njit(cache=True, nogil=True)
-def _uncommit_option(nodes, items, x, colours):
-    p = x - ONE
-    while p != x:
-        j = nodes[ITEM, p]
-        if j == 0:
-            p = nodes[DOWN, p]
-        else:
-            if colours:
-                c = nodes[AUX, p]
-                if c == 0:
-                    uncover(nodes, items, j, True)
-                elif c != MARK:
-                    unpurify(nodes, p)
-            else:
-                uncover(nodes, items, j, False)
-            p -= ONE
 
 
 @njit(cache=True, nogil=True)
@@ -77,7 +40,7 @@ def _walk(nodes, items, choice, colours):
         for _ in range(np.random.randint(0, d)):  # noqa: NPY002 - Numba's generator
             x = nodes[DOWN, x]
         choice[level] = x
-        _commit_option(nodes, items, x, colours)
+        commit_option(nodes, items, x, colours)
         level += 1
         weight *= d
         total += weight
@@ -85,7 +48,7 @@ def _walk(nodes, items, choice, colours):
     while level > 0:
         level -= 1
         x = choice[level]
-        _uncommit_option(nodes, items, x, colours)
+        uncommit_option(nodes, items, x, colours)
         uncover(nodes, items, nodes[ITEM, x], colours)
     return total, solutions, depth
 
