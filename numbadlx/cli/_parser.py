@@ -175,6 +175,14 @@ def build_parser():
         "paths (Knuth's estimator)",
     )
     count.add_argument(
+        "--cheapest",
+        type=positive,
+        default=0,
+        metavar="K",
+        help="instead of counting, print the K cheapest solutions and their costs (options "
+        "cost '|c' in DLX text)",
+    )
+    count.add_argument(
         "--reduce",
         action="store_true",
         help="remove blocked options and implied items first (preprocessing), and say how many",

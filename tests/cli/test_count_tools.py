@@ -25,3 +25,12 @@ def test_reduce_counts_the_smaller_problem_and_says_what_went(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out.splitlines()[0] == "8 solutions"
     assert re.search(r"reduced: [\d,]+ options? and \d+ items? removed", captured.err)
+
+
+def test_cheapest_prints_the_k_cheapest_with_their_costs(tmp_path, capsys):
+    path = tmp_path / "priced.dlx"
+    path.write_text("a b c\na b |5\nc |1\na |2\nb c |3\nb |1\n")
+    assert main(["count", str(path), "--cheapest", "2"]) == EXIT_OK
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["solution 1: cost 4", "  c", "  a", "  b", "solution 2: cost 5", "  a", "  b c"]
+    assert main(["count", str(path), "--cheapest", "2", "--limit", "3"]) == EXIT_USAGE
