@@ -3,11 +3,10 @@
 DLX5's ideas (Knuth, *The Art of Computer Programming* 7.2.2.1, exercise on minimum-cost
 covers), in integers:
 
-* each primary item ``i`` pays a **tax**, the least ``cost(o) // |o|`` over its options
-  ``o`` (``|o|`` the option's primary items), so that no option pays more tax than it
-  costs; an option's **net cost** is its cost less its items' taxes (``>= 0``), and a
-  solution costs the sum of all taxes plus its options' net costs (each primary item is
-  covered once);
+* each primary item pays a **tax** (see :func:`taxes`) such that no option pays more
+  tax than it costs; an option's **net cost** is its cost less its items' taxes
+  (``>= 0``), and a solution costs the sum of all taxes plus its options' net costs
+  (each primary item is covered once);
 * the options are linked in increasing net cost inside every item's list, so the
   search (:mod:`numbadlx.core.kernels.cost`) cuts a level at the first option that goes
   past the threshold, and cuts a whole level when one item's cheapest option already
@@ -112,27 +111,37 @@ def check_max_cost(value):
 def taxes(problem):
     """``(tax per primary item, net cost per option)``, int64 (see the module).
 
+    The items are taxed one by one, those with the fewest options first (ties by
+    index): each pays the least of its options' remaining costs, which those options
+    then lose. No option pays more than it costs, and the taxes add up to a lower bound
+    on every solution's cost (each primary item is covered once). Measured against
+    sharing each option's cost equally among its items, this takes more tax and cuts
+    more (nodes to the cheapest cover with costs ``1 + (7919 k) % 100``: pentominoes
+    6x10 144,133 instead of 181,023; Langford 12 4,943 instead of 8,741).
+
     Examples
     --------
     >>> from numbadlx import ExactCover
     >>> problem = ExactCover([[0, 1], [0], [1]], costs=[5, 2, 4])
     >>> [t.tolist() for t in taxes(problem)]
-    [[2, 2], [1, 0, 2]]
+    [[2, 3], [0, 0, 1]]
     """
     n_options = problem.n_options
     costs = problem.costs if problem.costs is not None else np.zeros(n_options, np.int64)
     rows = np.repeat(np.arange(n_options), np.diff(problem.indptr))
     primary_entry = ~problem.secondary[problem.indices]
-    width = np.bincount(rows[primary_entry], minlength=n_options)
-    share = costs // np.maximum(width, 1)
-    tax = np.full(problem.n_items, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(tax, problem.indices[primary_entry], share[rows[primary_entry]])
-    tax[problem.secondary | (tax == np.iinfo(np.int64).max)] = 0
-    net = costs - np.bincount(
-        rows[primary_entry], weights=tax[problem.indices[primary_entry]], minlength=n_options
-    ).astype(np.int64)
-    primary_tax = tax[~problem.secondary]
-    return primary_tax, net
+    residual = costs.astype(np.int64).copy()
+    tax = np.zeros(problem.n_items, dtype=np.int64)
+    holders = [[] for _ in range(problem.n_items)]
+    for option, item in zip(rows[primary_entry].tolist(), problem.indices[primary_entry].tolist()):
+        holders[item].append(option)
+    primary = np.flatnonzero(~problem.secondary).tolist()
+    for item in sorted(primary, key=lambda i: (len(holders[i]), i)):
+        if holders[item]:
+            options = np.array(holders[item])
+            tax[item] = residual[options].min()
+            residual[options] -= tax[item]
+    return tax[~problem.secondary], residual
 
 
 class CostSearch:
