@@ -125,3 +125,20 @@ def test_cheapest_of_knuths_baseline_table():
     assert [c for c, _ in best] == [214] * 4
     for _, solution in best:
         assert priced.verify(solution)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_assignment_finds_the_cheapest_permutation(seed):
+    import itertools
+
+    rng = np.random.default_rng(900 + seed)
+    matrix = rng.integers(0, 50, (6, 6))
+    best = min(
+        sum(matrix[i, j] for i, j in enumerate(perm)) for perm in itertools.permutations(range(6))
+    )
+    problem = problems.assignment(matrix)
+    cost, solution = problem.cheapest()[0]
+    assert cost == best
+    assert problem.verify(solution)
+    with pytest.raises(ValueError, match="square matrix"):
+        problems.assignment([[1, 2, 3]])
