@@ -188,6 +188,7 @@ class CostSearch:
         depth = max(problem.n_primary, 1) + 1
         self.choice = np.zeros(depth, dtype=LINK_DTYPE)
         self.spent = np.zeros(depth + 1, dtype=np.int64)
+        self.limits = np.zeros(2 * depth, dtype=np.int64)
         self.state = np.zeros(2, dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
         self.record = np.full((1, depth), -1, dtype=np.int32)
@@ -222,6 +223,7 @@ class CostSearch:
                         self.n_items,
                         self.choice,
                         self.spent,
+                        self.limits,
                         self.state,
                         self.node_net,
                         threshold,

@@ -6,12 +6,17 @@ the taxes plus its options' net costs, and the tables come linked with each item
 options in increasing net cost. So the search can cut whole branches against a
 ``threshold`` on the net cost (the k-th best so far, or a ``max_cost``):
 
-* C3' [Choose i], bounded: besides the item with the fewest options, the scan finds
-  the largest of the items' cheapest options (the first node of each list); if what
-  the level has spent plus that exceeds the threshold, no solution below it can be
-  cheap enough and the level is left without covering anything;
+* C3' [Choose i], bounded: the item with the fewest options that the level can still
+  afford (net cost at most the threshold less what the level has spent), the first of
+  equals whose cheapest option is dearest; if some item has no affordable option, no
+  solution below is cheap enough and the level is left without covering anything;
+* C4' [Cover i], thresholded: only the affordable options are hidden, the others (at
+  the end of each sorted list) can never be chosen below, since the threshold only
+  comes down; uncovering uses the same limit, kept per level;
 * C5' [Try x], sorted: an option whose net cost takes the level past the threshold is
   the first of its list's too expensive ones, so the level backtracks at once.
+
+Link updates are not counted here (``stats[ST_UPDATES]`` stays as it was).
 
 The rest is Algorithm X (``colours`` False) or C (True) as in :mod:`.xc`, with the same
 resumable ``state`` (``[pc, level]``) and node budget. A call stops at each solution
@@ -21,9 +26,10 @@ call: the cut stays sound, since it only removes branches above the threshold.
 
 from numba import literally, njit
 
-from ..links import DOWN, ITEM
-from .commit import commit_option, uncommit_option
+from ..links import AUX, DOWN, ITEM, UP
 from .common import (
+    MARK,
+    ONE,
     PC_DONE,
     PC_ENTER,
     PC_LEAVE,
@@ -32,35 +38,112 @@ from .common import (
     RET_LIMIT,
     ST_NODES,
     ST_SOLUTIONS,
-    ST_UPDATES,
-    cover,
+    hide,
+    purify,
     record_solution,
-    uncover,
+    unhide,
+    unpurify,
 )
 
 __all__ = ["search_cost"]
 
 
 @njit(cache=True, nogil=True)
-def _choose_bounded(nodes, items, node_net):
-    """``(i, length, bound)``: the item with the fewest options (first of equals) and
-    the largest net cost of the items' cheapest options."""
+def _cover_below(nodes, items, i, colours, node_net, limit):
+    """cover(i) for the options of net cost at most ``limit`` only: the others, at the
+    end of the sorted list, can never be chosen below this level, so they stay linked
+    (DLX5's thresholded cover)."""
+    p = nodes[DOWN, i]
+    while p != i and node_net[p] <= limit:
+        hide(nodes, p, colours)
+        p = nodes[DOWN, p]
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = right
+    items[0, right] = left
+
+
+@njit(cache=True, nogil=True)
+def _uncover_below(nodes, items, i, colours, node_net, limit):
+    """Undo :func:`_cover_below` with the same ``limit``. The options are unhidden top
+    to bottom, the order they were hidden in: as Knuth notes in DLX5, the links come
+    back all the same."""
+    left = items[0, i]
+    right = items[1, i]
+    items[1, left] = i
+    items[0, right] = i
+    p = nodes[DOWN, i]
+    while p != i and node_net[p] <= limit:
+        unhide(nodes, p, colours)
+        p = nodes[DOWN, p]
+
+
+@njit(cache=True, nogil=True)
+def _commit_below(nodes, items, x, colours, node_net, limit):
+    p = x + ONE
+    while p != x:
+        j = nodes[ITEM, p]
+        if j == 0:
+            p = nodes[UP, p]
+        else:
+            if colours:
+                c = nodes[AUX, p]
+                if c == 0:
+                    _cover_below(nodes, items, j, True, node_net, limit)
+                elif c != MARK:
+                    purify(nodes, p)
+            else:
+                _cover_below(nodes, items, j, False, node_net, limit)
+            p += ONE
+
+
+@njit(cache=True, nogil=True)
+def _uncommit_below(nodes, items, x, colours, node_net, limit):
+    p = x - ONE
+    while p != x:
+        j = nodes[ITEM, p]
+        if j == 0:
+            p = nodes[DOWN, p]
+        else:
+            if colours:
+                c = nodes[AUX, p]
+                if c == 0:
+                    _uncover_below(nodes, items, j, True, node_net, limit)
+                elif c != MARK:
+                    unpurify(nodes, p)
+            else:
+                _uncover_below(nodes, items, j, False, node_net, limit)
+            p -= ONE
+
+
+@njit(cache=True, nogil=True)
+def _choose_bounded(nodes, items, node_net, room):
+    """C3' [Choose i]: ``(i, usable)``, the item with the fewest options of net cost at
+    most ``room`` (the first of equals with the dearest cheapest option, whose cost
+    must be paid somehow), or ``usable = 0`` when some item has none."""
     i = items[1, 0]
-    best = nodes[ITEM, i]
-    bound = 0
-    p = i
-    while p != 0:
-        length = nodes[ITEM, p]
-        if length == 0:
-            return p, 0, bound
-        cheapest = node_net[nodes[DOWN, p]]
-        if cheapest > bound:
-            bound = cheapest
-        if length < best:
-            best = length
-            i = p
-        p = items[1, p]
-    return i, best, bound
+    best = -1
+    dearest = -1
+    k = i
+    while k != 0:
+        p = nodes[DOWN, k]
+        if p == k or node_net[p] > room:
+            return k, 0
+        cheapest = node_net[p]
+        usable = 0
+        beaten = False
+        while p != k and node_net[p] <= room:
+            usable += 1
+            if 0 <= best < usable:
+                beaten = True  # more options than the best so far: stop counting
+                break
+            p = nodes[DOWN, p]
+        if not beaten and (best < 0 or usable < best or cheapest > dearest):
+            best = usable
+            dearest = cheapest
+            i = k
+        k = items[1, k]
+    return i, best
 
 
 @njit(cache=True, nogil=True)
@@ -70,6 +153,7 @@ def _search(
     n_items,
     choice,
     spent,
+    limits,
     state,
     node_net,
     threshold,
@@ -87,7 +171,6 @@ def _search(
     found = 0
     n_record = record.shape[0]
     nodes_seen = stats[ST_NODES]
-    updates = stats[ST_UPDATES]
     solutions = stats[ST_SOLUTIONS]
     code = RET_DONE
     while True:
@@ -106,11 +189,13 @@ def _search(
                     code = RET_LIMIT
                     break
                 continue
-            i, best, bound = _choose_bounded(nodes, items, node_net)
-            if best == 0 or spent[level] + bound > threshold:
-                pc = PC_LEAVE  # a dead end, or nothing below is cheap enough
+            room = threshold - spent[level]
+            i, usable = _choose_bounded(nodes, items, node_net, room)
+            if usable == 0:
+                pc = PC_LEAVE  # some item has no option cheap enough
                 continue
-            updates += cover(nodes, items, i, colours)
+            limits[2 * level] = room
+            _cover_below(nodes, items, i, colours, node_net, room)
             x = nodes[DOWN, i]
             choice[level] = x
         else:
@@ -121,7 +206,7 @@ def _search(
                     break
                 level -= 1
             x = choice[level]
-            uncommit_option(nodes, items, x, colours)
+            _uncommit_below(nodes, items, x, colours, node_net, limits[2 * level + 1])
             x = nodes[DOWN, x]
             choice[level] = x
         if x <= n_items or spent[level] + node_net[x] > threshold:
@@ -129,17 +214,17 @@ def _search(
             while x > n_items:
                 x = nodes[DOWN, x]
             choice[level] = x
-            uncover(nodes, items, x, colours)
+            _uncover_below(nodes, items, x, colours, node_net, limits[2 * level])
             pc = PC_LEAVE
             continue
-        commit_option(nodes, items, x, colours)
         spent[level + 1] = spent[level] + node_net[x]
+        limits[2 * level + 1] = threshold - spent[level + 1]
+        _commit_below(nodes, items, x, colours, node_net, limits[2 * level + 1])
         level += 1
         pc = PC_ENTER
     state[0] = pc
     state[1] = level
     stats[ST_NODES] = nodes_seen
-    stats[ST_UPDATES] = updates
     stats[ST_SOLUTIONS] = solutions
     return code, found
 
@@ -151,6 +236,7 @@ def search_cost(
     n_items,
     choice,
     spent,
+    limits,
     state,
     node_net,
     threshold,
@@ -168,6 +254,9 @@ def search_cost(
         As for :func:`numbadlx.core.kernels.xc.search_x` (``state``: ``[pc, level]``).
     spent : int64 (max_depth + 1,)
         Net cost of the options chosen above each level (``spent[0] = 0``).
+    limits : int64 (2 * max_depth,)
+        The cost limits each level covered with (its item, its option's other items),
+        kept so that uncovering uses the same ones.
     node_net : int64 (n_nodes,)
         Net cost of the option each node belongs to (headers and spacers: 0).
     threshold : int
@@ -181,10 +270,10 @@ def search_cost(
     """
     if colours:
         return _search(
-            nodes, items, n_items, choice, spent, state, node_net, threshold,
+            nodes, items, n_items, choice, spent, limits, state, node_net, threshold,
             max_solutions, max_nodes, record, stats, True,
         )  # fmt: skip
     return _search(
-        nodes, items, n_items, choice, spent, state, node_net, threshold,
+        nodes, items, n_items, choice, spent, limits, state, node_net, threshold,
         max_solutions, max_nodes, record, stats, False,
     )  # fmt: skip
