@@ -132,13 +132,15 @@ def taxes(problem):
     primary_entry = ~problem.secondary[problem.indices]
     residual = costs.astype(np.int64).copy()
     tax = np.zeros(problem.n_items, dtype=np.int64)
-    holders = [[] for _ in range(problem.n_items)]
-    for option, item in zip(rows[primary_entry].tolist(), problem.indices[primary_entry].tolist()):
-        holders[item].append(option)
+    items = problem.indices[primary_entry]
+    by_item = np.argsort(items, kind="stable")
+    holders = np.split(
+        rows[primary_entry][by_item], np.cumsum(np.bincount(items, minlength=problem.n_items))[:-1]
+    )
     primary = np.flatnonzero(~problem.secondary).tolist()
     for item in sorted(primary, key=lambda i: (len(holders[i]), i)):
-        if holders[item]:
-            options = np.array(holders[item])
+        options = holders[item]
+        if options.size:
             tax[item] = residual[options].min()
             residual[options] -= tax[item]
     return tax[~problem.secondary], residual
@@ -168,20 +170,19 @@ class CostSearch:
         lengths = np.diff(problem.indptr)[self.order]
         indptr = np.zeros(problem.n_options + 1, dtype=np.int64)
         np.cumsum(lengths, out=indptr[1:])
-        pick = np.concatenate(
-            [np.arange(problem.indptr[k], problem.indptr[k + 1]) for k in self.order]
-            or [np.zeros(0, dtype=np.int64)]
-        )
+        # entry t of the sorted options is entry pick[t] of the problem's
+        pick = np.arange(indptr[-1]) + np.repeat(problem.indptr[self.order] - indptr[:-1], lengths)
         colours = None if problem.colours is None else problem.colours[pick]
         _, _, self.nodes, self.items = link_problem(
             indptr, problem.indices[pick], colours, problem.secondary, problem.n_primary
         )
         # net cost of every node's option: spacers and headers 0
+        # option k's nodes follow the item headers and k + 1 spacers
         node_net = np.zeros(self.nodes.shape[1], dtype=np.int64)
-        first = problem.n_items + 2  # the first option's first node (after its spacer)
-        for k, length in enumerate(lengths.tolist()):
-            node_net[first : first + length] = net[self.order[k]]
-            first += length + 1
+        option_of_entry = np.repeat(np.arange(problem.n_options), lengths)
+        node_net[problem.n_items + 2 + np.arange(indptr[-1]) + option_of_entry] = np.repeat(
+            net[self.order], lengths
+        )
         self.node_net = node_net
         self.colours = problem.colours is not None
         self.n_items = problem.n_items

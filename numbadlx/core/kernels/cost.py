@@ -39,10 +39,8 @@ from .common import (
     ST_NODES,
     ST_SOLUTIONS,
     hide,
-    purify,
     record_solution,
     unhide,
-    unpurify,
 )
 
 __all__ = ["search_cost"]
@@ -79,6 +77,35 @@ def _uncover_below(nodes, items, i, colours, node_net, limit):
 
 
 @njit(cache=True, nogil=True)
+def _purify_below(nodes, p, node_net, limit):
+    """purify(p) for the options of net cost at most ``limit`` only (see
+    :func:`_cover_below`): mark those of ``p``'s colour, hide the others."""
+    c = nodes[AUX, p]
+    i = nodes[ITEM, p]
+    q = nodes[DOWN, i]
+    while q != i and node_net[q] <= limit:
+        if nodes[AUX, q] == c:
+            nodes[AUX, q] = MARK
+        else:
+            hide(nodes, q, True)
+        q = nodes[DOWN, q]
+
+
+@njit(cache=True, nogil=True)
+def _unpurify_below(nodes, p, node_net, limit):
+    """Undo :func:`_purify_below` with the same ``limit``, top to bottom."""
+    c = nodes[AUX, p]
+    i = nodes[ITEM, p]
+    q = nodes[DOWN, i]
+    while q != i and node_net[q] <= limit:
+        if nodes[AUX, q] == MARK:
+            nodes[AUX, q] = c
+        else:
+            unhide(nodes, q, True)
+        q = nodes[DOWN, q]
+
+
+@njit(cache=True, nogil=True)
 def _commit_below(nodes, items, x, colours, node_net, limit):
     p = x + ONE
     while p != x:
@@ -91,7 +118,7 @@ def _commit_below(nodes, items, x, colours, node_net, limit):
                 if c == 0:
                     _cover_below(nodes, items, j, True, node_net, limit)
                 elif c != MARK:
-                    purify(nodes, p)
+                    _purify_below(nodes, p, node_net, limit)
             else:
                 _cover_below(nodes, items, j, False, node_net, limit)
             p += ONE
@@ -110,7 +137,7 @@ def _uncommit_below(nodes, items, x, colours, node_net, limit):
                 if c == 0:
                     _uncover_below(nodes, items, j, True, node_net, limit)
                 elif c != MARK:
-                    unpurify(nodes, p)
+                    _unpurify_below(nodes, p, node_net, limit)
             else:
                 _uncover_below(nodes, items, j, False, node_net, limit)
             p -= ONE
