@@ -67,12 +67,14 @@ if TYPE_CHECKING:
     )
     from .grid import Grid
     from .making import (
+        LOGIC_LEVELS,
         SYMMETRIES,
         TECHNIQUES,
         Killers,
         Ratings,
         Step,
         Technique,
+        candidates,
         generate,
         generate_killer,
         random_grid,
@@ -129,6 +131,8 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
+    "candidates",
+    "LOGIC_LEVELS",
     "Rules",
 ]
 

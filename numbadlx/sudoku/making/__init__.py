@@ -7,7 +7,8 @@
 * :func:`rate` rates puzzles two ways: ``tries`` (search effort over random isomorphs)
   and ``logic`` (the hardest step on a ladder of human techniques, :data:`TECHNIQUES`);
   :func:`solving_path` lists the ladder's steps for one puzzle;
-* :func:`transform` makes random isomorphs.
+* :func:`transform` makes random isomorphs;
+* :func:`candidates` gives every puzzle's candidate masks after a level of logic.
 
 Every call draws puzzle ``k``'s randomness from ``(seed, k)`` only, so results do not
 depend on the number of threads.
@@ -25,6 +26,7 @@ Examples
 [1.2, 1.2]
 """
 
+from ._candidates import LOGIC_LEVELS, candidates
 from ._generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
 from ._killer import Killers, generate_killer
 from ._rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
@@ -45,4 +47,6 @@ __all__ = [
     "Technique",
     "TECHNIQUES",
     "transform",
+    "candidates",
+    "LOGIC_LEVELS",
 ]
