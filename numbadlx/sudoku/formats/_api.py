@@ -152,7 +152,12 @@ def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk
     if column is not None:
         raise ValueError(f"{name}: column= is for CSV input, not for an array")
     arr = np.asarray(arr)
-    matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    try:
+        matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    except ValueError as error:
+        if box is None or box is NO_BOXES:
+            raise
+        raise ValueError(f"{error} (box {box[0]}x{box[1]} was given)") from None
     check_shape(n, box)
     values, bad, errors = _check_values(matrix, n, name, 0)
     count = values.shape[0]
