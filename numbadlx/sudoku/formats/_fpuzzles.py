@@ -289,7 +289,8 @@ def read_fpuzzles(source):
         ``arrow``, ``littlekillersum``, ``sandwichsum``, ``xsum``, ``skyscraper``,
         ``whispers`` (and ``germanwhispers``, ``dutchwhispers``), ``renban``,
         ``palindrome``, ``betweenline``, ``regionsumline``, ``entropicline``,
-        ``modularline``, ``zipperline``, ``quadruple``, ``extraregion``; per cell
+        ``modularline``, ``zipperline``, ``lockout``, ``quadruple``, ``extraregion``;
+        per cell
         ``given``, ``region``, ``givenPencilMarks`` (candidates) and ``parity``.
 
     Raises

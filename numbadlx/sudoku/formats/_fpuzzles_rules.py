@@ -252,6 +252,13 @@ def rule_fields(reader, number, pairs) -> dict:
         m = number("modularline", entry.get("value"), None)
         for line in _lines(reader, "modularline", entry):
             fields["modular_lines"].append(line if m is None else (line, m))
+    # the lockout add-on's ends differ by at least floor(n / 2) (4 on a 9x9 grid)
+    fields["lockout_lines"] = [
+        (line, reader.n // 2)
+        for e in reader.entries("lockout")
+        for line in _lines(reader, "lockout", e)
+    ]
+    drawn_lines.update(line for line, _ in fields["lockout_lines"])
     drawn_lines.update(
         line if isinstance(line[0], int) else line[0]
         for line in fields["whispers"] + fields["modular_lines"]
@@ -294,6 +301,7 @@ READ_KEYS = frozenset(
         "germanwhispers",
         "dutchwhispers",
         "modularline",
+        "lockout",
         "quadruple",
         "extraregion",
     }

@@ -84,6 +84,7 @@ def test_lines():
         modularline=[{"lines": line}],
         whispers=[{"lines": line}, {"lines": line, "value": "4"}],
         dutchwhispers=[{"lines": line}],
+        lockout=[{"lines": line}],
     )
     cells = (0, 1, 11)
     for name in (
@@ -97,6 +98,7 @@ def test_lines():
         assert getattr(rules, name) == (cells,), name
     assert rules.modular_lines == ((cells, 3),)
     assert rules.whispers == ((cells, 5), (cells, 4), (cells, 4))
+    assert rules.lockout_lines == ((cells, 4),)
 
 
 def test_cells_markers_and_regions():
