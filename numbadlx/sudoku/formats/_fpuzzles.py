@@ -93,12 +93,22 @@ class _Reader:
         values = entry.get(field) if isinstance(entry, Mapping) else None
         if not isinstance(values, list) or not values:
             raise ValueError(f"f-puzzles: {key}: each entry needs a list of {field}, got {entry!r}")
+        if len(values) > self.n * self.n:
+            raise ValueError(
+                f"f-puzzles: {key}: a list of {len(values):,} cells is longer than the "
+                f"{self.n * self.n} cells of the grid"
+            )
         return tuple(self.cell(key, v) for v in values)
 
     def entries(self, key):
         value = self.data.get(key) or []
         if not isinstance(value, list):
             raise ValueError(f"f-puzzles: {key} must be a list, got {value!r}")
+        if len(value) > 4 * self.n * self.n:
+            raise ValueError(
+                f"f-puzzles: {key}: {len(value):,} entries are more than a "
+                f"{self.n}x{self.n} grid can hold (at most {4 * self.n * self.n:,})"
+            )
         for entry in value:
             if not isinstance(entry, Mapping):
                 raise ValueError(f"f-puzzles: {key}: each entry is an object, got {entry!r}")

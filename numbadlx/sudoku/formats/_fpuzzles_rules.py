@@ -46,6 +46,8 @@ def _lines(reader, key, entry):
     lines = entry.get("lines")
     if not isinstance(lines, list) or not lines:
         raise ValueError(f"f-puzzles: {key}: each entry needs lines, got {entry!r}")
+    if len(lines) > reader.n * reader.n:
+        raise ValueError(f"f-puzzles: {key}: an entry of {len(lines):,} lines is too many")
     return [reader.cells(key, {"cells": line}) for line in lines]
 
 
@@ -121,11 +123,15 @@ def _arrows(reader, number):
 
 def _clues(reader, number, key):
     """(cells, number) of the outside clues of ``key`` (empty clues skipped)."""
-    out = []
+    out, seen = [], set()
     for entry in reader.entries(key):
         value = number(key, entry.get("value"), None)
         if value is None:
             continue
+        where = (_outside(reader, key, entry)[:2], str(entry.get("direction", "")).upper())
+        if where in seen:  # (which also bounds the clues to a few per outside cell)
+            raise ValueError(f"f-puzzles: {key}: two clues at {entry.get('cell')}")
+        seen.add(where)
         if key == "littlekillersum":
             out.append((_diagonal(reader, entry), value))
         else:

@@ -13,7 +13,7 @@ import os
 import re
 import urllib.parse
 
-from ._lzstring import MAX_PACKED, decompress_base64
+from ._lzstring import MAX_PACKED, MAX_TEXT, decompress_base64
 
 __all__ = ["text_of"]
 
@@ -53,6 +53,11 @@ def text_of(source, paths: bool = True) -> str:
         raise TypeError(f"f-puzzles: expected JSON text, a link or a path, got {type(source)}")
     text = source.strip()
     if text.startswith("{"):
+        if len(text) > MAX_TEXT:
+            raise ValueError(
+                f"f-puzzles: a JSON text of {len(text):,} characters is no puzzle (at most "
+                f"{MAX_TEXT:,} are read)"
+            )
         return text
     if len(text) > 4 * MAX_PACKED:
         raise ValueError(

@@ -216,3 +216,21 @@ def test_box_named_when_an_array_does_not_fit_it():
         sudoku.solve(np.zeros((1, 81), np.uint8), rules=Rules(box=(2, 5)))
     with pytest.raises(ValueError, match=r"box 2x5 was given"):
         sudoku.parse(np.zeros(81, np.uint8), box=(2, 5))
+
+
+def test_input_sizes_are_bounded():
+    n = 4
+    with pytest.raises(ValueError, match="entries are more than a 4x4 grid can hold"):
+        _read(n, odd=[{"cell": "R1C1"}] * (4 * n * n + 1))
+    with pytest.raises(ValueError, match="longer than the 16 cells of the grid"):
+        _read(n, renban=[{"lines": [["R1C1", "R1C2"] * 9]}])
+    with pytest.raises(ValueError, match="an entry of 17 lines is too many"):
+        _read(n, renban=[{"lines": [["R1C1", "R1C2"]] * 17}])
+    with pytest.raises(ValueError, match="xsum: two clues at R0C1"):
+        _read(n, xsum=[{"cell": "R0C1", "value": "3"}] * 2)
+    big = json.dumps(_puzzle(n, title="x" * MAX_TEXT))
+    with pytest.raises(ValueError, match="JSON text of .* characters is no puzzle"):
+        read_fpuzzles(big)
+    # a repeated cell in a long line is named without a quadratic search
+    with pytest.raises(ValueError, match="holds cell 1 twice"):
+        Rules(renbans=[[1, 2] * 50_000])
