@@ -40,7 +40,8 @@ _METADATA = frozenset(
         "version",
     }
 )
-# Cell fields that do not constrain the digits (colours, the solver's pencil marks).
+# Cell fields that do not constrain the digits (colours, the solver's pencil marks, and
+# the candidates f-puzzles writes when it exports them: what its own checks leave).
 _CELL_COSMETIC = frozenset(
     {
         "value",
@@ -51,6 +52,7 @@ _CELL_COSMETIC = frozenset(
         "highlight",
         "centerPencilMarks",
         "cornerPencilMarks",
+        "candidates",
         "givenPencilMarks",
         "parity",
     }

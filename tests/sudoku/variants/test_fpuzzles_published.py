@@ -13,9 +13,15 @@ from numbadlx import sudoku
 from numbadlx.sudoku import read_fpuzzles
 from tests.helpers import broken_rule
 
-PUBLISHED = json.loads((Path(__file__).parent / "fpuzzles" / "published.json").read_text())
+FOLDER = Path(__file__).parent / "fpuzzles"
+PUBLISHED = json.loads((FOLDER / "published.json").read_text())
 READ = [p for p in PUBLISHED if "kinds" in p]
 IDS = [p["title"] for p in PUBLISHED]
+
+
+def _source(entry):
+    """The puzzle as published: its packed link text, or its f-puzzles JSON file."""
+    return FOLDER / entry["file"] if "file" in entry else entry["packed"]
 
 
 def _digits(entry):
@@ -27,9 +33,9 @@ def _digits(entry):
 def test_read_or_refused_by_name(entry):
     if "refused" in entry:
         with pytest.raises(ValueError, match=f"'{entry['refused']}' is not supported"):
-            read_fpuzzles(entry["packed"])
+            read_fpuzzles(_source(entry))
         return
-    puzzle, rules = read_fpuzzles(entry["packed"])
+    puzzle, rules = read_fpuzzles(_source(entry))
     assert sorted(rules.kinds) == entry["kinds"]
     assert puzzle.shape == (entry["size"] ** 2,)
 
@@ -60,7 +66,7 @@ def test_every_new_rule_family_is_in_the_material():
 
 @pytest.mark.parametrize("entry", [p for p in READ if p["size"] <= 9], ids=lambda p: p["title"])
 def test_the_published_solution_keeps_every_rule_read(entry):
-    puzzle, rules = read_fpuzzles(entry["packed"])
+    puzzle, rules = read_fpuzzles(_source(entry))
     grid, n = _digits(entry), entry["size"]
     assert all(g == 0 or g == s for g, s in zip(puzzle.tolist(), grid))
     assert broken_rule(grid, n, rules) is None
@@ -73,7 +79,7 @@ def test_the_rule_check_bites():
     for entry in READ:
         if entry["size"] > 9:
             continue
-        _, rules = read_fpuzzles(entry["packed"])
+        _, rules = read_fpuzzles(_source(entry))
         grid = _digits(entry)
         for name in ("x_sums", "skyscrapers", "little_killers"):
             clues = getattr(rules, name)
@@ -89,7 +95,7 @@ def test_the_rule_check_bites():
     assert bitten >= 5
     entry = next(p for p in READ if p["title"] == "Fortress Sudoku")
     grid = _digits(entry)
-    cells = [c for pair in read_fpuzzles(entry["packed"])[1].greater for c in pair[:1]]
+    cells = [c for pair in read_fpuzzles(_source(entry))[1].greater for c in pair[:1]]
     # f-puzzles' maxima compare only with neighbours that are no maxima: read as
     # Rules' maximums (every neighbour) the published solution breaks them
     assert broken_rule(grid, 9, sudoku.Rules(maximums=cells).checked(9)) == "maximums"
@@ -97,7 +103,7 @@ def test_the_rule_check_bites():
 
 @pytest.mark.parametrize("entry", READ, ids=lambda p: p["title"])
 def test_solve_finds_the_published_solution(entry):
-    puzzle, rules = read_fpuzzles(entry["packed"])
+    puzzle, rules = read_fpuzzles(_source(entry))
     try:
         result = sudoku.solve(puzzle, rules=rules, timeout=60)
     except ValueError as error:
