@@ -301,8 +301,9 @@ def read_fpuzzles(source):
         ``arrow``, ``littlekillersum``, ``sandwichsum``, ``xsum``, ``skyscraper``,
         ``whispers`` (and ``germanwhispers``, ``dutchwhispers``), ``renban``,
         ``palindrome``, ``betweenline``, ``regionsumline``, ``entropicline``,
-        ``modularline``, ``zipperline``, ``lockout``, ``quadruple``, ``extraregion``;
-        per cell
+        ``modularline``, ``zipperline``, ``lockout``, ``quadruple``, ``extraregion``,
+        an inequality sign (``<``, ``>``, ``^``, ``v``) written as ``text`` between two
+        neighbouring cells (``greater``); per cell
         ``given``, ``region``, ``givenPencilMarks`` (candidates) and ``parity``.
 
     Raises

@@ -8,7 +8,8 @@ it): cells are ``"R{row}C{column}"`` (1-based); a line key holds ``{"lines": [[c
 or column 0 or ``n + 1``), and its row, column or diagonal is read from there; an
 ``arrow``'s ``cells`` are its bulb (two or three for a pill) and each of its lines
 starts in the bulb. Cosmetic drawings that the add-ons write beside a constraint they
-draw (marked ``fromConstraint``) are skipped; other drawings carry rules only the rules
+draw (marked ``fromConstraint``) are skipped; an inequality sign written as text on the
+border of two cells is read as ``greater``; other drawings carry rules only the rules
 text explains, and are refused by name.
 """
 
@@ -190,12 +191,48 @@ def _negative(reader, fields):
     fields["negative"] = sorted(kinds)
 
 
-def _cosmetics(reader, drawn_lines):
-    """Refuse drawings that may carry a rule; skip those an add-on drew for a rule."""
+#: inequality signs setters write as text between two cells: the way each one points
+#: (row step, column step) unrotated; the cell it points to holds the smaller digit
+_SIGNS = {">": (0, 1), "<": (0, -1), "^": (-1, 0), "\u2227": (-1, 0), "\u02c4": (-1, 0)}
+_SIGNS.update({"v": (1, 0), "V": (1, 0), "\u2228": (1, 0), "\u02c5": (1, 0)})
+
+
+def _sign(reader, entry):
+    """``(larger, smaller)`` of an inequality sign written as text on the border of two
+    orthogonally adjacent cells, or None when the text is anything else."""
+    value = entry.get("value")
+    cells = entry.get("cells")
+    angle = entry.get("angle", 0) or 0
+    if not isinstance(value, str) or value.strip() not in _SIGNS:
+        return None
+    if not isinstance(cells, list) or len(cells) != 2:
+        return None
+    if isinstance(angle, bool) or not isinstance(angle, (int, float)) or angle % 90:
+        return None
+    a, b = (reader.position("text", c) for c in cells)
+    dr, dc = _SIGNS[value.strip()]
+    for _ in range(int(angle // 90) % 4):  # a quarter turn clockwise on the screen
+        dr, dc = dc, -dr
+    n = reader.n
+    if (b[0] - a[0], b[1] - a[1]) == (dr, dc):
+        return a[0] * n + a[1], b[0] * n + b[1]
+    if (a[0] - b[0], a[1] - b[1]) == (dr, dc):
+        return b[0] * n + b[1], a[0] * n + a[1]
+    return None
+
+
+def _cosmetics(reader, drawn_lines, fields):
+    """Refuse drawings that may carry a rule; skip those an add-on drew for a rule; read
+    an inequality sign written as text between two cells as ``greater``."""
     for key in _COSMETIC:
         for entry in reader.entries(key):
             if _drawn(entry):
                 continue
+            if key == "text":
+                pair = _sign(reader, entry)
+                if pair is not None:
+                    fields["greater"].append(pair)
+                    continue
             if key == "cage":
                 continue  # read as a cage (see the cage reader)
             if key == "line" and all(
@@ -277,7 +314,7 @@ def rule_fields(reader, number, pairs) -> dict:
             raise ValueError(f"f-puzzles: quadruple: each entry needs values, got {entry!r}")
         four = reader.cells("quadruple", entry)
         fields["quadruples"].append((four, [number("quadruple", d, None) for d in digits]))
-    _cosmetics(reader, drawn_lines)
+    _cosmetics(reader, drawn_lines, fields)
     return fields
 
 

@@ -150,7 +150,10 @@ def test_drawings_of_a_rule_are_skipped_others_refused():
     assert _read(renban=[{"lines": line}], line=[{"lines": line}]).renbans == ((0, 1),)
     for key, entry in (
         ("line", {"lines": [["R5C5", "R5C6"]]}),
-        ("text", {"cells": ["R1C1", "R2C1"], "value": ">"}),
+        ("text", {"cells": ["R1C1", "R2C1"], "value": ">"}),  # a sign across its cells
+        ("text", {"cells": ["R1C1", "R1C2"], "value": ">", "angle": 45}),
+        ("text", {"cells": ["R1C1"], "value": ">"}),
+        ("text", {"cells": ["R1C1", "R1C2"], "value": "12"}),
         ("circle", {"cells": ["R1C1"]}),
     ):
         with pytest.raises(ValueError, match=f"the drawing '{key}' is not supported"):
@@ -234,3 +237,21 @@ def test_input_sizes_are_bounded():
     # a repeated cell in a long line is named without a quadratic search
     with pytest.raises(ValueError, match="holds cell 1 twice"):
         Rules(renbans=[[1, 2] * 50_000])
+
+
+def test_inequality_signs_written_as_text():
+    def greater(value, cells, angle=None):
+        entry = {"cells": cells, "value": value, "fontC": "#000000"}
+        if angle is not None:
+            entry["angle"] = angle
+        return _read(text=[entry]).greater
+
+    assert greater(">", ["R1C1", "R1C2"]) == ((0, 1),)
+    assert greater(">", ["R1C2", "R1C1"]) == ((0, 1),)
+    assert greater("<", ["R1C1", "R1C2"]) == ((1, 0),)
+    assert greater("^", ["R1C1", "R2C1"]) == ((9, 0),)
+    assert greater("v", ["R1C1", "R2C1"]) == ((0, 9),)
+    # turned a quarter clockwise, ">" points down: the upper cell is larger
+    assert greater(">", ["R2C3", "R1C3"], angle=90) == ((2, 11),)
+    assert greater(">", ["R1C1", "R1C2"], angle=180) == ((1, 0),)
+    assert greater("<", ["R1C1", "R2C1"], angle=270) == ((0, 9),)  # points down
