@@ -154,10 +154,9 @@ def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk
     arr = np.asarray(arr)
     try:
         matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
-    except ValueError as error:
-        if box is None or box is NO_BOXES:
-            raise
-        raise ValueError(f"{error} (box {box[0]}x{box[1]} was given)") from None
+    except ValueError as error:  # say which box set the size
+        given = "" if box in (None, NO_BOXES) else f" (box {box[0]}x{box[1]} was given)"
+        raise ValueError(f"{error}{given}") from None
     check_shape(n, box)
     values, bad, errors = _check_values(matrix, n, name, 0)
     count = values.shape[0]

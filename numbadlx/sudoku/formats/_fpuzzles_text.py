@@ -15,7 +15,11 @@ import urllib.parse
 
 from ._lzstring import MAX_PACKED, MAX_TEXT, decompress_base64
 
-__all__ = ["text_of"]
+__all__ = ["text_of", "WHOLE_LIMIT"]
+
+#: The most bytes of an f-puzzles file read as one puzzle (a file of lines, one puzzle
+#: each, is read a line at a time)
+WHOLE_LIMIT = 1 << 24
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/= \n\r\t]+")
 # an id of f-puzzles data in a SudokuPad link: after a slash or "=", up to the query
@@ -79,8 +83,6 @@ def text_of(source, paths: bool = True) -> str:
 
 
 def _file_text(path) -> str:
-    from ._fpuzzles_file import _WHOLE_LIMIT as WHOLE_LIMIT
-
     with open(path, "rb") as handle:
         data = handle.read(WHOLE_LIMIT + 1)
     if len(data) > WHOLE_LIMIT:
