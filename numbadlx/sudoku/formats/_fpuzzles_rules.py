@@ -177,7 +177,7 @@ def _negative(reader, fields):
         raise ValueError(f"f-puzzles: negative must be a list of names, got {value!r}")
     kinds = set()
     for name in value:
-        if name not in _NEGATIVE:
+        if not isinstance(name, str) or name not in _NEGATIVE:
             raise ValueError(
                 f"f-puzzles: negative: {name!r} is not supported (only "
                 f"{', '.join(sorted(_NEGATIVE))})"

@@ -255,3 +255,58 @@ def test_inequality_signs_written_as_text():
     assert greater(">", ["R2C3", "R1C3"], angle=90) == ((2, 11),)
     assert greater(">", ["R1C1", "R1C2"], angle=180) == ((1, 0),)
     assert greater("<", ["R1C1", "R2C1"], angle=270) == ((0, 9),)  # points down
+
+
+_JUNK = [None, True, 0, -1, 3.5, float("nan"), 10**30, "", "x", "R1C1", "R0C0", "R99C1", "UL"]
+_JUNK += [[], [None], [["ratio"]], {}, {"a": 1}, "\u0665", ">", "fromConstraint"]
+
+
+def _garbled(rng, value, depth=0):
+    """``value`` with one part replaced by junk, at a random depth."""
+    if isinstance(value, dict) and value and depth < 5 and rng.random() < 0.75:
+        key = list(value)[rng.integers(len(value))]
+        return {**value, key: _garbled(rng, value[key], depth + 1)}
+    if isinstance(value, list) and value and depth < 5 and rng.random() < 0.75:
+        k = int(rng.integers(len(value)))
+        return value[:k] + [_garbled(rng, value[k], depth + 1)] + value[k + 1 :]
+    return _JUNK[rng.integers(len(_JUNK))]
+
+
+def test_fuzzed_new_keys_are_read_or_refused_with_a_value_error():
+    line = {"lines": [["R1C1", "R1C2", "R1C3"]]}
+    base = _puzzle(
+        arrow=[{"cells": ["R5C5"], "lines": [["R5C5", "R5C6", "R5C7"]]}],
+        littlekillersum=[{"cell": "R0C1", "direction": "DR", "value": "20"}],
+        sandwichsum=[{"cell": "R0C2", "value": "10"}],
+        xsum=[{"cell": "R3C0", "value": "15"}],
+        skyscraper=[{"cell": "R10C4", "value": "3"}],
+        whispers=[{"lines": [["R9C1", "R9C2"]], "value": "5"}],
+        renban=[line],
+        palindrome=[{"lines": [["R2C1", "R2C2", "R2C3"]]}],
+        betweenline=[{"lines": [["R3C1", "R3C2", "R3C3"]]}],
+        regionsumline=[{"lines": [["R4C3", "R4C4"]]}],
+        entropicline=[{"lines": [["R6C1", "R6C2", "R6C3"]]}],
+        modularline=[{"lines": [["R7C1", "R7C2", "R7C3"]]}],
+        zipperline=[{"lines": [["R8C1", "R8C2", "R8C3"]]}],
+        lockout=[{"lines": [["R8C5", "R8C6", "R8C7"]]}],
+        quadruple=[{"cells": ["R1C8", "R1C9", "R2C8", "R2C9"], "values": [1, 2]}],
+        minimum=[{"cell": "R4C8"}],
+        maximum=[{"cell": "R6C8"}],
+        negative=["xv"],
+        extraregion=[{"cells": ["R9C9", "R8C8"]}],
+        text=[{"cells": ["R3C8", "R3C9"], "value": ">", "angle": 0}],
+        line=[{**line, "fromConstraint": "Renban"}],
+    )
+    base["grid"][0][0] = {"givenPencilMarks": [1, 2], "parity": "Odd"}
+    assert read_fpuzzles(base)[1].kinds >= {"arrows", "lockout_lines", "greater", "candidates"}
+    rng = np.random.default_rng(35)
+    refused = 0
+    for _ in range(1500):
+        data = _garbled(rng, base)
+        try:
+            grid, rules = read_fpuzzles(json.dumps(data))
+        except ValueError:
+            refused += 1
+            continue
+        assert grid.shape == (81,) and isinstance(rules, Rules)
+    assert 0 < refused < 1500
