@@ -20,7 +20,10 @@ IDS = [p["title"] for p in PUBLISHED]
 
 
 def _source(entry):
-    """The puzzle as published: its packed link text, or its f-puzzles JSON file."""
+    """The puzzle: its packed link text or its f-puzzles JSON file as published, or the
+    f-puzzles JSON written for it (``json``)."""
+    if "json" in entry:
+        return json.dumps(entry["json"])
     return FOLDER / entry["file"] if "file" in entry else entry["packed"]
 
 
@@ -60,6 +63,14 @@ def test_every_new_rule_family_is_in_the_material():
         "greater",
         "negative",
         "diagonals",
+        "sandwiches",
+        "lockout_lines",
+        "modular_lines",
+        "candidates",
+        "white_dots",
+        "black_dots",
+        "cages",
+        "thermos",
     ):
         assert kind in kinds, kind
 
