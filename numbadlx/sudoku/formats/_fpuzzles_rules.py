@@ -105,10 +105,12 @@ def _diagonal(reader, entry):
     return cells
 
 
-def _arrows(reader, number):
+def _arrows(reader):
     out = []
     for entry in reader.entries("arrow"):
         bulb = reader.cells("arrow", entry)
+        if len(bulb) > 3:
+            raise ValueError(f"f-puzzles: arrow: a bulb holds 1 to 3 cells, got {len(bulb)}")
         for line in _lines(reader, "arrow", entry):
             at = 0
             while at < len(line) and line[at] in bulb:
@@ -281,7 +283,7 @@ def rule_fields(reader, number, pairs) -> dict:
         fields[name] = [reader.cell(key, e.get("cell")) for e in reader.entries(key)]
     fields["greater"] = _extremes(reader.n, fields)
     _negative(reader, fields)
-    fields["arrows"] = _arrows(reader, number)
+    fields["arrows"] = _arrows(reader)
     fields["little_killers"] = _clues(reader, number, "littlekillersum")
     for key, name in _OUTSIDE_KEYS.items():
         fields[name] = _clues(reader, number, key)
