@@ -70,3 +70,29 @@ def test_a_json_file_with_new_rules_reads_them(tmp_path, capsys):
     else:  # the engines do not take them yet: an input error that names them
         assert code == EXIT_USAGE
         assert "arrows" in capsys.readouterr().err
+
+
+def _published():
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "sudoku" / "variants" / "fpuzzles"
+    return folder, json.loads((folder / "published.json").read_text())
+
+
+def test_published_files_and_links_solve_to_their_solutions(tmp_path):
+    folder, published = _published()
+    frost = next(p for p in published if p["title"] == "Frost")
+    out = tmp_path / "frost.txt"
+    assert main(["solve", str(folder / frost["file"]), "-o", str(out), "--no-progress"]) == EXIT_OK
+    assert out.read_text().split()[0] == frost["solution"]
+    # a file of published links, one a line, each solved under its own rules
+    chosen = [p for p in published if p["title"] in ("300 Subs!", "Irregular 7x7 Kropki")]
+    chosen = [p for p in chosen if p["size"] == 9]  # one size a file
+    path = tmp_path / "links.txt"
+    path.write_text(
+        "".join(f"https://www.f-puzzles.com/?load={p['packed']}\n" for p in chosen)
+        + f"https://sudokupad.app/fpuzzles{chosen[0]['packed']}\n"
+    )
+    out = tmp_path / "out.txt"
+    assert main(["solve", str(path), "-o", str(out), "--no-progress"]) == EXIT_OK
+    assert out.read_text().split() == [p["solution"] for p in chosen] + [chosen[0]["solution"]]
