@@ -163,9 +163,9 @@ HEADER = (
 )
 
 
-def _print_table(rows):
-    widths = [max(len(str(r[k])) for r in [HEADER, *rows]) for k in range(len(HEADER))]
-    print("  ".join(h.ljust(w) for h, w in zip(HEADER, widths)).rstrip())
+def print_table(rows, header=HEADER):
+    widths = [max(len(str(r[k])) for r in [header, *rows]) for k in range(len(header))]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     print("  ".join("-" * w for w in widths))
     for row in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
@@ -209,7 +209,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="numbadlx-knuth-") as workdir:
         for case in cases:
             rows += bench_case(case, folder, programs, args.rounds, workdir)
-    _print_table(rows)
+    print_table(rows)
     print()
     print("Nodes: DLX1/DLX2 are set beside numbadlx's dlx engine, SSXC1/SSXCC1 beside its")
     print("cells engine. Each pair branches on an item with the fewest options left, so")

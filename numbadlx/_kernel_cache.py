@@ -43,7 +43,26 @@ DEPENDENCIES = {
         "core/kernels/common.py",
         "core/links.py",
     ),
+    "core/kernels/commit.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
     "core/kernels/common.py": ("_cleared.py", "_compiling.py", "core/links.py"),
+    "core/kernels/cost.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
+    "core/kernels/estimate.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/kernels/commit.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
     "core/kernels/m.py": (
         "_cleared.py",
         "_compiling.py",
@@ -98,7 +117,9 @@ DEPENDENCIES = {
     "sudoku/engines/_constraint_tables.py": (
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
+        "sudoku/variants/_fields.py",
         "sudoku/variants/_rules.py",
+        "sudoku/variants/_sized.py",
     ),
     "sudoku/engines/_dlx.py": (
         "_cleared.py",

@@ -509,3 +509,32 @@ def broken_rule(grid, n, rules):
         if not all(results):
             return name
     return None
+
+
+def random_xcc(rng, *, colours=True, bounds=False, max_items=7, max_options=12):
+    """A small random exact-cover problem as ``ExactCover`` keyword arguments
+    (``options``, ``n_items``, ``secondary``, ``colours``, ``bounds``, ``dense``), drawn
+    from the NumPy generator ``rng``: option lists of 1-4 items, secondary items with
+    colours 0-2, bounds ``(u, v)`` with ``u`` in 0-2 and ``v`` in ``max(u, 1)``-3."""
+    n_items = int(rng.integers(1, max_items + 1))
+    secondary = rng.random(n_items) < 0.35
+    options, tints = [], []
+    for _ in range(int(rng.integers(0, max_options + 1))):
+        size = int(rng.integers(1, min(4, n_items) + 1))
+        row = sorted(rng.choice(n_items, size, replace=False).tolist())
+        options.append(row)
+        tints.append([int(rng.integers(0, 3)) if secondary[i] else 0 for i in row])
+    limits = None
+    if bounds:
+        limits = []
+        for _ in range(int((~secondary).sum())):
+            u = int(rng.integers(0, 3))
+            limits.append((u, int(rng.integers(max(u, 1), 4))))
+    return {
+        "options": options,
+        "n_items": n_items,
+        "secondary": secondary,
+        "colours": tints if colours else None,
+        "bounds": limits,
+        "dense": False,
+    }

@@ -35,6 +35,19 @@ def _count_command(args):
         f"{problem.n_primary} primary and {plural(problem.n_secondary, 'secondary item')}",
         file=sys.stderr,
     )
+    if args.reduce:
+        problem, _ = problem.reduced()
+        report = problem.reduction
+        print(
+            f"reduced: {plural(len(report.options), 'option')} and "
+            f"{plural(len(report.items), 'item')} removed, "
+            f"{plural(problem.n_options, 'option')} left",
+            file=sys.stderr,
+        )
+    if args.estimate:
+        return _estimate_command(args, problem)
+    if args.cheapest:
+        return _cheapest_command(args, problem)
     # --timeout is one deadline for all the searching the command does, --max-nodes one
     # node budget: the count after --show gets only what the shown solutions left.
     start = time.perf_counter()
@@ -75,6 +88,59 @@ def _count_command(args):
         )
         return EXIT_UNFINISHED
     return _count_report(args, total, problem.stats)
+
+
+def _cheapest_command(args, problem):
+    """``count --cheapest K``: the K cheapest solutions, cheapest first, with costs."""
+    from ..core import BudgetExceeded
+
+    if args.show or args.sample or args.estimate or args.limit is not None:
+        print(
+            "numbadlx: error: --cheapest goes with none of --show, --sample, --estimate "
+            "and --limit",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        best = problem.cheapest(args.cheapest, max_nodes=args.max_nodes, timeout=args.timeout)
+        code = EXIT_OK
+    except ValueError as error:  # multiplicities
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BudgetExceeded as stop:
+        best = stop.best
+        print("stopped at the budget: the cheapest found so far, not proved", file=sys.stderr)
+        code = EXIT_UNFINISHED
+    for rank, (cost, solution) in enumerate(best, 1):
+        print(f"solution {rank}: cost {cost}")
+        for k in solution:
+            print("  " + _option_text(problem, k))
+    if not best:
+        print("0 solutions")
+    stats = problem.stats
+    print(f"{plural(stats.nodes, 'node')}, {stats.seconds:.3f} s", file=sys.stderr)
+    return code
+
+
+def _estimate_command(args, problem):
+    """``count --estimate K``: Knuth's estimates from K random paths, no count."""
+    if args.show or args.sample or args.limit is not None:
+        print(
+            "numbadlx: error: --estimate goes with none of --show, --sample and --limit",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        guess = problem.estimate(args.estimate, seed=args.seed, timeout=args.timeout)
+    except ValueError as error:  # multiplicities
+        print(f"numbadlx: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(
+        f"estimated {guess.nodes:.4g} nodes (standard error {guess.nodes_error:.2g}) and "
+        f"{guess.solutions:.4g} solutions (standard error {guess.solutions_error:.2g}) "
+        f"from {plural(guess.samples, 'random path')}"
+    )
+    return EXIT_OK
 
 
 def _sample_command(args, problem):

@@ -166,7 +166,30 @@ def build_parser():
         metavar="K",
         help="also print K solutions drawn uniformly at random (builds the memoised diagram)",
     )
-    count.add_argument("--seed", type=int, default=None, help="random seed of --sample")
+    count.add_argument(
+        "--estimate",
+        type=positive,
+        default=0,
+        metavar="K",
+        help="instead of counting, estimate the search's nodes and solutions from K random "
+        "paths (Knuth's estimator)",
+    )
+    count.add_argument(
+        "--cheapest",
+        type=positive,
+        default=0,
+        metavar="K",
+        help="instead of counting, print the K cheapest solutions and their costs (options "
+        "cost '|c' in DLX text)",
+    )
+    count.add_argument(
+        "--reduce",
+        action="store_true",
+        help="remove blocked options and implied items first (preprocessing), and say how many",
+    )
+    count.add_argument(
+        "--seed", type=int, default=None, help="random seed of --sample and --estimate"
+    )
     count.set_defaults(run=count_command)
     make = sub.add_parser(
         "generate",

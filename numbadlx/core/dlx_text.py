@@ -15,6 +15,10 @@ Colours and multiplicities, as in Knuth's DLX2 and DLX3:
 * in the item line, ``u:v|a`` lets primary item ``a`` be covered between ``u`` and
   ``v`` times, and ``v|a`` exactly ``v`` times (decimal ``0 <= u <= v``, ``v >= 1``).
 
+Costs, as in Knuth's DLX5: a token ``|c`` in an option (decimal ``c >= 0``, never the
+line's first token, which would make it a comment) adds ``c`` to the option's cost;
+several add up, and an option without one costs 0.
+
 Option names (a numbadlx addition that Knuth's programs read as comments): every
 option is named by its text, its item names joined by single spaces, unless a comment
 line ``|: name`` before it gives its name (the rest of that line, after one space).
@@ -70,6 +74,7 @@ class DLXText:
     colour_names: list = None  # name of colour k + 1 at index k, or None
     bounds: np.ndarray = None  # (n_primary, 2) int64 (u, v) in item order, or None
     option_names: list = None  # the name of each option (its text unless named)
+    costs: np.ndarray = None  # int64 cost of each option, or None when none has one
 
 
 def _read(source):
@@ -177,6 +182,7 @@ def parse_dlx(source):
     colour_flat = []
     colour_index = {}
     option_names, pending_name = [], None
+    costs, has_costs = [], False
     # Only "\n" (or "\r\n") ends a line, and only ASCII blanks (space, tab, vertical
     # tab, form feed, CR) separate names: U+2028 or a no-break space are characters of
     # a name, as in Knuth's reader, and a form feed never ends a line.
@@ -232,9 +238,19 @@ def parse_dlx(source):
         search_from = 0
         option = []
         tokens = _tokens(stripped)
+        cost = 0
         for token in tokens:
             col = _column(line, token, search_from)
             search_from = col - 1 + len(token)
+            if token.startswith("|"):
+                if not token[1:].isascii() or not token[1:].isdigit() or len(token) > 20:
+                    raise ValueError(
+                        f"{label}:{number}:{col}: bad cost {token!r} (expected '|' and a "
+                        "non-negative decimal integer)"
+                    )
+                cost += int(token[1:])
+                has_costs = True
+                continue
             name, colon, colour = token.partition(":")
             item = index.get(name)
             if item is None:
@@ -259,10 +275,14 @@ def parse_dlx(source):
             seen.add(item)
             option.append(item)
             colour_flat.append(colour_code)
+        if not option:
+            raise ValueError(f"{label}:{number}: an option with a cost but no items")
         lengths.append(len(option))
         flat.extend(option)
         line_numbers.append(number)
-        option_names.append(" ".join(tokens) if pending_name is None else pending_name)
+        costs.append(cost)
+        text = " ".join(t for t in tokens if not t.startswith("|"))
+        option_names.append(text if pending_name is None else pending_name)
         pending_name = None
     if item_names is None:
         raise ValueError(
@@ -287,6 +307,7 @@ def parse_dlx(source):
         colour_names=list(colour_index) if colour_index else None,
         bounds=bounds,
         option_names=option_names,
+        costs=np.asarray(costs, dtype=np.int64) if has_costs else None,
     )
 
 
@@ -324,7 +345,8 @@ def to_dlx(problem):
 
     Item names are kept when they are valid DLX names, else ``i0, i1, ...`` are used;
     colour names likewise, else the colour numbers. Multiplicities other than ``(1, 1)``
-    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``. An
+    are written ``u:v|item`` (``v|item`` when ``u = v``), colours ``item:colour``, a
+    cost other than 0 ``|cost`` at the end of its option's line. An
     option whose name is not its text gets a ``|: name`` line before it (ValueError for
     a name with a line break).
 
@@ -361,6 +383,7 @@ def to_dlx(problem):
         head = (head + " | " if head else " | ") + " ".join(secondary)
     lines = [head]
     option_names = problem.option_names
+    costs = getattr(problem, "costs", None)
     for k in range(problem.n_options):
         start, stop = problem.indptr[k], problem.indptr[k + 1]
         if labels is None:
@@ -372,6 +395,8 @@ def to_dlx(problem):
             )
         if option_names is not None and option_names[k] != line:
             lines.append("|: " + _option_name(option_names[k], k))
+        if costs is not None and costs[k]:
+            line += f" |{costs[k]}"
         lines.append(line)
     return "\n".join(lines) + "\n"
 

@@ -8,6 +8,7 @@ indices in the caller's numbering.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -15,7 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import dlx_text, verification
-from . import trace as _trace
+from ._tools import ExplorerTools, shuffled
+from .costs import check_costs, check_max_cost, cost_count, cost_solutions
 from .counting import count_by_method
 from .links import link_problem
 from .names import read_names, solution_names
@@ -42,12 +44,11 @@ from .validate import (
     to_csr,
 )
 from .words import plural
-from .zdd import ZDD, build_zdd
 
 __all__ = ["ExactCover", "SearchStats", "BudgetExceeded"]
 
 
-class ExactCover:
+class ExactCover(ExplorerTools):
     """An exact-cover problem: choose options so every primary item is covered exactly
     once and every secondary item at most once.
 
@@ -131,6 +132,7 @@ class ExactCover:
         colour_names: Sequence[str] | None = None,
         dense: bool | None = None,
         engine: str = "dlx",
+        costs: Any = None,
     ) -> None:
         self.engine = check_engine(engine)
         indptr, indices, width, colours = to_csr(options, n_items, colours, dense)
@@ -144,6 +146,7 @@ class ExactCover:
             colours=colours,
             bounds=bounds,
             colour_names=colour_names,
+            costs=costs,
         )
 
     # ----------------------------------------------------------- constructors
@@ -284,6 +287,7 @@ class ExactCover:
             colours=parsed.colours,
             bounds=parsed.bounds,
             colour_names=parsed.colour_names,
+            costs=parsed.costs,
         )
 
     @classmethod
@@ -294,6 +298,7 @@ class ExactCover:
         secondary: Sequence[str] | None = None,
         *,
         bounds: Any = None,
+        costs: Any = None,
     ) -> ExactCover:
         """Build from named options: a dict ``{option name: [item names]}``, or a list
         of lists of item names (an option then named by its text, ``"a d g"``).
@@ -302,11 +307,11 @@ class ExactCover:
         secondary item ``x`` the colour ``red``, as in DLX text. Every item not named
         ``secondary`` is primary; when ``primary`` is given every item must be listed.
         Items are numbered primary first (in the order of ``primary``, or of first
-        appearance), then secondary. ``bounds``: multiplicities by item name, as in
-        :class:`ExactCover`. Names are strings; item and colour names hold no white
-        space, ``|`` or ``:`` (see :mod:`numbadlx.core.names`). ValueError names the
-        option and the item of an empty option, a repeated or unlisted item, or a
-        colour on a primary item.
+        appearance), then secondary. ``bounds``: multiplicities by item name, and
+        ``costs``: costs by option name, as in :class:`ExactCover`. Names are
+        strings; item and colour names hold no white space, ``|`` or ``:`` (see
+        :mod:`numbadlx.core.names`). ValueError names the option and the item of an
+        empty option, a repeated or unlisted item, or a colour on a primary item.
 
         Examples
         --------
@@ -331,6 +336,7 @@ class ExactCover:
             colours=named.colours,
             bounds=bounds,
             colour_names=named.colour_names,
+            costs=costs,
         )
 
     @classmethod
@@ -352,6 +358,7 @@ class ExactCover:
         colours=None,
         bounds=None,
         colour_names=None,
+        costs=None,
     ):
         self.indptr = indptr
         self.indices = indices
@@ -369,6 +376,8 @@ class ExactCover:
         #: ``(u, v)`` per primary item (int64, rows in item order), or None
         self.bounds = check_bounds(bounds, self.n_items, self.secondary, item_names)
         self.colour_names = check_colour_names(colour_names, self.colours)
+        #: one cost per option (int64), or None
+        self.costs = check_costs(costs, self.n_options, self.option_names)
         # Internal item numbering (primary items first) and the DLX1 link tables
         self._order, self._internal, self._nodes, self._items = link_problem(
             indptr, indices, self.colours, self.secondary, self.n_primary
@@ -437,13 +446,24 @@ class ExactCover:
 
     # ----------------------------------------------------------------- search
     def solve(
-        self, *, max_nodes: int | None = None, timeout: float | None = None
+        self,
+        *,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        seed: int | None = None,
     ) -> NDArray[np.int64] | None:
         """First solution as sorted option indices, or None when there is none.
 
         Raises :class:`BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) stop
-        the search first.
+        the search first. ``seed`` searches the options in a random order drawn from it
+        (as DLX2's ``s``): another first solution for another seed, the same for the
+        same seed.
         """
+        if seed is not None:
+            copy, order = shuffled(self, seed)
+            found = first_solution(copy, max_nodes=max_nodes, timeout=timeout)
+            self.stats = copy.stats
+            return None if found is None else np.sort(order[found])
         return first_solution(self, max_nodes=max_nodes, timeout=timeout)
 
     def count(
@@ -455,6 +475,7 @@ class ExactCover:
         method: str = "dlx",
         threads: int = 1,
         max_bytes: int | None = None,
+        max_cost: int | None = None,
     ) -> int:
         """Number of solutions, stopping early at ``limit`` if given.
 
@@ -469,7 +490,8 @@ class ExactCover:
         multiplicities raises ValueError, count it with one thread). ``threads`` is a
         positive integer (``True`` is refused). ``timeout`` stays one deadline and
         ``max_nodes`` one budget whatever the method (see
-        :func:`numbadlx.core.counting.count_by_method`).
+        :func:`numbadlx.core.counting.count_by_method`). ``max_cost`` counts only the
+        solutions that cost at most that much (see :attr:`costs`; one thread, DLX).
 
         Examples
         --------
@@ -480,6 +502,10 @@ class ExactCover:
         92
         """
         threads = check_count(threads, "threads")
+        if max_cost is not None:
+            return cost_count(
+                self, check_max_cost(max_cost), limit=limit, max_nodes=max_nodes, timeout=timeout
+            )
         if method != "dlx" or threads != 1:
             return count_by_method(
                 self,
@@ -499,6 +525,8 @@ class ExactCover:
         max_nodes: int | None = None,
         timeout: float | None = None,
         batch: int = 64,
+        seed: int | None = None,
+        max_cost: int | None = None,
     ) -> Iterator[NDArray[np.int64]]:
         """Yield solutions one by one (sorted option indices), resuming the same search.
 
@@ -509,37 +537,20 @@ class ExactCover:
         counts every node since the first solution was asked for, and ``timeout`` is
         one deadline, ``timeout`` seconds after this call (the time the caller spends
         between solutions counts too). Past either, the next request raises
-        :class:`BudgetExceeded` with ``.found`` the solutions yielded so far.
+        :class:`BudgetExceeded` with ``.found`` the solutions yielded so far. ``seed``
+        searches the options in a random order drawn from it (see :meth:`solve`);
+        ``max_cost`` yields only the solutions that cost at most that much.
         """
+        if max_cost is not None:
+            found = cost_solutions(
+                self, check_max_cost(max_cost), max_nodes=max_nodes, timeout=timeout
+            )
+            return found if limit is None else itertools.islice(found, limit)
+        if seed is not None:
+            copy, order = shuffled(self, seed)
+            found = iter_solutions(copy, limit, max_nodes=max_nodes, timeout=timeout, batch=batch)
+            return (np.sort(order[s]) for s in found)
         return iter_solutions(self, limit, max_nodes=max_nodes, timeout=timeout, batch=batch)
-
-    def zdd(
-        self,
-        *,
-        max_nodes: int | None = None,
-        timeout: float | None = None,
-        max_bytes: int | None = None,
-    ) -> ZDD:
-        """A decision diagram (ZDD) of every solution, from the memoised search.
-
-        Each distinct subproblem (the open items, and the colour state of the secondary
-        items) is searched once; see :mod:`numbadlx.core.zdd`. The result counts its
-        solutions exactly (:meth:`~numbadlx.core.zdd.ZDD.count`, a Python int),
-        lists them (``solutions()``) and draws uniform samples (``sample(k, seed=)``).
-        Algorithms X and C only (ValueError with multiplicities). Raises
-        :class:`BudgetExceeded` at ``max_nodes`` subproblems or ``timeout`` seconds,
-        and :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``.
-
-        Examples
-        --------
-        >>> from numbadlx import problems
-        >>> zdd = problems.domino_tilings(10, 10).zdd()
-        >>> zdd.count()
-        258584046368
-        >>> len(zdd.sample(2, seed=0))
-        2
-        """
-        return build_zdd(self, max_nodes=max_nodes, timeout=timeout, max_bytes=max_bytes)
 
     def names(self, solution: ArrayLike | None) -> list[str] | None:
         """The names of a solution's options (``None`` in, ``None`` out); an option
@@ -556,44 +567,6 @@ class ExactCover:
     def verify(self, solution: ArrayLike) -> bool:
         """True if ``solution`` (option indices) is an exact cover of this problem."""
         return verification.verify(self, solution)
-
-    def trace(
-        self,
-        *,
-        max_events: int | None = None,
-        limit: int | None = None,
-        as_frame: bool | None = None,
-    ) -> Any:
-        """Record the search step by step: chosen items, options tried, backtracks and
-        solutions, as a table (a pandas DataFrame, or a structured array without
-        pandas). The same kernel runs with its trace table switched on; see
-        :func:`numbadlx.core.trace.trace` for the columns and limits.
-
-        Examples
-        --------
-        >>> problem = ExactCover([[0, 1], [0], [1]])
-        >>> events = problem.trace(as_frame=False)["event"]
-        >>> " ".join(events)
-        'choose try solution try choose try solution backtrack backtrack'
-        """
-        return _trace.trace(self, max_events=max_events, limit=limit, as_frame=as_frame)
-
-    def play(self, *, max_events: int | None = None, limit: int | None = None) -> Any:
-        """Watch the search step by step: a self-contained HTML/JavaScript player of
-        the 0/1 matrix (chosen option red, covered items blue, clashing options
-        purple), shown by Jupyter and saved with ``.save("dance.html")``. For small
-        problems without multiplicities; see :func:`numbadlx.display.player.play`.
-
-        Examples
-        --------
-        >>> problem = ExactCover([[0, 1], [0], [1]])
-        >>> player = problem.play()
-        >>> [step.kind for step in player.steps[:3]]
-        ['choose', 'try', 'cover']
-        """
-        from ..display.player import play
-
-        return play(self, max_events=max_events, limit=limit)
 
     def to_dlx(self) -> str:
         """This problem in Knuth's DLX text format."""

@@ -17,6 +17,8 @@ problem                           published count (all solutions, no symmetry cu
 Tilings (:func:`domino_tilings`, :func:`tromino_tilings`, :func:`tetromino_tilings`,
 :func:`polyomino_tilings`) are where ``count(method="memo")`` pays.
 
+Costs (the cheapest covers): :func:`assignment`.
+
 Colours (Algorithm C): :func:`crossword`, :func:`word_square` on the built-in
 :data:`WORDS3`. Multiplicities (Algorithm M): :func:`k_per_row_and_column`,
 :func:`domino_tilings` with a number of horizontal dominoes.
@@ -29,6 +31,7 @@ from .._lazy import lazy_names
 # the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
     from ._bounds import domino_tilings, k_per_row_and_column
+    from ._costs import assignment
     from ._placement import PENTOMINOES, langford, n_queens, orientations, pentominoes
     from ._tilings import (
         TETROMINOES,
@@ -56,6 +59,7 @@ __all__ = [
     "tetromino_tilings",
     "TROMINOES",
     "TETROMINOES",
+    "assignment",
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, __file__, __all__)

@@ -1,0 +1,36 @@
+"""``numbadlx count --estimate`` and ``--reduce``."""
+
+import re
+
+from numbadlx import problems
+from numbadlx.cli import EXIT_OK, EXIT_USAGE, main
+
+
+def test_estimate_prints_knuths_estimates_without_counting(tmp_path, capsys):
+    path = tmp_path / "queens.dlx"
+    path.write_text(problems.n_queens(6).to_dlx())
+    assert main(["count", str(path), "--estimate", "3000", "--seed", "4"]) == EXIT_OK
+    out = capsys.readouterr().out
+    number = r"([\d.e+]+)"
+    found = re.search(rf"estimated {number} nodes .* and {number} solutions .* 3,?000 random", out)
+    assert found, out
+    assert 2 <= float(found.group(2)) <= 6  # 4 solutions; thousands of paths
+    assert main(["count", str(path), "--estimate", "10", "--show", "1"]) == EXIT_USAGE
+
+
+def test_reduce_counts_the_smaller_problem_and_says_what_went(tmp_path, capsys):
+    path = tmp_path / "pent.dlx"
+    path.write_text(problems.pentominoes(3, 20).to_dlx())
+    assert main(["count", str(path), "--reduce"]) == EXIT_OK
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "8 solutions"
+    assert re.search(r"reduced: [\d,]+ options? and \d+ items? removed", captured.err)
+
+
+def test_cheapest_prints_the_k_cheapest_with_their_costs(tmp_path, capsys):
+    path = tmp_path / "priced.dlx"
+    path.write_text("a b c\na b |5\nc |1\na |2\nb c |3\nb |1\n")
+    assert main(["count", str(path), "--cheapest", "2"]) == EXIT_OK
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["solution 1: cost 4", "  c", "  a", "  b", "solution 2: cost 5", "  a", "  b c"]
+    assert main(["count", str(path), "--cheapest", "2", "--limit", "3"]) == EXIT_USAGE

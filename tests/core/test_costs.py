@@ -1,0 +1,144 @@
+"""Options with costs: the k cheapest covers and the searches below a cost, against a
+brute force that prices every exact cover."""
+
+import numpy as np
+import pytest
+
+from numbadlx import ExactCover, problems
+from numbadlx.core import BudgetExceeded
+from tests.helpers import naive_solutions_xcc, random_xcc
+
+
+def _priced(problem):
+    """Every solution with its cost, cheapest first, ties by option indices."""
+    found = naive_solutions_xcc(
+        problem.indptr, problem.indices, problem.n_items, problem.secondary, problem.colours
+    )
+    costs = problem.costs if problem.costs is not None else np.zeros(problem.n_options, int)
+    return sorted((int(costs[list(s)].sum()), tuple(sorted(s))) for s in found)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_k_cheapest_and_max_cost_match_brute_force(seed):
+    rng = np.random.default_rng(700 + seed)
+    for _ in range(20):
+        kwargs = random_xcc(rng, colours=seed % 2 == 1, max_options=11)
+        kwargs["costs"] = rng.integers(0, 12, len(kwargs["options"])).tolist()
+        problem = ExactCover(**kwargs)
+        expected = _priced(problem)
+        for k in (1, 2, 5):
+            got = [(c, tuple(s.tolist())) for c, s in problem.cheapest(k)]
+            assert got == expected[:k]
+        for ceiling in (0, 5, 11, 30):
+            below = sorted(s for c, s in expected if c <= ceiling)
+            assert problem.count(max_cost=ceiling) == len(below)
+            listed = sorted(tuple(s.tolist()) for s in problem.solutions(max_cost=ceiling))
+            assert listed == below
+            assert problem.count(limit=1, max_cost=ceiling) == min(1, len(below))
+
+
+def test_ties_are_broken_by_option_indices_and_zero_costs_give_any_k():
+    queens = problems.n_queens(6)
+    pairs = queens.cheapest(10)
+    assert len(pairs) == 4  # six queens have four solutions
+    assert [c for c, _ in pairs] == [0, 0, 0, 0]
+    assert [tuple(s) for _, s in pairs] == sorted(tuple(s) for s in queens.solutions())
+    tied = ExactCover([[0], [1], [0, 1]], costs=[1, 1, 2])
+    assert [(c, s.tolist()) for c, s in tied.cheapest(2)] == [(2, [0, 1]), (2, [2])]
+
+
+def test_dlx_text_costs_round_trip_and_add_up():
+    text = "a b | x\na b |2 |3\na x:red |1\nb x:red\nb x:blue |4\n"
+    problem = ExactCover.from_dlx(text)
+    assert problem.costs.tolist() == [5, 1, 0, 4]
+    assert problem.option_names[0] == "a b"
+    again = ExactCover.from_dlx(problem.to_dlx())
+    assert again.costs.tolist() == [5, 1, 0, 4]
+    assert [(c, s.tolist()) for c, s in again.cheapest(5)] == [(1, [1, 2]), (5, [0])]
+    named = ExactCover.from_names({"A": ["a", "b"], "B": ["a"], "C": ["b"]}, costs={"A": 3})
+    assert named.costs.tolist() == [3, 0, 0]
+    assert named.cheapest()[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a\na |x\n", "bad cost '|x'"),
+        ("a\na |-1\n", "bad cost '|-1'"),
+        ("a\na |1.5\n", "bad cost"),
+        ("a\na |\n", "bad cost '|'"),
+    ],
+)
+def test_bad_dlx_costs(text, message):
+    with pytest.raises(ValueError, match=message):
+        ExactCover.from_dlx(text)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"costs": [1]}, "expected 2 costs"),
+        ({"costs": [1, -2]}, "option 1 costs -2"),
+        ({"costs": [True, 1]}, "option 0 costs True"),
+        ({"costs": [1.0, 1]}, "option 0 costs 1.0"),
+        ({"costs": {"zz": 1}}, "no option named 'zz'"),
+        ({"costs": [2**62, 0]}, "more than 2\\*\\*62"),
+        ({"costs": [2**61, 2**61]}, "add up past 2\\*\\*62"),
+        ({"costs": "12"}, "one integer per option"),
+    ],
+)
+def test_bad_costs(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ExactCover([[0], [0]], **kwargs)
+
+
+def test_budgets_keep_the_best_so_far_and_multiplicities_are_refused():
+    pent = problems.pentominoes(6, 10)
+    costs = [1 + (7919 * k) % 100 for k in range(pent.n_options)]
+    priced = ExactCover(
+        [pent.option(k) for k in range(pent.n_options)],
+        n_items=pent.n_items,
+        costs=costs,
+    )
+    with pytest.raises(BudgetExceeded) as stop:
+        priced.cheapest(1, max_nodes=2000)
+    assert priced.stats.status == "budget"
+    assert all(cost >= 0 for cost, _ in stop.value.best)
+    with pytest.raises(ValueError, match="max_cost must be a non-negative integer"):
+        priced.count(max_cost=-1)
+    with pytest.raises(ValueError, match="multiplicities"):
+        ExactCover([[0], [0]], bounds=[(1, 2)], costs=[1, 2]).cheapest()
+
+
+def test_cheapest_of_knuths_baseline_table():
+    # the baseline of the issue: option k costs 1 + (7919 * k) % 100 in file order
+    queens = problems.n_queens(12)
+    costs = [1 + (7919 * k) % 100 for k in range(queens.n_options)]
+    priced = ExactCover.from_dlx(queens.to_dlx())
+    priced = ExactCover(
+        [priced.option(k) for k in range(priced.n_options)],
+        n_items=priced.n_items,
+        secondary=priced.secondary,
+        costs=costs,
+    )
+    best = priced.cheapest(4)
+    assert [c for c, _ in best] == [214] * 4
+    for _, solution in best:
+        assert priced.verify(solution)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_assignment_finds_the_cheapest_permutation(seed):
+    import itertools
+
+    rng = np.random.default_rng(900 + seed)
+    matrix = rng.integers(0, 50, (6, 6))
+    best = min(
+        sum(matrix[i, j] for i, j in enumerate(perm)) for perm in itertools.permutations(range(6))
+    )
+    problem = problems.assignment(matrix)
+    cost, solution = problem.cheapest()[0]
+    assert cost == best
+    assert problem.verify(solution)
+    with pytest.raises(ValueError, match="square matrix"):
+        problems.assignment([[1, 2, 3]])
