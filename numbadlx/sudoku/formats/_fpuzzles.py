@@ -285,8 +285,9 @@ def read_fpuzzles(source):
         The JSON text, its lz-string ``compressToBase64`` packing, an f-puzzles link
         with ``?load=``, a SudokuPad link whose puzzle id is f-puzzles data (``fpuz``
         or ``fpuzzles`` then the packing), a file holding any of these, or the parsed
-        object. A packed text inflating past
-        :data:`~numbadlx.sudoku.formats._lzstring.MAX_TEXT` characters is refused.
+        object. Input is bounded: a JSON text, or a packed text inflating, past 8 Mi
+        characters, more than ``4 n²`` entries under a key, or a list of more cells
+        than the grid has, is refused.
 
     Returns
     -------
