@@ -273,6 +273,244 @@ def ctrl_c_after(seconds, send=real_sigint):
     return timer, sent
 
 
+_LZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+
+def compress_base64(text):
+    """lz-string base64 packing of ``text``, written to mirror the reader's state: each
+    step emits the longest dictionary string that starts here, or a new character."""
+    units = list(text.encode("utf-16-le"))
+    units = [units[k] | units[k + 1] << 8 for k in range(0, len(units), 2)]
+    bits = []
+
+    def put(code, width):
+        bits.extend((code >> k) & 1 for k in range(width))
+
+    if not units:
+        put(2, 2)
+    else:
+        first = units[0]
+        put(0 if first < 256 else 1, 2)
+        put(first, 8 if first < 256 else 16)
+        index = {(first,): 3}
+        size, width, room = 4, 3, 4
+        previous, at = (first,), 1
+
+        def grow():
+            nonlocal room, width
+            room -= 1
+            if room == 0:
+                room, width = 1 << width, width + 1
+
+        while at < len(units):
+            unit = units[at]
+            if (unit,) not in index:
+                put(0 if unit < 256 else 1, width)
+                put(unit, 8 if unit < 256 else 16)
+                index[(unit,)] = size
+                size += 1
+                grow()
+                entry = (unit,)
+            else:
+                length = 1
+                while tuple(units[at : at + length + 1]) in index and at + length < len(units):
+                    length += 1
+                entry = tuple(units[at : at + length])
+                put(index[entry], width)
+            at += len(entry)
+            key = previous + entry[:1]
+            if key not in index:
+                index[key] = size
+            size += 1
+            grow()
+            previous = entry
+        put(2, width)
+    bits.extend([0] * (-len(bits) % 6))
+    chars = [
+        _LZ_ALPHABET[sum(bit << (5 - k) for k, bit in enumerate(bits[i : i + 6]))]
+        for i in range(0, len(bits), 6)
+    ]
+    return "".join(chars) + "=" * (-len(chars) % 4)
+
+
+def lz_bomb(codes):
+    """A packed text (lz-string base64) of one character then ``codes`` codes, each the
+    newest dictionary entry (the previous string plus its first character): the text
+    inflates to about ``codes**2 / 2`` characters from about ``codes * 2.5`` packed."""
+    bits = [0, 0] + [(ord("a") >> k) & 1 for k in range(8)]
+    size, width, room = 4, 3, 4
+    for _ in range(codes):
+        bits.extend((size >> k) & 1 for k in range(width))
+        size += 1
+        room -= 1
+        if room == 0:
+            room, width = 1 << width, width + 1
+    bits.extend((2 >> k) & 1 for k in range(width))
+    bits.extend([0] * (-len(bits) % 6))
+    chars = [
+        _LZ_ALPHABET[sum(bit << (5 - k) for k, bit in enumerate(bits[i : i + 6]))]
+        for i in range(0, len(bits), 6)
+    ]
+    return "".join(chars) + "=" * (-len(chars) % 4)
+
+
+def broken_rule(grid, n, rules):
+    """The name of the first rule a full ``grid`` (n*n digits) breaks, or None: each
+    rule checked from its definition in :class:`~numbadlx.sudoku.Rules`, written apart
+    from the engines, for checking published solutions against the rules read."""
+    g = [int(d) for d in grid]
+    rows, cols = (rules.box or (n, 1)) if rules.regions is None else (n, 1)
+    if rules.regions is not None:
+        region = [int(r) for r in rules.regions]
+    else:
+        region = [(c // n // rows) * (n // cols) + (c % n) // cols for c in range(n * n)]
+    units = [[r * n + c for c in range(n)] for r in range(n)]
+    units += [[r * n + c for r in range(n)] for c in range(n)]
+    if not rules.latin:
+        units += [[c for c in range(n * n) if region[c] == k] for k in set(region)]
+    if rules.main_diagonal:
+        units.append([k * n + k for k in range(n)])
+    if rules.anti_diagonal:
+        units.append([(n - 1 - k) * n + k for k in range(n)])
+    units += [list(cells) for cells in rules.extra_regions]
+    for unit in units:
+        if len({g[c] for c in unit}) != len(unit):
+            return f"units {unit}"
+
+    def neighbours(c, steps):
+        r, k = divmod(c, n)
+        return [(r + a) * n + k + b for a, b in steps if 0 <= r + a < n and 0 <= k + b < n]
+
+    orth = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+    knight = [(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)]
+    king = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
+    for name, steps in (("anti_knight", knight), ("anti_king", king)):
+        if getattr(rules, name) and any(
+            g[c] == g[d] for c in range(n * n) for d in neighbours(c, steps)
+        ):
+            return name
+    if rules.non_consecutive and any(
+        abs(g[c] - g[d]) == 1 for c in range(n * n) for d in neighbours(c, orth)
+    ):
+        return "non_consecutive"
+    for cells, total in rules.cages:
+        if len({g[c] for c in cells}) != len(cells) or (
+            total is not None and sum(g[c] for c in cells) != total
+        ):
+            return "cages"
+    checks = {
+        "thermos": [all(g[a] < g[b] for a, b in zip(t, t[1:])) for t in rules.thermos],
+        "white_dots": [abs(g[a] - g[b]) == 1 for a, b in rules.white_dots],
+        "black_dots": [g[a] == 2 * g[b] or g[b] == 2 * g[a] for a, b in rules.black_dots],
+        "x_pairs": [g[a] + g[b] == 10 for a, b in rules.x_pairs],
+        "v_pairs": [g[a] + g[b] == 5 for a, b in rules.v_pairs],
+        "greater": [g[a] > g[b] for a, b in rules.greater],
+        "odd": [g[c] % 2 == 1 for c in rules.odd],
+        "even": [g[c] % 2 == 0 for c in rules.even],
+        "minimums": [all(g[c] < g[d] for d in neighbours(c, orth)) for c in rules.minimums],
+        "maximums": [all(g[c] > g[d] for d in neighbours(c, orth)) for c in rules.maximums],
+        "candidates": [g[c] in digits for c, digits in rules.candidates],
+        "arrows": [
+            sum(g[c] for c in line) == int("".join(str(g[c]) for c in bulb))
+            if len(bulb) == 1 or n <= 9
+            else True
+            for bulb, line in rules.arrows
+        ],
+        "little_killers": [sum(g[c] for c in cells) == t for cells, t in rules.little_killers],
+        "whispers": [
+            all(abs(g[a] - g[b]) >= gap for a, b in zip(line, line[1:]))
+            for line, gap in rules.whispers
+        ],
+        "renbans": [
+            len({g[c] for c in line}) == len(line)
+            and max(g[c] for c in line) - min(g[c] for c in line) == len(line) - 1
+            for line in rules.renbans
+        ],
+        "palindromes": [[g[c] for c in p] == [g[c] for c in p[::-1]] for p in rules.palindromes],
+        "between_lines": [
+            all(min(g[b[0]], g[b[-1]]) < g[c] < max(g[b[0]], g[b[-1]]) for c in b[1:-1])
+            for b in rules.between_lines
+        ],
+        "zipper_lines": [
+            len(
+                {g[z[k]] + g[z[-1 - k]] for k in range(len(z) // 2)}
+                | ({2 * g[z[len(z) // 2]]} if len(z) % 2 else set())
+            )
+            == 1
+            if len(z) % 2 == 0
+            else {g[z[k]] + g[z[-1 - k]] for k in range(len(z) // 2)} == {g[z[len(z) // 2]]}
+            for z in rules.zipper_lines
+        ],
+        "quadruples": [
+            all(sum(g[c] == d for c in four) >= list(ds).count(d) for d in ds)
+            for four, ds in rules.quadruples
+        ],
+    }
+    third = n // 3 if n % 3 == 0 else None
+    checks["entropic_lines"] = [
+        all(
+            len({(g[c] - 1) // third for c in line[k : k + 3]}) == len(line[k : k + 3])
+            for k in range(max(1, len(line) - 2))
+        )
+        for line in rules.entropic_lines
+    ]
+    checks["modular_lines"] = [
+        all(
+            len({g[c] % m for c in line[k : k + m]}) == len(line[k : k + m])
+            for k in range(max(1, len(line) - m + 1))
+        )
+        for line, m in rules.modular_lines
+    ]
+    sums = []
+    for line in rules.region_sum_lines:
+        pieces = [[line[0]]]
+        for a, b in zip(line, line[1:]):
+            if region[a] == region[b]:
+                pieces[-1].append(b)
+            else:
+                pieces.append([b])
+        sums.append(len({sum(g[c] for c in piece) for piece in pieces}) == 1)
+    checks["region_sum_lines"] = sums
+    seen = []
+    for line, count in rules.skyscrapers:
+        top, visible = 0, 0
+        for c in line:
+            if g[c] > top:
+                top, visible = g[c], visible + 1
+        seen.append(visible == count)
+    checks["skyscrapers"] = seen
+    checks["x_sums"] = [sum(g[c] for c in line[: g[line[0]]]) == t for line, t in rules.x_sums]
+    inner = []
+    for line, total in rules.sandwiches:
+        ends = sorted(k for k, c in enumerate(line) if g[c] in (1, n))
+        inner.append(sum(g[c] for c in line[ends[0] + 1 : ends[1]]) == total)
+    checks["sandwiches"] = inner
+    marked = {
+        "white": {frozenset(p) for p in rules.white_dots + rules.black_dots},
+        "black": {frozenset(p) for p in rules.white_dots + rules.black_dots},
+        "x": {frozenset(p) for p in rules.x_pairs + rules.v_pairs},
+        "v": {frozenset(p) for p in rules.x_pairs + rules.v_pairs},
+    }
+    meets = {
+        "white": lambda a, b: abs(a - b) == 1,
+        "black": lambda a, b: a == 2 * b or b == 2 * a,
+        "x": lambda a, b: a + b == 10,
+        "v": lambda a, b: a + b == 5,
+    }
+    checks["negative"] = [
+        not any(
+            meets[kind](g[c], g[d]) and frozenset((c, d)) not in marked[kind]
+            for c in range(n * n)
+            for d in neighbours(c, orth)
+        )
+        for kind in rules.negative
+    ]
+    for name, results in checks.items():
+        if not all(results):
+            return name
+    return None
+
+
 def random_xcc(rng, *, colours=True, bounds=False, max_items=7, max_options=12):
     """A small random exact-cover problem as ``ExactCover`` keyword arguments
     (``options``, ``n_items``, ``secondary``, ``colours``, ``bounds``, ``dense``), drawn

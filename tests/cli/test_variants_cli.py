@@ -35,15 +35,19 @@ def test_a_json_file_is_solved_under_its_rules(tmp_path):
 
 def test_a_file_of_links_and_packed_texts_one_per_line(tmp_path, capsys):
     packed = X_LINK.split("load=")[1]
-    arrow = {"size": 9, "grid": grid_json(9, CLASSIC), "arrow": [{"lines": [["R1C1", "R1C2"]]}]}
+    arrow = {
+        "size": 9,
+        "grid": grid_json(9, CLASSIC),
+        "clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}],
+    }
     path = tmp_path / "puzzles.txt"
     path.write_text(f"# f-puzzles\n{X_LINK}\n\n{packed}\n{compress_base64(json.dumps(arrow))}\n")
     out = tmp_path / "out.txt"
     code = main(["solve", str(path), "-o", str(out), "--no-progress"])
-    assert code == EXIT_NO_ANSWER  # the arrow puzzle is not read: INVALID
+    assert code == EXIT_NO_ANSWER  # the clone puzzle is not read: INVALID
     lines = out.read_text().splitlines()
     assert lines[:2] == [_x_solution()] * 2
-    assert "# INVALID" in lines[2] and "the rule 'arrow' is not supported" in lines[2]
+    assert "# INVALID" in lines[2] and "the rule 'clone' is not supported" in lines[2]
     assert f"{path}:5:1:" in lines[2]
     assert "UNIQUE 2, INVALID 1" in capsys.readouterr().err
     # --format fpuzzles reads the same from a name that says nothing
@@ -54,12 +58,12 @@ def test_a_file_of_links_and_packed_texts_one_per_line(tmp_path, capsys):
 
 
 def test_a_rule_numbadlx_lacks_in_a_json_file_is_an_input_error(tmp_path, capsys):
-    data = {"size": 9, "grid": grid_json(9, CLASSIC), "sandwichsum": [{"cell": "R0C1"}]}
+    data = {"size": 9, "grid": grid_json(9, CLASSIC), "nabner": [{"lines": [["R1C1", "R1C2"]]}]}
     path = tmp_path / "sandwich.json"
     path.write_text(json.dumps(data))
     assert main(["solve", str(path), "--no-progress"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert "the rule 'sandwichsum' is not supported by numbadlx" in err
+    assert "the rule 'nabner' is not supported by numbadlx" in err
     assert str(path) in err
 
 

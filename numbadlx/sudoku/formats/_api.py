@@ -152,7 +152,11 @@ def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk
     if column is not None:
         raise ValueError(f"{name}: column= is for CSV input, not for an array")
     arr = np.asarray(arr)
-    matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    try:
+        matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    except ValueError as error:  # say which box set the size
+        given = "" if box in (None, NO_BOXES) else f" (box {box[0]}x{box[1]} was given)"
+        raise ValueError(f"{error}{given}") from None
     check_shape(n, box)
     values, bad, errors = _check_values(matrix, n, name, 0)
     count = values.shape[0]

@@ -3,23 +3,23 @@
 An f-puzzles puzzle is one JSON object: ``size``, ``grid`` (rows of cell objects with
 ``value``, ``given`` and ``region``), and one key per constraint, each a list of objects
 naming cells as ``"R{row}C{column}"`` (1-based). Links carry it packed by lz-string's
-``compressToBase64`` after ``?load=``. Every constraint key is mapped to a
-:class:`~numbadlx.sudoku.Rules` field or refused by name: a rule the solvers would
-ignore would give wrong answers.
+``compressToBase64`` after ``?load=`` (f-puzzles) or after an ``fpuz`` puzzle id
+(SudokuPad). Every constraint key is mapped to a :class:`~numbadlx.sudoku.Rules` field
+(:mod:`._fpuzzles_rules`) or refused by name: a rule the solvers would ignore would give
+wrong answers.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import urllib.parse
 from collections.abc import Mapping
 
 import numpy as np
 
 from ..variants import Rules
-from ._lzstring import decompress_base64
+from ._fpuzzles_rules import READ_KEYS, rule_fields
+from ._fpuzzles_text import text_of
 
 __all__ = ["read_fpuzzles"]
 
@@ -36,9 +36,12 @@ _METADATA = frozenset(
         "activeConstraints",
         "disabledlogic",
         "truecandidatesoptions",
+        "id",
+        "version",
     }
 )
-# Cell fields that do not constrain the digits (colours, the solver's pencil marks).
+# Cell fields that do not constrain the digits (colours, the solver's pencil marks, and
+# the candidates f-puzzles writes when it exports them: what its own checks leave).
 _CELL_COSMETIC = frozenset(
     {
         "value",
@@ -49,37 +52,14 @@ _CELL_COSMETIC = frozenset(
         "highlight",
         "centerPencilMarks",
         "cornerPencilMarks",
+        "candidates",
+        "givenPencilMarks",
+        "parity",
     }
 )
-_CELL = re.compile(r"[Rr](\d+)[Cc](\d+)")
-_BASE64 = re.compile(r"[A-Za-z0-9+/= \n\r\t]+")
-
-
-def _text_of(source, paths=True):
-    """The JSON text of ``source``: a JSON string, a packed string, a link or (when
-    ``paths``) a file. The text of a file, or a line of a data file, is never a path."""
-    if isinstance(source, os.PathLike):
-        with open(source, encoding="utf-8-sig") as handle:
-            return _text_of(handle.read(), paths=False)
-    if not isinstance(source, str):
-        raise TypeError(f"f-puzzles: expected JSON text, a link or a path, got {type(source)}")
-    text = source.strip()
-    if text.startswith("{"):
-        return text
-    if "load=" in text:
-        query = text.split("load=", 1)[1].split("&", 1)[0].split("#", 1)[0]
-        # a "+" in a link may have been turned into a space on the way
-        return decompress_base64(urllib.parse.unquote(query).replace(" ", "+"))
-    is_file = paths and os.path.isfile(text)
-    if text and _BASE64.fullmatch(text) and not is_file:
-        return decompress_base64("".join(text.split()))
-    if is_file:
-        with open(text, encoding="utf-8-sig") as handle:
-            return _text_of(handle.read(), paths=False)
-    raise ValueError(
-        "f-puzzles: expected a JSON object, an lz-string base64 text, a link with "
-        f"?load= or a file, got {text[:40]!r}"
-    )
+# ASCII digits only: "\d" would take any script's digits (R١C٣ is no cell)
+_CELL = re.compile(r"\s*[Rr]([0-9]{1,6})[Cc]([0-9]{1,6})\s*")
+_NUMBER = re.compile(r"\s*(-?[0-9]{1,9})\s*")
 
 
 class _Reader:
@@ -92,26 +72,45 @@ class _Reader:
             raise ValueError(f"f-puzzles: size must be an integer, got {size!r}")
         self.n = size
 
-    def cell(self, key, value):
-        if not isinstance(value, str) or not _CELL.fullmatch(value.strip()):
+    def position(self, key, value, outside=False):
+        """``(row, column)``, 0-based, of a cell name; ``outside``: one step outside the
+        grid allowed (the cell of an outside clue)."""
+        found = _CELL.fullmatch(value) if isinstance(value, str) else None
+        if found is None:
             raise ValueError(f"f-puzzles: {key}: a cell is written R<row>C<column>, got {value!r}")
-        row, col = (int(v) for v in _CELL.fullmatch(value.strip()).groups())
-        if not (1 <= row <= self.n and 1 <= col <= self.n):
+        row, col = (int(v) for v in found.groups())
+        low, high = (0, self.n + 1) if outside else (1, self.n)
+        if not (low <= row <= high and low <= col <= high):
+            where = "more than one step outside" if outside else "outside"
             raise ValueError(
-                f"f-puzzles: {key}: cell {value} is outside the {self.n}x{self.n} grid"
+                f"f-puzzles: {key}: cell {value} is {where} the {self.n}x{self.n} grid"
             )
-        return (row - 1) * self.n + (col - 1)
+        return row - 1, col - 1
+
+    def cell(self, key, value):
+        row, col = self.position(key, value)
+        return row * self.n + col
 
     def cells(self, key, entry, field="cells"):
         values = entry.get(field) if isinstance(entry, Mapping) else None
         if not isinstance(values, list) or not values:
             raise ValueError(f"f-puzzles: {key}: each entry needs a list of {field}, got {entry!r}")
+        if len(values) > self.n * self.n:
+            raise ValueError(
+                f"f-puzzles: {key}: a list of {len(values):,} cells is longer than the "
+                f"{self.n * self.n} cells of the grid"
+            )
         return tuple(self.cell(key, v) for v in values)
 
     def entries(self, key):
         value = self.data.get(key) or []
         if not isinstance(value, list):
             raise ValueError(f"f-puzzles: {key} must be a list, got {value!r}")
+        if len(value) > 4 * self.n * self.n:
+            raise ValueError(
+                f"f-puzzles: {key}: {len(value):,} entries are more than a "
+                f"{self.n}x{self.n} grid can hold (at most {4 * self.n * self.n:,})"
+            )
         for entry in value:
             if not isinstance(entry, Mapping):
                 raise ValueError(f"f-puzzles: {key}: each entry is an object, got {entry!r}")
@@ -125,21 +124,59 @@ class _Reader:
 
 
 def _number(key, value, default):
-    """The value of a cage or dot: an integer, or ``default`` when empty."""
-    if value is None or value == "":
+    """The value of a cage, clue or dot: an integer (a JSON number or its digits, ASCII
+    only), or ``default`` when empty."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         return default
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"f-puzzles: {key}: expected a whole number, got {value!r}") from None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    found = _NUMBER.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(f"f-puzzles: {key}: expected a whole number, got {value!r}")
+    return int(found.group(1))
+
+
+def _given(where, cell, n):
+    """The digit of a given cell, 0 when the cell holds no given."""
+    given, value = cell.get("given", False), cell.get("value")
+    if not isinstance(given, bool):
+        raise ValueError(f"{where}: given must be true or false, got {given!r}")
+    if not given or value is None:
+        return 0  # a digit the solver entered is no given
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= n:
+        raise ValueError(f"{where}: a given must be a digit from 1 to {n}, got {value!r}")
+    return value
+
+
+def _cell_rules(where, cell, n):
+    """``(candidates, parity)`` of a cell: its given pencil marks (the digits it may
+    hold) or None, and ``"odd"``, ``"even"`` or None."""
+    marks = cell.get("givenPencilMarks")
+    if marks is not None:
+        if not isinstance(marks, list) or any(
+            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= n for d in marks
+        ):
+            raise ValueError(
+                f"{where}: givenPencilMarks must be a list of digits from 1 to {n}, got {marks!r}"
+            )
+        marks = marks or None
+    parity = cell.get("parity")
+    if parity is not None:
+        if not isinstance(parity, str) or parity.strip().lower() not in ("odd", "even"):
+            raise ValueError(f"{where}: parity must be Odd or Even, got {parity!r}")
+        parity = parity.strip().lower()
+    return marks, parity
 
 
 def _grid(reader):
+    """``(puzzle, regions, cell fields)``: the givens, the region of every cell (-1 where
+    none is written), and the Rules fields the cells carry (candidates, odd, even)."""
     n, rows = reader.n, reader.data.get("grid")
     if not isinstance(rows, list) or len(rows) != n:
         raise ValueError(f"f-puzzles: grid must be a list of {n} rows")
     puzzle = np.zeros(n * n, dtype=np.uint8)
     regions = np.full(n * n, -1, dtype=np.int64)
+    fields = {"candidates": {}, "odd": [], "even": []}
     for r, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != n:
             raise ValueError(f"f-puzzles: grid row {r + 1} must be a list of {n} cells")
@@ -147,19 +184,15 @@ def _grid(reader):
             where = f"f-puzzles: grid R{r + 1}C{c + 1}"
             if not isinstance(cell, Mapping):
                 raise ValueError(f"{where}: a cell is an object, got {cell!r}")
-            marks = cell.get("givenPencilMarks")
-            if marks:
-                raise ValueError(f"{where}: givenPencilMarks (given candidates) are not supported")
             for key in cell:
-                if key not in _CELL_COSMETIC and key != "givenPencilMarks":
+                if key not in _CELL_COSMETIC:
                     raise ValueError(f"{where}: unknown cell field {key!r}")
-            value = cell.get("value")
-            if cell.get("given") and value is not None:
-                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= n:
-                    raise ValueError(
-                        f"{where}: a given must be a digit from 1 to {n}, got {value!r}"
-                    )
-                puzzle[r * n + c] = value
+            puzzle[r * n + c] = _given(where, cell, n)
+            marks, parity = _cell_rules(where, cell, n)
+            if marks is not None:
+                fields["candidates"][r * n + c] = marks
+            if parity is not None:
+                fields[parity].append(r * n + c)
             if "region" in cell:
                 region = cell["region"]
                 if isinstance(region, bool) or not isinstance(region, int) or not 0 <= region < n:
@@ -167,7 +200,7 @@ def _grid(reader):
                         f"{where}: region must be an integer from 0 to {n - 1}, got {region!r}"
                     )
                 regions[r * n + c] = region
-    return puzzle, regions
+    return puzzle, regions, fields
 
 
 def _regions(reader, marked):
@@ -185,29 +218,30 @@ def _regions(reader, marked):
         marked = np.where(marked < 0, boxes, marked)
         if (marked == boxes).all():
             return {}
-    elif (marked < 0).any():
-        raise ValueError(f"f-puzzles: grid: a {n}x{n} grid needs a region on every cell")
+    else:
+        # f-puzzles' default region on a grid without boxes (a prime size) is the row
+        marked = np.where(marked < 0, np.arange(n * n) // n, marked)
     return {"regions": marked}
 
 
-def _windoku(reader, entries):
-    """True when the extra regions are exactly the windoku windows."""
+def _extra_regions(reader):
+    """``{"windoku": True}`` when the extra regions are exactly the windoku windows (the
+    engines that know windows take them), else the regions as ``extra_regions``."""
     from ..geometry import rule_units
 
     n = reader.n
-    regions = {frozenset(reader.cells("extraregion", e)) for e in entries}
+    regions = [reader.cells("extraregion", e) for e in reader.entries("extraregion")]
+    if not regions:
+        return {}
     try:
         units = rule_units(n, Rules(windoku=True).checked(n))
         plain = rule_units(n, Rules().checked(n))
     except ValueError:
         units = plain = np.zeros((0, n))
     windows = {frozenset(u.tolist()) for u in units[len(plain) :]}
-    if regions != windows:
-        raise ValueError(
-            "f-puzzles: extraregion: only the windoku windows are supported as extra "
-            "regions (one cell in from the edges, one cell apart)"
-        )
-    return True
+    if len(regions) == len(windows) and {frozenset(r) for r in regions} == windows:
+        return {"windoku": True}
+    return {"extra_regions": regions}
 
 
 def _pairs(reader, key, expect):
@@ -224,65 +258,14 @@ def _pairs(reader, key, expect):
     return out
 
 
-def _rules(reader, regions):
-    data, fields = reader.data, dict(regions)
-    plus, minus = reader.flag("diagonal+"), reader.flag("diagonal-")
-    if plus != minus:
-        name = "diagonal+" if plus else "diagonal-"
-        raise ValueError(f"f-puzzles: {name}: one diagonal alone is not supported (only both)")
-    fields["diagonals"] = plus
-    for key, name in (
-        ("antiknight", "anti_knight"),
-        ("antiking", "anti_king"),
-        ("nonconsecutive", "non_consecutive"),
-        ("disjointgroups", "disjoint"),
-    ):
-        fields[name] = reader.flag(key)
-    cages = []
-    for key in ("killercage", "cage"):
-        for entry in reader.entries(key):
-            cages.append((reader.cells(key, entry), _number(key, entry.get("value"), None)))
-    fields["cages"] = cages
-    thermos = []
-    for entry in reader.entries("thermometer"):
-        lines = entry.get("lines")
-        if not isinstance(lines, list) or not lines:
-            raise ValueError(f"f-puzzles: thermometer: each entry needs lines, got {entry!r}")
-        for line in lines:
-            thermos.append(reader.cells("thermometer", {"cells": line}))
-    fields["thermos"] = thermos
-    fields["white_dots"] = _pairs(reader, "difference", 1)
-    fields["black_dots"] = _pairs(reader, "ratio", 2)
-    for entry in reader.entries("xv"):
-        cells = reader.cells("xv", entry)
-        letter = str(entry.get("value", "")).strip().upper()
-        if len(cells) != 2 or letter not in ("X", "V"):
-            raise ValueError(f"f-puzzles: xv: expected two cells and X or V, got {entry!r}")
-        fields.setdefault(f"{letter.lower()}_pairs", []).append(cells)
-    for key in ("odd", "even"):
-        fields[key] = [reader.cell(key, e.get("cell")) for e in reader.entries(key)]
-    extra = reader.entries("extraregion")
-    if extra:
-        fields["windoku"] = _windoku(reader, extra)
-    known = {
-        "diagonal+",
-        "diagonal-",
-        "antiknight",
-        "antiking",
-        "nonconsecutive",
-        "disjointgroups",
-        "killercage",
-        "cage",
-        "thermometer",
-        "difference",
-        "ratio",
-        "xv",
-        "odd",
-        "even",
-        "extraregion",
-    }
-    for key, value in data.items():
-        if key in _METADATA or key in known:
+def _rules(reader, fields):
+    keyed = rule_fields(reader, _number, lambda key, v: _pairs(reader, key, v))
+    for name in ("odd", "even"):  # marked on the cells and listed under a key
+        keyed[name] = fields.pop(name) + keyed[name]
+    fields = {**fields, **keyed}
+    fields.update(_extra_regions(reader))
+    for key, value in reader.data.items():
+        if key in _METADATA or key in READ_KEYS:
             continue
         if value in (None, False, "", [], {}):
             continue
@@ -300,20 +283,36 @@ def read_fpuzzles(source):
     ----------
     source : str, path or mapping
         The JSON text, its lz-string ``compressToBase64`` packing, an f-puzzles link
-        with ``?load=``, a file holding any of these, or the parsed object.
+        with ``?load=``, a SudokuPad link whose puzzle id is f-puzzles data (``fpuz``
+        or ``fpuzzles`` then the packing), a file holding any of these, or the parsed
+        object. Input is bounded: a JSON text, or a packed text inflating, past 8 Mi
+        characters, more than ``4 n²`` entries under a key, or a list of more cells
+        than the grid has, is refused.
 
     Returns
     -------
     puzzle : (n*n,) uint8 array
         The givens (cells with ``"given": true``), 0 for a blank.
     rules : Rules
-        The constraints, checked for the grid size.
+        The constraints, checked for the grid size. Keys read: ``diagonal+``
+        (``diagonals="anti"``), ``diagonal-`` (``"main"``), ``antiknight``,
+        ``antiking``, ``disjointgroups``, ``nonconsecutive``, ``negative``
+        (``"ratio"``, ``"xv"``), ``killercage``, ``cage``, ``thermometer``,
+        ``difference``, ``ratio``, ``xv``, ``odd``, ``even``, ``minimum``, ``maximum``,
+        ``arrow``, ``littlekillersum``, ``sandwichsum``, ``xsum``, ``skyscraper``,
+        ``whispers`` (and ``germanwhispers``, ``dutchwhispers``), ``renban``,
+        ``palindrome``, ``betweenline``, ``regionsumline``, ``entropicline``,
+        ``modularline``, ``zipperline``, ``lockout``, ``quadruple``, ``extraregion``,
+        an inequality sign (``<``, ``>``, ``^``, ``v``) written as ``text`` between two
+        neighbouring cells (``greater``); per cell
+        ``given``, ``region``, ``givenPencilMarks`` (candidates) and ``parity``.
 
     Raises
     ------
     ValueError
-        Malformed JSON, a bad cell name, a rule numbadlx does not have (``arrow``,
-        ``littlekiller``, ``sandwichsum``, ... or one diagonal alone), named.
+        Malformed JSON, a bad cell name, a rule numbadlx does not have (``clone``,
+        ``nabner``, ``slowthermometer``, a cosmetic ``line`` or ``text`` that is not
+        the drawing of a rule read, ...), named.
 
     Examples
     --------
@@ -324,6 +323,16 @@ def read_fpuzzles(source):
     >>> puzzle, rules = sudoku.read_fpuzzles(text)
     >>> puzzle.tolist()[:4], rules.cages
     ([1, 0, 0, 0], (((1, 2), 7),))
+
+    An arrow's line starts in its bulb; a sandwich clue stands outside the grid:
+
+    >>> text = '{"size": 4, "grid": [[{}, {}, {}, {}], [{}, {}, {}, {}],'
+    >>> text += ' [{}, {}, {}, {}], [{}, {}, {}, {}]],'
+    >>> text += ' "arrow": [{"cells": ["R1C1"], "lines": [["R1C1", "R2C2", "R3C2"]]}],'
+    >>> text += ' "sandwichsum": [{"cell": "R0C4", "value": "5"}]}'
+    >>> rules = sudoku.read_fpuzzles(text)[1]
+    >>> rules.arrows, rules.sandwiches
+    ((((0,), (5, 9)),), (((3, 7, 11, 15), 5),))
     """
     return _read(source, paths=True)
 
@@ -333,7 +342,7 @@ def _read(source, paths):
     if isinstance(source, Mapping):
         data = source
     else:
-        text = _text_of(source, paths)
+        text = text_of(source, paths)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
@@ -345,5 +354,5 @@ def _read(source, paths):
 
     if not MIN_SIZE <= reader.n <= MAX_SIZE:
         raise ValueError(f"f-puzzles: size {reader.n} is outside {MIN_SIZE} to {MAX_SIZE}")
-    puzzle, marked = _grid(reader)
-    return puzzle, _rules(reader, _regions(reader, marked))
+    puzzle, marked, fields = _grid(reader)
+    return puzzle, _rules(reader, {**fields, **_regions(reader, marked)})

@@ -16,12 +16,10 @@ import numpy as np
 
 from ..variants import Rules
 from ._fpuzzles import _read
+from ._fpuzzles_text import WHOLE_LIMIT as _WHOLE_LIMIT
 from ._reader import PuzzleChunk, _Context, _iter_records
 
 __all__ = ["fpuzzles_chunks"]
-
-# A file this large is not tried as one JSON object (a file of lines is read a line at a time)
-_WHOLE_LIMIT = 1 << 24
 
 
 def _one_object(f) -> str | None:

@@ -14,11 +14,26 @@ of ``0``/``1`` characters in reading order (six per base64 character, by a table
 reversed once so that each code is a slice read by ``int(..., 2)``, and the dictionary
 holds Python strings of UTF-16 code units (lone surrogates included), joined once at
 the end.
+
+Every input is bounded: a packed text longer than :data:`MAX_PACKED` characters is
+refused before it is read, and so is a stream as soon as its output would pass
+:data:`MAX_TEXT` characters. An LZW stream may point every code at the newest
+dictionary entry, each one character longer than the last, so a few kilobytes can
+stand for gigabytes; counting the output as it grows stops such a stream after a few
+thousand codes, in memory and time proportional to the bound (the dictionary never
+holds more characters than the output plus one per code).
 """
 
 from __future__ import annotations
 
-__all__ = ["decompress_base64"]
+__all__ = ["decompress_base64", "MAX_TEXT", "MAX_PACKED"]
+
+#: The most characters a decompressed text may hold: 8 Mi. The f-puzzles JSON of a
+#: 36x36 grid with every cell written out and thousands of constraints is well under
+#: 1 Mi characters, so a text past the bound is no puzzle.
+MAX_TEXT = 1 << 23
+#: The most characters a packed (base64) text may hold: 4 Mi.
+MAX_PACKED = 1 << 22
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 # each base64 character's six bits, most significant first (the order they are read
@@ -42,7 +57,8 @@ def decompress_base64(text: str) -> str:
     ------
     ValueError
         A character outside the base64 alphabet, a code pointing past the dictionary,
-        or a stream that ends without its end code.
+        a stream that ends without its end code, a packed text longer than
+        :data:`MAX_PACKED` or an output longer than :data:`MAX_TEXT` characters.
 
     Examples
     --------
@@ -51,7 +67,13 @@ def decompress_base64(text: str) -> str:
     """
     # reversed once, the bits read every code as plain binary: the code at reading
     # position ``at`` (``width`` bits) is ``backwards[end - at - width : end - at]``
-    backwards = _bit_string(text.strip())[::-1]
+    text = text.strip()
+    if len(text) > MAX_PACKED:
+        raise ValueError(
+            f"lz-string: the packed text has {len(text):,} characters, more than the "
+            f"{MAX_PACKED:,} a puzzle may take"
+        )
+    backwards = _bit_string(text)[::-1]
     top = len(backwards)  # end - at: where the next code ends in ``backwards``
     if top < 2:
         raise ValueError("lz-string: the compressed text ends in the middle")
@@ -67,6 +89,7 @@ def decompress_base64(text: str) -> str:
     previous = chr(int(backwards[top - size : top], 2))
     top -= size
     out = [previous]
+    total = 1  # characters in ``out``
     dictionary = ["", "", "", previous]  # codes 0-2 are markers, never strings
     width, room = 3, 4
     while True:
@@ -92,6 +115,12 @@ def decompress_base64(text: str) -> str:
             entry = previous + previous[0]
         else:
             raise ValueError(f"lz-string: code {code} points past the dictionary")
+        total += len(entry)
+        if total > MAX_TEXT:
+            raise ValueError(
+                f"lz-string: the text inflates past {MAX_TEXT:,} characters, more than "
+                "any puzzle holds (a decompression bomb?)"
+            )
         out.append(entry)
         dictionary.append(previous + entry[0])
         previous = entry

@@ -102,10 +102,13 @@ def _too_large_for(count: int, text: str) -> bool:
 
 
 def _is_fpuzzles(text: str) -> bool:
-    """True for the start of an f-puzzles file: a JSON object, an f-puzzles link, or
-    the lz-string packing of a JSON object (``N4Ig`` is how ``{"`` starts packed)."""
+    """True for the start of an f-puzzles file: a JSON object, an f-puzzles link, a
+    SudokuPad link whose puzzle id is f-puzzles data (``fpuz...``), or the lz-string
+    packing of a JSON object (``N4Ig`` is how ``{"`` starts packed)."""
     text = text.strip()
-    if text.startswith("{") or "?load=" in text:
+    if text.startswith(("{", "fpuzN4Ig", "fpuzzlesN4Ig")) or "?load=" in text:
+        return True
+    if "://" in text and re.search(r"[/=]fpuz(zles)?N4Ig", text):
         return True
     return (
         text.startswith("N4Ig")

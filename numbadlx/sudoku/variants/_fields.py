@@ -76,7 +76,8 @@ def cells(rule, values):
 
 def distinct(rule, values, what):
     if len(set(values)) != len(values):
-        twice = sorted({c for c in values if values.count(c) > 1})
+        seen = set()
+        twice = sorted({c for c in values if c in seen or seen.add(c)})
         fail(rule, f"{what} {list(values)} holds cell {twice[0]} twice")
 
 

@@ -357,11 +357,10 @@ def test_fpuzzles_jigsaws_of_prime_sizes_on_the_command_line(tmp_path):
         line = out.read_text().split()[0]
         solved = [int(ch, 36) for ch in line]
         assert _completes(givens, solved, n, rules)
-    # a prime size needs a region on every cell
-    path = tmp_path / "bad.json"
+    # on a prime size a cell without a region is in its row's region (f-puzzles' default)
+    path = tmp_path / "rows.json"
     path.write_text(json.dumps({"size": 5, "grid": [[{}] * 5] * 5}))
-    with pytest.raises(ValueError, match="needs a region on every cell"):
-        sudoku.read_fpuzzles(path)
+    assert sudoku.read_fpuzzles(path)[1].regions.tolist() == [c // 5 for c in range(25)]
 
 
 def test_all_latin_squares_of_order_3_are_found_and_valid():
