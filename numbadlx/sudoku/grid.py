@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..core.words import plural
 from .formats import format_grid, parse
 from .shape import DIGITS, NO_BOXES, box_shape
 from .variants import Rules
@@ -150,16 +151,25 @@ class Grid:
         grid whose rules have no boxes."""
         return self.box if self.rules is None or self.rules.has_boxes else NO_BOXES
 
-    def summary(self) -> str:
-        """One line: size, boxes, givens (and filled cells)."""
+    def summary(self, rules: bool = True) -> str:
+        """One line: size, boxes, the rules' names (unless ``rules=False``), givens (and
+        filled cells).
+
+        Examples
+        --------
+        >>> from numbadlx.sudoku import Rules
+        >>> grid = Grid("1000" "0010" "0000" "0000", rules=Rules(arrows=[(0, [1])]))
+        >>> grid.summary(), grid.summary(rules=False)
+        ('4x4, 2x2 boxes, arrows, 2 givens', '4x4, 2x2 boxes, 2 givens')
+        """
         givens = int((self.puzzle > 0).sum())
         parts = [f"{self.n}x{self.n}"]
         if self.rules is None or self.rules.has_boxes:
             rows, cols = self.box
             parts.append(f"{rows}x{cols} boxes")
-        if self.rules is not None:
+        if self.rules is not None and rules:
             parts += sorted(k.replace("_", " ") for k in self.rules.kinds)
-        text = ", ".join(parts) + f", {givens} givens"
+        text = ", ".join(parts) + f", {plural(givens, 'given')}"
         if self.solution is not None:
             filled = int(((self.puzzle == 0) & (self.solution > 0)).sum())
             text += f", {filled} filled"
