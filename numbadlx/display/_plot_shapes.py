@@ -21,6 +21,8 @@ _GRID_INCHES = 7.5
 # a line of 10-point caption text, in inches; the title's band
 _CAPTION_LINE = 0.19
 _TITLE_BAND = 0.42
+# room for a one-line title at a readable size above a small grid
+_LEAST_WIDTH = 3.2
 
 
 def draw_shapes(ax, shapes, points, shown=frozenset()):
@@ -112,10 +114,15 @@ def layout(wide, high, caption):
     ((4.9, 5.23), ['Rules: arrows, whispers.'])
     """
     cell = min(_CELL_INCHES, _GRID_INCHES / max(wide, high))
-    width = round(wide * cell + 0.4, 3)
+    width = round(max(wide * cell + 0.4, _LEAST_WIDTH), 3)
     chars = max(20, int(width * 72 / (0.56 * 9)))  # 9-point caption
     lines = [line for text in caption for line in textwrap.wrap(text, chars)]
     below = 0.12 + _CAPTION_LINE * len(lines) if lines else 0.15
     height = round(high * cell + _TITLE_BAND + below, 3)
-    box = (0.2 / width, below / height, wide * cell / width, high * cell / height)
+    box = (
+        (width - wide * cell) / 2 / width,
+        below / height,
+        wide * cell / width,
+        high * cell / height,
+    )
     return (width, height), box, lines

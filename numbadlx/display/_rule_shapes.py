@@ -142,10 +142,16 @@ def _arrow(bulb, shaft, n):
             (r0, c0), (r1, c1) = run
             corners = ((c0 + 0.5 - r, r0 + 0.5 - r), (c1 + 0.5 + r, r1 + 0.5 + r))
             shapes.append(Shape("rect", "pill", corners, r=r, stroke=_ARROW, width=0.05))
-        else:  # a bent pill: a thick outline, hollowed
-            points = tuple(_centre(c, n) for c in bulb)
-            shapes.append(Shape("line", "pill", points, stroke=_ARROW, width=2 * r + 0.05))
-            shapes.append(Shape("line", "pill", points, stroke="white", width=2 * r - 0.05))
+        else:  # a bent pill: its cells and the joins of neighbours, thick then hollowed
+            pieces = [(_centre(c, n),) * 2 for c in bulb]
+            pieces += [
+                (_centre(a, n), _centre(b, n))
+                for a in bulb
+                for b in bulb
+                if a < b and math.dist(_centre(a, n), _centre(b, n)) == 1
+            ]
+            for colour, width in ((_ARROW, 2 * r + 0.05), ("white", 2 * r - 0.05)):
+                shapes += [Shape("line", "pill", p, stroke=colour, width=width) for p in pieces]
     first = _centre(shaft[0], n)
     # the shaft leaves the bulb cell nearest its first cell, from the bulb's edge
     near = min(bulb, key=lambda c: math.dist(_centre(c, n), first))
