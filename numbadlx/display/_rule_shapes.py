@@ -243,7 +243,7 @@ def _extremes(cells, n, cls, tint, outward):
 def _quadruple(four, digits, n):
     row, col = divmod(four[0], n)
     x, y = col + 1.0, row + 1.0
-    r = 0.3 if len(digits) > 2 else 0.25
+    r = 0.33 if len(digits) > 2 else 0.28
     shapes = [Shape("circle", "quadruple", ((x, y),), r=r, fill="white", stroke=_INK, width=0.03)]
     k = len(digits)
     if k == 1:
@@ -252,8 +252,8 @@ def _quadruple(four, digits, n):
         spots = [(-1, 0), (1, 0)]
     else:
         spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)][:k] if k == 4 else [(-1, -1), (1, -1), (0, 1)]
-    size = 0.22 if k <= 2 else 0.2
-    step = 0.105
+    size = 0.25 if k <= 2 else 0.22
+    step = 0.115
     for (sx, sy), digit in zip(spots, digits):
         shapes.append(
             Shape(

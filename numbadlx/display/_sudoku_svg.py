@@ -13,7 +13,7 @@ from ._escape import text as _esc
 from ._rule_shapes import OVER, TOP, UNDER
 from ._variant_marks import marks
 
-__all__ = ["grid_svg"]
+__all__ = ["grid_svg", "svg_picture"]
 
 _COLOURS = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
 _THERMO = "#b8b8b8"
@@ -68,7 +68,7 @@ def _layer(m, layer, shown):
 
 def grid_svg(grid):
     """A ``<div>`` holding the SVG picture of a :class:`~numbadlx.sudoku.Grid` under its
-    rules, with the grid's summary below it.
+    rules (:func:`svg_picture`), with the grid's summary and notes below it.
 
     Examples
     --------
@@ -78,16 +78,49 @@ def grid_svg(grid):
     >>> svg.count('class="cage"'), svg.count('class="dot white"'), svg.count('class="given"')
     (1, 1, 2)
     """
+    m = marks(grid.n, grid.box, grid.rules)
+    left, _, right, _ = m.margins
+    wide = grid.n + left + right
+    out = [
+        '<div class="numbadlx-grid" style="display:inline-block;margin:0.3em 0">',
+        svg_picture(grid, m),
+        f'<div style="font-size:0.8em;font-family:sans-serif">{_esc(grid.summary())}</div>',
+    ]
+    for note in m.notes:
+        out.append(
+            f'<div class="note" style="font-size:0.8em;font-family:sans-serif;max-width:'
+            f'{_f(max(wide * _pixels(grid.n), 240))}px">{_esc(note)}</div>'
+        )
+    out.append("</div>")
+    return "".join(out)
+
+
+def _pixels(n):
+    """Pixels a cell at the picture's natural size."""
+    return 40 if n <= 9 else 30 if n <= 16 else 22
+
+
+def svg_picture(grid, m=None):
+    """The ``<svg>`` element alone (a file of its own, as the docs' pictures are): the
+    grid's marks ``m`` (:func:`._variant_marks.marks`, made when None) under its digits.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Grid, Rules
+    >>> svg = svg_picture(Grid("0" * 16, rules=Rules(whispers=[[0, 1, 2]])))
+    >>> svg.startswith("<svg") and svg.endswith("</svg>"), svg.count('class="whisper"')
+    (True, 1)
+    """
     n = grid.n
-    m = marks(n, grid.box, grid.rules)
-    pixels = 40 if n <= 9 else 30 if n <= 16 else 22
+    if m is None:
+        m = marks(n, grid.box, grid.rules)
+    pixels = _pixels(n)
     pad = 0.04
     left, top, right, bottom = m.margins
     wide, high = n + left + right, n + top + bottom
     shown_cells = grid.cells()
     shown = {k for k, (_, kind) in enumerate(shown_cells) if kind != "blank"}
     out = [
-        '<div class="numbadlx-grid" style="display:inline-block;margin:0.3em 0">',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(wide * pixels)}" '
         f'height="{_f(high * pixels)}" viewBox="{_f(-left - pad)} {_f(-top - pad)} '
         f'{_f(wide + 2 * pad)} {_f(high + 2 * pad)}">',
@@ -167,11 +200,4 @@ def grid_svg(grid):
             f'font-family="sans-serif" fill="{_COLOURS[kind]}">{_esc(value)}</text>'
         )
     out.append("</svg>")
-    out.append(f'<div style="font-size:0.8em;font-family:sans-serif">{_esc(grid.summary())}</div>')
-    for note in m.notes:
-        out.append(
-            f'<div class="note" style="font-size:0.8em;font-family:sans-serif;max-width:'
-            f'{_f(max(wide * pixels, 240))}px">{_esc(note)}</div>'
-        )
-    out.append("</div>")
     return "".join(out)

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,7 +49,15 @@ def plot_grid(
     region borders thick instead of the boxes, diagonals thin, cages dashed inside
     their cells with the total small in the first cell, thermometers grey (a bulb and a
     thick line), white and black dots and X and V on the edge between their cells, odd
-    cells circled and even cells squared in grey.
+    cells circled and even cells squared in grey, and the setters' rules as their tools
+    draw them (arrows with bulbs and pills, coloured lines, inequality signs, minimum
+    and maximum cells, quadruple circles, extra regions shaded, pencil-mark candidates;
+    little killers, sandwiches, x-sums and skyscrapers in a margin outside the grid).
+
+    A new figure is sized per cell (half an inch up to 15 cells, smaller beyond), with a
+    one-line title (size, boxes, givens) and, for a variant, its rules and notes (the
+    negative constraint...) in a caption under the grid. On an ``ax`` of the caller's,
+    the title also names the rules and no caption is added.
 
     Parameters
     ----------
@@ -127,9 +136,12 @@ def plot_grid(
     ax.axis("off")
     # one line: the title's font shrinks to the axes' width (rules go to the caption)
     title = grid.summary(rules=not new)
-    ax.set_title(
-        title, fontsize=_fit_font(title, 72 * ax.get_position().width * fig.get_size_inches()[0])
-    )
+    wide_points = 72 * ax.get_position().width * fig.get_size_inches()[0]
+    font = _fit_font(title, wide_points)
+    if not new and 0.56 * font * len(title) > wide_points:
+        # a long list of rules on the caller's small axes: wrapped, as nothing else fits
+        title = textwrap.fill(title, max(16, int(wide_points / (0.56 * font))))
+    ax.set_title(title, fontsize=font)
     if lines:
         box = ax.get_position()
         fig.text(

@@ -52,7 +52,9 @@ class Grid:
     from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
     With ``rules``, Jupyter draws a picture of the variant instead of a table: region
     borders, diagonals, cages with their totals, thermometers, dots, X and V, odd and
-    even cells. Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
+    even cells, and the setters' rules (arrows, coloured lines, outside clues in a
+    margin, quadruples, inequality signs, minimums and maximums, extra regions,
+    candidates). Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
     size from 2x2, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw); such a grid
     has no box borders.
 
