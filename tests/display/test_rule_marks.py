@@ -320,3 +320,57 @@ def test_plot_grid_draws_the_new_marks_in_a_margin(plt):
 def test_grid_summary_counts_givens_in_words():
     assert Grid("1" + "0" * 15).summary().endswith("1 given")
     assert Grid("12" + "0" * 14).summary().endswith("2 givens")
+
+
+def test_svg_structure_of_every_new_mark():
+    html5lib = pytest.importorskip("html5lib", reason="html5lib is not installed")
+    rules = Rules(
+        arrows=[(0, [1, 2]), ([27, 28], [36, 45])],
+        little_killers=[([1, 11, 21], 9)],
+        sandwiches=[(list(range(9, 18)), 0)],
+        x_sums=[(list(range(26, 17, -1)), 10)],
+        skyscrapers=[([8 + 9 * r for r in range(9)], 2)],
+        whispers=[[30, 31]],
+        renbans=[[32, 33]],
+        palindromes=[[48, 49, 50]],
+        between_lines=[[51, 52, 53]],
+        region_sum_lines=[[54, 55]],
+        entropic_lines=[[56, 57, 58]],
+        modular_lines=[[59, 60, 61]],
+        zipper_lines=[[69, 70, 71]],
+        lockout_lines=[([72, 73, 74], 3)],
+        quadruples=[((6, 7, 15, 16), (1, 2, 3, 4))],
+        greater=[(40, 41)],
+        minimums=[80],
+        maximums=[42],
+        extra_regions=[[66, 67]],
+        candidates={68: [1, 2]},
+    )
+    tree = html5lib.parse(
+        grid_html("0" * 81, rules=rules), treebuilder="etree", namespaceHTMLElements=False
+    )
+    counts, tags = {}, {}
+    for element in tree.iter():
+        name = element.get("class")
+        if name and isinstance(element.tag, str):
+            counts[name] = counts.get(name, 0) + 1
+            tags.setdefault(name, set()).add(element.tag.rsplit("}", 1)[-1])
+    expected = {
+        "bulb": (1, "circle"), "pill": (1, "rect"), "arrow": (2, "polyline"),
+        "arrowhead": (2, "polyline"), "little-killer": (1, "text"), "killer-arrow": (2, "polyline"),
+        "sandwich": (1, "text"), "x-sum": (1, "text"), "skyscraper": (1, "text"),
+        "whisper": (1, "polyline"), "renban": (1, "polyline"), "palindrome": (1, "polyline"),
+        "between-line": (1, "polyline"), "between-end": (2, "circle"),
+        "region-sum-line": (1, "polyline"), "entropic-line": (1, "polyline"),
+        "modular-line": (1, "polyline"), "zipper-line": (1, "polyline"),
+        "lockout-line": (1, "polyline"), "lockout-end": (2, "polygon"),
+        "quadruple": (1, "circle"), "quadruple-digit": (4, "text"), "greater": (1, "polyline"),
+        "extra-region": (2, "rect"), "candidate": (2, "text"),
+    }  # fmt: skip
+    for name, (count, tag) in expected.items():
+        assert counts.get(name) == count and tags[name] == {tag}, name
+    # a shaded cell and a sign per neighbour: two for a corner minimum, four for a maximum
+    assert counts["minimum"] == 1 + 2 and counts["maximum"] == 1 + 4
+    # margins: left (sandwich), right (x-sum read from the right), top (killer, skyscraper)
+    svg = next(e for e in tree.iter() if isinstance(e.tag, str) and e.tag.endswith("svg"))
+    assert svg.get("viewBox") == "-1.04 -1.04 11.08 10.08"
