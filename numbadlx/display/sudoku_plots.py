@@ -105,8 +105,10 @@ def plot_grid(
         ax.set_position(position)
     else:
         fig = ax.figure
-    # points per cell, for line widths and fonts
-    points = 72 * ax.get_position().width * fig.get_size_inches()[0] / wide
+    # points per cell, for line widths and fonts: the grid keeps its shape, so the
+    # narrower of the axes' two sides sets the cell
+    box, (inches_x, inches_y) = ax.get_position(), fig.get_size_inches()
+    points = 72 * min(box.width * inches_x / wide, box.height * inches_y / high)
     cells = grid.cells()
     shown = frozenset(k for k, (_, kind) in enumerate(cells) if kind != "blank")
     if variant:
@@ -143,7 +145,6 @@ def plot_grid(
         title = textwrap.fill(title, max(16, int(wide_points / (0.56 * font))))
     ax.set_title(title, fontsize=font)
     if lines:
-        box = ax.get_position()
         fig.text(
             box.x0,
             box.y0 - 0.06 / fig.get_size_inches()[1],
