@@ -374,3 +374,10 @@ def test_svg_structure_of_every_new_mark():
     # margins: left (sandwich), right (x-sum read from the right), top (killer, skyscraper)
     svg = next(e for e in tree.iter() if isinstance(e.tag, str) and e.tag.endswith("svg"))
     assert svg.get("viewBox") == "-1.04 -1.04 11.08 10.08"
+
+
+def test_a_slanting_shaft_leaves_a_pill_from_its_round_end():
+    # the shaft leaves the pill cell nearest its first cell; slantwise that is an end
+    # cell (a middle cell's slanting neighbour is straight below or above an end cell)
+    end = _of(Rules(arrows=[([0, 1], [11])]), 9)[1].points[0]
+    assert abs(math.dist(end, (1.5, 0.5)) - 0.4) < 1e-9 and end[0] > 1.5 and end[1] > 0.5
