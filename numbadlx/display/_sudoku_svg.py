@@ -10,9 +10,10 @@ all text is escaped.
 from __future__ import annotations
 
 from ._escape import text as _esc
+from ._rule_shapes import OVER, TOP, UNDER
 from ._variant_marks import marks
 
-__all__ = ["grid_svg"]
+__all__ = ["grid_svg", "svg_picture"]
 
 _COLOURS = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
 _THERMO = "#b8b8b8"
@@ -29,9 +30,45 @@ def _line(a, b, cls, style):
     )
 
 
+def _shape(shape):
+    """One :class:`._rule_shapes.Shape` as an SVG element (its text escaped)."""
+    paint = f'fill="{shape.fill}" stroke="{shape.stroke}"'
+    if shape.width:
+        paint += f' stroke-width="{_f(shape.width)}"'
+    cls = _esc(shape.cls)
+    if shape.kind == "circle":
+        (x, y), r = shape.points[0], shape.r
+        return f'<circle class="{cls}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" {paint}/>'
+    if shape.kind == "rect":
+        (x0, y0), (x1, y1) = shape.points
+        corner = f' rx="{_f(shape.r)}"' if shape.r else ""
+        return (
+            f'<rect class="{cls}" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
+            f'height="{_f(y1 - y0)}"{corner} {paint}/>'
+        )
+    if shape.kind in ("line", "polygon"):
+        points = " ".join(f"{_f(x)},{_f(y)}" for x, y in shape.points)
+        tag = "polyline" if shape.kind == "line" else "polygon"
+        return (
+            f'<{tag} class="{cls}" points="{points}" {paint} stroke-linecap="round" '
+            'stroke-linejoin="round"/>'
+        )
+    (x, y) = shape.points[0]
+    weight = ' font-weight="bold"' if shape.bold else ""
+    return (
+        f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" font-size="{_f(shape.size)}"{weight} '
+        'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+        f'fill="{shape.fill}">{_esc(shape.text)}</text>'
+    )
+
+
+def _layer(m, layer, shown):
+    return [_shape(s) for s in m.shapes if s.layer == layer and (s.cell < 0 or s.cell not in shown)]
+
+
 def grid_svg(grid):
     """A ``<div>`` holding the SVG picture of a :class:`~numbadlx.sudoku.Grid` under its
-    rules, with the grid's summary below it.
+    rules (:func:`svg_picture`), with the grid's summary and notes below it.
 
     Examples
     --------
@@ -41,16 +78,55 @@ def grid_svg(grid):
     >>> svg.count('class="cage"'), svg.count('class="dot white"'), svg.count('class="given"')
     (1, 1, 2)
     """
-    n = grid.n
-    m = marks(n, grid.box, grid.rules)
-    pixels = 40 if n <= 9 else 30 if n <= 16 else 22
-    pad = 0.04
+    m = marks(grid.n, grid.box, grid.rules)
+    left, _, right, _ = m.margins
+    wide = grid.n + left + right
     out = [
         '<div class="numbadlx-grid" style="display:inline-block;margin:0.3em 0">',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{n * pixels}" '
-        f'height="{n * pixels}" viewBox="{-pad} {-pad} {n + 2 * pad} {n + 2 * pad}">',
+        svg_picture(grid, m),
+        f'<div style="font-size:0.8em;font-family:sans-serif">{_esc(grid.summary())}</div>',
+    ]
+    for note in m.notes:
+        out.append(
+            f'<div class="note" style="font-size:0.8em;font-family:sans-serif;max-width:'
+            f'{_f(max(wide * _pixels(grid.n), 240))}px">{_esc(note)}</div>'
+        )
+    out.append("</div>")
+    return "".join(out)
+
+
+def _pixels(n):
+    """Pixels a cell at the picture's natural size."""
+    return 40 if n <= 9 else 30 if n <= 16 else 22
+
+
+def svg_picture(grid, m=None):
+    """The ``<svg>`` element alone (a file of its own, as the docs' pictures are): the
+    grid's marks ``m`` (:func:`._variant_marks.marks`, made when None) under its digits.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Grid, Rules
+    >>> svg = svg_picture(Grid("0" * 16, rules=Rules(whispers=[[0, 1, 2]])))
+    >>> svg.startswith("<svg") and svg.endswith("</svg>"), svg.count('class="whisper"')
+    (True, 1)
+    """
+    n = grid.n
+    if m is None:
+        m = marks(n, grid.box, grid.rules)
+    pixels = _pixels(n)
+    pad = 0.04
+    left, top, right, bottom = m.margins
+    wide, high = n + left + right, n + top + bottom
+    shown_cells = grid.cells()
+    shown = {k for k, (_, kind) in enumerate(shown_cells) if kind != "blank"}
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(wide * pixels)}" '
+        f'height="{_f(high * pixels)}" viewBox="{_f(-left - pad)} {_f(-top - pad)} '
+        f'{_f(wide + 2 * pad)} {_f(high + 2 * pad)}">',
         f'<rect x="0" y="0" width="{n}" height="{n}" fill="white"/>',
     ]
+    out += _layer(m, UNDER, shown)
     for x, y, w, h in m.windows:
         out.append(
             f'<rect class="window" x="{x}" y="{y}" width="{w}" height="{h}" fill="#e8eef7"/>'
@@ -98,6 +174,7 @@ def grid_svg(grid):
                 f'style="paint-order:stroke" stroke="white" stroke-width="0.06">'
                 f"{_esc(total)}</text>"
             )
+    out += _layer(m, OVER, shown)
     for x, y, colour in m.dots:
         out.append(
             f'<circle class="dot {colour}" cx="{_f(x)}" cy="{_f(y)}" r="0.11" '
@@ -110,8 +187,9 @@ def grid_svg(grid):
             'style="paint-order:stroke" stroke="white" stroke-width="0.08">'
             f"{_esc(letter)}</text>"
         )
+    out += _layer(m, TOP, shown)
     size = 0.6 if n <= 16 else 0.5
-    for cell, (value, kind) in enumerate(grid.cells()):
+    for cell, (value, kind) in enumerate(shown_cells):
         if kind == "blank":
             continue
         row, col = divmod(cell, n)
@@ -122,6 +200,4 @@ def grid_svg(grid):
             f'font-family="sans-serif" fill="{_COLOURS[kind]}">{_esc(value)}</text>'
         )
     out.append("</svg>")
-    out.append(f'<div style="font-size:0.8em;font-family:sans-serif">{_esc(grid.summary())}</div>')
-    out.append("</div>")
     return "".join(out)

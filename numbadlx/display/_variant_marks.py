@@ -11,6 +11,9 @@ import dataclasses
 
 import numpy as np
 
+from ._outside_shapes import outside_shapes
+from ._rule_shapes import notes, rule_shapes
+
 __all__ = ["Marks", "marks"]
 
 # How far a cage's outline sits inside its cells, in cells.
@@ -38,6 +41,13 @@ class Marks:
     #: centres of odd (circle) and even (square) cells
     odd: list = dataclasses.field(default_factory=list)
     even: list = dataclasses.field(default_factory=list)
+    #: the setters' rules as plain shapes (:class:`._rule_shapes.Shape`): arrows, lines,
+    #: signs, extra regions, pencil marks, outside clues
+    shapes: list = dataclasses.field(default_factory=list)
+    #: cells of margin (left, top, right, bottom) the outside clues need
+    margins: tuple = (0, 0, 0, 0)
+    #: caption lines for what the picture cannot show (the negative constraint...)
+    notes: list = dataclasses.field(default_factory=list)
 
 
 def _centre(cell, n):
@@ -139,4 +149,7 @@ def marks(n, box, rules=None):
         out.letters += [(*_between(a, b, n), letter) for a, b in getattr(rules, name)]
     out.odd = [_centre(c, n) for c in rules.odd]
     out.even = [_centre(c, n) for c in rules.even]
+    outside, out.margins = outside_shapes(rules, n)
+    out.shapes = rule_shapes(rules, n) + outside
+    out.notes = notes(rules, n)
     return out

@@ -58,6 +58,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from ..core.names import option_text
 from ..core.trace import trace
 from ..core.words import plural
 from ._escape import script_json
@@ -414,6 +415,8 @@ def _player_html(player):
         "names": options,
         "primary": [not bool(s) for s in problem.secondary],
         "options": option_items,
+        # each option's items as Knuth writes them, a secondary item with its colour
+        "optionTexts": [option_text(problem, k) for k in range(problem.n_options)],
         "colours": colours,
         "steps": [
             [KINDS.index(s.kind), s.level, s.item, s.option, list(s.stack), list(s.tried)]

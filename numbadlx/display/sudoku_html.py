@@ -53,7 +53,10 @@ def grid_html(puzzle, solution=None, box=None, rules=None):
     rules : Rules, optional
         A variant's rules: the grid is then an SVG picture with region borders,
         diagonals, cages and their totals, thermometers, dots, X and V, odd and even
-        cells (each element of a class naming it: ``border``, ``cage``, ``dot white``...).
+        cells, and the setters' rules (arrows, coloured lines, clues outside the grid
+        in a margin, quadruples, inequality signs, minimums and maximums, extra
+        regions, candidates; the negative constraint in a note), each element of a
+        class naming it: ``border``, ``cage``, ``dot white``, ``arrow``, ``whisper``...
 
     Returns
     -------

@@ -27,6 +27,10 @@ from numpy.typing import ArrayLike
 
 from ..core.words import plural
 from ._figure import axes as _axes
+from ._plot_shapes import draw_shapes as _draw_shapes
+from ._plot_shapes import fit_font as _fit_font
+from ._plot_shapes import layout as _layout
+from ._rule_shapes import OVER, TOP, UNDER
 from ._variant_marks import marks as _marks
 
 __all__ = ["plot_grid", "plot_effort"]
@@ -45,7 +49,15 @@ def plot_grid(
     region borders thick instead of the boxes, diagonals thin, cages dashed inside
     their cells with the total small in the first cell, thermometers grey (a bulb and a
     thick line), white and black dots and X and V on the edge between their cells, odd
-    cells circled and even cells squared in grey.
+    cells circled and even cells squared in grey, and the setters' rules as their tools
+    draw them (arrows with bulbs and pills, coloured lines, inequality signs, minimum
+    and maximum cells, quadruple circles, extra regions shaded, pencil-mark candidates;
+    little killers, sandwiches, x-sums and skyscrapers in a margin outside the grid).
+
+    A new figure is sized per cell (half an inch up to 15 cells, smaller beyond), with a
+    one-line title (size, boxes, givens) and, for a variant, its rules and notes (the
+    negative constraint...) in a caption under the grid. On an ``ax`` of the caller's,
+    the title also names the rules and no caption is added.
 
     Parameters
     ----------
@@ -77,17 +89,35 @@ def plot_grid(
 
     grid = Grid(puzzle, solution, box, rules=rules)
     n = grid.n
-    side = 0.42 * n + 0.6
-    new = ax is None
-    fig, ax = _axes(ax, (side, side + 0.3))
     variant = grid.rules is not None and bool(grid.rules.kinds)
+    m = _marks(n, grid.box, grid.rules) if variant else None
+    left, top, right, bottom = m.margins if variant else (0, 0, 0, 0)
+    wide, high = n + left + right, n + top + bottom
+    caption = []
     if variant:
-        _variant(ax, grid)
+        names = ", ".join(sorted(k.replace("_", " ") for k in grid.rules.kinds))
+        caption = [f"Rules: {names}.", *m.notes]
+    new = ax is None
+    lines = []
+    if new:
+        size, position, lines = _layout(wide, high, caption)
+        fig, ax = _axes(None, size)
+        ax.set_position(position)
+    else:
+        fig = ax.figure
+    # points per cell, for line widths and fonts: the grid keeps its shape, so the
+    # narrower of the axes' two sides sets the cell
+    box, (inches_x, inches_y) = ax.get_position(), fig.get_size_inches()
+    points = 72 * min(box.width * inches_x / wide, box.height * inches_y / high)
+    cells = grid.cells()
+    shown = frozenset(k for k, (_, kind) in enumerate(cells) if kind != "blank")
+    if variant:
+        _variant(ax, grid, m, points, shown)
     else:
         _boxes(ax, n, *grid.box)
-    size = max(5.0, 14.0 - 0.3 * n)
+    size = 0.5 * points if n <= 16 else 0.46 * points
     colours = {"given": "#111", "filled": "#1d5fbf", "clash": "#c0392b"}
-    for cell, (text, kind) in enumerate(grid.cells()):
+    for cell, (text, kind) in enumerate(cells):
         if kind == "blank":
             continue
         row, col = divmod(cell, n)
@@ -96,21 +126,34 @@ def plot_grid(
             row + 0.5,
             text,
             ha="center",
-            va="center",
+            va="center_baseline",
             fontsize=size,
             color=colours[kind],
             fontweight="bold" if kind != "filled" else "normal",
+            zorder=6,
         )
-    ax.set_xlim(0, n)
-    ax.set_ylim(n, 0)
+    ax.set_xlim(-left, n + right)
+    ax.set_ylim(n + bottom, -top)
     ax.set_aspect("equal")
     ax.axis("off")
-    # wrapped to the axes' width (about 12 characters an inch at 10 points), so a
-    # small grid's title is not cut off
-    inches = ax.get_position().width * fig.get_size_inches()[0]
-    ax.set_title(textwrap.fill(grid.summary(), max(16, int(12 * inches))), fontsize=10)
-    if variant and new:
-        fig.tight_layout()  # a variant's summary may take three lines
+    # one line: the title's font shrinks to the axes' width (rules go to the caption)
+    title = grid.summary(rules=not new)
+    wide_points = 72 * ax.get_position().width * fig.get_size_inches()[0]
+    font = _fit_font(title, wide_points)
+    if not new and 0.56 * font * len(title) > wide_points:
+        # a long list of rules on the caller's small axes: wrapped, as nothing else fits
+        title = textwrap.fill(title, max(16, int(wide_points / (0.56 * font))))
+    ax.set_title(title, fontsize=font)
+    if lines:
+        fig.text(
+            box.x0,
+            box.y0 - 0.06 / fig.get_size_inches()[1],
+            "\n".join(lines),
+            ha="left",
+            va="top",
+            fontsize=9,
+            color="#333",
+        )
     return fig
 
 
@@ -133,15 +176,13 @@ def _boxes(ax, n, rows, cols):
         ax.plot([0, n], [k, k], color="#333", lw=width)
 
 
-def _variant(ax, grid):
+def _variant(ax, grid, m, points, shown):
     """The marks of the grid's rules (see :func:`plot_grid`), under its digits."""
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle, Rectangle
 
     n = grid.n
-    m = _marks(n, grid.box, grid.rules)
-    # points per cell, for line widths and fonts
-    points = 72 * ax.get_position().width * ax.figure.get_size_inches()[0] / n
+    _draw_shapes(ax, [s for s in m.shapes if s.layer == UNDER], points, shown)
     for x, y, w, h in m.windows:
         ax.add_patch(Rectangle((x, y), w, h, color="#e8eef7", lw=0, zorder=0))
     for x, y in m.odd:
@@ -169,8 +210,17 @@ def _variant(ax, grid):
         if label is not None:
             x, y, total = label
             ax.text(
-                x, y, total, ha="left", va="top", fontsize=0.22 * points, color="#222", zorder=4
+                x,
+                y,
+                total,
+                ha="left",
+                va="top",
+                fontsize=0.27 * points,
+                color="#222",
+                zorder=4,
+                bbox={"boxstyle": "square,pad=0.02", "facecolor": "white", "edgecolor": "none"},
             )
+    _draw_shapes(ax, [s for s in m.shapes if s.layer == OVER], points, shown)
     for x, y, colour in m.dots:
         ax.add_patch(Circle((x, y), 0.11, facecolor=colour, edgecolor="#111", lw=0.8, zorder=4))
     for x, y, letter in m.letters:
@@ -185,6 +235,7 @@ def _variant(ax, grid):
             zorder=4,
             bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none"},
         )
+    _draw_shapes(ax, [s for s in m.shapes if s.layer == TOP], points, shown)
 
 
 def plot_effort(results: Any | Mapping[str, Any], bins: int = 30, ax: Any = None) -> Any:

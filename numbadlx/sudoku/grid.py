@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..core.words import plural
 from .formats import format_grid, parse
 from .shape import DIGITS, NO_BOXES, box_shape
 from .variants import Rules
@@ -51,7 +52,9 @@ class Grid:
     from 4x4 to 36x36 (cells above 9 use the letters of the text format, A = 10).
     With ``rules``, Jupyter draws a picture of the variant instead of a table: region
     borders, diagonals, cages with their totals, thermometers, dots, X and V, odd and
-    even cells. Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
+    even cells, and the setters' rules (arrows, coloured lines, outside clues in a
+    margin, quadruples, inequality signs, minimums and maximums, extra regions,
+    candidates). Rules without boxes (``latin=True``, jigsaw ``regions=``) take any
     size from 2x2, prime sizes too (a 5x5 or 7x7 Latin square or jigsaw); such a grid
     has no box borders.
 
@@ -150,16 +153,25 @@ class Grid:
         grid whose rules have no boxes."""
         return self.box if self.rules is None or self.rules.has_boxes else NO_BOXES
 
-    def summary(self) -> str:
-        """One line: size, boxes, givens (and filled cells)."""
+    def summary(self, rules: bool = True) -> str:
+        """One line: size, boxes, the rules' names (unless ``rules=False``), givens (and
+        filled cells).
+
+        Examples
+        --------
+        >>> from numbadlx.sudoku import Rules
+        >>> grid = Grid("1000" "0010" "0000" "0000", rules=Rules(arrows=[(0, [1])]))
+        >>> grid.summary(), grid.summary(rules=False)
+        ('4x4, 2x2 boxes, arrows, 2 givens', '4x4, 2x2 boxes, 2 givens')
+        """
         givens = int((self.puzzle > 0).sum())
         parts = [f"{self.n}x{self.n}"]
         if self.rules is None or self.rules.has_boxes:
             rows, cols = self.box
             parts.append(f"{rows}x{cols} boxes")
-        if self.rules is not None:
+        if self.rules is not None and rules:
             parts += sorted(k.replace("_", " ") for k in self.rules.kinds)
-        text = ", ".join(parts) + f", {givens} givens"
+        text = ", ".join(parts) + f", {plural(givens, 'given')}"
         if self.solution is not None:
             filled = int(((self.puzzle == 0) & (self.solution > 0)).sum())
             text += f", {filled} filled"

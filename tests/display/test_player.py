@@ -488,3 +488,40 @@ def test_browser_buttons_keep_their_look_under_a_theme_reset(browser, tmp_path):
 
     assert float(opacity) == 1
     assert _contrast(hex_of(colour), hex_of(background)) >= 4.5, look
+
+
+def _errands():
+    """Two named options that differ only in the colour of the van."""
+    return ExactCover.from_names(
+        {"morning": ["shop", "drive", "van:red"], "evening": ["shop", "drive", "van:blue"]},
+        secondary=["van"],
+    )
+
+
+def test_option_lists_show_the_colours_of_secondary_items():
+    player = _errands().play()
+    html = player.html()
+    # the lists' text of each option: its items as Knuth writes them, colours included
+    assert '"optionTexts":["shop drive van:red","shop drive van:blue"]' in html
+
+
+def test_browser_choices_show_the_colours_of_secondary_items(browser, tmp_path):
+    player = _errands().play()
+    page = player.save(tmp_path / "errands.html")
+    browser.get(page.as_uri())
+    uid = player.dom_id
+    _slide(browser, uid, 0)  # choose "shop": both options are this level's choices
+    choices = browser.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll("
+        "'#' + arguments[0] + '-choices li'), function (li) { return li.textContent; });",
+        uid,
+    )
+    assert choices == ["morning: shop drive van:red", "evening: shop drive van:blue"]
+    # at the solution, the partial solution lists the option, colour too
+    _slide(browser, uid, [step.kind for step in player.steps].index("solution"))
+    solution = browser.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll("
+        "'#' + arguments[0] + '-solution li'), function (li) { return li.textContent; });",
+        uid,
+    )
+    assert solution == ["morning: shop drive van:red"]

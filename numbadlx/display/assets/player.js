@@ -15,6 +15,12 @@
     cells.push(Array.prototype.slice.call(tr.querySelectorAll("td")));
   }
   heads = Array.prototype.slice.call(table.querySelectorAll("th[data-item]"));
+  // an option in the lists: its items with their colours (x:red), after its name
+  // when it has a name of its own
+  function optionLabel(k) {
+    var text = D.optionTexts[k];
+    return D.names[k] === text ? text : D.names[k] + ": " + text;
+  }
   function colour(k, j) { return D.colours ? D.colours[k][j] : 0; }
   // item -> -1 (covered) or the colour it was given (purified), from options ks
   function coverMap(ks) {
@@ -101,9 +107,7 @@
     list.innerHTML = "";
     choices.forEach(function (k) {
       var li = document.createElement("li");
-      li.textContent = D.names[k] + ": " + D.options[k].map(function (i) {
-        return D.items[i];
-      }).join(" ");
+      li.textContent = optionLabel(k);
       li.setAttribute("data-option", k);
       if (k === option && (kind === "try" || kind === "cover")) { li.className = "current"; }
       else if (tried.indexOf(k) >= 0) { li.className = "tried"; }
@@ -115,9 +119,7 @@
     sol.innerHTML = "";
     stack.forEach(function (k) {
       var li = document.createElement("li");
-      li.textContent = D.names[k] + ": " + D.options[k].map(function (i) {
-        return D.items[i];
-      }).join(" ");
+      li.textContent = optionLabel(k);
       li.setAttribute("data-option", k);
       sol.appendChild(li);
     });
