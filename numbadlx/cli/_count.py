@@ -74,7 +74,16 @@ def _count_command(args):
         timeout = None if args.timeout is None else args.timeout - (time.perf_counter() - start)
         if (max_nodes is not None and max_nodes < 1) or (timeout is not None and timeout <= 0):
             raise BudgetExceeded("nothing left for the count", 0, SearchStats(status="budget"))
-        total = problem.count(args.limit, max_nodes=max_nodes, timeout=timeout, method=args.method)
+        report = _progress_line() if args.progress or sys.stderr.isatty() else None
+        total = problem.count(
+            args.limit,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            method=args.method,
+            progress=report if args.method == "dlx" else None,
+        )
+        if report is not None:
+            report.finish()
     except ValueError as error:  # --method memo with --limit or multiplicities
         print(f"numbadlx: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -88,6 +97,37 @@ def _count_command(args):
         )
         return EXIT_UNFINISHED
     return _count_report(args, total, problem.stats)
+
+
+class _progress_line:
+    """``count``'s progress on standard error: the share of the search tree done (as
+    estimated from the search's path), nodes and solutions, on one line rewritten at
+    most 4 times a second."""
+
+    def __init__(self):
+        import time
+
+        self.clock = time.monotonic
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, fraction, nodes, solutions):
+        now = self.clock()
+        if now - self.last < 0.25:
+            return
+        self.last = now
+        share = "" if fraction is None else f"about {100 * fraction:.1f}% of the tree, "
+        print(
+            f"\r{share}{plural(nodes, 'node')}, {plural(solutions, 'solution')}  ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+        self.shown = True
+
+    def finish(self):
+        if self.shown:
+            print(file=sys.stderr)
 
 
 def _cheapest_command(args, problem):

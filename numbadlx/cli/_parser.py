@@ -175,6 +175,12 @@ def build_parser():
         "paths (Knuth's estimator)",
     )
     count.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the share of the search tree done (estimated), even when standard error "
+        "is not a terminal",
+    )
+    count.add_argument(
         "--cheapest",
         type=positive,
         default=0,

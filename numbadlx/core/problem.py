@@ -476,6 +476,7 @@ class ExactCover(ExplorerTools):
         threads: int = 1,
         max_bytes: int | None = None,
         max_cost: int | None = None,
+        progress: Any = None,
     ) -> int:
         """Number of solutions, stopping early at ``limit`` if given.
 
@@ -492,6 +493,9 @@ class ExactCover(ExplorerTools):
         ``max_nodes`` one budget whatever the method (see
         :func:`numbadlx.core.counting.count_by_method`). ``max_cost`` counts only the
         solutions that cost at most that much (see :attr:`costs`; one thread, DLX).
+        ``progress(fraction, nodes, solutions)`` is called every few tens of
+        milliseconds of a plain DLX count (the share of the tree done is estimated from
+        the search's path; see :meth:`numbadlx.core.search.Search.fraction_done`).
 
         Examples
         --------
@@ -516,7 +520,7 @@ class ExactCover(ExplorerTools):
                 threads=threads,
                 max_bytes=max_bytes,
             )
-        return count_dlx(self, limit, max_nodes=max_nodes, timeout=timeout)
+        return count_dlx(self, limit, max_nodes=max_nodes, timeout=timeout, progress=progress)
 
     def solutions(
         self,

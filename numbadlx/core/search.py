@@ -26,6 +26,8 @@ from .kernels import common as _kernel
 from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
 from .kernels.xc import search_c, search_x
+from .links import DOWN as _DOWN
+from .links import ITEM as _ITEM
 from .links import LINK_DTYPE
 from .validate import check_count, check_timeout
 from .words import plural
@@ -214,6 +216,8 @@ class Search:
         self._step = _SLICE_NODES
         # The one deadline: every run() compares the clock with this same moment.
         self.deadline = None if self.timeout is None else time.perf_counter() + self.timeout
+        #: called with this search between slices (a progress report), or None
+        self.on_slice = None
 
     def _setup_cells(self, problem):
         """The dancing-cells table and state (see :mod:`.kernels.cells`)."""
@@ -289,6 +293,8 @@ class Search:
                     *self.extra,
                 )
             found_total += found
+            if self.on_slice is not None:
+                self.on_slice(self)
             if code != _kernel.RET_BUDGET:
                 break
             if slice_nodes == limit_nodes:
@@ -306,6 +312,32 @@ class Search:
             _kernel.RET_BUDGET: "budget",
         }[code]
         return code, found_total, record
+
+    def fraction_done(self):
+        """The share of the search tree behind the current path, by the path's place
+        in it: at each level ``j`` the option tried is the ``k_j``-th (from 0) of its
+        item's ``d_j``, and the tree counts as done up to ``sum_j k_j / (d_1 ... d_j)``
+        (as if the subtrees of a level were alike: Knuth's progress report). Rises
+        from 0 to 1 as the search goes; None for the cells engine and Algorithm M."""
+        if self.state[0] == PC_DONE:
+            return 1.0
+        if self.engine != "dlx" or self.extra:
+            return None
+        nodes = self.nodes
+        done, weight = 0.0, 1.0
+        for level in range(int(self.state[1])):
+            x = int(self.choice[level])
+            item = int(nodes[_ITEM, x]) if x > self.n_items else x
+            degree = int(nodes[_ITEM, item])
+            if degree == 0 or x <= self.n_items:
+                break
+            position, p = 0, int(nodes[_DOWN, item])
+            while p != x:
+                position += 1
+                p = int(nodes[_DOWN, p])
+            weight /= degree
+            done += position * weight
+        return done
 
     def summary(self):
         return SearchStats(
@@ -354,9 +386,12 @@ def first_solution(problem, *, max_nodes=None, timeout=None):
     return decode_solution(record[0]) if found else None
 
 
-def count_dlx(problem, limit=None, *, max_nodes=None, timeout=None):
+def count_dlx(problem, limit=None, *, max_nodes=None, timeout=None, progress=None):
     """``problem``'s solutions counted by plain DLX on this thread, up to ``limit`` (the
-    search of :meth:`numbadlx.ExactCover.count` with its default method).
+    search of :meth:`numbadlx.ExactCover.count` with its default method). ``progress``,
+    if given, is called between slices of the search (every 10-50 ms) with the share
+    of the tree done (:meth:`Search.fraction_done`, None where unknown), the nodes and
+    the solutions so far.
 
     Examples
     --------
@@ -366,6 +401,10 @@ def count_dlx(problem, limit=None, *, max_nodes=None, timeout=None):
     """
     limit = None if limit is None else check_count(limit, "limit")
     search = Search(problem, max_nodes=max_nodes, timeout=timeout)
+    if progress is not None:
+        search.on_slice = lambda s: progress(
+            s.fraction_done(), int(s.stats[_kernel.ST_NODES]), int(s.stats[_kernel.ST_SOLUTIONS])
+        )
     code, found, _ = search.run(0 if limit is None else limit, 0)
     _finish(problem, search, code, found, "count")
     return found

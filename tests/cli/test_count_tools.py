@@ -34,3 +34,26 @@ def test_cheapest_prints_the_k_cheapest_with_their_costs(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out == ["solution 1: cost 4", "  c", "  a", "  b", "solution 2: cost 5", "  a", "  b c"]
     assert main(["count", str(path), "--cheapest", "2", "--limit", "3"]) == EXIT_USAGE
+
+
+def test_progress_shows_a_rising_share_of_the_tree(tmp_path, capsys, monkeypatch):
+    import numbadlx.cli._count as count_module
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(count_module._progress_line, "__init__", _fast_clock(ticks))
+    path = tmp_path / "queens.dlx"
+    path.write_text(problems.n_queens(11).to_dlx())
+    assert main(["count", str(path), "--progress"]) == EXIT_OK
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "2680 solutions"
+    shares = [float(s) for s in re.findall(r"about ([\d.]+)% of the tree", captured.err)]
+    assert shares and shares == sorted(shares) and 0 <= shares[0] and shares[-1] <= 100
+
+
+def _fast_clock(ticks):
+    def init(self):
+        self.clock = lambda: next(ticks)  # a quarter of a second passes every call
+        self.last = -1.0
+        self.shown = False
+
+    return init

@@ -157,3 +157,15 @@ def test_seed_gives_valid_and_reproducible_solutions_in_original_numbering():
     assert ExactCover([[0, 1], [1, 2]]).solve(seed=1) is None
     with pytest.raises(TypeError):
         queens.solve(seed=True)
+
+
+def test_count_progress_reports_a_rising_share_that_ends_at_one():
+    seen = []
+    queens = problems.n_queens(12)
+    assert queens.count(progress=lambda *row: seen.append(row)) == 14200
+    shares = [share for share, _, _ in seen]
+    assert len(seen) > 3 and shares == sorted(shares) and shares[-1] == 1.0
+    assert seen[-1][1:] == (queens.stats.nodes, 14200)
+    # the share tracks the nodes: a uniform-subtree estimate, within a factor here
+    middle = seen[len(seen) // 2]
+    assert 0.3 < middle[0] / (middle[1] / queens.stats.nodes) < 3
