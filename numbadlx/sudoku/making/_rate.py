@@ -191,6 +191,47 @@ class Ratings:
             for t, cell, digit, removed in rows
         ]
 
+    def steps(self, masks: bool = False) -> dict:
+        """Every rated puzzle's steps as columns, one row a step (needs
+        ``rate(..., steps=True)``): ``puzzle``, ``step``, ``technique``, ``rating``,
+        ``row``, ``column``, ``digit``, ``removed``; with ``masks`` also the candidate
+        masks before each step, ``(S, n*n)`` uint64 (replayed from the givens: see
+        :mod:`numbadlx.sudoku.making._trace`).
+
+        Examples
+        --------
+        >>> from numbadlx import sudoku
+        >>> ratings = sudoku.rate(["0200" "0040" "3400" "0000"], steps=True)
+        >>> trace = ratings.steps(masks=True)
+        >>> trace["technique"][0], trace["masks"].shape
+        ('hidden single (box)', (12, 16))
+        """
+        from ._trace import trace_columns
+
+        return trace_columns(self, masks=masks)
+
+    def steps_to_pandas(self, masks: bool = False) -> Any:
+        """:meth:`steps` as a pandas DataFrame (``masks``: one object column of arrays)."""
+        import pandas as pd
+
+        columns = self.steps(masks=masks)
+        if masks:
+            columns["masks"] = list(columns["masks"])
+        return pd.DataFrame(columns)
+
+    def steps_to_arrow(self, masks: bool = False) -> Any:
+        """:meth:`steps` as a pyarrow Table (``masks``: a fixed-size list column);
+        needs pyarrow (``pip install pyarrow``)."""
+        import pyarrow as pa
+
+        columns = self.steps(masks=masks)
+        if masks:
+            grid = columns["masks"]
+            columns["masks"] = pa.FixedSizeListArray.from_arrays(
+                pa.array(grid.reshape(-1)), grid.shape[1]
+            )
+        return pa.table(columns)
+
     def __repr__(self):
         return (
             f"Ratings({plural(len(self), 'puzzle')}; median tries {np.nanmedian(self.tries):.2f}, "
