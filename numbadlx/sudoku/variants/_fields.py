@@ -69,6 +69,8 @@ def _is_sequence(value):
 
 
 def cells(rule, values):
+    if type(values) in (tuple, list) and all(type(v) is int and v >= 0 for v in values):
+        return tuple(values)  # plain non-negative ints (a bool's type is not int)
     if not _is_sequence(values):
         fail(rule, f"expected a sequence of cells, got {values!r}")
     return tuple(cell(rule, v) for v in values)

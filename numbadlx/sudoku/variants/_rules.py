@@ -327,11 +327,16 @@ class Rules:
     # -- identity -------------------------------------------------------------
 
     def _key(self):
-        regions = None if self.regions is None else self.regions.tobytes()
-        return tuple(
-            regions if f.name == "regions" else getattr(self, f.name)
-            for f in dataclasses.fields(self)
-        )
+        # made once: a Rules is frozen, and every dict or cache lookup hashes it
+        key = self.__dict__.get("_identity")
+        if key is None:
+            regions = None if self.regions is None else self.regions.tobytes()
+            key = tuple(
+                regions if f.name == "regions" else getattr(self, f.name)
+                for f in dataclasses.fields(self)
+            )
+            object.__setattr__(self, "_identity", key)
+        return key
 
     def __eq__(self, other):
         if not isinstance(other, Rules):
