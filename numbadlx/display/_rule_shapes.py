@@ -14,7 +14,7 @@ import dataclasses
 import math
 
 from ..sudoku.shape import DIGITS
-from ..sudoku.variants._sized import whisper_gap
+from ..sudoku.variants import whisper_gap
 
 __all__ = [
     "Shape",

@@ -208,7 +208,7 @@ class Ratings:
         """
         from ._trace import trace_columns
 
-        return trace_columns(self, masks=masks)
+        return trace_columns(self, TECHNIQUES, masks=masks)
 
     def steps_to_pandas(self, masks: bool = False) -> Any:
         """:meth:`steps` as a pandas DataFrame (``masks``: one object column of arrays)."""

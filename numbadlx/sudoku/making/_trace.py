@@ -55,13 +55,12 @@ def _replay_masks(puzzle, rows, n, box):
     return out
 
 
-def trace_columns(ratings, masks=False):
+def trace_columns(ratings, techniques, masks=False):
     """The steps of every rated puzzle of ``ratings`` as a dict of columns (see the
-    module): ``puzzle`` (row in the batch), ``step`` (from 0), ``technique`` (name),
-    ``rating``, ``row`` and ``column`` (from 0), ``digit``, ``removed`` (0 for a
-    placement), and with ``masks`` a ``(S, n*n)`` uint64 array ``masks``."""
-    from ._rate import TECHNIQUES
-
+    module): ``puzzle`` (row in the batch), ``step`` (from 0), ``technique`` (name, from
+    ``techniques``, the ladder's ``(name, rating)`` pairs), ``rating``, ``row`` and
+    ``column`` (from 0), ``digit``, ``removed`` (0 for a placement), and with ``masks`` a
+    ``(S, n*n)`` uint64 array ``masks``."""
     if ratings.step_table is None:
         raise ValueError("no steps kept: call rate(..., steps=True)")
     n = int(round(ratings.puzzles.shape[1] ** 0.5))
@@ -69,8 +68,8 @@ def trace_columns(ratings, masks=False):
     counts = np.minimum(counts, ratings.step_table.shape[1])
     pieces = [ratings.step_table[k, : counts[k]] for k in range(len(counts))]
     table = np.concatenate(pieces) if pieces else np.zeros((0, 4), dtype=np.int32)
-    names = np.array([t.name for t in TECHNIQUES], dtype=object)
-    values = np.array([t.rating for t in TECHNIQUES])
+    names = np.array([t[0] for t in techniques], dtype=object)
+    values = np.array([t[1] for t in techniques])
     out = {
         "puzzle": np.repeat(np.arange(len(counts)), counts),
         "step": np.concatenate([np.arange(c) for c in counts]) if len(counts) else counts,

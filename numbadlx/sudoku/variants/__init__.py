@@ -13,6 +13,7 @@ frozenset({'cages'})
 """
 
 from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules, reading_box
+from ._sized import whisper_gap
 
 __all__ = [
     "Rules",
@@ -21,4 +22,5 @@ __all__ = [
     "PEER_RULES",
     "CONSTRAINT_RULES",
     "reading_box",
+    "whisper_gap",
 ]
