@@ -10,100 +10,14 @@ import pytest
 from numbadlx import sudoku
 from numbadlx.sudoku import Rules, read_fpuzzles
 from numbadlx.sudoku.formats._lzstring import decompress_base64
+from tests.helpers import CLASSIC, X_LINK, compress_base64, grid_json
 
-_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-
-
-def compress_base64(text):
-    """lz-string base64 packing of ``text``, written to mirror the reader's state: each
-    step emits the longest dictionary string that starts here, or a new character."""
-    units = list(text.encode("utf-16-le"))
-    units = [units[k] | units[k + 1] << 8 for k in range(0, len(units), 2)]
-    bits = []
-
-    def put(code, width):
-        bits.extend((code >> k) & 1 for k in range(width))
-
-    if not units:
-        put(2, 2)
-    else:
-        first = units[0]
-        put(0 if first < 256 else 1, 2)
-        put(first, 8 if first < 256 else 16)
-        index = {(first,): 3}
-        size, width, room = 4, 3, 4
-        previous, at = (first,), 1
-
-        def grow():
-            nonlocal room, width
-            room -= 1
-            if room == 0:
-                room, width = 1 << width, width + 1
-
-        while at < len(units):
-            unit = units[at]
-            if (unit,) not in index:
-                put(0 if unit < 256 else 1, width)
-                put(unit, 8 if unit < 256 else 16)
-                index[(unit,)] = size
-                size += 1
-                grow()
-                entry = (unit,)
-            else:
-                length = 1
-                while tuple(units[at : at + length + 1]) in index and at + length < len(units):
-                    length += 1
-                entry = tuple(units[at : at + length])
-                put(index[entry], width)
-            at += len(entry)
-            key = previous + entry[:1]
-            if key not in index:
-                index[key] = size
-            size += 1
-            grow()
-            previous = entry
-        put(2, width)
-    bits.extend([0] * (-len(bits) % 6))
-    chars = [
-        _ALPHABET[sum(bit << (5 - k) for k, bit in enumerate(bits[i : i + 6]))]
-        for i in range(0, len(bits), 6)
-    ]
-    return "".join(chars) + "=" * (-len(chars) % 4)
-
-
-# A real link packed by f-puzzles (an X-Sudoku), as shared in its URLs.
-X_LINK = (
-    "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSQA3AQwBsBXOeAdlTQgpg"
-    "DsEAXDBkmSGDBlWgwQBmVuy69+MUdXqMArDI7d4fAQF1khMSoQAODXO0KRpa8PLKJSc1p2KbN/YSXjGAJmfyAu6gD"
-    "owAbAGWQSE+CCzosi5WwbZEnnYZ3sbw0gmagW4x2ep5Fq5ZjhGlSdFpBpnBRo4AjJHlKY2hUm1W6bZNfj219rHwZ"
-    "tUFqSPZACxDhXVeHUUt8xWMKBNRC52jJWz52yJ9y+sI+4mTywNxax71Uw0ZN/BzW+W6+iDYEFRoAPacWgAagKqB+f"
-    "0BtAAtJMgA==="
-)
 # A real link with two killer cages (and the "activeConstraints" list f-puzzles adds).
 KILLER_LINK = (
     "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54+x1p7"
     "rjtn/nQaCR3PgIm9hk0UM6zR4rssX0QAawgAbLTAwBjAIZo48QiH0wdYfCABKARgDCDkKjsAmFyDUA3Q1oArqYgiCA"
     "UFlZaNmb2zh5ucU4AzImeTgnuXqnuyRk+qP5BIcmpRGqG+gAuEL4wTgD2AHZgVRiGEE1VMXggANLauhgABE7GcLREQA="
 )
-CLASSIC = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
-
-
-def grid_json(n, givens="", regions=None):
-    """The grid field: rows of cell objects, givens from a line of digits."""
-    givens = givens or "0" * (n * n)
-    rows = []
-    for r in range(n):
-        row = []
-        for c in range(n):
-            cell = {}
-            digit = int(givens[r * n + c], 36)
-            if digit:
-                cell = {"value": digit, "given": True}
-            if regions is not None:
-                cell["region"] = int(regions[r][c])
-            row.append(cell)
-        rows.append(row)
-    return rows
 
 
 def puzzle(n=9, **keys):
