@@ -136,6 +136,24 @@ def test_default_sample_and_errors(capsys):
         main(["solve", "--limit", "0"])
 
 
+@pytest.mark.parametrize(
+    "argv, command, hint",
+    [
+        (["solve", "f", "--output-fmt", "csv"], "solve", "did you mean --output-format?"),
+        (["rate", "f", "--isomorps=3"], "rate", "did you mean --isomorphs?"),
+        (["count", "f", "--zzz"], "count", None),
+    ],
+)
+def test_a_wrong_option_gets_its_commands_usage_and_the_nearest_option(argv, command, hint, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: numbadlx {command} [-h]"), err
+    assert f"numbadlx {command}: error: unrecognized arguments: {argv[2]}" in err
+    assert (hint in err) if hint else "did you mean" not in err
+
+
 def test_count_dlx(tmp_path, capsys):
     path = tmp_path / "knuth.dlx"
     path.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
