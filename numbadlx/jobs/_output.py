@@ -42,7 +42,8 @@ class FileSummary:
         rater, compiling left out (summed over the tasks on Dask, so it may exceed
         ``seconds`` there) and ``startup_seconds`` compiling or loading the solver
         (first, and any kernel compiled for a later chunk; local runs; 0 on Dask);
-        ``compile_seconds`` the part of ``seconds`` this process spent compiling kernels (0 once Numba's cache holds them; 0 on Dask).
+        ``compile_seconds`` the part of ``seconds`` this process spent compiling
+        kernels (0 once Numba's cache holds them; 0 on Dask).
     interrupted : stopped by Ctrl-C (KeyboardInterrupt): the output holds whole lines
         for the first ``puzzles`` puzzles and the checkpoint says where to carry on.
     messages : notes on the run (resuming, no checkpoint found).
