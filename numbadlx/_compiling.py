@@ -185,8 +185,9 @@ class _Reporter:
 
 @contextlib.contextmanager
 def first_use(what: str, say_done: bool = True):
-    """Run the body, announcing any kernel it compiles as ``what`` ("the 9x9 solver"):
-    the spinner, then (with ``say_done``) the closing line.
+    """Run the body, announcing any kernel it compiles as ``what`` ("the Sudoku solver
+    (bands engine)"): the spinner, then (with ``say_done``) the closing line, which a
+    body stopped by Ctrl-C does not get.
 
     Reentrant and shared between threads: only the outermost call reports, once.
     """
@@ -201,6 +202,11 @@ def first_use(what: str, say_done: bool = True):
         return
     try:
         yield
+    except KeyboardInterrupt:
+        # stopped, perhaps in the middle of a compile (let go, see numbadlx._stopping):
+        # nothing to announce as compiled
+        reporter.say_done = False
+        raise
     finally:
         with _lock:
             if _state["reporter"] is reporter:

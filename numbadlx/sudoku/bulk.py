@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._compiling import first_use
 from ..core.validate import check_count, check_timeout
-from ..core.words import plural
+from ..core.words import per_second, plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
@@ -165,8 +165,9 @@ class SudokuResult:
     def __repr__(self):
         tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
         return (
-            f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}, {tally}; "
-            f"{self.seconds:.3f} s, {plural(self.puzzles_per_second, 'puzzle/s', spec=',.0f')})"
+            f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}"
+            f"{_box_note(self.n, self.box)}, {tally}; "
+            f"{self.seconds:.3f} s, {per_second(len(self), self.seconds)})"
         )
 
     def _repr_html_(self):
@@ -355,7 +356,6 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
     # a call small enough for the serial kernels alone (one thread's work, see
     # engines.run), or on one thread, leaves Numba's thread settings, and its
     # threading layer, alone
@@ -364,6 +364,7 @@ def solve(
     threads_used = (
         contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
     )
+    label = _solver_label(engine if rules is None else shown, parallel=not serial)
     with threads_used as threads, first_use(label):
         # Blocks of puzzles between progress reports. Each block is a kernel call, and
         # each call wakes the other threads, which on a virtual machine can cost a
@@ -440,6 +441,33 @@ def solve(
     )
 
 
+def _box_note(n, box) -> str:
+    """`` with boxes of R rows by C columns`` where the grid size leaves a choice (a
+    10x10 grid: 2x5 or 5x2); nothing for a square box or none.
+
+    Examples
+    --------
+    >>> _box_note(10, (2, 5)), _box_note(9, (3, 3)), _box_note(8, None)
+    (' with boxes of 2 rows by 5 columns', '', '')
+    """
+    if box is None or len(box) != 2 or box[0] == box[1] or not all(box):
+        return ""
+    return f" with boxes of {box[0]} rows by {box[1]} columns"
+
+
+def _solver_label(engines: str, parallel: bool = False) -> str:
+    """The name under which a first use announces the solver's kernels: one name for
+    a kernel wherever it compiles (the kernels serve every grid size), the parallel
+    kernel, which large inputs take, named apart from the one-thread kernel.
+
+    Examples
+    --------
+    >>> _solver_label("bands"), _solver_label("bits,cages", parallel=True)
+    ('the Sudoku solver (bands engine)', 'the Sudoku solver (bits,cages engine, parallel)')
+    """
+    return f"the Sudoku solver ({engines} engine{', parallel' if parallel else ''})"
+
+
 def warm_up(
     engines: tuple[str, ...] = ENGINES[1:],
     *,
@@ -471,8 +499,8 @@ def warm_up(
         if puzzles is not None:
             serial = check_threads(threads) <= 1 or puzzles <= serial_up_to
             sizes = sizes[:1] if serial else sizes[1:]
-        with first_use(f"the Sudoku solver ({name} engine)"):
-            for rows in sizes:
+        for rows in sizes:
+            with first_use(_solver_label(name, parallel=rows > serial_up_to)):
                 grid = np.zeros((rows, n * n), dtype=np.uint8)
                 out = (
                     np.zeros_like(grid),

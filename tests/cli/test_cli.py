@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
+from numbadlx.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    EXIT_USAGE,
+    main,
+)
 from numbadlx.sudoku import Status, random_puzzles
 from tests.helpers import grid_errors
 
@@ -152,6 +159,23 @@ def test_a_wrong_option_gets_its_commands_usage_and_the_nearest_option(argv, com
     assert err.startswith(f"usage: numbadlx {command} [-h]"), err
     assert f"numbadlx {command}: error: unrecognized arguments: {argv[2]}" in err
     assert (hint in err) if hint else "did you mean" not in err
+
+
+def test_a_run_stopped_while_compiling_gives_no_rate_and_no_compiled_line(
+    tmp_path, capsys, monkeypatch
+):
+    from numbadlx.jobs import _jobs
+
+    def stopped(self, n, puzzles=None, rules=None):
+        raise KeyboardInterrupt  # Ctrl-C while the kernels compile, before any solving
+
+    monkeypatch.setattr(_jobs.SolveJob, "warm", stopped)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(sudoku.format_lines(random_puzzles(3, seed=1))) + "\n")
+    code = main(["solve", str(source), "-o", str(tmp_path / "out.txt"), "--no-progress"])
+    assert code == EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "puzzles/s" not in err and "compiled" not in err, err
 
 
 def test_count_dlx(tmp_path, capsys):
