@@ -47,4 +47,10 @@ def read_version(pyproject: Path | None = None) -> str:
     return _from_pyproject(pyproject) or UNKNOWN
 
 
-__version__ = read_version()
+def __getattr__(name):
+    """``__version__``, read on first use (importlib.metadata is slow to import; the
+    package's import reads only this module's helpers)."""
+    if name == "__version__":
+        globals()["__version__"] = value = read_version()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
