@@ -34,9 +34,9 @@ def package_version(package_dir: Path = PACKAGE_DIR) -> str:
     >>> package_version() == numbadlx.__version__
     True
     """
-    from ._version import _from_pyproject, read_version
+    from ._version import from_pyproject, read_version
 
-    found = _from_pyproject(package_dir.parent / "pyproject.toml")
+    found = from_pyproject(package_dir.parent / "pyproject.toml")
     if found:
         return found
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 UNKNOWN = "0+unknown"
 
 
-def _from_pyproject(path: Path) -> str | None:
+def from_pyproject(path: Path) -> str | None:
     """The ``version`` of the ``[project]`` table of numbadlx's pyproject.toml at
     ``path``; None when there is no such file, or it is another project's."""
     try:
@@ -44,7 +44,7 @@ def read_version(pyproject: Path | None = None) -> str:
         pass
     if pyproject is None:
         pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    return _from_pyproject(pyproject) or UNKNOWN
+    return from_pyproject(pyproject) or UNKNOWN
 
 
 def __getattr__(name):

@@ -38,6 +38,7 @@ from ..core.validate import check_count, check_timeout
 from ..core.words import per_second, plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
+from ._labels import box_note, solver_label
 from ._rules_solve import rule_groups, solve_rules
 from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
@@ -166,7 +167,7 @@ class SudokuResult:
         tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
         return (
             f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}"
-            f"{_box_note(self.n, self.box)}, {tally}; "
+            f"{box_note(self.n, self.box)}, {tally}; "
             f"{self.seconds:.3f} s, {per_second(len(self), self.seconds)})"
         )
 
@@ -364,7 +365,7 @@ def solve(
     threads_used = (
         contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
     )
-    label = _solver_label(engine if rules is None else shown, parallel=not serial)
+    label = solver_label(engine if rules is None else shown, parallel=not serial)
     with threads_used as threads, first_use(label):
         # Blocks of puzzles between progress reports. Each block is a kernel call, and
         # each call wakes the other threads, which on a virtual machine can cost a
@@ -441,33 +442,6 @@ def solve(
     )
 
 
-def _box_note(n, box) -> str:
-    """`` with boxes of R rows by C columns`` where the grid size leaves a choice (a
-    10x10 grid: 2x5 or 5x2); nothing for a square box or none.
-
-    Examples
-    --------
-    >>> _box_note(10, (2, 5)), _box_note(9, (3, 3)), _box_note(8, None)
-    (' with boxes of 2 rows by 5 columns', '', '')
-    """
-    if box is None or len(box) != 2 or box[0] == box[1] or not all(box):
-        return ""
-    return f" with boxes of {box[0]} rows by {box[1]} columns"
-
-
-def _solver_label(engines: str, parallel: bool = False) -> str:
-    """The name under which a first use announces the solver's kernels: one name for
-    a kernel wherever it compiles (the kernels serve every grid size), the parallel
-    kernel, which large inputs take, named apart from the one-thread kernel.
-
-    Examples
-    --------
-    >>> _solver_label("bands"), _solver_label("bits,cages", parallel=True)
-    ('the Sudoku solver (bands engine)', 'the Sudoku solver (bits,cages engine, parallel)')
-    """
-    return f"the Sudoku solver ({engines} engine{', parallel' if parallel else ''})"
-
-
 def warm_up(
     engines: tuple[str, ...] = ENGINES[1:],
     *,
@@ -500,7 +474,7 @@ def warm_up(
             serial = check_threads(threads) <= 1 or puzzles <= serial_up_to
             sizes = sizes[:1] if serial else sizes[1:]
         for rows in sizes:
-            with first_use(_solver_label(name, parallel=rows > serial_up_to)):
+            with first_use(solver_label(name, parallel=rows > serial_up_to)):
                 grid = np.zeros((rows, n * n), dtype=np.uint8)
                 out = (
                     np.zeros_like(grid),

@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -469,3 +470,45 @@ def test_each_help_lists_its_own_exit_codes_and_options(command, codes, foreign,
     assert {line.split()[0] for line in listed.splitlines() if line[:3].strip()} == codes
     for word in foreign:
         assert word not in text, word
+
+
+def _warm_up_with(monkeypatch, groups, live):
+    """``numbadlx warm-up`` over ``groups`` (name, function), its standard error a
+    terminal or not (``live``): what it wrote."""
+    import io
+    import types
+
+    from numbadlx import _compiling
+    from numbadlx.cli import _warm_up
+
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(_warm_up, "_groups", lambda everything: groups(stream))
+    monkeypatch.setattr(_compiling, "interactive", lambda _: live)
+    monkeypatch.delenv("NUMBADLX_QUIET", raising=False)
+    assert _warm_up.warm_up_command(types.SimpleNamespace(all=False)) == EXIT_OK
+    return stream.getvalue()
+
+
+def test_warm_up_says_how_long_up_front_and_each_group_as_it_starts(monkeypatch):
+    text = _warm_up_with(monkeypatch, lambda _: [("first", lambda: None), ("second", int)], False)
+    lines = text.splitlines()
+    assert re.match(r"numbadlx: warming up 2 kernel groups: about [\d-]+ minutes", lines[0])
+    assert "--all, every engine and kernel, " in lines[0]
+    assert lines[1] == "[1/2] first ..."
+    assert re.fullmatch(r"\[1/2\] first: loaded from the cache in \d+\.\d s", lines[2])
+    assert lines[3] == "[2/2] second ..." and "\r" not in text
+
+
+def test_warm_up_spins_on_a_terminal_while_a_group_runs(monkeypatch):
+    def groups(stream):
+        def slow():  # runs until the spinner has drawn its line once
+            deadline = time.monotonic() + 30
+            while "\r[1/1] slow |" not in stream.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.01)
+
+        return [("slow", slow)]
+
+    text = _warm_up_with(monkeypatch, groups, True)
+    assert "\r[1/1] slow | 0 s" in text
+    assert re.search(r"\r\x1b\[K\[1/1\] slow: loaded from the cache in \d+\.\d s\n", text), text
