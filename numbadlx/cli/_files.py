@@ -44,6 +44,19 @@ def _rate(puzzles, seconds):
     return per_second(puzzles, seconds)
 
 
+def _boxes(n, box):
+    """`` of 10x10 with boxes of 2 rows by 5 columns`` when the grid size leaves a choice
+    of box shape (the one taken is named: ``--box`` gives the other)."""
+    from ..sudoku.shape import box_note, box_shape
+
+    try:
+        shape = box_shape(n, box) if n else None
+    except ValueError:  # no box shape at all (a prime size, solved without boxes)
+        return ""
+    note = box_note(n, shape)
+    return f" of {n}x{n}{note}" if note else ""
+
+
 def _compiling_left_out(summary, made):
     """``, N s of it compiling (not in the rate)`` when the run compiled kernels."""
     if summary.compile_seconds < 0.005 or not made:
@@ -128,7 +141,10 @@ def solve_command(args):
     summary = _run_file_job(args, run, source, "solving on Dask" if args.dask else "solving")
     tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
     shown_source = "standard input" if args.input == "-" else source
-    note(f"{plural(summary.puzzles, 'puzzle')} from {shown_source}: {tally or 'none'}")
+    note(
+        f"{plural(summary.puzzles, 'puzzle')}{_boxes(summary.n, box)} from {shown_source}: "
+        f"{tally or 'none'}"
+    )
     if args.dask:
         note(
             f"{summary.seconds:.2f} s on Dask ({args.dask}), {plural(summary.ranges, 'range')}, "

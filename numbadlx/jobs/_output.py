@@ -51,6 +51,7 @@ class FileSummary:
         INVALID in ``tally``).
     seed : the seed of a generate run (the one drawn when none was given); None for
         the other jobs.
+    n : the grid size of the puzzles (None when none was read).
     """
 
     puzzles: int
@@ -68,6 +69,7 @@ class FileSummary:
     compile_seconds: float = 0.0
     unreadable: int = 0
     seed: int | None = None
+    n: int | None = None
 
 
 def _standard_output():

@@ -38,7 +38,7 @@ from ..core.validate import check_count, check_timeout
 from ..core.words import per_second, plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
-from ._labels import box_note, solver_label
+from ._labels import solver_label
 from ._rules_solve import rule_groups, solve_rules
 from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
@@ -46,7 +46,7 @@ from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
 from .parallel import check_threads, parallel_threads
-from .shape import box_shape
+from .shape import box_note, box_shape
 from .variants import Rules, reading_box
 
 __all__ = [

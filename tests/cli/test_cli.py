@@ -512,3 +512,17 @@ def test_warm_up_spins_on_a_terminal_while_a_group_runs(monkeypatch):
     text = _warm_up_with(monkeypatch, groups, True)
     assert "\r[1/1] slow | 0 s" in text
     assert re.search(r"\r\x1b\[K\[1/1\] slow: loaded from the cache in \d+\.\d s\n", text), text
+
+
+def test_solve_says_which_boxes_a_size_with_a_choice_got(tmp_path, capsys):
+    source = tmp_path / "ten.txt"
+    _write_puzzles(source, np.zeros((2, 100), dtype=np.uint8))
+    assert main(["solve", str(source), "--limit", "1", "--no-progress", "-o", os.devnull]) == 0
+    assert "2 puzzles of 10x10 with boxes of 2 rows by 5 columns from " in capsys.readouterr().err
+    argv = ["solve", str(source), "--limit", "1", "--box", "5x2", "--no-progress"]
+    assert main([*argv, "-o", os.devnull]) == 0
+    assert "with boxes of 5 rows by 2 columns" in capsys.readouterr().err
+    nine = tmp_path / "nine.txt"
+    _write_puzzles(nine, np.zeros((1, 81), dtype=np.uint8))
+    assert main(["solve", str(nine), "--limit", "1", "--no-progress", "-o", os.devnull]) == 0
+    assert "1 puzzle from " in capsys.readouterr().err
