@@ -92,7 +92,7 @@ def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
     err = _run(cache, "generate", "-n", "4", "--size", "4", "--seed", "1", "--no-progress")
     assert err.count("numbadlx: compiled") == 1, err
     compiled = float(re.search(r"compiled .* in (\d+\.\d) s", err).group(1))
-    total, rate = re.search(r"in (\d+\.\d+) s \(([\d,]+) puzzles?/s\)", err).groups()
+    total, rate = re.search(r"in (\d+\.\d+) s \(([\d,.]+) puzzles?/s\)", err).groups()
     assert compiled > 0.5
     # with the compile counted the rate would be 4 / total
     assert float(rate.replace(",", "")) > 4 / (float(total) - compiled * 0.9), err
