@@ -88,11 +88,12 @@ def _groups(everything):
     return groups
 
 
-#: Roughly how long a run takes on an empty Numba cache (an idle two-core machine; the
-#: common groups about 80 s, 57 of them the rater; --all adds the other engines, the
-#: variants' tables and the rest): said before it starts. A cache that holds the
-#: kernels makes it seconds; a busy machine, longer.
-ABOUT_MINUTES = {False: "1-2", True: "3-4"}
+#: Roughly how long a run takes on an empty Numba cache, said before it starts: the
+#: common groups took 49 CPU s, --all 104 CPU s (two-core machine; compiling runs on
+#: one thread, so an idle machine's wall time is about that; 78 s wall were seen for the
+#: common groups elsewhere). A cache that holds the kernels makes it seconds; a busy
+#: machine, longer.
+ABOUT_MINUTES = {False: "1-2", True: "2-3"}
 
 
 class _Showing:
