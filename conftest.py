@@ -9,7 +9,8 @@ import tempfile
 import pytest
 
 # Numba's on-disk cache (cache=True) does not record NUMBA_BOUNDSCHECK: a bounds-checked
-# run would load kernels compiled without checks from __pycache__ (checking nothing), and
+# run would load kernels compiled without checks from the usual cache folder (checking
+# nothing; numbadlx/_cache_dir.py leaves a NUMBA_CACHE_DIR set here alone), and
 # a run compiling first would leave checked, slower kernels for normal use. So a run
 # with NUMBA_BOUNDSCHECK=1 gets a cache of its own (set here, before numba is imported;
 # the CLI subprocesses the tests start inherit it).

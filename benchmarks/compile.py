@@ -6,7 +6,12 @@ Run by hand (any venv with numbadlx)::
     python benchmarks/compile.py --rounds 1   # one round (compile figures are slow)
     python benchmarks/compile.py --only solve # the figures whose name holds "solve"
 
-Every figure of the first table is one fresh process (``python -m numbadlx ...``) with
+The first table is README command 1 as a new user meets it: ``numbadlx solve`` (the
+built-in sample, the installed command when there is one beside this Python, else
+``python -m numbadlx solve``), run exactly so, in a fresh process with an empty
+``NUMBA_CACHE_DIR``, its messages on: the wall time from start to exit, each round.
+
+Every figure of the next table is one fresh process (``python -m numbadlx ...``) with
 an empty ``NUMBA_CACHE_DIR`` of its own, so the kernels it needs are compiled from
 scratch: what a new user waits for on the first call. The second table runs the same
 commands again against the cache the first left behind (loading, not compiling), and
@@ -82,6 +87,15 @@ def write_inputs(folder):
     return paths
 
 
+def readme_command_1():
+    """README command 1 after its install: ``numbadlx solve`` (the installed script
+    beside this Python when there is one), as argv."""
+    script = Path(sys.executable).with_name("numbadlx")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script), "solve"]
+    return [sys.executable, "-m", "numbadlx", "solve"]
+
+
 def figures(paths):
     """(name, command after ``python``, target seconds with an empty cache)."""
     cli = ["-m", "numbadlx"]
@@ -137,19 +151,22 @@ def compile_bytecode():
     )
 
 
-def run_once(args, cache_dir):
-    """Wall and CPU seconds of one ``python ARGS`` with ``cache_dir`` as Numba's cache."""
+def run_once(args, cache_dir, argv=None, messages=False):
+    """Wall and CPU seconds of one ``python ARGS`` (or of ``argv`` as it is) with
+    ``cache_dir`` as Numba's cache; ``messages``: the package's notes on (as a user
+    sees them), else off."""
     env = child_environment(cache_dir)
+    if messages:
+        env.pop("NUMBADLX_QUIET", None)
+    argv = [sys.executable, *args] if argv is None else argv
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, *args], env=env, capture_output=True, text=True, timeout=900
-    )
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode not in (0, 1):
-        raise RuntimeError(f"python {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
     return wall, cpu
 
 
@@ -160,6 +177,26 @@ def table(title, rows):
     for name, wall, cpu, target in rows:
         met = "yes" if cpu <= target else "no"
         print(f"| {name} | {wall:.2f} | {cpu:.2f} | {target:g} | {met} |")
+
+
+def readme_table(scratch, rounds):
+    """README command 1 (``numbadlx solve``), each round a fresh process with an empty
+    Numba cache of its own: wall seconds, and CPU seconds beside them."""
+    argv = readme_command_1()
+    runs = []
+    for round_ in range(rounds):
+        cache = scratch / f"cache-readme-{round_}"
+        runs.append(run_once(None, cache, argv=argv, messages=True))
+        shutil.rmtree(cache, ignore_errors=True)
+    walls = sorted(wall for wall, _ in runs)
+    shown = "numbadlx solve" if argv[0].endswith("numbadlx") else "python -m numbadlx solve"
+    print(f"\n**README command 1, `{shown}`: a fresh process, empty Numba cache**\n")
+    print("| rounds | median wall s | fastest wall s | slowest wall s | median CPU s |")
+    print("|---:|---:|---:|---:|---:|")
+    print(
+        f"| {rounds} | {statistics.median(walls):.2f} | {walls[0]:.2f} | {walls[-1]:.2f} | "
+        f"{statistics.median(cpu for _, cpu in runs):.2f} |"
+    )
 
 
 def main(argv=None):
@@ -173,6 +210,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="numbadlx-compile-") as scratch:
         scratch = Path(scratch)
         paths = write_inputs(scratch)
+        if args.only in "README command 1: numbadlx solve":
+            readme_table(scratch, args.rounds)
         chosen = [f for f in figures(paths) if args.only in f[0]]
         cold = {name: [] for name, _, _ in chosen}
         warm = {name: [] for name, _, _ in chosen}

@@ -18,9 +18,12 @@ Examples
 
 from typing import TYPE_CHECKING
 
-# _kernel_cache comes first: importing it drops stale Numba caches before any kernel
-# module can load (every kernel module is inside this package, so it loads after this)
-from . import _kernel_cache  # noqa: F401
+# In this order, before any kernel module can load (every kernel module is inside this
+# package, so it loads after these): importing _cache_dir points Numba's cache at a
+# per-user folder of this version (unless NUMBA_CACHE_DIR is set); importing
+# _kernel_cache then drops stale Numba caches there
+from . import _cache_dir  # noqa: F401  # isort: skip
+from . import _kernel_cache  # noqa: F401  # isort: skip
 from ._lazy import lazy_names
 
 # the public names: _lazy reads these imports and runs each on the name's first use

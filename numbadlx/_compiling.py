@@ -58,7 +58,7 @@ def compile_seconds() -> float:
         return _state["total"] + running
 
 
-def _interactive(stream) -> bool:
+def interactive(stream) -> bool:
     """A terminal, or a Jupyter kernel's stream (it draws ``\\r`` as a terminal does)."""
     try:
         if stream.isatty():
@@ -118,8 +118,9 @@ def _install():
 class _Reporter:
     """The spinner and the closing line of one call."""
 
-    def __init__(self, what, standalone=False, say_done=True):
+    def __init__(self, what, standalone=False, say_done=True, spin=True):
         self.what = what
+        self.spins = spin
         self.say_done = say_done
         self.standalone = standalone
         self.stream = sys.stderr
@@ -131,7 +132,7 @@ class _Reporter:
     def spin(self):
         """Start the spinner (once; on a terminal or in Jupyter only): it shows while
         a compile has run for :data:`SHOW_AFTER` seconds."""
-        if self.thread is not None or quiet() or not _interactive(self.stream):
+        if self.thread is not None or not self.spins or quiet() or not interactive(self.stream):
             return
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._spin, name="numbadlx-compiling", daemon=True)
@@ -184,9 +185,11 @@ class _Reporter:
 
 
 @contextlib.contextmanager
-def first_use(what: str, say_done: bool = True):
-    """Run the body, announcing any kernel it compiles as ``what`` ("the 9x9 solver"):
-    the spinner, then (with ``say_done``) the closing line.
+def first_use(what: str, say_done: bool = True, spin: bool = True):
+    """Run the body, announcing any kernel it compiles as ``what`` ("the Sudoku solver
+    (bands engine)"): the spinner (unless ``spin`` is False: the caller shows its own),
+    then (with ``say_done``) the closing line, which a body stopped by Ctrl-C does not
+    get.
 
     Reentrant and shared between threads: only the outermost call reports, once.
     """
@@ -194,13 +197,18 @@ def first_use(what: str, say_done: bool = True):
         _install()
         outermost = _state["reporter"] is None
         if outermost:
-            reporter = _Reporter(what, say_done=say_done)
+            reporter = _Reporter(what, say_done=say_done, spin=spin)
             _state["reporter"] = reporter
     if not outermost:
         yield
         return
     try:
         yield
+    except KeyboardInterrupt:
+        # stopped, perhaps in the middle of a compile (let go, see numbadlx._stopping):
+        # nothing to announce as compiled
+        reporter.say_done = False
+        raise
     finally:
         with _lock:
             if _state["reporter"] is reporter:

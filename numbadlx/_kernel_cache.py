@@ -14,9 +14,12 @@ import costs a few ``stat`` calls and no parsing. The tests derive it again and 
 when the literal is out of date; ``python -m numbadlx._kernel_cache`` prints the
 literal to paste.
 
-Where a cache lives (Numba's rules, for a kernel in ``pkg/mod.py``):
+Where a cache lives (Numba's rules, for a kernel in ``pkg/mod.py``). numbadlx sets
+``NUMBA_CACHE_DIR`` to its per-user folder of this version when the user has not set it
+(:mod:`numbadlx._cache_dir`, imported before this module), so the second case is the
+usual one:
 
-* ``pkg/__pycache__/`` when that folder is writable (the default);
+* ``pkg/__pycache__/`` when that folder is writable (Numba's default);
 * ``$NUMBA_CACHE_DIR/<pkg>_<sha1 of the folder's path>/`` when that variable is set;
 * the user-wide cache folder under the same name when ``pkg/`` is read-only (here:
   ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; other systems' user-wide folders

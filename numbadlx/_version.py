@@ -12,7 +12,7 @@ from pathlib import Path
 UNKNOWN = "0+unknown"
 
 
-def _from_pyproject(path: Path) -> str | None:
+def from_pyproject(path: Path) -> str | None:
     """The ``version`` of the ``[project]`` table of numbadlx's pyproject.toml at
     ``path``; None when there is no such file, or it is another project's."""
     try:
@@ -44,7 +44,13 @@ def read_version(pyproject: Path | None = None) -> str:
         pass
     if pyproject is None:
         pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    return _from_pyproject(pyproject) or UNKNOWN
+    return from_pyproject(pyproject) or UNKNOWN
 
 
-__version__ = read_version()
+def __getattr__(name):
+    """``__version__``, read on first use (importlib.metadata is slow to import; the
+    package's import reads only this module's helpers)."""
+    if name == "__version__":
+        globals()["__version__"] = value = read_version()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,6 +5,10 @@
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
   options tried, for brute-force agreement tests;
 * :func:`ctrl_c_after`: Ctrl-C sent to the main thread by a timer;
+* :func:`make_case`: random variant puzzles with their rules (solutions from the SAT
+  oracle, ``tests/sudoku/variants/sat_oracle.py``);
+* f-puzzles material: :func:`compress_base64` (lz-string packing, the twin of the
+  reader), :func:`grid_json`, a real link (:data:`X_LINK`) and a classic (:data:`CLASSIC`);
 * :data:`run_once` and :func:`plain_env`: the tests of the user's path that one of CI's
   two runs of the suite takes (the plain one, or the bounds-checked one), and the
   environment their subprocesses get.
@@ -254,25 +258,6 @@ def naive_lz_decompress(text):
     return raw.decode("utf-16-le", errors="surrogatepass")
 
 
-def real_sigint():
-    """A real SIGINT sent to the main thread, as a terminal's Ctrl-C (POSIX)."""
-    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-
-def ctrl_c_after(seconds, send=real_sigint):
-    """A started timer that calls ``send`` (Ctrl-C to the main thread: a real SIGINT,
-    or ``_thread.interrupt_main``) after ``seconds``; and the list its send time goes to."""
-    sent = []
-
-    def interrupt():
-        sent.append(time.monotonic())
-        send()
-
-    timer = threading.Timer(seconds, interrupt)
-    timer.start()
-    return timer, sent
-
-
 _LZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 
 
@@ -331,6 +316,188 @@ def compress_base64(text):
         for i in range(0, len(bits), 6)
     ]
     return "".join(chars) + "=" * (-len(chars) % 4)
+
+
+def grid_json(n, givens="", regions=None):
+    """The grid field: rows of cell objects, givens from a line of digits."""
+    givens = givens or "0" * (n * n)
+    rows = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            cell = {}
+            digit = int(givens[r * n + c], 36)
+            if digit:
+                cell = {"value": digit, "given": True}
+            if regions is not None:
+                cell["region"] = int(regions[r][c])
+            row.append(cell)
+        rows.append(row)
+    return rows
+
+
+# A real link packed by f-puzzles (an X-Sudoku), as shared in its URLs.
+X_LINK = (
+    "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSQA3AQwBsBXOeAdlTQgpg"
+    "DsEAXDBkmSGDBlWgwQBmVuy69+MUdXqMArDI7d4fAQF1khMSoQAODXO0KRpa8PLKJSc1p2KbN/YSXjGAJmfyAu6gD"
+    "owAbAGWQSE+CCzosi5WwbZEnnYZ3sbw0gmagW4x2ep5Fq5ZjhGlSdFpBpnBRo4AjJHlKY2hUm1W6bZNfj219rHwZ"
+    "tUFqSPZACxDhXVeHUUt8xWMKBNRC52jJWz52yJ9y+sI+4mTywNxax71Uw0ZN/BzW+W6+iDYEFRoAPacWgAagKqB+f"
+    "0BtAAtJMgA==="
+)
+CLASSIC = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+
+def _regions(n, rng):
+    """A random region map: the boxes, then label swaps between cells (every region
+    keeps n cells; not necessarily connected)."""
+    from tests.sudoku.variants.sat_oracle import default_box
+
+    r, c = default_box(n)
+    ids = np.array([(i // n // r) * (n // c) + (i % n) // c for i in range(n * n)])
+    for _ in range(int(rng.integers(1, 3 * n))):
+        a, b = rng.choice(n * n, 2, replace=False)
+        ids[a], ids[b] = ids[b], ids[a]
+    return ids
+
+
+def _adjacent(n):
+    out = []
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        if c + 1 < n:
+            out.append((cell, cell + 1))
+        if r + 1 < n:
+            out.append((cell, cell + n))
+    return out
+
+
+def _base(kind, n, rng):
+    """The unit and peer rules of a case; without boxes a third of the time."""
+    boxes = kind in ("disjoint", "regions") or rng.random() > 1 / 3
+    base = {} if boxes else {"latin": True}
+    if kind in ("diagonals", "windoku", "disjoint", "anti_knight", "anti_king"):
+        base[kind] = True
+    if kind == "regions":
+        base = {"regions": _regions(n, rng)}
+    if kind == "mixed":
+        for flag in ("diagonals", "anti_king", "non_consecutive", "windoku"):
+            if rng.random() < 0.3:
+                base[flag] = True
+    if kind == "non_consecutive":
+        base[kind] = True
+    if kind == "latin":
+        base = {"latin": True}
+    return base
+
+
+def _constraints(kind, n, rng, grid):
+    """Constraint rules read off a solution ``grid`` (so there is one), now and then a
+    random one that may break it."""
+    out = {}
+    adjacent = _adjacent(n)
+    if kind in ("cages", "killer", "mixed"):
+        free = set(range(n * n))
+        cages = []
+        while free and (kind == "killer" or len(cages) < rng.integers(1, 5)):
+            cell = int(rng.choice(sorted(free)))
+            cage = [cell]
+            free.discard(cell)
+            for _ in range(int(rng.integers(0, 4))):
+                options = [
+                    b
+                    for a in cage
+                    for b in (a - 1, a + 1, a - n, a + n)
+                    if b in free
+                    and abs(b % n - a % n) <= 1
+                    and grid[b] not in [grid[x] for x in cage]
+                ]
+                if not options:
+                    break
+                nxt = int(rng.choice(options))
+                cage.append(nxt)
+                free.discard(nxt)
+            total = int(sum(grid[x] for x in cage))
+            if rng.random() < 0.15:
+                total = None
+            cages.append((cage, total))
+        out["cages"] = cages
+    if kind in ("thermos", "mixed"):
+        thermos = []
+        for _ in range(int(rng.integers(1, 4))):
+            cells = [int(x) for x in rng.choice(n * n, int(rng.integers(2, 5)), replace=False)]
+            values = {}
+            for cell in cells:
+                values.setdefault(grid[cell], cell)
+            thermo = [values[v] for v in sorted(values)]
+            if rng.random() < 0.1:
+                thermo = thermo[::-1]
+            if len(thermo) >= 1:
+                thermos.append(thermo)
+        out["thermos"] = thermos
+    tests = {
+        "white_dots": lambda p, q: abs(p - q) == 1,
+        "black_dots": lambda p, q: p == 2 * q or q == 2 * p,
+        "x_pairs": lambda p, q: p + q == 10,
+        "v_pairs": lambda p, q: p + q == 5,
+    }
+    for name, test in tests.items():
+        if kind == name or (kind == "mixed" and rng.random() < 0.3):
+            good = [p for p in adjacent if test(grid[p[0]], grid[p[1]])]
+            k = int(rng.integers(0, 4))
+            pairs = [good[i] for i in rng.permutation(len(good))[:k]]
+            if rng.random() < 0.2:
+                pairs.append(adjacent[int(rng.integers(len(adjacent)))])
+            out[name] = pairs
+    if kind in ("odd_even", "mixed"):
+        cells = rng.choice(n * n, int(rng.integers(1, n + 1)), replace=False)
+        out["odd"] = [int(c) for c in cells if grid[c] % 2]
+        out["even"] = [int(c) for c in cells if grid[c] % 2 == 0]
+    return out
+
+
+def make_case(kind, n, rng):
+    """A random variant case of rule ``kind`` (a name of the SAT oracle's test list:
+    "diagonals", "killer", "mixed", ...) on an ``n`` x ``n`` grid: ``(puzzle, rules)``,
+    a puzzle with givens from a random solution (found by the SAT oracle), or random
+    givens when the rules have none."""
+    from numbadlx.sudoku import Rules
+    from tests.sudoku.variants.sat_oracle import random_solution
+
+    base = _base(kind, n, rng)
+    rules = Rules(**base)
+    try:
+        rules.checked(n)
+    except ValueError:
+        rules = Rules(**{**base, "latin": False})
+    grid = random_solution(n, rules, rng)
+    if grid is not None:
+        rules = Rules(**base, **_constraints(kind, n, rng, grid))
+        full = random_solution(n, rules, rng, tries=5) or grid
+    else:
+        full = [int(v) for v in rng.integers(1, n + 1, n * n)]
+    share = rng.uniform(0.2, 0.6) if n < 9 else rng.uniform(0.45, 0.7)
+    shown = rng.random(n * n) < share
+    puzzle = np.where(shown, full, 0).astype(np.uint8)
+    return puzzle, rules
+
+
+def real_sigint():
+    """A real SIGINT sent to the main thread, as a terminal's Ctrl-C (POSIX)."""
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
+def ctrl_c_after(seconds, send=real_sigint):
+    """A started timer that calls ``send`` (Ctrl-C to the main thread: a real SIGINT,
+    or ``_thread.interrupt_main``) after ``seconds``; and the list its send time goes to."""
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        send()
+
+    timer = threading.Timer(seconds, interrupt)
+    timer.start()
+    return timer, sent
 
 
 def lz_bomb(codes):

@@ -92,10 +92,11 @@ def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
     err = _run(cache, "generate", "-n", "4", "--size", "4", "--seed", "1", "--no-progress")
     assert err.count("numbadlx: compiled") == 1, err
     compiled = float(re.search(r"compiled .* in (\d+\.\d) s", err).group(1))
-    total, rate = re.search(r"in (\d+\.\d+) s \(([\d,]+) puzzles?/s\)", err).groups()
+    total, rate = re.search(r"in (\d+\.\d+) s \(([\d,.]+) puzzles?/s\)", err).groups()
     assert compiled > 0.5
     # with the compile counted the rate would be 4 / total
     assert float(rate.replace(",", "")) > 4 / (float(total) - compiled * 0.9), err
+    assert re.search(r"puzzles?/s\), \d+\.\d+ s of it compiling \(not in the rate\)", err), err
 
 
 @pytest.mark.slow
@@ -103,6 +104,8 @@ def test_first_generate_says_compiled_once_and_its_rate_excludes_it(cache):
 def test_warm_up_compiles_ahead_and_later_calls_say_nothing(cache):
     err = _run(cache, "warm-up")
     lines = [line for line in err.splitlines() if line.startswith("[")]
+    assert [line for line in lines if line.endswith(" ...")] == lines[::2], err
+    lines = lines[1::2]  # each group's line as it starts, then what it took
     assert len(lines) == 5, err
     assert all(re.search(r": (compiled|loaded from the cache) in \d+\.\d s$", x) for x in lines)
     assert "kernel groups ready" in err
@@ -167,3 +170,48 @@ def test_a_light_cache_load_skips_readying_numba_and_compiles_still_work(tmp_pat
     # first a miss (compiled, Numba readied for it), then a hit from the disk cache
     assert run() == ["13", "0", "True", "OK!"]
     assert run() == ["13", "1", "False", "OK!"]
+
+
+def test_a_call_stopped_by_ctrl_c_while_compiling_says_nothing_compiled(monkeypatch):
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.delenv("NUMBADLX_QUIET", raising=False)
+    with pytest.raises(KeyboardInterrupt):
+        with _compiling.first_use("the test kernels"):
+            _compile_event("numbadlx.fake", 0.6)
+            raise KeyboardInterrupt
+    assert "compiled" not in stream.getvalue()
+
+
+def test_each_solver_kernel_has_one_name_wherever_it_compiles(monkeypatch):
+    """sudoku.solve and warm_up (the command line's) announce a kernel by one name,
+    whatever the grid size; the parallel kernel, which a larger input compiles after a
+    small one, is named apart."""
+    import contextlib
+
+    import numpy as np
+
+    from numbadlx import sudoku
+    from numbadlx.sudoku import bulk
+
+    names = []
+
+    @contextlib.contextmanager
+    def recorded(what, say_done=True):
+        names.append(what)
+        yield
+
+    monkeypatch.setattr(bulk, "first_use", recorded)
+    empty = np.zeros((1, 16), dtype=np.uint8)
+    sudoku.solve(empty, engine="bits", limit=1, threads=1)
+    sudoku.solve(np.zeros((40, 16), dtype=np.uint8), engine="bits", limit=1, threads=2)
+    sudoku.solve(np.zeros((1, 81), dtype=np.uint8), engine="bits", limit=1)
+    solved = names[:]
+    names.clear()
+    sudoku.warm_up(("bits",))
+    assert solved == [
+        "the Sudoku solver (bits engine)",
+        "the Sudoku solver (bits engine, parallel)",
+        "the Sudoku solver (bits engine)",
+    ]
+    assert names == solved[:2]

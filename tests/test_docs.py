@@ -87,3 +87,23 @@ def test_the_hook_puts_results_files_under_the_page_heading():
     out = hooks.on_page_markdown(page, None, None, None)
     assert "On GitHub" not in out and "Run on " in out
     assert "\n### Notes on this run" in out and not re.search(r"^# Sudoku", out, re.M)
+
+
+def test_the_command_line_page_counts_its_commands_and_says_what_solve_prints():
+    """docs/cli.md's opening table lists every command, and the number it gives is
+    that of the table's rows and of the parser's commands."""
+    import argparse
+
+    from numbadlx.cli._parser import build_parser
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    said = re.search(r"(\w+) commands:", text).group(1).lower()
+    rows = re.findall(r"^\| `numbadlx (\S+)", text, re.M)
+    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    commands = list(actions[0].choices)
+    assert rows[: len(commands)] == commands
+    assert said == words[len(commands) - 1], f"the page says {said} commands"
+    # without -o the built-in sample's solutions are not printed: no "to stdout"
+    bare = [line for line in text.splitlines() if re.match(r"numbadlx solve\s+#", line)]
+    assert bare and all("stdout" not in line for line in bare), bare

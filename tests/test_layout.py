@@ -154,3 +154,45 @@ def test_no_module_is_over_600_lines():
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > 600
     }
     assert long == {}, f"split these modules by job: {long}"
+
+
+def _test_file_imports(path):
+    """The test files (``test_*`` modules) that the test file at ``path`` imports."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [f"{node.module or ''}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [n for n in names if any(p.startswith("test_") for p in n.split("."))]
+    return found
+
+
+def test_no_test_file_imports_another():
+    """Tests share their helpers through tests/helpers.py, never by importing a test file
+    (which would collect and run the imported file's tests under a second name)."""
+    tests = Path(__file__).resolve().parent
+    found = {
+        str(path.relative_to(tests)): names
+        for path in sorted(tests.rglob("test_*.py"))
+        if (names := _test_file_imports(path))
+    }
+    assert found == {}, f"move what these share into tests/helpers.py: {found}"
+
+
+def test_the_check_catches_each_way_of_importing_a_test_file(tmp_path):
+    path = tmp_path / "test_x.py"
+    path.write_text(
+        "from .test_oracle import make_case\n"
+        "import tests.cli.test_cli\n"
+        "from tests.sudoku import test_engines\n"
+        "from tests.helpers import data_dir\n"
+    )
+    assert _test_file_imports(path) == [
+        "test_oracle",
+        "test_oracle.make_case",
+        "tests.cli.test_cli",
+        "tests.sudoku.test_engines",
+    ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import plain_env, run_once
+from tests.helpers import data_dir, plain_env, run_once
 
 # The README's examples test the user's path (unchecked kernels), not memory safety:
 # they run in one of CI's two runs of the suite.
@@ -18,7 +18,7 @@ pytestmark = run_once
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
-DATA = Path(os.environ.get("NUMBADLX_DATA", ROOT.parent / "shared" / "data"))
+DATA = data_dir()
 
 
 def _blocks(language):

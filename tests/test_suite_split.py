@@ -50,3 +50,16 @@ def test_ci_sends_the_run_once_tests_to_the_bounds_checked_run():
     # exported before either run of the suite starts
     assert exported.start() < script.index("NUMBA_BOUNDSCHECK=1 python -m pytest")
     assert exported.start() < script.index('eval "$TEST"')
+
+
+def test_ci_runs_readme_command_2_without_the_datasets_and_the_checked_run_with_them():
+    """A fresh clone has no ../shared beside it: CI runs README command 2 that way (the
+    datasets' folder named by NUMBADLX_DATA does not exist), so a test or notebook that
+    needs the datasets and does not skip without them fails CI."""
+    script = (ROOT / ".ci" / "run").read_text()
+    plain = re.search(r'^NUMBADLX_DATA="([^"]+)" eval "\$TEST"$', script, re.M)
+    assert plain, "README command 2 should run with NUMBADLX_DATA naming a missing folder"
+    assert "no-datasets-here" in plain.group(1) and "shared" not in plain.group(1)
+    checked = next(line for line in script.splitlines() if "NUMBA_BOUNDSCHECK=1 python" in line)
+    assert "NUMBADLX_DATA" not in checked
+    assert not re.search(r"^export NUMBADLX_DATA", script, re.M)

@@ -4,7 +4,7 @@ with their arguments turned into a job and an executor, and their summary printe
 import os
 import sys
 
-from ..core.words import plural
+from ..core.words import per_second, plural
 from ._common import (
     EXIT_INTERRUPTED,
     EXIT_NO_ANSWER,
@@ -41,9 +41,27 @@ def _executor(args):
 
 def _rate(puzzles, seconds):
     """``N puzzles/s``, or ``- puzzles/s`` when nothing was timed."""
-    if seconds > 0 and puzzles:
-        return plural(puzzles / seconds, "puzzle/s", spec=",.0f")
-    return "- puzzles/s"
+    return per_second(puzzles, seconds)
+
+
+def _boxes(n, box):
+    """`` of 10x10 with boxes of 2 rows by 5 columns`` when the grid size leaves a choice
+    of box shape (the one taken is named: ``--box`` gives the other)."""
+    from ..sudoku.shape import box_note, box_shape
+
+    try:
+        shape = box_shape(n, box) if n else None
+    except ValueError:  # no box shape at all (a prime size, solved without boxes)
+        return ""
+    note = box_note(n, shape)
+    return f" of {n}x{n}{note}" if note else ""
+
+
+def _compiling_left_out(summary, made):
+    """``, N s of it compiling (not in the rate)`` when the run compiled kernels."""
+    if summary.compile_seconds < 0.005 or not made:
+        return ""
+    return f", {summary.compile_seconds:.2f} s of it compiling (not in the rate)"
 
 
 def _input_size(path):
@@ -123,7 +141,10 @@ def solve_command(args):
     summary = _run_file_job(args, run, source, "solving on Dask" if args.dask else "solving")
     tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
     shown_source = "standard input" if args.input == "-" else source
-    note(f"{plural(summary.puzzles, 'puzzle')} from {shown_source}: {tally or 'none'}")
+    note(
+        f"{plural(summary.puzzles, 'puzzle')}{_boxes(summary.n, box)} from {shown_source}: "
+        f"{tally or 'none'}"
+    )
     if args.dask:
         note(
             f"{summary.seconds:.2f} s on Dask ({args.dask}), {plural(summary.ranges, 'range')}, "
@@ -131,15 +152,15 @@ def solve_command(args):
         )
     else:
         solved_now = summary.puzzles - summary.resumed_puzzles
-        rate = (
-            plural(solved_now / summary.solve_seconds, "puzzle/s", spec=",.0f")
-            if summary.solve_seconds > 0 and solved_now
-            else "- puzzles/s"
-        )
         threads = plural(args.threads, "thread") if args.threads else "all threads"
+        solver = (
+            f", solver {_rate(solved_now, summary.solve_seconds)} (limit {args.limit}, {threads})"
+            if summary.solve_seconds > 0 and solved_now
+            else ""  # nothing solved (interrupted while compiling): no rate to give
+        )
         note(
             f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
-            f"or load the solver), solver {rate} (limit {args.limit}, {threads})"
+            f"or load the solver){solver}"
         )
     if output and output != os.devnull and not summary.interrupted:
         note(f"wrote {output}")  # (an interrupted run says so below)
@@ -204,7 +225,10 @@ def rate_command(args):
 
     summary = _run_file_job(args, run, args.input, "rating")
     rate = _rate(summary.puzzles, summary.seconds - summary.compile_seconds)  # no compiling
-    note(f"rated {plural(summary.puzzles, 'puzzle')} in {summary.seconds:.2f} s ({rate})")
+    note(
+        f"rated {plural(summary.puzzles, 'puzzle')} in {summary.seconds:.2f} s "
+        f"({rate}){_compiling_left_out(summary, summary.puzzles)}"
+    )
     if summary.unreadable:
         note(f"{plural(summary.unreadable, 'puzzle')} could not be read (the reason is in the CSV)")
     if summary.interrupted:
@@ -255,7 +279,8 @@ def generate_command(args):
     rate = _rate(made, summary.seconds - summary.compile_seconds)  # without compiling
     note(
         f"{plural(summary.puzzles, 'puzzle')} of {args.size}x{args.size} in "
-        f"{summary.seconds:.2f} s ({rate}), seed {summary.seed}"
+        f"{summary.seconds:.2f} s ({rate}){_compiling_left_out(summary, made)}, "
+        f"seed {summary.seed}"
     )
     if summary.interrupted:
         if output is None or os.path.abspath(output).startswith(("/dev/", "/proc/")):

@@ -1,6 +1,7 @@
 """The argument parser of the ``numbadlx`` command: its subcommands and options."""
 
 import argparse
+import difflib
 
 from ._common import EXIT_CODES, positive
 from ._count import count_command
@@ -21,6 +22,41 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser (``numbadlx solve`` ...): an argument it does not know is its
+    own error, shown with its usage and the nearest option's name, instead of the
+    top-level usage that argparse would show for it."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(unknown_arguments(self, extras))
+        return namespace, extras
+
+
+def unknown_arguments(parser, extras):
+    """The error for arguments ``parser`` does not know, naming the option each unknown
+    option was likely meant to be.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="numbadlx solve")
+    >>> _ = parser.add_argument("--output-format")
+    >>> unknown_arguments(parser, ["--output-fmt", "csv"])
+    'unrecognized arguments: --output-fmt csv (did you mean --output-format?)'
+    """
+    known = [name for action in parser._actions for name in action.option_strings]
+    hints = []
+    for extra in extras:
+        if not extra.startswith("-"):
+            continue
+        near = difflib.get_close_matches(extra.split("=", 1)[0], known, n=1, cutoff=0.6)
+        if near and f"did you mean {near[0]}?" not in hints:
+            hints.append(f"did you mean {near[0]}?")
+    message = "unrecognized arguments: " + " ".join(extras)
+    return message + (f" ({'; '.join(hints)})" if hints else "")
+
+
 #: What the file-job commands import before they run (NumPy, Numba, the engines).
 JOB_MODULES = ("numbadlx.jobs",)
 
@@ -34,7 +70,7 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
     solve = sub.add_parser(
         "solve",
         help="solve a file of Sudoku puzzles",

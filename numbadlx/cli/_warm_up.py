@@ -1,6 +1,7 @@
 """``numbadlx warm-up``: compile (or load) the kernels ahead, one named group at a time."""
 
 import sys
+import threading
 import time
 
 from ._common import EXIT_OK
@@ -87,22 +88,85 @@ def _groups(everything):
     return groups
 
 
+#: Roughly how long a run takes on an empty Numba cache, said before it starts: the
+#: common groups took 49 CPU s, --all 104 CPU s (two-core machine; compiling runs on
+#: one thread, so an idle machine's wall time is about that; 78 s wall were seen for the
+#: common groups elsewhere). A cache that holds the kernels makes it seconds; a busy
+#: machine, longer.
+ABOUT_MINUTES = {False: "1-2", True: "2-3"}
+
+
+class _Showing:
+    """One group's line on standard error: on a terminal ``[k/N] name |`` with a spinner
+    and the seconds so far, redrawn until the group is done; elsewhere the line once, as
+    the group starts. :meth:`done` ends it with what the group took."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, head, stream, live):
+        self.head, self.stream, self.live = head, stream, live
+        self.begin = time.perf_counter()
+        self.stop = threading.Event()
+        self.thread = None
+        if live:
+            self.thread = threading.Thread(target=self._spin, daemon=True)
+            self.thread.start()
+        else:
+            self._write(f"{head} ...\n")
+
+    def _write(self, text):
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _spin(self):
+        frame = 0
+        while not self.stop.wait(0.1 if frame else 0.0):
+            seconds = time.perf_counter() - self.begin
+            self._write(f"\r{self.head} {self.FRAMES[frame % 4]} {seconds:.0f} s")
+            frame += 1
+
+    def done(self, how):
+        """End the line: ``how`` ("compiled", ...) and the seconds; the seconds."""
+        seconds = time.perf_counter() - self.begin
+        if self.thread is not None:
+            self.stop.set()
+            self.thread.join()
+            self._write("\r\x1b[K")  # the spinner's line cleared
+        self._write(f"{self.head}: {how} in {seconds:.1f} s\n")
+        return seconds
+
+
 def warm_up_command(args):
-    """Run every group, saying what each took: compiled, or loaded from the cache."""
-    from .._compiling import compile_seconds, first_use
+    """Run every group, saying what each took: compiled, or loaded from the cache; on a
+    terminal a spinner shows while a group runs."""
+    from .._compiling import compile_seconds, first_use, interactive, quiet
 
     groups = _groups(args.all)
+    stream = sys.stderr
+    live = interactive(stream) and not quiet()
+    others = "" if args.all else f"; --all, every engine and kernel, {ABOUT_MINUTES[True]}"
+    print(
+        f"numbadlx: warming up {len(groups)} kernel groups: about {ABOUT_MINUTES[args.all]} "
+        f"minutes on an empty cache, seconds once they are cached (an idle machine{others})",
+        file=stream,
+    )
     started = time.perf_counter()
     for number, (name, run) in enumerate(groups, 1):
-        begin, compiled = time.perf_counter(), compile_seconds()
-        with first_use(name, say_done=False):
-            run()
-        seconds = time.perf_counter() - begin
-        how = "compiled" if compile_seconds() - compiled > 0 else "loaded from the cache"
-        print(f"[{number}/{len(groups)}] {name}: {how} in {seconds:.1f} s", file=sys.stderr)
+        compiled = compile_seconds()
+        showing = _Showing(f"[{number}/{len(groups)}] {name}", stream, live)
+        try:
+            with first_use(name, say_done=False, spin=False):
+                run()
+        except BaseException:
+            showing.done("stopped")
+            raise
+        showing.done("compiled" if compile_seconds() - compiled > 0 else "loaded from the cache")
     print(
         f"numbadlx: {len(groups)} kernel groups ready in {time.perf_counter() - started:.1f} s"
         f"{'' if args.all else ' (--all: every engine and kernel)'}",
-        file=sys.stderr,
+        file=stream,
     )
     return EXIT_OK

@@ -4,7 +4,7 @@ message, repr and summary line of the package, so none says "1 puzzles" or "thre
 
 from __future__ import annotations
 
-__all__ = ["plural"]
+__all__ = ["per_second", "plural"]
 
 
 def plural(number, noun: str, many: str | None = None, spec: str = "") -> str:
@@ -44,3 +44,19 @@ def plural(number, noun: str, many: str | None = None, spec: str = "") -> str:
         word, slash, unit = noun.partition("/")
         many = f"{word}s{slash}{unit}"
     return f"{text} {many}"
+
+
+def per_second(count, seconds, noun: str = "puzzle") -> str:
+    """A rate, ``count`` per ``seconds``, as text: whole numbers from 10 a second up,
+    two significant digits below (a slow call is never "0 puzzles/s"), and ``-`` when
+    nothing was counted or timed.
+
+    Examples
+    --------
+    >>> per_second(20000, 8), per_second(1, 16.0), per_second(3, 0)
+    ('2,500 puzzles/s', '0.062 puzzles/s', '- puzzles/s')
+    """
+    if not count or not seconds > 0:
+        return "- " + plural(2, f"{noun}/s").split(" ", 1)[1]
+    value = count / seconds
+    return plural(value, f"{noun}/s", spec=",.0f" if value >= 9.5 else ".2g")

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import sudoku as _sudoku
+from .._compiling import compile_seconds
 from .._stopping import LET_GO_SECONDS, join_for, stop_all
 from ..core.validate import check_count
 from ..sudoku.formats import line_ranges
@@ -169,10 +170,27 @@ class _Call:
             self._worker.join()
 
 
-def _piece(write, chunk, value):
-    """The :class:`Piece` of ``chunk`` from what its solving gave (``value``), written by
-    ``write`` (a job's ``write_chunk``; None when ``value`` is already written)."""
+def _timed(solve):
+    """``solve`` that also returns its wall seconds and the seconds of them this process
+    spent compiling kernels: ``(value, wall, compiling)``."""
+
+    def call(*args):
+        begin, compiled = time.perf_counter(), compile_seconds()
+        value = solve(*args)
+        return value, time.perf_counter() - begin, compile_seconds() - compiled
+
+    return call
+
+
+def _piece(write, chunk, timed):
+    """The :class:`Piece` of ``chunk`` from what its solving gave (``timed``: the value,
+    its wall and compiling seconds, from :func:`_timed`), written by ``write`` (a job's
+    ``write_chunk``; None when the value is already written). The piece's seconds are
+    the solver's alone: never more than the wall time less any compiling (a kernel the
+    first chunks did not need, compiled on a later one, is no solver time)."""
+    value, wall, compiling = timed
     data, tally, seconds = value if write is None else write(chunk, value)
+    seconds = max(0.0, min(seconds, wall - compiling))
     return Piece(data, chunk.end_byte, len(chunk), tally, chunk.n, seconds)
 
 
@@ -227,6 +245,7 @@ class LocalExecutor:
         write = getattr(job, "write_chunk", None)
         if solve is None or write is None:
             solve, write = job.run_chunk, None
+        solve = _timed(solve)
         running = None  # (chunk, call) being solved
         done = first_index
         try:
@@ -241,18 +260,25 @@ class LocalExecutor:
                     self.startup_seconds = time.perf_counter() - begin
                 finished = None
                 if running is not None:
-                    finished = (running[0], running[1].wait())
+                    finished = (running[0], self._waited(running[1]))
                 running = (chunk, _Call(solve, chunk, done))
                 done += len(chunk)
                 if finished is not None:
                     yield _piece(write, *finished)
             if running is not None:
-                finished = (running[0], running[1].wait())
+                finished = (running[0], self._waited(running[1]))
                 running = None
                 yield _piece(write, *finished)
         finally:
             if running is not None:
                 running[1].stop()
+
+    def _waited(self, call):
+        """The value of a chunk's ``call`` (:func:`_timed`'s triple); a compile during it
+        is counted as startup, as the compiling before the first chunk is."""
+        timed = call.wait()
+        self.startup_seconds += timed[2]
+        return timed
 
     def _blocks(self, job, first_index):
         """Puzzles ``first_index`` to ``job.count - 1`` of a job that reads no input

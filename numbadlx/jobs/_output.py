@@ -39,10 +39,11 @@ class FileSummary:
     start_byte : where this run started reading; ``end_byte`` where it stopped (the
         last commit), of ``input_size`` bytes.
     seconds : wall time; ``solve_seconds`` the job's own time in the solver or the
-        rater (summed over the tasks on Dask, so it may exceed ``seconds`` there) and
-        ``startup_seconds`` compiling or loading the solver first (local runs; 0 on
-        Dask); ``compile_seconds`` the part of ``seconds`` this process spent
-        compiling kernels (0 once Numba's cache holds them; 0 on Dask).
+        rater, compiling left out (summed over the tasks on Dask, so it may exceed
+        ``seconds`` there) and ``startup_seconds`` compiling or loading the solver
+        (first, and any kernel compiled for a later chunk; local runs; 0 on Dask);
+        ``compile_seconds`` the part of ``seconds`` this process spent compiling
+        kernels (0 once Numba's cache holds them; 0 on Dask).
     interrupted : stopped by Ctrl-C (KeyboardInterrupt): the output holds whole lines
         for the first ``puzzles`` puzzles and the checkpoint says where to carry on.
     messages : notes on the run (resuming, no checkpoint found).
@@ -50,6 +51,7 @@ class FileSummary:
         INVALID in ``tally``).
     seed : the seed of a generate run (the one drawn when none was given); None for
         the other jobs.
+    n : the grid size of the puzzles (None when none was read).
     """
 
     puzzles: int
@@ -67,6 +69,7 @@ class FileSummary:
     compile_seconds: float = 0.0
     unreadable: int = 0
     seed: int | None = None
+    n: int | None = None
 
 
 def _standard_output():

@@ -126,6 +126,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started, la
         startup_seconds=executor.startup_seconds,
     )
     summary.compile_seconds = compile_seconds() - compiled_before
+    summary.n = sink.n
     summary.unreadable = summary.tally.get("INVALID", 0) if isinstance(job, RateJob) else 0
     summary.seed = job.seed if isinstance(job, GenerateJob) else None
     return summary

@@ -35,9 +35,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._compiling import first_use
 from ..core.validate import check_count, check_timeout
-from ..core.words import plural
+from ..core.words import per_second, plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
+from ._labels import solver_label
 from ._rules_solve import rule_groups, solve_rules
 from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
@@ -45,7 +46,7 @@ from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import parse_chunk
 from .parallel import check_threads, parallel_threads
-from .shape import box_shape
+from .shape import box_note, box_shape
 from .variants import Rules, reading_box
 
 __all__ = [
@@ -165,8 +166,9 @@ class SudokuResult:
     def __repr__(self):
         tally = ", ".join(f"{k}={v}" for k, v in self.status_counts().items())
         return (
-            f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}, {tally}; "
-            f"{self.seconds:.3f} s, {plural(self.puzzles_per_second, 'puzzle/s', spec=',.0f')})"
+            f"SudokuResult({plural(len(self), 'puzzle')} of {self.n}x{self.n}"
+            f"{box_note(self.n, self.box)}, {tally}; "
+            f"{self.seconds:.3f} s, {per_second(len(self), self.seconds)})"
         )
 
     def _repr_html_(self):
@@ -355,7 +357,6 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    label = f"the {n}x{n} solver ({engine if rules is None else shown} engine)"
     # a call small enough for the serial kernels alone (one thread's work, see
     # engines.run), or on one thread, leaves Numba's thread settings, and its
     # threading layer, alone
@@ -364,6 +365,7 @@ def solve(
     threads_used = (
         contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
     )
+    label = solver_label(engine if rules is None else shown, parallel=not serial)
     with threads_used as threads, first_use(label):
         # Blocks of puzzles between progress reports. Each block is a kernel call, and
         # each call wakes the other threads, which on a virtual machine can cost a
@@ -471,8 +473,8 @@ def warm_up(
         if puzzles is not None:
             serial = check_threads(threads) <= 1 or puzzles <= serial_up_to
             sizes = sizes[:1] if serial else sizes[1:]
-        with first_use(f"the Sudoku solver ({name} engine)"):
-            for rows in sizes:
+        for rows in sizes:
+            with first_use(solver_label(name, parallel=rows > serial_up_to)):
                 grid = np.zeros((rows, n * n), dtype=np.uint8)
                 out = (
                     np.zeros_like(grid),

@@ -19,6 +19,7 @@ __all__ = [
     "MIN_BOXLESS_SIZE",
     "NO_BOXES",
     "DIGITS",
+    "box_note",
     "box_shape",
     "check_shape",
     "check_size",
@@ -155,3 +156,17 @@ def check_size(n, low: int = MIN_SIZE) -> int:
             f"unsupported puzzle size {n}x{n}: n must be from {low} to {MAX_SIZE}{hint}"
         )
     return n
+
+
+def box_note(n, box) -> str:
+    """`` with boxes of R rows by C columns`` where the grid size leaves a choice (a
+    10x10 grid: 2x5 or 5x2); nothing for a square box or none.
+
+    Examples
+    --------
+    >>> box_note(10, (2, 5)), box_note(9, (3, 3)), box_note(8, None)
+    (' with boxes of 2 rows by 5 columns', '', '')
+    """
+    if box is None or len(box) != 2 or box[0] == box[1] or not all(box):
+        return ""
+    return f" with boxes of {box[0]} rows by {box[1]} columns"

@@ -4,12 +4,20 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
+from numbadlx.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    EXIT_USAGE,
+    main,
+)
 from numbadlx.sudoku import Status, random_puzzles
 from tests.helpers import grid_errors
 
@@ -134,6 +142,41 @@ def test_default_sample_and_errors(capsys):
     assert "no such file" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["solve", "--limit", "0"])
+
+
+@pytest.mark.parametrize(
+    "argv, command, hint",
+    [
+        (["solve", "f", "--output-fmt", "csv"], "solve", "did you mean --output-format?"),
+        (["rate", "f", "--isomorps=3"], "rate", "did you mean --isomorphs?"),
+        (["count", "f", "--zzz"], "count", None),
+    ],
+)
+def test_a_wrong_option_gets_its_commands_usage_and_the_nearest_option(argv, command, hint, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: numbadlx {command} [-h]"), err
+    assert f"numbadlx {command}: error: unrecognized arguments: {argv[2]}" in err
+    assert (hint in err) if hint else "did you mean" not in err
+
+
+def test_a_run_stopped_while_compiling_gives_no_rate_and_no_compiled_line(
+    tmp_path, capsys, monkeypatch
+):
+    from numbadlx.jobs import _jobs
+
+    def stopped(self, n, puzzles=None, rules=None):
+        raise KeyboardInterrupt  # Ctrl-C while the kernels compile, before any solving
+
+    monkeypatch.setattr(_jobs.SolveJob, "warm", stopped)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(sudoku.format_lines(random_puzzles(3, seed=1))) + "\n")
+    code = main(["solve", str(source), "-o", str(tmp_path / "out.txt"), "--no-progress"])
+    assert code == EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "puzzles/s" not in err and "compiled" not in err, err
 
 
 def test_count_dlx(tmp_path, capsys):
@@ -427,3 +470,59 @@ def test_each_help_lists_its_own_exit_codes_and_options(command, codes, foreign,
     assert {line.split()[0] for line in listed.splitlines() if line[:3].strip()} == codes
     for word in foreign:
         assert word not in text, word
+
+
+def _warm_up_with(monkeypatch, groups, live):
+    """``numbadlx warm-up`` over ``groups`` (name, function), its standard error a
+    terminal or not (``live``): what it wrote."""
+    import io
+    import types
+
+    from numbadlx import _compiling
+    from numbadlx.cli import _warm_up
+
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(_warm_up, "_groups", lambda everything: groups(stream))
+    monkeypatch.setattr(_compiling, "interactive", lambda _: live)
+    monkeypatch.delenv("NUMBADLX_QUIET", raising=False)
+    assert _warm_up.warm_up_command(types.SimpleNamespace(all=False)) == EXIT_OK
+    return stream.getvalue()
+
+
+def test_warm_up_says_how_long_up_front_and_each_group_as_it_starts(monkeypatch):
+    text = _warm_up_with(monkeypatch, lambda _: [("first", lambda: None), ("second", int)], False)
+    lines = text.splitlines()
+    assert re.match(r"numbadlx: warming up 2 kernel groups: about [\d-]+ minutes", lines[0])
+    assert "--all, every engine and kernel, " in lines[0]
+    assert lines[1] == "[1/2] first ..."
+    assert re.fullmatch(r"\[1/2\] first: loaded from the cache in \d+\.\d s", lines[2])
+    assert lines[3] == "[2/2] second ..." and "\r" not in text
+
+
+def test_warm_up_spins_on_a_terminal_while_a_group_runs(monkeypatch):
+    def groups(stream):
+        def slow():  # runs until the spinner has drawn its line once
+            deadline = time.monotonic() + 30
+            while "\r[1/1] slow |" not in stream.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.01)
+
+        return [("slow", slow)]
+
+    text = _warm_up_with(monkeypatch, groups, True)
+    assert "\r[1/1] slow | 0 s" in text
+    assert re.search(r"\r\x1b\[K\[1/1\] slow: loaded from the cache in \d+\.\d s\n", text), text
+
+
+def test_solve_says_which_boxes_a_size_with_a_choice_got(tmp_path, capsys):
+    source = tmp_path / "ten.txt"
+    _write_puzzles(source, np.zeros((2, 100), dtype=np.uint8))
+    assert main(["solve", str(source), "--limit", "1", "--no-progress", "-o", os.devnull]) == 0
+    assert "2 puzzles of 10x10 with boxes of 2 rows by 5 columns from " in capsys.readouterr().err
+    argv = ["solve", str(source), "--limit", "1", "--box", "5x2", "--no-progress"]
+    assert main([*argv, "-o", os.devnull]) == 0
+    assert "with boxes of 5 rows by 2 columns" in capsys.readouterr().err
+    nine = tmp_path / "nine.txt"
+    _write_puzzles(nine, np.zeros((1, 81), dtype=np.uint8))
+    assert main(["solve", str(nine), "--limit", "1", "--no-progress", "-o", os.devnull]) == 0
+    assert "1 puzzle from " in capsys.readouterr().err

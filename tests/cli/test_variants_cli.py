@@ -9,7 +9,7 @@ import pytest
 from numbadlx import sudoku
 from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_USAGE, main
 from numbadlx.sudoku import Rules
-from tests.sudoku.variants.test_fpuzzles import CLASSIC, X_LINK, compress_base64, grid_json
+from tests.helpers import CLASSIC, X_LINK, compress_base64, grid_json
 
 
 def _x_solution():

@@ -563,3 +563,31 @@ def test_csv_output_has_a_message_column_for_the_solution_column(tmp_path):
     assert body[2][5].startswith("line 4: solution column:")
     assert body[3][5].startswith(f"{source}:5:") and "solution column" not in body[3][5]
     assert all(len(row) == 6 for row in body)
+
+
+def test_a_compile_during_a_later_chunk_is_no_solver_time(tmp_path, monkeypatch):
+    """A kernel the first chunk did not need (the parallel one, after a small first
+    chunk) compiles on a later chunk: the solver's seconds leave it out and the startup
+    seconds (\"to compile or load the solver\") take it in. Here each chunk's solve
+    counts its whole wall time as compiling, so no solver time is left."""
+    from numbadlx import _compiling
+    from numbadlx.jobs import _jobs
+
+    solve_chunk = _jobs.SolveJob.solve_chunk
+    spent = []
+
+    def compiling_solve(self, chunk, first_index=0):
+        begin = time.perf_counter()
+        result = solve_chunk(self, chunk, first_index)
+        with _compiling._lock:
+            _compiling._state["total"] += time.perf_counter() - begin
+        spent.append(time.perf_counter() - begin)
+        return result
+
+    monkeypatch.setattr(_jobs.SolveJob, "solve_chunk", compiling_solve)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(sudoku.format_lines(random_puzzles(600, seed=3))) + "\n")
+    summary = jobs.solve_file(source, tmp_path / "out.txt", chunk_size=200, threads=1)
+    assert summary.puzzles == 600 and len(spent) == 3
+    assert summary.solve_seconds < sum(spent) / 2, (summary.solve_seconds, spent)
+    assert summary.startup_seconds >= sum(spent)

@@ -342,3 +342,28 @@ def test_big_array_is_one_kernel_call_without_progress(monkeypatch):
         assert grid_errors(puzzles[good], one.solutions[good], (3, 3)) == []
     for name in ("status", "counts", "solutions", "nodes", "guesses"):
         assert np.array_equal(getattr(whole, name), getattr(blocks, name)), name
+
+
+def test_a_slow_result_gives_its_rate_not_zero_puzzles_a_second():
+    import dataclasses
+
+    result = sudoku.solve("." * 81, limit=1)
+    slow = dataclasses.replace(result, seconds=16.0)
+    assert "0.062 puzzles/s" in repr(slow), repr(slow)
+    assert "0 puzzles/s" not in repr(slow)
+
+
+def test_ratings_of_unrated_puzzles_show_without_a_warning():
+    import warnings
+
+    ratings = sudoku.rate(["1" * 81, "2" * 81])  # both INVALID: nothing rated
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = repr(ratings)
+    assert "median tries -, median logic -" in text, text
+
+
+def test_a_result_says_which_boxes_a_grid_size_with_a_choice_got():
+    ten = sudoku.solve(np.zeros((1, 100), dtype=np.uint8), limit=1)
+    assert ten.box == (2, 5) and "10x10 with boxes of 2 rows by 5 columns" in repr(ten)
+    assert "boxes" not in repr(sudoku.solve("." * 81, limit=1))

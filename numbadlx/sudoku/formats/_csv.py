@@ -13,6 +13,8 @@ from ._cells import _SQUARES, _parse_cells, _parse_line_batch
 from ._killer import killer_chunks, killer_columns
 from ._reader import (
     _SAMPLE_LINES,
+    PUZZLE_COLUMNS,
+    SOLUTION_COLUMNS,
     PuzzleChunk,
     _check_start,
     _Context,
@@ -22,9 +24,6 @@ from ._reader import (
 )
 
 __all__ = ["PUZZLE_COLUMNS", "SOLUTION_COLUMNS"]
-
-PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "unsolved", "question", "questions")
-SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
 
 
 def _pick_column(names: list[str], wanted: tuple[str, ...]) -> int | None:

@@ -3,11 +3,15 @@
 A row's cage map gives one character per cell in reading order (cells with the same
 character form a cage, cages numbered by first appearance), optionally after a one-letter
 prefix ``K`` (``K`` + 81 letters); its sums field lists the cage totals in that order,
-separated by commas or spaces. The puzzle has no givens: it is all zeros, and its
+separated by commas or spaces. Without givens the puzzle is all zeros; its
 :class:`~numbadlx.sudoku.Rules` (from :meth:`Rules.killer
 <numbadlx.sudoku.Rules.killer>`) goes into the chunk's ``rules``. A solution column is
-read as in other CSVs. A row whose map or sums cannot be read, or whose sums do not
-match its cages, is a bad row with its message.
+read as in other CSVs. Givens, when the file has them, come from a ``givens`` column
+(or ``given``), or from a puzzle column (a name of ``PUZZLE_COLUMNS``: ``puzzle``,
+``quizzes``, ...) whose first row holds as many cells as its cage map: a puzzle column
+of labels or numbers (``puzzle`` = 1, 2, ...) is left alone. A row whose map or sums
+cannot be read, whose sums do not match its cages, or whose givens cannot be read, is a
+bad row with its message.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import numpy as np
 from ..variants import Rules
 from ._cells import _SQUARES, _parse_line_batch
 from ._reader import (
+    PUZZLE_COLUMNS,
+    SOLUTION_COLUMNS,
     PuzzleChunk,
     _check_start,
     _Context,
@@ -27,13 +33,14 @@ from ._reader import (
     _LineFeeder,
 )
 
-__all__ = ["KILLER_MAP_COLUMNS", "KILLER_SUM_COLUMNS"]
+__all__ = ["KILLER_GIVEN_COLUMNS", "KILLER_MAP_COLUMNS", "KILLER_SUM_COLUMNS"]
 
 #: Header names of the cage-map column (any case), the first found is used.
 KILLER_MAP_COLUMNS = ("cage_map", "cages", "puzz_color")
 #: Header names of the cage-sums column.
 KILLER_SUM_COLUMNS = ("cage_sums", "sums", "puzz_hint")
-_SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
+#: Header names of a givens column (always read as the puzzle's givens).
+KILLER_GIVEN_COLUMNS = ("givens", "given")
 
 
 def _find(names, wanted):
@@ -41,8 +48,9 @@ def _find(names, wanted):
 
 
 def killer_columns(f, name: str):
-    """``(map, sums, solution, data line, data byte)`` when the first non-blank row of
-    the CSV ``f`` is a header naming a cage-map and a cage-sums column, else None."""
+    """``(map, sums, solution, givens, data line, data byte)`` when the first non-blank
+    row of the CSV ``f`` is a header naming a cage-map and a cage-sums column, else None
+    (``solution`` and ``givens``: a column index or None)."""
     feeder = _LineFeeder(_iter_records(f, 0, 1), 1)
     reader = csv.reader(feeder)
     while True:
@@ -56,7 +64,25 @@ def killer_columns(f, name: str):
     cages, sums = _find(names, KILLER_MAP_COLUMNS), _find(names, KILLER_SUM_COLUMNS)
     if cages is None or sums is None:
         return None
-    return cages, sums, _find(names, _SOLUTION_COLUMNS), feeder.line + 1, feeder.end
+    data_line, data_start = feeder.line + 1, feeder.end
+    givens = _find(names, KILLER_GIVEN_COLUMNS)
+    if givens is None:
+        givens = _find(names, PUZZLE_COLUMNS)
+        if givens is not None and not _first_row_is_a_grid(reader, cages, givens):
+            givens = None
+    return cages, sums, _find(names, SOLUTION_COLUMNS), givens, data_line, data_start
+
+
+def _first_row_is_a_grid(reader, cages: int, puzzle: int) -> bool:
+    """Whether the first data row's ``puzzle`` field holds as many cells as its cage map
+    (a grid of givens), not a label or a number."""
+    for row in reader:
+        if any(cell.strip() for cell in row):
+            if max(cages, puzzle) >= len(row):
+                return False
+            cells = "".join(row[puzzle].split())
+            return len(cells) > 1 and len(cells) == len(_cage_map(row[cages]))
+    return False
 
 
 def _cage_map(text: str) -> str:
@@ -85,6 +111,16 @@ def _sums(text: str) -> list[int]:
 
 
 def _read_row(ctx: _Context, line: int, row: list[str], first: str, columns):
+    """``(rules, map field, solution field, its offset, problem, givens field, its
+    offset)`` of one data row."""
+    givens = columns[3]
+    given, goff = "", 0
+    if givens is not None and givens < len(row):
+        given, goff = row[givens].strip(), _field_offset(first, row, givens)
+    return (*_read_cages(ctx, line, row, first, columns[:3]), given, goff)
+
+
+def _read_cages(ctx: _Context, line: int, row: list[str], first: str, columns):
     """``(rules, map field, solution field, its offset, problem)`` of one data row."""
     cages, sums, solution = columns
     if max(cages, sums) >= len(row):
@@ -138,7 +174,7 @@ def killer_chunks(
     found,
 ):
     """The chunks of a killer CSV whose header :func:`killer_columns` found."""
-    cages, sums, solution, data_line, data_start = found
+    cages, sums, solution, givens, data_line, data_start = found
     if not solutions:
         solution = None
     if start_byte <= data_start:
@@ -158,12 +194,12 @@ def killer_chunks(
             break
         except csv.Error as exc:
             problem = f"{ctx.at(row_line, 0)}: malformed CSV row: {exc}"
-            batch.append((row_line, feeder.end, None, "", "", 0, problem))
+            batch.append((row_line, feeder.end, None, "", "", 0, problem, "", 0))
         else:
             if not any(cell.strip() for cell in row):
                 continue
             first = feeder.lines[0] if feeder.lines else ""
-            parts = _read_row(ctx, row_line, row, first, (cages, sums, solution))
+            parts = _read_row(ctx, row_line, row, first, (cages, sums, solution, givens))
             batch.append((row_line, feeder.end, *parts))
         if len(batch) >= chunk_size:
             yield _chunk(batch, ctx, solution is not None)
@@ -177,6 +213,21 @@ def _chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
     n = ctx.n if ctx.n is not None else 9  # a file of bad rows only: any size
     puzzles = np.zeros((k, n * n), dtype=np.uint8)
     errors = [(i, b[6]) for i, b in enumerate(batch) if b[6] is not None]
+    given = [i for i, b in enumerate(batch) if b[7] and b[6] is None]
+    if given:
+        values, problems = _parse_line_batch(
+            [batch[i][7].encode("utf-8", "surrogateescape") for i in given],
+            n,
+            "givens",
+            ctx.origin,
+        )
+        puzzles[given] = values
+        for j, col0, message in problems:
+            i = given[j]
+            puzzles[i] = 0
+            where = ctx.at(batch[i][0], batch[i][8] + col0)
+            errors.append((i, f"{where}: givens column: {message}"))
+        errors.sort()
     bad = np.zeros(k, dtype=bool)
     bad[[i for i, _ in errors]] = True
     sols, solution_errors = None, []

@@ -20,7 +20,12 @@ from ...core.words import plural
 from ..shape import MAX_SIZE, MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
 from ._cells import _BOXLESS_ROW_COUNTS, _BOXLESS_SQUARES, _ROW_COUNTS, _SQUARES, _count_cells
 
-__all__ = ["PuzzleChunk", "count_newlines", "line_ranges"]
+__all__ = ["PUZZLE_COLUMNS", "SOLUTION_COLUMNS", "PuzzleChunk", "count_newlines", "line_ranges"]
+
+#: Header names of a CSV's puzzle column (any case), the first found is used.
+PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "unsolved", "question", "questions")
+#: Header names of a CSV's solution column.
+SOLUTION_COLUMNS = ("solutions", "solution", "solved", "answer", "answers")
 
 _BOM = b"\xef\xbb\xbf"
 #: The first bytes of a ``.npy`` file

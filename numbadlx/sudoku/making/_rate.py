@@ -233,12 +233,19 @@ class Ratings:
         return pa.table(columns)
 
     def __repr__(self):
+        if not len(self):
+            return "Ratings(0 puzzles)"
         return (
-            f"Ratings({plural(len(self), 'puzzle')}; median tries {np.nanmedian(self.tries):.2f}, "
-            f"median logic {np.nanmedian(self.logic):.2f}; {self.seconds:.3f} s)"
-            if len(self)
-            else "Ratings(0 puzzles)"
+            f"Ratings({plural(len(self), 'puzzle')}; median tries {_median(self.tries)}, "
+            f"median logic {_median(self.logic)}; {self.seconds:.3f} s)"
         )
+
+
+def _median(values) -> str:
+    """The median of the rated values (NaN: not rated), or ``-`` when none is rated."""
+    values = np.asarray(values, dtype=float)
+    rated = values[~np.isnan(values)]
+    return f"{np.median(rated):.2f}" if rated.size else "-"
 
 
 def rate(

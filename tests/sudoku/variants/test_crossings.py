@@ -17,8 +17,7 @@ from numbadlx.sudoku.engines import (
     peer_bits,
     propagate_crossing,
 )
-
-from .test_oracle import make_case
+from tests.helpers import make_case
 
 RULE_SETS = [
     (9, Rules(diagonals=True)),

@@ -9,41 +9,14 @@ import pytest
 from numbadlx import sudoku
 from numbadlx.sudoku import Rules, read_fpuzzles
 from numbadlx.sudoku.formats._lzstring import decompress_base64
-from tests.helpers import compress_base64
+from tests.helpers import CLASSIC, X_LINK, compress_base64, grid_json
 
-# A real link packed by f-puzzles (an X-Sudoku), as shared in its URLs.
-X_LINK = (
-    "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSQA3AQwBsBXOeAdlTQgpg"
-    "DsEAXDBkmSGDBlWgwQBmVuy69+MUdXqMArDI7d4fAQF1khMSoQAODXO0KRpa8PLKJSc1p2KbN/YSXjGAJmfyAu6gD"
-    "owAbAGWQSE+CCzosi5WwbZEnnYZ3sbw0gmagW4x2ep5Fq5ZjhGlSdFpBpnBRo4AjJHlKY2hUm1W6bZNfj219rHwZ"
-    "tUFqSPZACxDhXVeHUUt8xWMKBNRC52jJWz52yJ9y+sI+4mTywNxax71Uw0ZN/BzW+W6+iDYEFRoAPacWgAagKqB+f"
-    "0BtAAtJMgA==="
-)
 # A real link with two killer cages (and the "activeConstraints" list f-puzzles adds).
 KILLER_LINK = (
     "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54+x1p7"
     "rjtn/nQaCR3PgIm9hk0UM6zR4rssX0QAawgAbLTAwBjAIZo48QiH0wdYfCABKARgDCDkKjsAmFyDUA3Q1oArqYgiCA"
     "UFlZaNmb2zh5ucU4AzImeTgnuXqnuyRk+qP5BIcmpRGqG+gAuEL4wTgD2AHZgVRiGEE1VMXggANLauhgABE7GcLREQA="
 )
-CLASSIC = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
-
-
-def grid_json(n, givens="", regions=None):
-    """The grid field: rows of cell objects, givens from a line of digits."""
-    givens = givens or "0" * (n * n)
-    rows = []
-    for r in range(n):
-        row = []
-        for c in range(n):
-            cell = {}
-            digit = int(givens[r * n + c], 36)
-            if digit:
-                cell = {"value": digit, "given": True}
-            if regions is not None:
-                cell["region"] = int(regions[r][c])
-            row.append(cell)
-        rows.append(row)
-    return rows
 
 
 def puzzle(n=9, **keys):

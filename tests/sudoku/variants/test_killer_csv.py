@@ -104,6 +104,45 @@ def test_a_bad_row_is_a_bad_row_not_an_error(tmp_path, row, message):
     assert chunk.rules[1] == Rules()
 
 
+def test_givens_are_read_from_a_givens_column_by_name(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    kept = SOLUTION_4[:3] + "." * 12 + SOLUTION_4[-1]
+    wrong = "2" + "." * 15  # the solution has 1 there
+    header = "Givens,ptitle,puzz_color,puzz_hint,solved"
+    rows = [f'{kept},a,{MAP_4},"{sums}",', f'{wrong},b,{MAP_4},"{sums}",', f',c,{MAP_4},"{sums}",']
+    chunk = parse_chunk(write(tmp_path, rows, header=header))
+    assert not chunk.bad.any()
+    assert chunk.puzzles[0].tolist() == [int(c) if c != "." else 0 for c in kept]
+    assert chunk.puzzles[1].tolist() == [2] + [0] * 15 and not chunk.puzzles[2].any()
+    result = sudoku.solve(write(tmp_path, rows, header=header))
+    assert result.status_counts() == {"UNIQUE": 2, "NO_SOLUTION": 1}
+    assert result.status_names()[1] == "NO_SOLUTION"
+    assert result.solutions[0].tolist() == [int(c) for c in SOLUTION_4]
+
+
+def test_a_puzzle_column_is_givens_when_it_holds_grids_and_a_label_otherwise(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    grids = write(tmp_path, [f'1{"0" * 15},{MAP_4},"{sums}"'], header="puzzle,cages,sums")
+    chunk = parse_chunk(grids)
+    assert chunk.puzzles[0].tolist() == [1] + [0] * 15 and not chunk.bad.any()
+    # the published killer files number their puzzles in a "puzzle" column
+    numbers = write(tmp_path, [f'1,{MAP_4},"{sums}"', f'2,{MAP_4},"{sums}"'], "puzzle,cages,sums")
+    chunk = parse_chunk(numbers)
+    assert not chunk.puzzles.any() and not chunk.bad.any()
+
+
+def test_a_bad_givens_field_is_a_bad_row_with_its_message(tmp_path):
+    sums = ",".join(map(str, killer_4x4_sums()))
+    rows = [f'{"0" * 16},{MAP_4},"{sums}"', f'12,{MAP_4},"{sums}"', f'{"9" * 16},{MAP_4},"{sums}"']
+    path = write(tmp_path, rows, header="givens,cages,sums")
+    chunk = parse_chunk(path)
+    assert chunk.bad.tolist() == [False, True, True]
+    assert [k for k, _ in chunk.errors] == [1, 2]
+    assert all("givens column: " in message for _, message in chunk.errors)
+    assert chunk.errors[0][1].startswith(f"{path}:3:")
+    assert not chunk.puzzles.any()
+
+
 def test_a_map_of_another_size_is_a_bad_row(tmp_path):
     sums = ",".join(map(str, killer_4x4_sums()))
     path = write(tmp_path, [f'ok,{MAP_4},"{sums}",', f'big,{"a" * 81},"405",'])

@@ -6,11 +6,10 @@ import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.sudoku import Rules
 from numbadlx.sudoku.cover import decode_cover
-from tests.helpers import bounds_checked
+from tests.helpers import bounds_checked, make_case
 
-from .sat_oracle import is_solution, random_solution, solutions
+from .sat_oracle import is_solution, solutions
 
 TYPES = [
     "diagonals",
@@ -32,135 +31,6 @@ TYPES = [
     "mixed",
 ]
 SIZES = (4, 6, 8, 9)
-
-
-def _regions(n, rng):
-    """A random region map: the boxes, then label swaps between cells (every region
-    keeps n cells; not necessarily connected)."""
-    from .sat_oracle import default_box
-
-    r, c = default_box(n)
-    ids = np.array([(i // n // r) * (n // c) + (i % n) // c for i in range(n * n)])
-    for _ in range(int(rng.integers(1, 3 * n))):
-        a, b = rng.choice(n * n, 2, replace=False)
-        ids[a], ids[b] = ids[b], ids[a]
-    return ids
-
-
-def _adjacent(n):
-    out = []
-    for cell in range(n * n):
-        r, c = divmod(cell, n)
-        if c + 1 < n:
-            out.append((cell, cell + 1))
-        if r + 1 < n:
-            out.append((cell, cell + n))
-    return out
-
-
-def _base(kind, n, rng):
-    """The unit and peer rules of a case; without boxes a third of the time."""
-    boxes = kind in ("disjoint", "regions") or rng.random() > 1 / 3
-    base = {} if boxes else {"latin": True}
-    if kind in ("diagonals", "windoku", "disjoint", "anti_knight", "anti_king"):
-        base[kind] = True
-    if kind == "regions":
-        base = {"regions": _regions(n, rng)}
-    if kind == "mixed":
-        for flag in ("diagonals", "anti_king", "non_consecutive", "windoku"):
-            if rng.random() < 0.3:
-                base[flag] = True
-    if kind == "non_consecutive":
-        base[kind] = True
-    if kind == "latin":
-        base = {"latin": True}
-    return base
-
-
-def _constraints(kind, n, rng, grid):
-    """Constraint rules read off a solution ``grid`` (so there is one), now and then a
-    random one that may break it."""
-    out = {}
-    adjacent = _adjacent(n)
-    if kind in ("cages", "killer", "mixed"):
-        free = set(range(n * n))
-        cages = []
-        while free and (kind == "killer" or len(cages) < rng.integers(1, 5)):
-            cell = int(rng.choice(sorted(free)))
-            cage = [cell]
-            free.discard(cell)
-            for _ in range(int(rng.integers(0, 4))):
-                options = [
-                    b
-                    for a in cage
-                    for b in (a - 1, a + 1, a - n, a + n)
-                    if b in free
-                    and abs(b % n - a % n) <= 1
-                    and grid[b] not in [grid[x] for x in cage]
-                ]
-                if not options:
-                    break
-                nxt = int(rng.choice(options))
-                cage.append(nxt)
-                free.discard(nxt)
-            total = int(sum(grid[x] for x in cage))
-            if rng.random() < 0.15:
-                total = None
-            cages.append((cage, total))
-        out["cages"] = cages
-    if kind in ("thermos", "mixed"):
-        thermos = []
-        for _ in range(int(rng.integers(1, 4))):
-            cells = [int(x) for x in rng.choice(n * n, int(rng.integers(2, 5)), replace=False)]
-            values = {}
-            for cell in cells:
-                values.setdefault(grid[cell], cell)
-            thermo = [values[v] for v in sorted(values)]
-            if rng.random() < 0.1:
-                thermo = thermo[::-1]
-            if len(thermo) >= 1:
-                thermos.append(thermo)
-        out["thermos"] = thermos
-    tests = {
-        "white_dots": lambda p, q: abs(p - q) == 1,
-        "black_dots": lambda p, q: p == 2 * q or q == 2 * p,
-        "x_pairs": lambda p, q: p + q == 10,
-        "v_pairs": lambda p, q: p + q == 5,
-    }
-    for name, test in tests.items():
-        if kind == name or (kind == "mixed" and rng.random() < 0.3):
-            good = [p for p in adjacent if test(grid[p[0]], grid[p[1]])]
-            k = int(rng.integers(0, 4))
-            pairs = [good[i] for i in rng.permutation(len(good))[:k]]
-            if rng.random() < 0.2:
-                pairs.append(adjacent[int(rng.integers(len(adjacent)))])
-            out[name] = pairs
-    if kind in ("odd_even", "mixed"):
-        cells = rng.choice(n * n, int(rng.integers(1, n + 1)), replace=False)
-        out["odd"] = [int(c) for c in cells if grid[c] % 2]
-        out["even"] = [int(c) for c in cells if grid[c] % 2 == 0]
-    return out
-
-
-def make_case(kind, n, rng):
-    """``(puzzle, rules)``: a puzzle with givens from a random solution, or random
-    givens when the rules have none."""
-    base = _base(kind, n, rng)
-    rules = Rules(**base)
-    try:
-        rules.checked(n)
-    except ValueError:
-        rules = Rules(**{**base, "latin": False})
-    grid = random_solution(n, rules, rng)
-    if grid is not None:
-        rules = Rules(**base, **_constraints(kind, n, rng, grid))
-        full = random_solution(n, rules, rng, tries=5) or grid
-    else:
-        full = [int(v) for v in rng.integers(1, n + 1, n * n)]
-    share = rng.uniform(0.2, 0.6) if n < 9 else rng.uniform(0.45, 0.7)
-    shown = rng.random(n * n) < share
-    puzzle = np.where(shown, full, 0).astype(np.uint8)
-    return puzzle, rules
 
 
 def cases(kind, count, seed, sizes=SIZES):
