@@ -36,6 +36,7 @@ from .._lazy import lazy_names
 
 # the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
+    from .all_solutions import Solutions, solutions
     from .bulk import (
         DEFAULT_CHUNK,
         ENGINES,
@@ -92,6 +93,8 @@ __all__ = [
     "SudokuResult",
     "solve",
     "solve_one",
+    "solutions",
+    "Solutions",
     "count_solutions",
     "warm_up",
     "to_exact_cover",
