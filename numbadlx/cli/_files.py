@@ -88,6 +88,12 @@ def solve_command(args):
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if args.all_solutions and (args.output_format == "grid" or args.timeout is not None):
+        print(
+            "numbadlx: error: --all-solutions writes lines or CSV, without --timeout",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     executor = _executor(args)
     if executor is False:
         return EXIT_USAGE
@@ -117,6 +123,7 @@ def solve_command(args):
             grid=args.output_format == "grid",
             column=int(args.column) if (args.column or "").isdigit() else args.column,
             executor=executor,
+            all_solutions=args.all_solutions,
         )
 
     source = args.input if args.input is not None else default_sample_path()
@@ -137,9 +144,12 @@ def solve_command(args):
             else "- puzzles/s"
         )
         threads = plural(args.threads, "thread") if args.threads else "all threads"
+        kept = f"limit {args.limit}"
+        if args.all_solutions:
+            kept = f"up to {plural(args.all_solutions, 'solution')} each"
         note(
             f"{summary.seconds:.2f} s in all ({summary.startup_seconds:.2f} s to compile "
-            f"or load the solver), solver {rate} (limit {args.limit}, {threads})"
+            f"or load the solver), solver {rate} ({kept}, {threads})"
         )
     if output and output != os.devnull and not summary.interrupted:
         note(f"wrote {output}")  # (an interrupted run says so below)

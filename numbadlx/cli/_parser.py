@@ -62,6 +62,15 @@ def build_parser():
         help="count solutions up to this (1: just solve; 2: also prove uniqueness; default 2)",
     )
     solve.add_argument(
+        "--all-solutions",
+        type=positive,
+        default=None,
+        metavar="K",
+        help="write up to K solutions of each puzzle: a line per solution (a puzzle's "
+        "on consecutive lines, '# MULTIPLE j/c' after each of several), or with CSV a row "
+        "per puzzle with columns solution_1..solution_K",
+    )
+    solve.add_argument(
         "--threads", type=positive, default=None, help="threads (default: all cores)"
     )
     solve.add_argument(

@@ -66,6 +66,8 @@ from ._lines import (
     rate_text,
     result_lines,
     result_text,
+    solutions_header,
+    solutions_text,
 )
 from ._output import CheckpointedOutput, FileSummary
 from ._runner import generate_file, rate_file, run_job, save_puzzles, solve_file
@@ -97,6 +99,8 @@ __all__ = [
     "RATE_HEADER",
     "result_lines",
     "result_text",
+    "solutions_text",
+    "solutions_header",
     "rate_text",
     "count_statuses",
     "csv_field",

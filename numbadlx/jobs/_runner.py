@@ -168,6 +168,7 @@ def solve_file(
     column: str | int | None = None,
     executor: Any = None,
     header: bool = True,
+    all_solutions: int | None = None,
 ) -> FileSummary:
     """Solve a puzzle file chunk by chunk and write one result line per puzzle
     (:func:`~numbadlx.jobs.result_lines`), in input order, with checkpoints.
@@ -209,6 +210,11 @@ def solve_file(
         it is closed at the end.
     header : bool
         Write :data:`~numbadlx.jobs.CSV_HEADER` first when writing CSV from the top.
+    all_solutions : int, optional
+        Write up to this many solutions of each puzzle
+        (:func:`numbadlx.sudoku.solutions`) instead of the first: a CSV row per puzzle
+        with a column per solution, or a text line per solution
+        (:func:`~numbadlx.jobs.solutions_text`); not with ``grid`` or ``timeout``.
 
     Returns
     -------
@@ -241,7 +247,12 @@ def solve_file(
             "grid blocks are text, not CSV: pass grid=True with csv=False (an output "
             "named *.csv is CSV unless csv=False), or drop grid"
         )
+    if all_solutions is not None:
+        all_solutions = check_count(all_solutions, "all_solutions")
+        if grid or timeout is not None:
+            raise ValueError("all_solutions writes lines or CSV, without a timeout")
     job = SolveJob(
+        all_solutions=all_solutions,
         limit=check_count(limit, "limit"),
         max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
         box=box,
