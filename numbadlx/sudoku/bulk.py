@@ -148,6 +148,20 @@ class SudokuResult:
         """
         return frames.result_frame(self, blank)
 
+    def to_arrow(self) -> Any:
+        """The results as a pyarrow Table (``puzzle``, ``solution``, ``status``,
+        ``count``, ``nodes``, ``guesses``, ``message``), one row per puzzle in input
+        order; see :func:`numbadlx.sudoku.frames.result_arrow`. ``polars.from_arrow``
+        of it is a Polars DataFrame. Needs pyarrow (``numbadlx[arrow]``).
+
+        Examples
+        --------
+        >>> table = solve(["1..." "..1." ".3.." "...4"]).to_arrow()
+        >>> table.column("status").to_pylist(), table.num_rows
+        (['UNIQUE'], 1)
+        """
+        return frames.result_arrow(self)
+
     def status_names(self):
         """Status of each puzzle as a string array."""
         names = np.array([s.name for s in Status])
@@ -247,7 +261,10 @@ def solve(
         a file that :func:`~numbadlx.sudoku.parse` reads, a
         :class:`~numbadlx.sudoku.PuzzleChunk`, a pandas Series of puzzle strings, or a
         DataFrame with ``column`` naming the puzzles' column
-        (:meth:`SudokuResult.to_pandas` then answers with the same index and blanks).
+        (:meth:`SudokuResult.to_pandas` then answers with the same index and blanks),
+        a Polars Series or DataFrame, a pyarrow array or table (strings or lists of
+        integers; a null is an INVALID row), or a Parquet or Arrow IPC file
+        (``column`` names its puzzle column).
     limit : int, default 2
         Count solutions up to this many per puzzle: 1 finds one (status SOLVED), 2
         also proves uniqueness (UNIQUE or MULTIPLE).
@@ -326,6 +343,9 @@ def solve(
     source = None
     if frames.is_pandas(puzzles):
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
+        column = None
+    elif frames.is_columnar(puzzles):
+        puzzles = frames.columnar_chunk(puzzles, column, reading_box(box, rules))
         column = None
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
     if rules is None and read.rules is not None:

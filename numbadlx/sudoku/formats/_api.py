@@ -18,6 +18,7 @@ from ...core.validate import check_integer
 from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
 from ..variants import Rules, reading_box
 from ._arrays import _array_matrix, _check_values
+from ._columnar import COLUMNAR_FORMATS, arrow_chunks, parquet_chunks, sniff_columnar
 from ._csv import _csv_chunks
 from ._fpuzzles_file import fpuzzles_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
@@ -62,6 +63,8 @@ def _binary_chunks(
     ctx = _Context(name, n, box)
     if fmt is None:
         fmt = _sniff_format(f, ctx.n, ctx.box is NO_BOXES)
+    if fmt in COLUMNAR_FORMATS:
+        raise ValueError(f"{name}: {fmt} data is read from a file, by its path")
     if column is not None and fmt != "csv":
         raise ValueError(f"{name}: column= is for CSV input, and this is {fmt!r}")
     if fmt == "npy":
@@ -123,6 +126,24 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     if not has_solutions:
         return puzzles, None
     return puzzles, (sols[0] if len(sols) == 1 else np.concatenate(sols))
+
+
+def _columnar_format(path: str, fmt: str | None) -> str | None:
+    """``fmt``, or for a file of no known format one whose first bytes say Parquet or
+    Arrow."""
+    if fmt is not None:
+        return fmt
+    with open(path, "rb") as f:
+        return sniff_columnar(f.read(8)) or None
+
+
+def _columnar_chunks(path, fmt, n, box, chunk_size, start_byte, start_row, column):
+    """The chunks of a Parquet or Arrow file (:mod:`._columnar`)."""
+    ctx = _Context(path, n, box)
+    if fmt == "parquet":
+        yield from parquet_chunks(path, ctx, chunk_size, start_byte, start_row, column)
+    else:
+        yield from arrow_chunks(path, ctx, chunk_size, start_row, column)
 
 
 def _initial_n(n, box):
@@ -246,7 +267,10 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
         path = os.fspath(source)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        fmt = _path_format(check_file(path), fmt)
+        fmt = _columnar_format(check_file(path), _path_format(path, fmt))
+        if fmt in COLUMNAR_FORMATS:
+            yield from _columnar_chunks(path, fmt, n, box, _PARSE_BATCH, 0, 0, column)
+            return
         if fmt == "npy":
             with open(path, "rb") as f:
                 arr, _ = _load_npy(f, path, mmap=False)
@@ -312,7 +336,7 @@ def parse(
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
         Box shape ``(rows, columns)``; only validated here.
-    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles', 'parquet', 'arrow'}, optional
         Input format; None guesses it (see "Format auto-detection" in
         :mod:`numbadlx.sudoku.formats`).  For a CSV only the puzzle column is
         returned; see :func:`read_csv`.
@@ -528,6 +552,7 @@ def iter_chunks(
     stop_byte: int | None = None,
     column: str | int | None = None,
     rules: Any = None,
+    start_row: int = 0,
 ) -> Iterator[PuzzleChunk]:
     """Read a puzzle file in chunks, with bounded memory.
 
@@ -547,7 +572,7 @@ def iter_chunks(
         of the first 64 puzzle lines have).
     box : tuple of int, optional
         Box shape, validated against ``n``.
-    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles', 'parquet', 'arrow'}, optional
         File format; None guesses it from the name and the start of the
         file (see "Format auto-detection" in :mod:`numbadlx.sudoku.formats`).
     start_byte : int, default 0
@@ -565,6 +590,10 @@ def iter_chunks(
         The puzzle column of a CSV file, as in :func:`read_csv`.
     rules : Rules or sequence of Rules, optional
         As in :func:`parse`: rules without boxes let sizes without a box shape be read.
+    start_row : int, default 0
+        For Parquet and Arrow files: the 0-based row to start from (a resumed read:
+        the puzzles already done); ``start_byte`` is then the ``end_byte`` of the chunk
+        before it. Other formats ignore it.
 
     Yields
     ------
@@ -591,7 +620,13 @@ def iter_chunks(
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
-    fmt = _path_format(name, fmt)
+    fmt = _columnar_format(check_file(name), _path_format(name, fmt))
+    if fmt in COLUMNAR_FORMATS:
+        if stop_byte is not None:
+            raise ValueError(f"{name}: stop_byte does not apply to {fmt} files")
+        start_row = check_integer(start_row, "start_row")
+        yield from _columnar_chunks(name, fmt, n, box, chunk_size, start_byte, start_row, column)
+        return
     with open(check_file(name), "rb") as f:
         if stop_byte is not None:
             f = _StopAt(f, check_integer(stop_byte, "stop_byte"), name)
