@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import sudoku as _sudoku
 from ..core.validate import check_integer, is_integer
+from ._columnar import batch_bytes, header_bytes
 from ._lines import (
     CSV_HEADER,
     RATE_HEADER,
@@ -41,6 +42,7 @@ def output_options(
     column=None,
     engine="auto",
     all_solutions=None,
+    columnar=None,
 ):
     """What shapes the output lines of a solve, as a checkpoint records it: a resumed run
     must use the same (``box`` is ``(rows, cols)`` or None; ``timeout`` is recorded
@@ -58,6 +60,7 @@ def output_options(
         **({"column": column} if column is not None else {}),
         **({"engine": engine} if engine != "auto" else {}),
         **({"all_solutions": int(all_solutions)} if all_solutions else {}),
+        **({"columnar": columnar} if columnar else {}),
     }
 
 
@@ -66,7 +69,8 @@ class SolveJob:
     """Solve each puzzle (:func:`numbadlx.sudoku.solve`) and write its result line
     (:func:`~numbadlx.jobs.result_lines`); with ``all_solutions`` K, up to K solutions
     of each (:func:`numbadlx.sudoku.solutions`) as :func:`~numbadlx.jobs.solutions_text`
-    writes them."""
+    writes them; with ``columnar`` ("parquet" or "arrow"), a record batch per chunk
+    (:mod:`numbadlx.jobs._columnar`)."""
 
     limit: int = 2
     max_nodes: int | None = None
@@ -79,6 +83,7 @@ class SolveJob:
     grid: bool = False
     threads: int | None = None
     all_solutions: int | None = None
+    columnar: str | None = None
 
     numbered = False  # the lines do not depend on where a puzzle is in the file
 
@@ -95,10 +100,13 @@ class SolveJob:
             column=self.column,
             engine=self.engine,
             all_solutions=self.all_solutions,
+            columnar=self.columnar,
         )
 
     @property
     def header(self):
+        if self.columnar:
+            return header_bytes(self.all_solutions)
         if not self.csv:
             return None
         if self.all_solutions:
@@ -164,6 +172,11 @@ class SolveJob:
     def write_chunk(self, chunk, result):
         """The lines of ``chunk`` solved as ``result``: ``(bytes to write, tally,
         seconds)``."""
+        if self.columnar:
+            found = result.result if self.all_solutions else result
+            grids = tuple(result) if self.all_solutions else None
+            data = batch_bytes(chunk, found, grids)
+            return data, count_statuses(found.status), found.seconds
         if self.all_solutions:
             text = solutions_text(chunk, result, self.csv)
             return text, count_statuses(result.status), result.result.seconds

@@ -19,6 +19,7 @@ from .. import sudoku as _sudoku
 from .._compiling import compile_seconds
 from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
+from ._columnar import columnar_kind, finish_output, spool_path
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
 from ._jobs import GenerateJob, RateJob, SolveJob
@@ -181,7 +182,10 @@ def solve_file(
     output : path, optional
         Where to write (CSV when named ``*.csv`` or ``csv=True``), committed chunk by
         chunk with an ``OUTPUT.progress`` checkpoint; None writes to standard output,
-        ``os.devnull`` nowhere.
+        ``os.devnull`` nowhere. An output named ``*.parquet`` (or ``*.arrow``,
+        ``*.feather``) is a Parquet (Arrow IPC) file of typed columns, one row group
+        per chunk: the chunks are committed to ``OUTPUT.part`` (an Arrow stream, with
+        its own checkpoint and resume) and written out when the run is complete.
     limit, max_nodes, box, threads, engine : as in :func:`numbadlx.sudoku.solve`.
     format : input format (inferred when omitted).
     chunk_size : int
@@ -240,6 +244,9 @@ def solve_file(
     >>> import shutil; shutil.rmtree(folder)
     """
     name = None if output is None else os.fspath(output)
+    kind = columnar_kind(name)
+    if kind is not None and (csv or grid):
+        raise ValueError(f"{name} is a {kind} file, not CSV or grid text: drop csv or grid")
     if csv is None:
         csv = bool(name) and name.lower().endswith(".csv")
     if csv and grid:
@@ -252,6 +259,7 @@ def solve_file(
         if grid or timeout is not None:
             raise ValueError("all_solutions writes lines or CSV, without a timeout")
     job = SolveJob(
+        columnar=kind,
         all_solutions=all_solutions,
         limit=check_count(limit, "limit"),
         max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
@@ -266,10 +274,21 @@ def solve_file(
     )
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return run_job(
-        job, input, output, executor=executor, resume=resume, header=header,
+    if kind is None:
+        return run_job(
+            job, input, output, executor=executor, resume=resume, header=header,
+            progress=progress, log=log,
+        )  # fmt: skip
+    if input != "-" and os.path.exists(name) and os.path.exists(input):
+        check_output(os.fspath(input), name)  # the output is not the input
+    spool = spool_path(name)
+    summary = run_job(
+        job, input, spool, executor=executor, resume=resume, header=True,
         progress=progress, log=log,
     )  # fmt: skip
+    if not summary.interrupted:
+        finish_output(spool, name, kind)
+    return summary
 
 
 def rate_file(
