@@ -176,8 +176,13 @@ def _interrupted(args, summary, output):
             f"complete. Run the same command with --resume to carry on."
         )
     else:
+        from .. import jobs
+
+        kept = args.output
+        if jobs.columnar_kind(args.output):
+            kept = f"{jobs.spool_path(args.output)} (written out as {args.output} at the end)"
         note(
-            f"interrupted; {args.output} holds the first {plural(summary.puzzles, 'puzzle')} "
+            f"interrupted; {kept} holds the first {plural(summary.puzzles, 'puzzle')} "
             f"complete (input read to byte {summary.end_byte} of "
             f"{summary.input_size}). Run the same command with --resume to carry "
             f"on."

@@ -55,6 +55,7 @@ Examples
 """
 
 from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, write_checkpoint
+from ._columnar import columnar_kind, spool_path
 from ._executors import DEFAULT_RANGE_BYTES, DaskExecutor, LocalExecutor, Piece
 from ._inputs import JobInput, check_output, input_file
 from ._jobs import GenerateJob, RateJob, SolveJob, output_options
@@ -104,4 +105,6 @@ __all__ = [
     "rate_text",
     "count_statuses",
     "csv_field",
+    "columnar_kind",
+    "spool_path",
 ]

@@ -42,14 +42,27 @@ def _pyarrow():
 
 
 def columnar_kind(output: str | None) -> str | None:
-    """``"parquet"`` or ``"arrow"`` for an output named so, else None."""
+    """``"parquet"`` or ``"arrow"`` for an output named so (``.parquet``, ``.pq``;
+    ``.arrow``, ``.feather``, ``.ipc``), else None.
+
+    Examples
+    --------
+    >>> columnar_kind("out.parquet"), columnar_kind("out.csv")
+    ('parquet', None)
+    """
     if output is None:
         return None
     return _SUFFIXES.get(os.path.splitext(os.fspath(output))[1].lower())
 
 
 def spool_path(output: str) -> str:
-    """Where the record batches of ``output`` are spooled while the run goes on."""
+    """Where the record batches of ``output`` are spooled while the run goes on.
+
+    Examples
+    --------
+    >>> spool_path("out.parquet")
+    'out.parquet.part'
+    """
     return os.fspath(output) + ".part"
 
 
