@@ -99,7 +99,7 @@ def build_parser():
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy", "fpuzzles"],
+        choices=["lines", "grid", "csv", "npy", "fpuzzles", "parquet", "arrow"],
         help="input format (default: from the extension and content; fpuzzles: a JSON "
         "file, or a puzzle per line as f-puzzles links or lz-string texts, each with "
         "its own rules)",
@@ -294,7 +294,7 @@ def build_parser():
     grade.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     grade.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy"],
+        choices=["lines", "grid", "csv", "npy", "parquet", "arrow"],
         help="input format (default: from the extension and content)",
     )
     grade.add_argument(

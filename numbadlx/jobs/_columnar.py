@@ -127,7 +127,7 @@ def finish_output(spool: str, output: str, kind: str) -> None:
     pa = _pyarrow()
     import pyarrow.parquet as pq
 
-    with pa.memory_map(spool, "r") as source:
+    with pa.OSFile(spool, "rb") as source:
         reader = pa.ipc.open_stream(source)
         with open_locked(output) as handle:
             handle.truncate(0)

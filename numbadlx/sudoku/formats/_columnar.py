@@ -179,15 +179,22 @@ def parquet_chunks(
                     f"{ctx.name}: a resumed read starts at row {start_row + 1} and byte "
                     f"{start_byte}, which are not in one row group"
                 )
-            table = handle.read_row_group(g, columns=wanted)
-            columns = [table.column(0).combine_chunks()]
-            if scol is not None:
-                columns.append(table.column(1).combine_chunks())
-            skip = max(0, start_row - row)
-            columns = [c.slice(skip) for c in columns]
-            yield from _chunks_of_batch(
-                columns, row + skip, (spans[g][0], spans[g][1]), ctx, chunk_size, scol, pa
-            )
+            # a batch of at most chunk_size rows at a time: memory stays within a chunk
+            # however large the row group
+            at = row
+            for batch in handle.iter_batches(
+                batch_size=chunk_size, row_groups=[g], columns=wanted, use_threads=False
+            ):
+                count = batch.num_rows
+                skip = min(count, max(0, start_row - at))
+                columns = [batch.column(0).slice(skip)]
+                if scol is not None:
+                    columns.append(batch.column(1).slice(skip))
+                last = at + count >= row + rows
+                ends = (spans[g][0], spans[g][1] if last else spans[g][0])
+                if count > skip:
+                    yield from _chunks_of_batch(columns, at + skip, ends, ctx, chunk_size, scol, pa)
+                at += count
             row += rows
 
 
@@ -212,7 +219,7 @@ def arrow_chunks(
             batches, schema = iter(stream), stream.schema
         pcol, scol = _pick(schema.names, column, ctx.name)
         row = 0
-        pending = None
+        held = None  # the last chunk, held back until it is known whether it ends the file
         for batch in batches:
             rows = batch.num_rows
             if row + rows <= start_row or rows == 0:
@@ -222,13 +229,14 @@ def arrow_chunks(
             columns = [batch.column(pcol).slice(skip)]
             if scol is not None:
                 columns.append(batch.column(scol).slice(skip))
-            if pending is not None:
-                yield from pending
-            pending = list(_chunks_of_batch(columns, row + skip, (0, 0), ctx, chunk_size, scol, pa))
+            for chunk in _chunks_of_batch(columns, row + skip, (0, 0), ctx, chunk_size, scol, pa):
+                if held is not None:
+                    yield held
+                held = chunk
             row += rows
-        if pending:
-            pending[-1].end_byte = size
-            yield from pending
+        if held is not None:
+            held.end_byte = size
+            yield held
 
 
 def is_columnar_path(path: str) -> str | None:
