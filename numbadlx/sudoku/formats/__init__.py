@@ -70,6 +70,13 @@ not checked.
     included) raises :class:`ValueError`; in a file of lines such a line is a
     row that cannot be read, with its message.
 
+``'parquet'`` and ``'arrow'``
+    Parquet and Arrow IPC files (with pyarrow installed): one puzzle per row of
+    a column of strings or integer lists, chosen as in CSV; a null is a row that
+    cannot be read. Read a row group (Parquet, in batches of a chunk) or a
+    record batch (Arrow) at a time; chosen by the file name (``.parquet``,
+    ``.pq``; ``.arrow``, ``.feather``, ``.ipc``, ``.arrows``) or the first bytes.
+
 Format auto-detection (``format=None``)
 ---------------------------------------
 1. A file name ending in ``.npy`` or ``.csv`` selects that format, and
