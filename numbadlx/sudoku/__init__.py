@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         read_fpuzzles,
     )
     from .grid import Grid
+    from .guess_counts import backtracks
     from .making import (
         LOGIC_LEVELS,
         SYMMETRIES,
@@ -128,6 +129,7 @@ __all__ = [
     "Killers",
     "SYMMETRIES",
     "rate",
+    "backtracks",
     "Ratings",
     "solving_path",
     "Step",
