@@ -176,6 +176,7 @@ DEPENDENCIES = {
         "sudoku/formats/_api.py",
         "sudoku/formats/_arrays.py",
         "sudoku/formats/_cells.py",
+        "sudoku/formats/_columnar.py",
         "sudoku/formats/_csv.py",
         "sudoku/formats/_fpuzzles.py",
         "sudoku/formats/_fpuzzles_file.py",

@@ -36,7 +36,7 @@ _SUFFIXES = {
 
 
 def _pyarrow():
-    from ..sudoku.formats._columnar import require_pyarrow
+    from ..sudoku.formats import require_pyarrow
 
     return require_pyarrow("a Parquet or Arrow output")
 

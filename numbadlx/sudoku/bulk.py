@@ -39,11 +39,11 @@ from ..core.words import plural
 from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
+from .completion import cage_column_messages, first_clash, solution_column_messages, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
-from .formats import parse_chunk
+from .formats import columnar_chunk, parse_chunk
 from .parallel import check_threads, parallel_threads
 from .shape import box_shape
 from .variants import Rules, reading_box
@@ -221,19 +221,6 @@ def _unread_texts(chunk) -> dict:
     return {row: str(chunk.raw[row]) for row, _ in chunk.errors}
 
 
-def _solution_column_messages(chunk, box, messages):
-    """Add a message for each row whose CSV solution could not be read or is not a
-    solution of its puzzle (the row's status stays the solver's)."""
-    for row, message in chunk.solution_errors:
-        messages.setdefault(row, message)
-    if chunk.solutions is None:
-        return
-    for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
-        if row not in messages:
-            where = f"line {int(chunk.line_numbers[row])}"
-            messages[row] = f"{where}: solution column: {why}"
-
-
 def solve(
     puzzles: ArrayLike | str | os.PathLike | Any,
     *,
@@ -345,7 +332,7 @@ def solve(
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
         column = None
     elif frames.is_columnar(puzzles):
-        puzzles = frames.columnar_chunk(puzzles, column, reading_box(box, rules))
+        puzzles = columnar_chunk(puzzles, column, reading_box(box, rules))
         column = None
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
     if rules is None and read.rules is not None:
@@ -354,14 +341,14 @@ def solve(
         rules = Rules()  # an engine that builds its own table: through the rules path
     if rules is None:
         box = box_shape(n, box)
-        _solution_column_messages(read, box, messages)
+        solution_column_messages(read, box, messages)
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
         picked = {pick_engine(engine, n, checked.box, rules=checked): 0 for checked, _ in groups}
         shown = ",".join(picked)  # the engines the groups take (checked before any search)
         if all(checked.has_boxes for checked, _ in groups):
-            _solution_column_messages(read, groups[0][0].box, messages)
+            solution_column_messages(read, groups[0][0].box, messages)
         cage_column_messages(read, rules, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)

@@ -30,7 +30,6 @@ __all__ = [
     "puzzles_from_pandas",
     "result_frame",
     "is_columnar",
-    "columnar_chunk",
     "result_arrow",
 ]
 
@@ -220,38 +219,6 @@ def is_columnar(obj: Any) -> bool:
     )
 
 
-def columnar_chunk(obj: Any, column: Any = None, box: Any = None) -> Any:
-    """The puzzles of a Polars or Arrow object as one
-    :class:`~numbadlx.sudoku.PuzzleChunk`: a Series or array holds them itself, a
-    DataFrame, table or record batch in ``column`` (a name or a 0-based index; default:
-    the first of the usual puzzle column names). Strings or lists of integers; a null
-    or an unreadable value is an INVALID row with its message, in its place.
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> chunk = columnar_chunk(pa.array(["1..." "..1." ".3.." "...4", None]))
-    >>> chunk.bad.tolist(), chunk.errors[0][1]
-    ([False, True], '<arrow>:2:1: the puzzle is null')
-    """
-    from .formats._columnar import _pick, array_chunk
-
-    kind = type(obj).__name__
-    polars = type(obj).__module__.startswith("polars")
-    name = "<polars>" if polars else "<arrow>"
-    if kind in ("DataFrame", "Table", "RecordBatch"):
-        names = list(obj.columns) if polars else list(obj.schema.names)
-        pcol, _ = _pick(names, column, name)
-        data = obj[names[pcol]] if polars else obj.column(pcol)
-    else:
-        if column is not None:
-            raise ValueError(f"column={column!r} is for a table; a {kind} holds the puzzles")
-        data = obj
-    if polars:
-        data = data.to_arrow()
-    return array_chunk(data, name, None, box)
-
-
 def result_arrow(result: Any) -> Any:
     """A :class:`~numbadlx.sudoku.SudokuResult` as a pyarrow Table: ``puzzle``,
     ``solution`` (null where none was found), ``status``, ``count``, ``nodes``,
@@ -266,8 +233,7 @@ def result_arrow(result: Any) -> Any:
     >>> table.column_names
     ['puzzle', 'solution', 'status', 'count', 'nodes', 'guesses', 'message']
     """
-    from .formats import format_lines
-    from .formats._columnar import require_pyarrow
+    from .formats import format_lines, require_pyarrow
 
     pa = require_pyarrow("SudokuResult.to_arrow")
     size = len(result)

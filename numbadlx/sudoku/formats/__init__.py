@@ -159,6 +159,7 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   _fpuzzles_file  f-puzzles files (one JSON object, or a puzzle per line) as chunks
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
+from ._columnar import columnar_chunk, require_pyarrow
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
 from ._fpuzzles import read_fpuzzles
 from ._reader import PuzzleChunk, line_ranges
@@ -181,4 +182,6 @@ __all__ = [
     "parse_chunk",
     "read_csv",
     "read_fpuzzles",
+    "columnar_chunk",
+    "require_pyarrow",
 ]

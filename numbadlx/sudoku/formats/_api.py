@@ -7,7 +7,7 @@ import dataclasses
 import errno
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -15,16 +15,15 @@ from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
 from ...core.validate import check_integer
-from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
+from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES
 from ..variants import Rules, reading_box
-from ._arrays import _array_matrix, _check_values
-from ._columnar import COLUMNAR_FORMATS, arrow_chunks, parquet_chunks, sniff_columnar
+from ._columnar import COLUMNAR_FORMATS, columnar_chunks, columnar_format
 from ._csv import _csv_chunks
 from ._fpuzzles_file import fpuzzles_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
-from ._npy import _load_npy, _npy_chunks
+from ._npy import _array_chunk, _load_npy, _npy_chunks
 from ._paths import _is_existing_file, _is_puzzle_line, _looks_like_path, _source_name
 from ._reader import (
     PuzzleChunk,
@@ -36,7 +35,6 @@ from ._reader import (
     _StopAt,
 )
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
-from .write import format_lines
 
 __all__ = ["iter_chunks", "parse", "parse_chunk", "read_csv"]
 
@@ -128,67 +126,8 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
     return puzzles, (sols[0] if len(sols) == 1 else np.concatenate(sols))
 
 
-def _columnar_format(path: str, fmt: str | None) -> str | None:
-    """``fmt``, or for a file of no known format one whose first bytes say Parquet or
-    Arrow."""
-    if fmt is not None:
-        return fmt
-    with open(path, "rb") as f:
-        return sniff_columnar(f.read(8)) or None
-
-
-def _columnar_chunks(path, fmt, n, box, chunk_size, start_byte, start_row, column):
-    """The chunks of a Parquet or Arrow file (:mod:`._columnar`)."""
-    ctx = _Context(path, n, box)
-    if fmt == "parquet":
-        yield from parquet_chunks(path, ctx, chunk_size, start_byte, start_row, column)
-    else:
-        yield from arrow_chunks(path, ctx, chunk_size, start_row, column)
-
-
 def _initial_n(n, box):
     return _Context("", n, box).n
-
-
-class _ArrayText(Sequence):
-    """The ``raw`` text of puzzles given as an array, made only for the rows asked for
-    (a result line of a bad row shows its values, of a good one the puzzle)."""
-
-    def __init__(self, block: np.ndarray, values: np.ndarray, bad: np.ndarray):
-        self._block, self._values, self._bad = block, values, bad
-
-    def __len__(self) -> int:
-        return int(self._values.shape[0])
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if self._bad[index]:
-            return " ".join(str(v) for v in self._block[index].tolist())
-        return format_lines(self._values[index : index + 1])[0]
-
-
-def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk:
-    """An array source as one chunk: rows with a bad value flagged, not raised."""
-    if column is not None:
-        raise ValueError(f"{name}: column= is for CSV input, not for an array")
-    arr = np.asarray(arr)
-    try:
-        matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
-    except ValueError as error:  # say which box set the size
-        given = "" if box in (None, NO_BOXES) else f" (box {box[0]}x{box[1]} was given)"
-        raise ValueError(f"{error}{given}") from None
-    check_shape(n, box)
-    values, bad, errors = _check_values(matrix, n, name, 0)
-    count = values.shape[0]
-    return PuzzleChunk(
-        puzzles=np.ascontiguousarray(values),
-        bad=bad,
-        errors=errors,
-        line_numbers=np.arange(1, count + 1, dtype=np.int64),
-        end_byte=0,
-        raw=_ArrayText(matrix, values, bad),
-    )
 
 
 def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
@@ -267,9 +206,9 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
         path = os.fspath(source)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        fmt = _columnar_format(check_file(path), _path_format(path, fmt))
+        fmt = columnar_format(check_file(path), _path_format(path, fmt))
         if fmt in COLUMNAR_FORMATS:
-            yield from _columnar_chunks(path, fmt, n, box, _PARSE_BATCH, 0, 0, column)
+            yield from columnar_chunks(path, fmt, n, box, _PARSE_BATCH, 0, 0, column)
             return
         if fmt == "npy":
             with open(path, "rb") as f:
@@ -620,12 +559,12 @@ def iter_chunks(
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
-    fmt = _columnar_format(check_file(name), _path_format(name, fmt))
+    fmt = columnar_format(check_file(name), _path_format(name, fmt))
     if fmt in COLUMNAR_FORMATS:
         if stop_byte is not None:
             raise ValueError(f"{name}: stop_byte does not apply to {fmt} files")
         start_row = check_integer(start_row, "start_row")
-        yield from _columnar_chunks(name, fmt, n, box, chunk_size, start_byte, start_row, column)
+        yield from columnar_chunks(name, fmt, n, box, chunk_size, start_byte, start_row, column)
         return
     with open(check_file(name), "rb") as f:
         if stop_byte is not None:

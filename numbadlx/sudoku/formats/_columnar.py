@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,7 @@ __all__ = [
     "ARROW_MAGIC",
     "require_pyarrow",
     "array_chunk",
+    "columnar_chunk",
 ]
 
 COLUMNAR_FORMATS = ("parquet", "arrow")
@@ -39,7 +41,14 @@ ARROW_MAGIC = b"ARROW1"
 
 
 def require_pyarrow(what: str):
-    """The ``pyarrow`` module, or ImportError saying how to get it."""
+    """The ``pyarrow`` module, or ImportError saying how to get it (``what``: the
+    feature that needs it, for the message).
+
+    Examples
+    --------
+    >>> require_pyarrow("reading Parquet").__name__
+    'pyarrow'
+    """
     try:
         import pyarrow  # noqa: F401 - optional: numbadlx[arrow]
     except ImportError as error:
@@ -284,3 +293,51 @@ def _csv_chunk_empty(size: int) -> PuzzleChunk:
         end_byte=0,
         raw=[],
     )
+
+
+def columnar_format(path: str, fmt: str | None) -> str | None:
+    """``fmt``, or for a file of no known format one whose first bytes say Parquet or
+    Arrow."""
+    if fmt is not None:
+        return fmt
+    with open(path, "rb") as f:
+        return sniff_columnar(f.read(8)) or None
+
+
+def columnar_chunks(path, fmt, n, box, chunk_size, start_byte, start_row, column):
+    """The chunks of a Parquet or Arrow file (:mod:`._columnar`)."""
+    ctx = _Context(path, n, box)
+    if fmt == "parquet":
+        yield from parquet_chunks(path, ctx, chunk_size, start_byte, start_row, column)
+    else:
+        yield from arrow_chunks(path, ctx, chunk_size, start_row, column)
+
+
+def columnar_chunk(obj: Any, column: Any = None, box: Any = None) -> Any:
+    """The puzzles of a Polars or Arrow object as one
+    :class:`~numbadlx.sudoku.PuzzleChunk`: a Series or array holds them itself, a
+    DataFrame, table or record batch in ``column`` (a name or a 0-based index; default:
+    the first of the usual puzzle column names). Strings or lists of integers; a null
+    or an unreadable value is an INVALID row with its message, in its place.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> chunk = columnar_chunk(pa.array(["1..." "..1." ".3.." "...4", None]))
+    >>> chunk.bad.tolist(), chunk.errors[0][1]
+    ([False, True], '<arrow>:2:1: the puzzle is null')
+    """
+    kind = type(obj).__name__
+    polars = type(obj).__module__.startswith("polars")
+    name = "<polars>" if polars else "<arrow>"
+    if kind in ("DataFrame", "Table", "RecordBatch"):
+        names = list(obj.columns) if polars else list(obj.schema.names)
+        pcol, _ = _pick(names, column, name)
+        data = obj[names[pcol]] if polars else obj.column(pcol)
+    else:
+        if column is not None:
+            raise ValueError(f"column={column!r} is for a table; a {kind} holds the puzzles")
+        data = obj
+    if polars:
+        data = data.to_arrow()
+    return array_chunk(data, name, None, box)
