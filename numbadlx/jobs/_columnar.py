@@ -32,6 +32,7 @@ _SUFFIXES = {
     ".arrow": "arrow",
     ".feather": "arrow",
     ".ipc": "arrow",
+    ".arrows": "arrows",
 }
 
 
@@ -42,8 +43,9 @@ def _pyarrow():
 
 
 def columnar_kind(output: str | None) -> str | None:
-    """``"parquet"`` or ``"arrow"`` for an output named so (``.parquet``, ``.pq``;
-    ``.arrow``, ``.feather``, ``.ipc``), else None.
+    """``"parquet"``, ``"arrow"`` (an Arrow IPC file) or ``"arrows"`` (an Arrow IPC
+    stream) for an output named so (``.parquet``, ``.pq``; ``.arrow``, ``.feather``,
+    ``.ipc``; ``.arrows``), else None.
 
     Examples
     --------
@@ -122,7 +124,7 @@ def batch_bytes(chunk, result, grids=None) -> bytes:
 
 def finish_output(spool: str, output: str, kind: str) -> None:
     """Write the finished stream ``spool`` to ``output`` as a Parquet file (one row group
-    per batch) or an Arrow IPC file, a batch at a time, under the output's lock; then
+    per batch), an Arrow IPC file or an Arrow IPC stream, a batch at a time, under the output's lock; then
     remove the spool. An empty run (no batch) writes a file of the schema alone."""
     pa = _pyarrow()
     import pyarrow.parquet as pq
@@ -133,6 +135,8 @@ def finish_output(spool: str, output: str, kind: str) -> None:
             handle.truncate(0)
             if kind == "parquet":
                 writer = pq.ParquetWriter(handle, reader.schema)
+            elif kind == "arrows":
+                writer = pa.ipc.new_stream(handle, reader.schema)
             else:
                 writer = pa.ipc.new_file(handle, reader.schema)
             with writer:

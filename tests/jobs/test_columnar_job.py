@@ -46,6 +46,9 @@ def test_arrow_out_and_every_solution(tmp_path):
     jobs.solve_file(tmp_path / "in.parquet", out, all_solutions=3)
     with pa.memory_map(str(out)) as source:
         table = pa.ipc.open_file(source).read_all()
+    stream = tmp_path / "out.arrows"  # an Arrow IPC stream
+    jobs.solve_file(tmp_path / "in.parquet", stream, all_solutions=3)
+    assert pa.ipc.open_stream(stream.read_bytes()).read_all().equals(table)
     every = table.column("solutions").to_pylist()
     counts = table.column("count").to_pylist()
     assert [len(block) for block in every] == counts
