@@ -124,8 +124,9 @@ def batch_bytes(chunk, result, grids=None) -> bytes:
 
 def finish_output(spool: str, output: str, kind: str) -> None:
     """Write the finished stream ``spool`` to ``output`` as a Parquet file (one row group
-    per batch), an Arrow IPC file or an Arrow IPC stream, a batch at a time, under the output's lock; then
-    remove the spool. An empty run (no batch) writes a file of the schema alone."""
+    per batch), an Arrow IPC file or an Arrow IPC stream, a batch at a time, under the
+    output's lock; then remove the spool. An empty run (no batch) writes a file of the
+    schema alone."""
     pa = _pyarrow()
     import pyarrow.parquet as pq
 
