@@ -156,3 +156,31 @@ def test_rules_the_dlx_links_lack_go_through_the_exact_cover():
     rules = Rules(cages=[((0, 1), 3)], thermos=[(4, 5)])
     puzzles = random_4x4_puzzles(np.random.default_rng(9), 30)
     check_against(sudoku.solutions(puzzles, 20, rules=rules), puzzles, 20, rules)
+
+
+def _random_isomorphism(rng):
+    """A random validity-preserving map of 9x9 grids, as (cell permutation, digit map):
+    bands, rows in bands, stacks, columns in stacks, a transpose and a relabelling."""
+    rows = np.concatenate([3 * b + rng.permutation(3) for b in rng.permutation(3)])
+    cols = np.concatenate([3 * s + rng.permutation(3) for s in rng.permutation(3)])
+    source = (rows[:, None] * 9 + cols[None, :]).ravel()
+    if rng.random() < 0.5:
+        source = source.reshape(9, 9).T.ravel()
+    digits = np.concatenate([[0], rng.permutation(9) + 1]).astype(np.uint8)
+    return source, digits
+
+
+def test_solutions_of_a_transformed_puzzle_are_the_transformed_solutions(datasets):
+    with open(datasets / "sudoku_special_cases.csv") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["solution_count"] in ("4", "10", "125")]
+    assert len(rows) == 3
+    puzzles = sudoku.parse([row["puzzle"] for row in rows])
+    rng = np.random.default_rng(3)
+    maps = [_random_isomorphism(rng) for _ in puzzles]
+    images = np.array([digits[p[source]] for p, (source, digits) in zip(puzzles, maps)])
+    before = sudoku.solutions(puzzles, 200)
+    after = sudoku.solutions(images, 200)
+    assert np.array_equal(before.counts, after.counts)
+    for k, (source, digits) in enumerate(maps):
+        mapped = {bytes(digits[g[source]]) for g in before.grids[k, : before.counts[k]]}
+        assert mapped == {bytes(g) for g in after.grids[k, : after.counts[k]]}
