@@ -52,8 +52,8 @@ def build_parser():
     solve.add_argument(
         "-o",
         "--output",
-        help="write results here (CSV when named .csv; a regular file gets checkpoints "
-        "for --resume); - or no -o: standard output",
+        help="write results here (CSV when named .csv, Parquet for .parquet, Arrow IPC for "
+        ".arrow; a regular file gets checkpoints for --resume); - or no -o: standard output",
     )
     solve.add_argument(
         "--limit",
