@@ -24,10 +24,11 @@ from numpy.typing import ArrayLike
 from .._compiling import first_use
 from .._stopping import call_stoppable, new_flag
 from ..core.validate import check_count
-from . import engines, geometry
+from . import engines, frames, geometry
 from ._rules_solve import rule_groups
 from .bulk import solve
 from .cover import decode_cover, to_exact_cover
+from .formats import parse_chunk
 from .parallel import check_threads, parallel_threads
 from .variants import Rules
 
@@ -131,6 +132,12 @@ def solutions(
     """
     limit = check_count(limit, "limit")
     start = time.perf_counter()
+    if rules is None and not isinstance(puzzles, np.ndarray):
+        if not (frames.is_pandas(puzzles) or frames.is_columnar(puzzles)):
+            # read once here: a source may give each puzzle its rules (a killer CSV),
+            # which the enumeration must keep as solve does
+            puzzles = parse_chunk(puzzles, box=box, column=column)
+            rules = puzzles.rules
     result = solve(
         puzzles,
         limit=min(limit, 2),

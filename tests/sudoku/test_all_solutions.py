@@ -184,3 +184,29 @@ def test_solutions_of_a_transformed_puzzle_are_the_transformed_solutions(dataset
     for k, (source, digits) in enumerate(maps):
         mapped = {bytes(digits[g[source]]) for g in before.grids[k, : before.counts[k]]}
         assert mapped == {bytes(g) for g in after.grids[k, : after.counts[k]]}
+
+
+def test_one_rule_set_per_puzzle_keeps_each_its_own():
+    kinds = [Rules(), Rules(diagonals=True), Rules(cages=[((0, 1), 3)])]
+    puzzles = random_4x4_puzzles(np.random.default_rng(21), 45)
+    per_row = [kinds[k % 3] for k in range(len(puzzles))]
+    found = sudoku.solutions(puzzles, 30, rules=per_row)
+    for k, rules in enumerate(per_row):
+        one = _row_of(found, k)
+        check_against(one, puzzles[k : k + 1], 30, rules if rules.kinds else None)
+
+
+def _row_of(found, k):
+    """Row ``k`` of ``found`` as a Solutions of its own (for check_against)."""
+    result = found.result
+    part = type(result)(
+        puzzles=result.puzzles[k : k + 1],
+        solutions=result.solutions[k : k + 1],
+        status=result.status[k : k + 1],
+        counts=result.counts[k : k + 1],
+        nodes=result.nodes[k : k + 1],
+        n=result.n,
+        box=result.box,
+        limit=result.limit,
+    )
+    return sudoku.Solutions(found.grids[k : k + 1], found.counts[k : k + 1], part)
