@@ -10,6 +10,11 @@ process and reports its peak resident memory (``ru_maxrss`` of that child, from
     python benchmarks/memory.py                   # 100k and 1M lines
     python benchmarks/memory.py --quick           # smoke run: 2,000 lines
     python benchmarks/memory.py --sizes 10000 200000 --threads 1 --chunk-size 4096
+    python benchmarks/memory.py --columnar        # also Parquet in and out (pyarrow)
+
+With ``--columnar`` each size also runs text into a Parquet output and a Parquet input
+(all its rows in one row group, the worst case for a reader that holds a row group)
+into a Parquet output.
 """
 
 import argparse
@@ -70,6 +75,48 @@ def run(argv):
         return child.returncode, seconds, usage.ru_maxrss / 1024, err.read().decode()
 
 
+# Run in children of their own: a child's peak RSS counts what it inherited from this
+# process when it was forked, so this process keeps no puzzles and no pyarrow.
+_TO_PARQUET = """
+import sys
+import pyarrow as pa, pyarrow.parquet as pq
+with open(sys.argv[1]) as handle:
+    texts = [line.rstrip("\\n") for line in handle]
+pq.write_table(pa.table({"puzzle": texts}), sys.argv[2], row_group_size=max(1, len(texts)))
+"""
+_ROWS = "import sys, pyarrow.parquet as pq; print(pq.ParquetFile(sys.argv[1]).metadata.num_rows)"
+
+
+def columnar_rows(base, options, source, work, count, baseline):
+    """Text into Parquet, and Parquet (one row group) into Parquet: one printed row each,
+    with the growth over ``baseline`` (the peak of a 10-puzzle Parquet run: pyarrow
+    itself weighs about 100 MB); the failures (a wrong row count, a peak over the text
+    target plus that weight)."""
+    failures = []
+    target = TARGET_MB + 100
+    parquet_in = work / f"in_{count}.parquet"
+    subprocess.run([sys.executable, "-c", _TO_PARQUET, str(source), str(parquet_in)], check=True)
+    for label, path in (("text -> parquet", source), ("parquet -> parquet", parquet_in)):
+        out = work / f"out_{count}.parquet"
+        code, seconds, peak, err = run(base + [str(path), "-o", str(out)] + options)
+        if code:
+            sys.exit(f"numbadlx solve failed ({code}):\n{err}")
+        rows = subprocess.run(
+            [sys.executable, "-c", _ROWS, str(out)], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        if rows != str(count):
+            failures.append(f"{label} {count}: wrote {rows} rows")
+        if peak >= target:
+            failures.append(f"{label} {count}: peak {peak:.0f} MB >= {target} MB")
+        print(
+            f"{'':>10} {label}: peak RSS {peak:.1f} MB ({peak - baseline:+.1f} over "
+            f"{baseline:.1f} MB for 10 puzzles), {seconds:.1f} s"
+        )
+        out.unlink()
+    parquet_in.unlink()
+    return failures
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
@@ -78,6 +125,9 @@ def main(argv=None):
     parser.add_argument("--limit", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--quick", action="store_true", help="smoke run: --sizes 2000")
+    parser.add_argument(
+        "--columnar", action="store_true", help="also Parquet outputs and inputs (pyarrow)"
+    )
     machine.add_results_option(parser, "memory")
     args = parser.parse_args(argv)
     if args.quick:
@@ -103,6 +153,13 @@ def main(argv=None):
     if code:
         sys.exit(err)
     print(f"\nbaseline (10 puzzles): peak RSS {baseline:7.1f} MB, {seconds:.2f} s")
+    columnar_base = 0.0
+    if args.columnar:
+        out = str(work / "tiny.parquet")
+        code, seconds, columnar_base, err = run(base + [str(tiny), "-o", out] + options)
+        if code:
+            sys.exit(err)
+        print(f"baseline (10 puzzles into Parquet): peak RSS {columnar_base:7.1f} MB")
     header = (
         f"{'puzzles':>10} {'input MB':>9} {'peak RSS MB':>12} {'over baseline':>14} "
         f"{'wall s':>8} {'puzzles/s':>10} {'solver/s':>10}"
@@ -134,6 +191,8 @@ def main(argv=None):
                 failures.append(f"{count}: peak {peak:.0f} MB >= {TARGET_MB} MB")
             summary = [line for line in err.splitlines() if " puzzles from " in line]
             print(f"{'':>10} {summary[0].split(': ', 2)[-1] if summary else ''}")
+            if args.columnar:
+                failures += columnar_rows(base, options, source, work, count, columnar_base)
             source.unlink()
             out.unlink()
     finally:

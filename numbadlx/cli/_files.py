@@ -106,6 +106,12 @@ def solve_command(args):
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if args.all_solutions and (args.output_format == "grid" or args.timeout is not None):
+        print(
+            "numbadlx: error: --all-solutions writes lines or CSV, without --timeout",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     executor = _executor(args)
     if executor is False:
         return EXIT_USAGE
@@ -135,6 +141,7 @@ def solve_command(args):
             grid=args.output_format == "grid",
             column=int(args.column) if (args.column or "").isdigit() else args.column,
             executor=executor,
+            all_solutions=args.all_solutions,
         )
 
     source = args.input if args.input is not None else default_sample_path()
@@ -153,8 +160,11 @@ def solve_command(args):
     else:
         solved_now = summary.puzzles - summary.resumed_puzzles
         threads = plural(args.threads, "thread") if args.threads else "all threads"
+        kept = f"limit {args.limit}"
+        if args.all_solutions:
+            kept = f"up to {plural(args.all_solutions, 'solution')} each"
         solver = (
-            f", solver {_rate(solved_now, summary.solve_seconds)} (limit {args.limit}, {threads})"
+            f", solver {_rate(solved_now, summary.solve_seconds)} ({kept}, {threads})"
             if summary.solve_seconds > 0 and solved_now
             else ""  # nothing solved (interrupted while compiling): no rate to give
         )
@@ -187,8 +197,13 @@ def _interrupted(args, summary, output):
             f"complete. Run the same command with --resume to carry on."
         )
     else:
+        from .. import jobs
+
+        kept = args.output
+        if jobs.columnar_kind(args.output):
+            kept = f"{jobs.spool_path(args.output)} (written out as {args.output} at the end)"
         note(
-            f"interrupted; {args.output} holds the first {plural(summary.puzzles, 'puzzle')} "
+            f"interrupted; {kept} holds the first {plural(summary.puzzles, 'puzzle')} "
             f"complete (input read to byte {summary.end_byte} of "
             f"{summary.input_size}). Run the same command with --resume to carry "
             f"on."

@@ -88,14 +88,23 @@ def build_parser():
     solve.add_argument(
         "-o",
         "--output",
-        help="write results here (CSV when named .csv; a regular file gets checkpoints "
-        "for --resume); - or no -o: standard output",
+        help="write results here (CSV when named .csv, Parquet for .parquet, Arrow IPC for "
+        ".arrow; a regular file gets checkpoints for --resume); - or no -o: standard output",
     )
     solve.add_argument(
         "--limit",
         type=positive,
         default=2,
         help="count solutions up to this (1: just solve; 2: also prove uniqueness; default 2)",
+    )
+    solve.add_argument(
+        "--all-solutions",
+        type=positive,
+        default=None,
+        metavar="K",
+        help="write up to K solutions of each puzzle: a line per solution (a puzzle's "
+        "on consecutive lines, '# MULTIPLE j/c' after each of several), or with CSV a row "
+        "per puzzle with columns solution_1..solution_K",
     )
     solve.add_argument(
         "--threads", type=positive, default=None, help="threads (default: all cores)"
@@ -126,7 +135,7 @@ def build_parser():
     solve.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     solve.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy", "fpuzzles"],
+        choices=["lines", "grid", "csv", "npy", "fpuzzles", "parquet", "arrow"],
         help="input format (default: from the extension and content; fpuzzles: a JSON "
         "file, or a puzzle per line as f-puzzles links or lz-string texts, each with "
         "its own rules)",
@@ -327,7 +336,7 @@ def build_parser():
     grade.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     grade.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy"],
+        choices=["lines", "grid", "csv", "npy", "parquet", "arrow"],
         help="input format (default: from the extension and content)",
     )
     grade.add_argument(

@@ -55,6 +55,7 @@ Examples
 """
 
 from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, write_checkpoint
+from ._columnar import columnar_kind, spool_path
 from ._executors import DEFAULT_RANGE_BYTES, DaskExecutor, LocalExecutor, Piece
 from ._inputs import JobInput, check_output, input_file
 from ._jobs import GenerateJob, RateJob, SolveJob, output_options
@@ -66,6 +67,8 @@ from ._lines import (
     rate_text,
     result_lines,
     result_text,
+    solutions_header,
+    solutions_text,
 )
 from ._output import CheckpointedOutput, FileSummary
 from ._runner import generate_file, rate_file, run_job, save_puzzles, solve_file
@@ -97,7 +100,11 @@ __all__ = [
     "RATE_HEADER",
     "result_lines",
     "result_text",
+    "solutions_text",
+    "solutions_header",
     "rate_text",
     "count_statuses",
     "csv_field",
+    "columnar_kind",
+    "spool_path",
 ]

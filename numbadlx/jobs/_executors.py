@@ -227,6 +227,7 @@ class LocalExecutor:
             start_byte=start_byte,
             n=n,
             column=job.column,
+            start_row=first_index,  # where a Parquet or Arrow input carries on
         )
         yield from self._pipeline(job, relabel_chunks(chunks, path, label), first_index)
 

@@ -17,7 +17,17 @@ import numpy as np
 
 from .. import sudoku as _sudoku
 from ..core.validate import check_integer, is_integer
-from ._lines import CSV_HEADER, RATE_HEADER, TALLY_SIZE, count_statuses, rate_text, result_text
+from ._columnar import batch_bytes, header_bytes
+from ._lines import (
+    CSV_HEADER,
+    RATE_HEADER,
+    TALLY_SIZE,
+    count_statuses,
+    rate_text,
+    result_text,
+    solutions_header,
+    solutions_text,
+)
 
 
 def output_options(
@@ -31,6 +41,8 @@ def output_options(
     grid=False,
     column=None,
     engine="auto",
+    all_solutions=None,
+    columnar=None,
 ):
     """What shapes the output lines of a solve, as a checkpoint records it: a resumed run
     must use the same (``box`` is ``(rows, cols)`` or None; ``timeout`` is recorded
@@ -47,13 +59,18 @@ def output_options(
         **({"grid": True} if grid else {}),
         **({"column": column} if column is not None else {}),
         **({"engine": engine} if engine != "auto" else {}),
+        **({"all_solutions": int(all_solutions)} if all_solutions else {}),
+        **({"columnar": columnar} if columnar else {}),
     }
 
 
 @dataclass(frozen=True)
 class SolveJob:
     """Solve each puzzle (:func:`numbadlx.sudoku.solve`) and write its result line
-    (:func:`~numbadlx.jobs.result_lines`)."""
+    (:func:`~numbadlx.jobs.result_lines`); with ``all_solutions`` K, up to K solutions
+    of each (:func:`numbadlx.sudoku.solutions`) as :func:`~numbadlx.jobs.solutions_text`
+    writes them; with ``columnar`` ("parquet" or "arrow"), a record batch per chunk
+    (:mod:`numbadlx.jobs._columnar`)."""
 
     limit: int = 2
     max_nodes: int | None = None
@@ -65,6 +82,8 @@ class SolveJob:
     csv: bool = False
     grid: bool = False
     threads: int | None = None
+    all_solutions: int | None = None
+    columnar: str | None = None
 
     numbered = False  # the lines do not depend on where a puzzle is in the file
 
@@ -80,11 +99,19 @@ class SolveJob:
             grid=self.grid,
             column=self.column,
             engine=self.engine,
+            all_solutions=self.all_solutions,
+            columnar=self.columnar,
         )
 
     @property
     def header(self):
-        return (CSV_HEADER + "\n").encode() if self.csv else None
+        if self.columnar:
+            return header_bytes(self.all_solutions)
+        if not self.csv:
+            return None
+        if self.all_solutions:
+            return (solutions_header(self.all_solutions) + "\n").encode()
+        return (CSV_HEADER + "\n").encode()
 
     def warm(self, n, puzzles=None, rules=None):
         """Compile or load the kernels a chunk of ``puzzles`` puzzles of this size needs
@@ -120,7 +147,17 @@ class SolveJob:
 
     def solve_chunk(self, chunk, first_index=0):
         """``chunk`` solved: its :class:`~numbadlx.sudoku.SudokuResult` (the part of
-        :meth:`run_chunk` that runs in the kernels, which release the GIL)."""
+        :meth:`run_chunk` that runs in the kernels, which release the GIL); with
+        ``all_solutions``, what :func:`numbadlx.sudoku.solutions` returns."""
+        if self.all_solutions:
+            return _sudoku.solutions(
+                chunk,
+                self.all_solutions,
+                threads=self.threads,
+                max_nodes=self.max_nodes,
+                box=self.box,
+                engine=self.engine,
+            )
         return _sudoku.solve(
             chunk,  # with its unreadable rows and any solution column to check
             limit=self.limit,
@@ -135,6 +172,14 @@ class SolveJob:
     def write_chunk(self, chunk, result):
         """The lines of ``chunk`` solved as ``result``: ``(bytes to write, tally,
         seconds)``."""
+        if self.columnar:
+            found = result.result if self.all_solutions else result
+            grids = tuple(result) if self.all_solutions else None
+            data = batch_bytes(chunk, found, grids)
+            return data, count_statuses(found.status), found.seconds
+        if self.all_solutions:
+            text = solutions_text(chunk, result, self.csv)
+            return text, count_statuses(result.status), result.result.seconds
         text = result_text(chunk, result, self.csv, self.grid)
         return text, count_statuses(result.status), result.seconds
 

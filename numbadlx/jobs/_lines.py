@@ -228,3 +228,62 @@ def _number(value):
     if not np.isfinite(value):
         return ""
     return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+# ------------------------------------------------------------------- every solution
+
+
+def solutions_header(limit: int) -> str:
+    """First line of a CSV output of every solution (``--all-solutions K``):
+    ``puzzle,status,count,nodes,message,solution_1,...,solution_K``."""
+    return "puzzle,status,count,nodes,message," + ",".join(
+        f"solution_{j}" for j in range(1, limit + 1)
+    )
+
+
+def solutions_text(chunk: PuzzleChunk, found, csv: bool = False) -> bytes:
+    """The output of ``chunk`` enumerated as ``found`` (what
+    :func:`numbadlx.sudoku.solutions` returns), each line ended by ``\\n``.
+
+    CSV: one row per puzzle, the columns of :func:`solutions_header`, the solutions
+    past the count empty. Text: one line per solution, the solutions of a puzzle on
+    consecutive lines; a UNIQUE (or SOLVED) puzzle's line is its solution alone, each
+    line of a puzzle with several is followed by ``  # MULTIPLE j/c`` (solution ``j``
+    of the ``c`` found, ``c+`` when the limit stopped the count, BUDGET instead of
+    MULTIPLE when ``max_nodes`` did), and a puzzle with none gets its one line of
+    :func:`result_lines` (``puzzle  # NO_SOLUTION``, ``# INVALID: reason``, ...).
+    """
+    grids, counts = found
+    result = found.result
+    limit = grids.shape[1]
+    messages = dict(chunk.errors)
+    out = []
+    for k in range(len(chunk)):
+        count = int(counts[k])
+        status = int(result.status[k])
+        texts = format_lines(grids[k, :count]) if count else []
+        if csv:
+            raw = _one_line(chunk.raw[k], invalid=status == _INVALID)
+            if status == _INVALID:
+                note = messages.get(k, "givens clash")
+            else:
+                note = result.messages.get(k, "")
+            note = csv_field(_one_line(note)) if note else ""
+            cells = texts + [""] * (limit - count)
+            out.append(
+                f"{csv_field(raw)},{_NAMES[status]},{count},{result.nodes[k]},{note},"
+                + ",".join(cells)
+            )
+        elif count == 0 or (status in (_UNIQUE, _SOLVED) and k not in result.messages):
+            if count:
+                out.append(texts[0])
+            else:
+                solution = format_lines(result.solutions[k : k + 1])[0]
+                out.append(_line(k, chunk, result, solution, messages, False))
+        else:
+            name = _NAMES[status]
+            more = "+" if count == limit or status == _BUDGET else ""
+            note = result.messages.get(k)
+            tail = f"; {_one_line(note)}" if note else ""
+            out += [f"{text}  # {name} {j}/{count}{more}{tail}" for j, text in enumerate(texts, 1)]
+    return "".join(line + "\n" for line in out).encode("utf-8", "replace")

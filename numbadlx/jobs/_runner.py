@@ -19,6 +19,7 @@ from .. import sudoku as _sudoku
 from .._compiling import compile_seconds
 from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
+from ._columnar import columnar_kind, finish_output, spool_path
 from ._executors import LocalExecutor
 from ._inputs import JobInput, check_output
 from ._jobs import GenerateJob, RateJob, SolveJob
@@ -169,6 +170,7 @@ def solve_file(
     column: str | int | None = None,
     executor: Any = None,
     header: bool = True,
+    all_solutions: int | None = None,
 ) -> FileSummary:
     """Solve a puzzle file chunk by chunk and write one result line per puzzle
     (:func:`~numbadlx.jobs.result_lines`), in input order, with checkpoints.
@@ -181,7 +183,10 @@ def solve_file(
     output : path, optional
         Where to write (CSV when named ``*.csv`` or ``csv=True``), committed chunk by
         chunk with an ``OUTPUT.progress`` checkpoint; None writes to standard output,
-        ``os.devnull`` nowhere.
+        ``os.devnull`` nowhere. An output named ``*.parquet`` (or ``*.arrow``,
+        ``*.feather``) is a Parquet (Arrow IPC) file of typed columns, one row group
+        per chunk: the chunks are committed to ``OUTPUT.part`` (an Arrow stream, with
+        its own checkpoint and resume) and written out when the run is complete.
     limit, max_nodes, box, threads, engine : as in :func:`numbadlx.sudoku.solve`.
     format : input format (inferred when omitted).
     chunk_size : int
@@ -210,6 +215,11 @@ def solve_file(
         it is closed at the end.
     header : bool
         Write :data:`~numbadlx.jobs.CSV_HEADER` first when writing CSV from the top.
+    all_solutions : int, optional
+        Write up to this many solutions of each puzzle
+        (:func:`numbadlx.sudoku.solutions`) instead of the first: a CSV row per puzzle
+        with a column per solution, or a text line per solution
+        (:func:`~numbadlx.jobs.solutions_text`); not with ``grid`` or ``timeout``.
 
     Returns
     -------
@@ -235,6 +245,9 @@ def solve_file(
     >>> import shutil; shutil.rmtree(folder)
     """
     name = None if output is None else os.fspath(output)
+    kind = columnar_kind(name)
+    if kind is not None and (csv or grid):
+        raise ValueError(f"{name} is a {kind} file, not CSV or grid text: drop csv or grid")
     if csv is None:
         csv = bool(name) and name.lower().endswith(".csv")
     if csv and grid:
@@ -242,7 +255,13 @@ def solve_file(
             "grid blocks are text, not CSV: pass grid=True with csv=False (an output "
             "named *.csv is CSV unless csv=False), or drop grid"
         )
+    if all_solutions is not None:
+        all_solutions = check_count(all_solutions, "all_solutions")
+        if grid or timeout is not None:
+            raise ValueError("all_solutions writes lines or CSV, without a timeout")
     job = SolveJob(
+        columnar=kind,
+        all_solutions=all_solutions,
         limit=check_count(limit, "limit"),
         max_nodes=None if max_nodes is None else check_count(max_nodes, "max_nodes"),
         box=box,
@@ -256,10 +275,21 @@ def solve_file(
     )
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return run_job(
-        job, input, output, executor=executor, resume=resume, header=header,
+    if kind is None:
+        return run_job(
+            job, input, output, executor=executor, resume=resume, header=header,
+            progress=progress, log=log,
+        )  # fmt: skip
+    if input != "-" and os.path.exists(name) and os.path.exists(input):
+        check_output(os.fspath(input), name)  # the output is not the input
+    spool = spool_path(name)
+    summary = run_job(
+        job, input, spool, executor=executor, resume=resume, header=True,
         progress=progress, log=log,
     )  # fmt: skip
+    if not summary.interrupted:
+        finish_output(spool, name, kind)
+    return summary
 
 
 def rate_file(

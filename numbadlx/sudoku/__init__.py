@@ -36,6 +36,7 @@ from .._lazy import lazy_names
 
 # the public names: _lazy reads these imports and runs each on the name's first use
 if TYPE_CHECKING:
+    from .all_solutions import Solutions, solutions
     from .bulk import (
         DEFAULT_CHUNK,
         ENGINES,
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
         read_fpuzzles,
     )
     from .grid import Grid
+    from .guess_counts import backtracks
     from .making import (
         LOGIC_LEVELS,
         SYMMETRIES,
@@ -92,6 +94,8 @@ __all__ = [
     "SudokuResult",
     "solve",
     "solve_one",
+    "solutions",
+    "Solutions",
     "count_solutions",
     "warm_up",
     "to_exact_cover",
@@ -125,6 +129,7 @@ __all__ = [
     "Killers",
     "SYMMETRIES",
     "rate",
+    "backtracks",
     "Ratings",
     "solving_path",
     "Step",

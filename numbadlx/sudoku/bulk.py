@@ -40,11 +40,11 @@ from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._labels import solver_label
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, completion_errors, first_clash, unit_clash
+from .completion import cage_column_messages, first_clash, solution_column_messages, unit_clash
 from .cover import decode_cover, single_grid, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
-from .formats import parse_chunk
+from .formats import columnar_chunk, parse_chunk
 from .parallel import check_threads, parallel_threads
 from .shape import box_note, box_shape
 from .variants import Rules, reading_box
@@ -149,6 +149,20 @@ class SudokuResult:
         """
         return frames.result_frame(self, blank)
 
+    def to_arrow(self) -> Any:
+        """The results as a pyarrow Table (``puzzle``, ``solution``, ``status``,
+        ``count``, ``nodes``, ``guesses``, ``message``), one row per puzzle in input
+        order; see :func:`numbadlx.sudoku.frames.result_arrow`. ``polars.from_arrow``
+        of it is a Polars DataFrame. Needs pyarrow (``numbadlx[arrow]``).
+
+        Examples
+        --------
+        >>> table = solve(["1..." "..1." ".3.." "...4"]).to_arrow()
+        >>> table.column("status").to_pylist(), table.num_rows
+        (['UNIQUE'], 1)
+        """
+        return frames.result_arrow(self)
+
     def status_names(self):
         """Status of each puzzle as a string array."""
         names = np.array([s.name for s in Status])
@@ -209,19 +223,6 @@ def _unread_texts(chunk) -> dict:
     return {row: str(chunk.raw[row]) for row, _ in chunk.errors}
 
 
-def _solution_column_messages(chunk, box, messages):
-    """Add a message for each row whose CSV solution could not be read or is not a
-    solution of its puzzle (the row's status stays the solver's)."""
-    for row, message in chunk.solution_errors:
-        messages.setdefault(row, message)
-    if chunk.solutions is None:
-        return
-    for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
-        if row not in messages:
-            where = f"line {int(chunk.line_numbers[row])}"
-            messages[row] = f"{where}: solution column: {why}"
-
-
 def solve(
     puzzles: ArrayLike | str | os.PathLike | Any,
     *,
@@ -249,7 +250,10 @@ def solve(
         a file that :func:`~numbadlx.sudoku.parse` reads, a
         :class:`~numbadlx.sudoku.PuzzleChunk`, a pandas Series of puzzle strings, or a
         DataFrame with ``column`` naming the puzzles' column
-        (:meth:`SudokuResult.to_pandas` then answers with the same index and blanks).
+        (:meth:`SudokuResult.to_pandas` then answers with the same index and blanks),
+        a Polars Series or DataFrame, a pyarrow array or table (strings or lists of
+        integers; a null is an INVALID row), or a Parquet or Arrow IPC file
+        (``column`` names its puzzle column).
     limit : int, default 2
         Count solutions up to this many per puzzle: 1 finds one (status SOLVED), 2
         also proves uniqueness (UNIQUE or MULTIPLE).
@@ -329,6 +333,9 @@ def solve(
     if frames.is_pandas(puzzles):
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
         column = None
+    elif frames.is_columnar(puzzles):
+        puzzles = columnar_chunk(puzzles, column, reading_box(box, rules))
+        column = None
     grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
     if rules is None and read.rules is not None:
         rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
@@ -336,14 +343,14 @@ def solve(
         rules = Rules()  # an engine that builds its own table: through the rules path
     if rules is None:
         box = box_shape(n, box)
-        _solution_column_messages(read, box, messages)
+        solution_column_messages(read, box, messages)
         engine = pick_engine(engine, n, box)
     else:
         groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
         picked = {pick_engine(engine, n, checked.box, rules=checked): 0 for checked, _ in groups}
         shown = ",".join(picked)  # the engines the groups take (checked before any search)
         if all(checked.has_boxes for checked, _ in groups):
-            _solution_column_messages(read, groups[0][0].box, messages)
+            solution_column_messages(read, groups[0][0].box, messages)
         cage_column_messages(read, rules, messages)
     if invalid is not None:
         invalid = np.asarray(invalid, dtype=bool)

@@ -25,6 +25,7 @@ __all__ = [
     "completion_error",
     "completion_errors",
     "first_clash",
+    "solution_column_messages",
     "unit_clash",
 ]
 
@@ -238,3 +239,29 @@ def unit_clash(puzzle: np.ndarray, rules) -> str | None:
     table = geometry.unit_table(n, rules=rules)
     named = 3 * n if rules.regions is not None else 2 * n
     return first_clash(puzzle, table.units[:named], n, "region")
+
+
+def solution_column_messages(chunk, box, messages: dict) -> None:
+    """Add to ``messages`` (by row) a message for each row of ``chunk`` (a
+    :class:`~numbadlx.sudoku.PuzzleChunk`) whose solution column could not be read or
+    is not a solution of its puzzle under boxes of ``box``; rows that have a message
+    already are passed over. Used by :func:`~numbadlx.sudoku.solve`, which keeps the
+    row's status the solver's.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import parse_chunk
+    >>> chunk = parse_chunk(b"puzzle,solution\\n1...........1...,1234341221434321\\n")
+    >>> messages = {}
+    >>> solution_column_messages(chunk, (2, 2), messages)
+    >>> messages[0]
+    'line 2: solution column: it changes the given 1 at row 4, column 1 to 4'
+    """
+    for row, message in chunk.solution_errors:
+        messages.setdefault(row, message)
+    if chunk.solutions is None:
+        return
+    for row, why in completion_errors(chunk.puzzles, chunk.solutions, box).items():
+        if row not in messages:
+            where = f"line {int(chunk.line_numbers[row])}"
+            messages[row] = f"{where}: solution column: {why}"

@@ -1,9 +1,11 @@
-"""pandas in and out for the Sudoku layer: :func:`numbadlx.sudoku.solve` reads a
-Series of puzzle strings (or a DataFrame column) and
-:meth:`~numbadlx.sudoku.SudokuResult.to_pandas` gives the results as a DataFrame.
+"""pandas, Polars and Arrow in and out for the Sudoku layer: :func:`numbadlx.sudoku.solve`
+reads a Series of puzzle strings (or a DataFrame column) of pandas or Polars, or an Arrow
+array or table, and :meth:`~numbadlx.sudoku.SudokuResult.to_pandas` and
+:meth:`~numbadlx.sudoku.SudokuResult.to_arrow` give the results as a DataFrame or an
+Arrow table (``polars.from_arrow`` makes the latter a Polars DataFrame).
 
-pandas stays optional: nothing here imports it until a DataFrame is asked for, and
-a pandas object is recognised by its type's module without importing pandas.
+pandas, Polars and pyarrow stay optional: nothing here imports them until such an object
+is given or asked for, and their objects are recognised by their type's module.
 
 Examples
 --------
@@ -20,7 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PandasSource", "is_pandas", "puzzles_from_pandas", "result_frame"]
+import numpy as np
+
+__all__ = [
+    "PandasSource",
+    "is_pandas",
+    "puzzles_from_pandas",
+    "result_frame",
+    "is_columnar",
+    "result_arrow",
+]
 
 
 @dataclass(frozen=True)
@@ -185,3 +196,64 @@ def result_frame(result: Any, blank: str | None = None) -> Any:
     # one result per input row, always: pandas refuses an index of another length
     index = source.index if source is not None else None
     return pd.DataFrame(columns, index=index)
+
+
+_ARROW_KINDS = ("Array", "ChunkedArray", "Table", "RecordBatch")
+
+
+def is_columnar(obj: Any) -> bool:
+    """True for a Polars Series or DataFrame, or a pyarrow array, chunked array, table
+    or record batch (checked without importing either).
+
+    Examples
+    --------
+    >>> is_columnar([1, 2]), is_columnar("text")
+    (False, False)
+    """
+    kind = type(obj)
+    module = kind.__module__
+    if module.startswith("polars"):
+        return kind.__name__ in ("Series", "DataFrame")
+    return module.startswith("pyarrow") and (
+        kind.__name__ in _ARROW_KINDS or kind.__name__.endswith("Array")
+    )
+
+
+def result_arrow(result: Any) -> Any:
+    """A :class:`~numbadlx.sudoku.SudokuResult` as a pyarrow Table: ``puzzle``,
+    ``solution`` (null where none was found), ``status``, ``count``, ``nodes``,
+    ``guesses`` and ``message`` (null where there is none), one row per puzzle in input
+    order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from numbadlx import sudoku
+    >>> table = result_arrow(sudoku.solve(np.zeros((1, 16), dtype=np.uint8), limit=1))
+    >>> table.column_names
+    ['puzzle', 'solution', 'status', 'count', 'nodes', 'guesses', 'message']
+    """
+    from .formats import format_lines, require_pyarrow
+
+    pa = require_pyarrow("SudokuResult.to_arrow")
+    size = len(result)
+    solutions = format_lines(result.solutions) if size else []
+    puzzles = list(format_lines(result.puzzles)) if size else []
+    for row, text in getattr(result, "texts", {}).items():
+        puzzles[row] = text
+    solved = (result.counts > 0).tolist()
+    guesses = result.guesses if result.guesses is not None else np.zeros(size, np.int64)
+    messages = [result.messages.get(k) for k in range(size)]
+    return pa.table(
+        {
+            "puzzle": pa.array(puzzles, pa.string()),
+            "solution": pa.array(
+                [t if ok else None for t, ok in zip(solutions, solved)], pa.string()
+            ),
+            "status": pa.array(result.status_names().tolist(), pa.string()),
+            "count": pa.array(result.counts, pa.int64()),
+            "nodes": pa.array(result.nodes, pa.int64()),
+            "guesses": pa.array(guesses, pa.int64()),
+            "message": pa.array(messages, pa.string()),
+        }
+    )

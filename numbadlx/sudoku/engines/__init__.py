@@ -60,6 +60,10 @@ grids (the making kernels): :func:`place`, :func:`queue_singles` and
 :func:`propagate` (naked and hidden singles, with or without locked candidates) and
 :func:`settle_singles` (singles only: a caller of it never compiles locked candidates).
 
+Beside the contract, :func:`record_serial` and :func:`record_bulk` (module
+``_dlx_all``) link puzzles as the "dlx" engine does and record up to ``limit`` solutions
+of each, for :func:`numbadlx.sudoku.solutions`.
+
 The engines themselves are private modules (``_dlx``, ``_bits``, ``_bands``,
 ``_cages``); code outside this package reaches them through :data:`REGISTRY` (or
 :func:`run`). Adding an engine is one more module with these four kernels and one more
@@ -105,6 +109,7 @@ from ._contract import (
     stop_requested,
 )
 from ._crossings import CrossTable, crossing_table, peer_bits
+from ._dlx_all import record_bulk, record_serial
 from ._propagation import place, propagate, propagate_crossing, queue_singles, settle_singles
 from ._registry import (
     COVER,
@@ -149,4 +154,6 @@ __all__ = [
     "CrossTable",
     "crossing_table",
     "peer_bits",
+    "record_serial",
+    "record_bulk",
 ]

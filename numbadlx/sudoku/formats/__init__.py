@@ -70,6 +70,13 @@ not checked.
     included) raises :class:`ValueError`; in a file of lines such a line is a
     row that cannot be read, with its message.
 
+``'parquet'`` and ``'arrow'``
+    Parquet and Arrow IPC files (with pyarrow installed): one puzzle per row of
+    a column of strings or integer lists, chosen as in CSV; a null is a row that
+    cannot be read. Read a row group (Parquet, in batches of a chunk) or a
+    record batch (Arrow) at a time; chosen by the file name (``.parquet``,
+    ``.pq``; ``.arrow``, ``.feather``, ``.ipc``, ``.arrows``) or the first bytes.
+
 Format auto-detection (``format=None``)
 ---------------------------------------
 1. A file name ending in ``.npy`` or ``.csv`` selects that format, and
@@ -152,6 +159,7 @@ as such (:func:`numbadlx.core.textfile.check_text_file`).
 #   _fpuzzles_file  f-puzzles files (one JSON object, or a puzzle per line) as chunks
 #   _api     parse, parse_chunk, read_csv, iter_chunks and the dispatch to the chunk readers
 from ._api import iter_chunks, parse, parse_chunk, read_csv
+from ._columnar import columnar_chunk, require_pyarrow
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS
 from ._fpuzzles import read_fpuzzles
 from ._reader import PuzzleChunk, line_ranges
@@ -174,4 +182,6 @@ __all__ = [
     "parse_chunk",
     "read_csv",
     "read_fpuzzles",
+    "columnar_chunk",
+    "require_pyarrow",
 ]

@@ -7,7 +7,7 @@ import dataclasses
 import errno
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -15,15 +15,15 @@ from numpy.typing import NDArray
 
 from ...core.textfile import check_file, check_text_bytes
 from ...core.validate import check_integer
-from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES, check_shape
+from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES
 from ..variants import Rules, reading_box
-from ._arrays import _array_matrix, _check_values
+from ._columnar import COLUMNAR_FORMATS, columnar_chunks, columnar_format
 from ._csv import _csv_chunks
 from ._fpuzzles_file import fpuzzles_chunks
 from ._grid import _SEPARATOR_LINE_RE, _grid_chunks
 from ._items import _item_row, _item_rows
 from ._lines import _line_chunks
-from ._npy import _load_npy, _npy_chunks
+from ._npy import _array_chunk, _load_npy, _npy_chunks
 from ._paths import _is_existing_file, _is_puzzle_line, _looks_like_path, _source_name
 from ._reader import (
     PuzzleChunk,
@@ -35,7 +35,6 @@ from ._reader import (
     _StopAt,
 )
 from .detect import _check_format, _count_line_end, _path_format, _sniff_format
-from .write import format_lines
 
 __all__ = ["iter_chunks", "parse", "parse_chunk", "read_csv"]
 
@@ -62,6 +61,8 @@ def _binary_chunks(
     ctx = _Context(name, n, box)
     if fmt is None:
         fmt = _sniff_format(f, ctx.n, ctx.box is NO_BOXES)
+    if fmt in COLUMNAR_FORMATS:
+        raise ValueError(f"{name}: {fmt} data is read from a file, by its path")
     if column is not None and fmt != "csv":
         raise ValueError(f"{name}: column= is for CSV input, and this is {fmt!r}")
     if fmt == "npy":
@@ -127,47 +128,6 @@ def _collect(chunks: Iterable[PuzzleChunk], ctx_n: int | None, name: str, soluti
 
 def _initial_n(n, box):
     return _Context("", n, box).n
-
-
-class _ArrayText(Sequence):
-    """The ``raw`` text of puzzles given as an array, made only for the rows asked for
-    (a result line of a bad row shows its values, of a good one the puzzle)."""
-
-    def __init__(self, block: np.ndarray, values: np.ndarray, bad: np.ndarray):
-        self._block, self._values, self._bad = block, values, bad
-
-    def __len__(self) -> int:
-        return int(self._values.shape[0])
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if self._bad[index]:
-            return " ".join(str(v) for v in self._block[index].tolist())
-        return format_lines(self._values[index : index + 1])[0]
-
-
-def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk:
-    """An array source as one chunk: rows with a bad value flagged, not raised."""
-    if column is not None:
-        raise ValueError(f"{name}: column= is for CSV input, not for an array")
-    arr = np.asarray(arr)
-    try:
-        matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
-    except ValueError as error:  # say which box set the size
-        given = "" if box in (None, NO_BOXES) else f" (box {box[0]}x{box[1]} was given)"
-        raise ValueError(f"{error}{given}") from None
-    check_shape(n, box)
-    values, bad, errors = _check_values(matrix, n, name, 0)
-    count = values.shape[0]
-    return PuzzleChunk(
-        puzzles=np.ascontiguousarray(values),
-        bad=bad,
-        errors=errors,
-        line_numbers=np.arange(1, count + 1, dtype=np.int64),
-        end_byte=0,
-        raw=_ArrayText(matrix, values, bad),
-    )
 
 
 def _sequence_chunks(items, n, box, fmt, column) -> Iterator[PuzzleChunk]:
@@ -246,7 +206,10 @@ def _source_chunks(source, n, box, fmt, column, solutions) -> Iterator[PuzzleChu
         path = os.fspath(source)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        fmt = _path_format(check_file(path), fmt)
+        fmt = columnar_format(check_file(path), _path_format(path, fmt))
+        if fmt in COLUMNAR_FORMATS:
+            yield from columnar_chunks(path, fmt, n, box, _PARSE_BATCH, 0, 0, column)
+            return
         if fmt == "npy":
             with open(path, "rb") as f:
                 arr, _ = _load_npy(f, path, mmap=False)
@@ -312,7 +275,7 @@ def parse(
         Puzzle size; inferred when omitted.
     box : tuple of int, optional
         Box shape ``(rows, columns)``; only validated here.
-    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles', 'parquet', 'arrow'}, optional
         Input format; None guesses it (see "Format auto-detection" in
         :mod:`numbadlx.sudoku.formats`).  For a CSV only the puzzle column is
         returned; see :func:`read_csv`.
@@ -528,6 +491,7 @@ def iter_chunks(
     stop_byte: int | None = None,
     column: str | int | None = None,
     rules: Any = None,
+    start_row: int = 0,
 ) -> Iterator[PuzzleChunk]:
     """Read a puzzle file in chunks, with bounded memory.
 
@@ -547,7 +511,7 @@ def iter_chunks(
         of the first 64 puzzle lines have).
     box : tuple of int, optional
         Box shape, validated against ``n``.
-    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles'}, optional
+    format : {None, 'lines', 'grid', 'csv', 'npy', 'fpuzzles', 'parquet', 'arrow'}, optional
         File format; None guesses it from the name and the start of the
         file (see "Format auto-detection" in :mod:`numbadlx.sudoku.formats`).
     start_byte : int, default 0
@@ -565,6 +529,10 @@ def iter_chunks(
         The puzzle column of a CSV file, as in :func:`read_csv`.
     rules : Rules or sequence of Rules, optional
         As in :func:`parse`: rules without boxes let sizes without a box shape be read.
+    start_row : int, default 0
+        For Parquet and Arrow files: the 0-based row to start from (a resumed read:
+        the puzzles already done); ``start_byte`` is then the ``end_byte`` of the chunk
+        before it. Other formats ignore it.
 
     Yields
     ------
@@ -591,7 +559,13 @@ def iter_chunks(
     name = os.fspath(path)
     if isinstance(name, bytes):
         name = os.fsdecode(name)
-    fmt = _path_format(name, fmt)
+    fmt = columnar_format(check_file(name), _path_format(name, fmt))
+    if fmt in COLUMNAR_FORMATS:
+        if stop_byte is not None:
+            raise ValueError(f"{name}: stop_byte does not apply to {fmt} files")
+        start_row = check_integer(start_row, "start_row")
+        yield from columnar_chunks(name, fmt, n, box, chunk_size, start_byte, start_row, column)
+        return
     with open(check_file(name), "rb") as f:
         if stop_byte is not None:
             f = _StopAt(f, check_integer(stop_byte, "stop_byte"), name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -64,3 +64,44 @@ def _npy_chunks(f, ctx: _Context, chunk_size: int, start_byte: int) -> Iterator[
             end_byte=int(offset + (s + k) * row_bytes),
             raw=raw,
         )
+
+
+class _ArrayText(Sequence):
+    """The ``raw`` text of puzzles given as an array, made only for the rows asked for
+    (a result line of a bad row shows its values, of a good one the puzzle)."""
+
+    def __init__(self, block: np.ndarray, values: np.ndarray, bad: np.ndarray):
+        self._block, self._values, self._bad = block, values, bad
+
+    def __len__(self) -> int:
+        return int(self._values.shape[0])
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if self._bad[index]:
+            return " ".join(str(v) for v in self._block[index].tolist())
+        return format_lines(self._values[index : index + 1])[0]
+
+
+def _array_chunk(arr, n: int | None, box, name: str, column=None) -> PuzzleChunk:
+    """An array source as one chunk: rows with a bad value flagged, not raised."""
+    if column is not None:
+        raise ValueError(f"{name}: column= is for CSV input, not for an array")
+    arr = np.asarray(arr)
+    try:
+        matrix, n = _array_matrix(arr, n, name, prefer_batch=True, boxless=box is NO_BOXES)
+    except ValueError as error:  # say which box set the size
+        given = "" if box in (None, NO_BOXES) else f" (box {box[0]}x{box[1]} was given)"
+        raise ValueError(f"{error}{given}") from None
+    check_shape(n, box)
+    values, bad, errors = _check_values(matrix, n, name, 0)
+    count = values.shape[0]
+    return PuzzleChunk(
+        puzzles=np.ascontiguousarray(values),
+        bad=bad,
+        errors=errors,
+        line_numbers=np.arange(1, count + 1, dtype=np.int64),
+        end_byte=0,
+        raw=_ArrayText(matrix, values, bad),
+    )

@@ -18,6 +18,7 @@ from ._cells import (
     _leading_run,
     _split_cells,
 )
+from ._columnar import is_columnar_path, sniff_columnar
 from ._csv import PUZZLE_COLUMNS, _pick_column
 from ._grid import _SEPARATOR_LINE_RE
 from ._npy import _NPY_MAGIC
@@ -25,7 +26,7 @@ from ._reader import _BOM, _SAMPLE_LINES, _strip_comment
 
 __all__ = ["FORMATS", "file_format"]
 
-FORMATS = ("lines", "grid", "csv", "npy", "fpuzzles")
+FORMATS = ("lines", "grid", "csv", "npy", "fpuzzles", "parquet", "arrow")
 _ANY_COUNT = frozenset(_SQUARES) | _ROW_COUNTS
 _BOXLESS_ANY_COUNT = frozenset(_BOXLESS_SQUARES) | _BOXLESS_ROW_COUNTS
 _FPUZZLES_PACKED = re.compile(r"[A-Za-z0-9+/=]+")
@@ -173,7 +174,7 @@ def _path_format(path: str, fmt: str | None) -> str | None:
         return "csv"
     if lower.endswith(".json"):
         return "fpuzzles"
-    return None
+    return is_columnar_path(path)
 
 
 def file_format(path, format: str | None = None, n: int | None = None) -> str:
@@ -204,4 +205,6 @@ def _sniff_format(f, n: int | None, boxless: bool = False) -> str:
     ``boxless`` as for :func:`_detect_format`."""
     f.seek(0)
     head = f.read(1 << 18)
-    return "npy" if head.startswith(_NPY_MAGIC) else _detect_format(head, n, boxless)
+    if head.startswith(_NPY_MAGIC):
+        return "npy"
+    return sniff_columnar(head) or _detect_format(head, n, boxless)

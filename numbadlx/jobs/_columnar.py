@@ -1,0 +1,150 @@
+"""Parquet and Arrow IPC outputs of a solve: each chunk one record batch, spooled with
+the checkpoints of every file job, then written out as the file asked for.
+
+A columnar file cannot be appended to line by line: its metadata (Parquet's footer, the
+Arrow file's index) comes last and names every row group. So a solve into
+``out.parquet`` (or ``out.arrow``) writes an Arrow IPC *stream* into ``out.parquet.part``
+instead: the schema first (the job's header), then one record batch per chunk, each
+committed, fsynced and checkpointed (``out.parquet.part.progress``) as a text output's
+lines are, and resumed the same way (the stream's bytes are hashed and cut back like
+any output's). When the run is complete the stream is read back a batch at a time and
+written to ``out.parquet``, one row group per batch (or to the Arrow IPC file, one
+record batch per batch), under the output's lock; then the spool is removed. Memory
+stays within one batch.
+
+The columns are those of the CSV output, typed: ``puzzle``, ``solution`` (null where
+none was found), ``status``, ``count``, ``nodes``, ``guesses``, ``message`` (null where
+there is none), and with every solution asked for, ``solutions``, a list of strings.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..sudoku import format_lines
+from ._checkpoint import fsync_file, open_locked
+
+__all__ = ["columnar_kind", "spool_path", "result_schema", "batch_bytes", "finish_output"]
+
+_SUFFIXES = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arrow": "arrow",
+    ".feather": "arrow",
+    ".ipc": "arrow",
+    ".arrows": "arrows",
+}
+
+
+def _pyarrow():
+    from ..sudoku.formats import require_pyarrow
+
+    return require_pyarrow("a Parquet or Arrow output")
+
+
+def columnar_kind(output: str | None) -> str | None:
+    """``"parquet"``, ``"arrow"`` (an Arrow IPC file) or ``"arrows"`` (an Arrow IPC
+    stream) for an output named so (``.parquet``, ``.pq``; ``.arrow``, ``.feather``,
+    ``.ipc``; ``.arrows``), else None.
+
+    Examples
+    --------
+    >>> columnar_kind("out.parquet"), columnar_kind("out.csv")
+    ('parquet', None)
+    """
+    if output is None:
+        return None
+    return _SUFFIXES.get(os.path.splitext(os.fspath(output))[1].lower())
+
+
+def spool_path(output: str) -> str:
+    """Where the record batches of ``output`` are spooled while the run goes on.
+
+    Examples
+    --------
+    >>> spool_path("out.parquet")
+    'out.parquet.part'
+    """
+    return os.fspath(output) + ".part"
+
+
+def result_schema(all_solutions: int | None = None):
+    """The Arrow schema of a solve's output rows."""
+    pa = _pyarrow()
+    fields = [
+        ("puzzle", pa.string()),
+        ("solution", pa.string()),
+        ("status", pa.string()),
+        ("count", pa.int64()),
+        ("nodes", pa.int64()),
+        ("guesses", pa.int64()),
+        ("message", pa.string()),
+    ]
+    if all_solutions:
+        fields.append(("solutions", pa.list_(pa.string())))
+    return pa.schema(fields)
+
+
+def header_bytes(all_solutions: int | None = None) -> bytes:
+    """The stream's first bytes: its schema message."""
+    return result_schema(all_solutions).serialize().to_pybytes()
+
+
+def batch_bytes(chunk, result, grids=None) -> bytes:
+    """The record batch message of ``chunk`` solved as ``result`` (with ``grids``, the
+    ``(grids, counts)`` of every solution asked for)."""
+    pa = _pyarrow()
+    size = len(chunk)
+    names = result.status_names().tolist()
+    solved = (result.counts > 0).tolist()
+    solutions = format_lines(result.solutions) if size else []
+    reasons = dict(chunk.errors)
+    puzzles = [str(chunk.raw[k]).strip() for k in range(size)]
+    messages = [
+        reasons.get(k, "givens clash") if names[k] == "INVALID" else result.messages.get(k)
+        for k in range(size)
+    ]
+    guesses = result.guesses if result.guesses is not None else [0] * size
+    columns = [
+        pa.array(puzzles, pa.string()),
+        pa.array([t if ok else None for t, ok in zip(solutions, solved)], pa.string()),
+        pa.array(names, pa.string()),
+        pa.array(result.counts, pa.int64()),
+        pa.array(result.nodes, pa.int64()),
+        pa.array(guesses, pa.int64()),
+        pa.array(messages, pa.string()),
+    ]
+    if grids is not None:
+        blocks, counts = grids
+        every = [format_lines(blocks[k, : counts[k]]) if counts[k] else [] for k in range(size)]
+        columns.append(pa.array(every, pa.list_(pa.string())))
+    schema = result_schema(blocks.shape[1] if grids is not None else None)
+    return pa.record_batch(columns, schema=schema).serialize().to_pybytes()
+
+
+def finish_output(spool: str, output: str, kind: str) -> None:
+    """Write the finished stream ``spool`` to ``output`` as a Parquet file (one row group
+    per batch), an Arrow IPC file or an Arrow IPC stream, a batch at a time, under the
+    output's lock; then remove the spool. An empty run (no batch) writes a file of the
+    schema alone."""
+    pa = _pyarrow()
+    import pyarrow.parquet as pq
+
+    with pa.OSFile(spool, "rb") as source:
+        reader = pa.ipc.open_stream(source)
+        with open_locked(output) as handle:
+            handle.truncate(0)
+            if kind == "parquet":
+                writer = pq.ParquetWriter(handle, reader.schema)
+            elif kind == "arrows":
+                writer = pa.ipc.new_stream(handle, reader.schema)
+            else:
+                writer = pa.ipc.new_file(handle, reader.schema)
+            with writer:
+                for batch in reader:
+                    if kind == "parquet":
+                        writer.write_table(pa.Table.from_batches([batch]))
+                    else:
+                        writer.write_batch(batch)
+            fsync_file(handle)
+    os.remove(spool)

@@ -1,0 +1,343 @@
+"""The columnar formats: Parquet and Arrow IPC files, read a row group (Parquet) or a
+record batch (Arrow) at a time, with pyarrow (an optional dependency).
+
+The puzzle column holds strings (one puzzle line each, read as a CSV field is) or lists
+of integers (the cells, 0 for a blank). It is the one ``column=`` names (a column name,
+or a 0-based index), else the first of :data:`PUZZLE_COLUMNS` present; a solution column
+of :data:`SOLUTION_COLUMNS` is read too, for checking. A null, a bad value or a list of
+the wrong length is an unreadable row, with a message ``name:row:column: ...`` (rows
+counted from 1), in its place.
+
+Positions: a chunk never spans two row groups, and its ``end_byte`` is the byte offset
+where the row groups it finished end (for Parquet; Arrow files report 0 until the last
+chunk, then the file size), so a checkpoint's hash covers whole row groups read. A
+resumed read starts at row ``start_row`` (the puzzles already written), which lies in
+the row group beginning at ``start_byte`` (or after it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS, _csv_chunk
+from ._reader import PuzzleChunk, _Context
+
+__all__ = [
+    "COLUMNAR_FORMATS",
+    "PARQUET_MAGIC",
+    "ARROW_MAGIC",
+    "require_pyarrow",
+    "array_chunk",
+    "columnar_chunk",
+]
+
+COLUMNAR_FORMATS = ("parquet", "arrow")
+PARQUET_MAGIC = b"PAR1"
+ARROW_MAGIC = b"ARROW1"
+
+
+def require_pyarrow(what: str):
+    """The ``pyarrow`` module, or ImportError saying how to get it (``what``: the
+    feature that needs it, for the message).
+
+    Examples
+    --------
+    >>> require_pyarrow("reading Parquet").__name__
+    'pyarrow'
+    """
+    try:
+        import pyarrow  # noqa: F401 - optional: numbadlx[arrow]
+    except ImportError as error:
+        raise ImportError(
+            f"{what} needs pyarrow ({error}); install it with pip install 'numbadlx[arrow]'"
+        ) from None
+    import pyarrow
+
+    return pyarrow
+
+
+def _pick(names: list[str], column, name: str) -> tuple[int, int | None]:
+    """``(puzzle column, solution column or None)`` by index among ``names``."""
+    lower = [str(c).strip().lower() for c in names]
+    found = ", ".join(repr(c) for c in names)
+    if isinstance(column, str):
+        want = column.strip().lower()
+        if want not in lower:
+            raise ValueError(f"{name}: no column {column!r} (found {found})")
+        pcol = lower.index(want)
+    elif column is not None:
+        index = int(column)
+        if not 0 <= index < len(names):
+            raise ValueError(
+                f"{name}: column {index} was asked for, but the file has {len(names)} "
+                f"columns (counted from 0)"
+            )
+        pcol = index
+    else:
+        pcol = next((lower.index(w) for w in PUZZLE_COLUMNS if w in lower), None)
+        if pcol is None:
+            raise ValueError(
+                f"{name}: no puzzle column (expected one of {', '.join(PUZZLE_COLUMNS)}, "
+                f"or choose one with column=; found {found})"
+            )
+    scol = next((lower.index(w) for w in SOLUTION_COLUMNS if w in lower), None)
+    return pcol, (None if scol == pcol else scol)
+
+
+def _texts(array, pa) -> list:
+    """The values of an Arrow column as puzzle texts: strings as they are, lists of
+    integers joined by commas, None for a null; TypeError for any other type."""
+    kind = array.type
+    if pa.types.is_dictionary(kind):
+        array = array.cast(kind.value_type)
+        kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return array.to_pylist()
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+        return [
+            None if v is None else v.decode("utf-8", "surrogateescape") for v in array.to_pylist()
+        ]
+    if (
+        pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind)
+    ) and pa.types.is_integer(kind.value_type):
+        return [None if v is None else ",".join(map(str, v)) for v in array.to_pylist()]
+    raise TypeError(f"a puzzle column holds strings or lists of integers, not {kind}")
+
+
+def _chunks_of_batch(batch_columns, first_row, end_byte, ctx, chunk_size, scol, pa):
+    """Chunks of at most ``chunk_size`` rows of one row group (or record batch):
+    ``batch_columns`` its puzzle column (and solution column), ``first_row`` the
+    0-based file row of its first row; every chunk but the group's last ends at the
+    group's start (``end_byte`` is the group's own end)."""
+    puzzles = batch_columns[0]
+    solutions = batch_columns[1] if scol is not None else None
+    rows = len(puzzles)
+    for begin in range(0, rows, chunk_size):
+        stop = min(rows, begin + chunk_size)
+        try:
+            texts = _texts(puzzles.slice(begin, stop - begin), pa)
+        except TypeError as error:
+            raise ValueError(f"{ctx.name}: {error}") from None
+        sols = None
+        if solutions is not None:
+            try:
+                sols = _texts(solutions.slice(begin, stop - begin), pa)
+            except TypeError:
+                sols = None
+        batch = []
+        for i, text in enumerate(texts):
+            line = first_row + begin + i + 1
+            problem = None
+            if text is None:
+                problem = f"{ctx.at(line, 0)}: the puzzle is null"
+                text = ""
+            sol = "" if sols is None or sols[i] is None else sols[i]
+            batch.append((line, 0, text.rstrip(), 0, sol.rstrip(), 0, problem))
+        chunk = _csv_chunk(batch, ctx, sols is not None)
+        chunk.raw = [b[2] for b in batch]
+        chunk.end_byte = end_byte[1] if stop == rows else end_byte[0]
+        yield chunk
+
+
+def _parquet_group_spans(meta) -> list[tuple[int, int]]:
+    """``(start, end)`` byte offsets of each row group's column chunks."""
+    spans = []
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        starts, ends = [], []
+        for c in range(group.num_columns):
+            col = group.column(c)
+            start = col.data_page_offset
+            if col.has_dictionary_page and col.dictionary_page_offset is not None:
+                start = min(start, col.dictionary_page_offset)
+            starts.append(start)
+            ends.append(start + col.total_compressed_size)
+        spans.append((min(starts), max(ends)) if starts else (4, 4))
+    return spans
+
+
+def parquet_chunks(
+    path: str, ctx: _Context, chunk_size: int, start_byte: int, start_row: int, column
+) -> Iterator[PuzzleChunk]:
+    """The chunks of a Parquet file, a row group at a time (see the module notes)."""
+    pa = require_pyarrow("reading Parquet")
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+    except (pa.ArrowInvalid, OSError) as error:
+        raise ValueError(f"{ctx.name}: not a readable Parquet file ({error})") from None
+    with handle:
+        names = handle.schema_arrow.names
+        pcol, scol = _pick(names, column, ctx.name)
+        wanted = [names[pcol]] + ([names[scol]] if scol is not None else [])
+        meta = handle.metadata
+        spans = _parquet_group_spans(meta)
+        row = 0
+        for g in range(meta.num_row_groups):
+            rows = meta.row_group(g).num_rows
+            if row + rows <= start_row or rows == 0:
+                row += rows
+                continue
+            if spans[g][1] <= start_byte:
+                raise ValueError(
+                    f"{ctx.name}: a resumed read starts at row {start_row + 1} and byte "
+                    f"{start_byte}, which are not in one row group"
+                )
+            # a batch of at most chunk_size rows at a time: memory stays within a chunk
+            # however large the row group
+            at = row
+            for batch in handle.iter_batches(
+                batch_size=chunk_size, row_groups=[g], columns=wanted, use_threads=False
+            ):
+                count = batch.num_rows
+                skip = min(count, max(0, start_row - at))
+                columns = [batch.column(0).slice(skip)]
+                if scol is not None:
+                    columns.append(batch.column(1).slice(skip))
+                last = at + count >= row + rows
+                ends = (spans[g][0], spans[g][1] if last else spans[g][0])
+                if count > skip:
+                    yield from _chunks_of_batch(columns, at + skip, ends, ctx, chunk_size, scol, pa)
+                at += count
+            row += rows
+
+
+def arrow_chunks(
+    path: str, ctx: _Context, chunk_size: int, start_row: int, column
+) -> Iterator[PuzzleChunk]:
+    """The chunks of an Arrow IPC file (or stream), a record batch at a time, the file
+    memory-mapped."""
+    pa = require_pyarrow("reading Arrow IPC")
+    size = os.path.getsize(path)
+    with pa.memory_map(path, "r") as source:
+        try:
+            reader = pa.ipc.open_file(source)
+            batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
+            schema = reader.schema
+        except pa.ArrowInvalid:
+            source.seek(0)
+            try:
+                stream = pa.ipc.open_stream(source)
+            except pa.ArrowInvalid as error:
+                raise ValueError(f"{ctx.name}: not a readable Arrow IPC file ({error})") from None
+            batches, schema = iter(stream), stream.schema
+        pcol, scol = _pick(schema.names, column, ctx.name)
+        row = 0
+        held = None  # the last chunk, held back until it is known whether it ends the file
+        for batch in batches:
+            rows = batch.num_rows
+            if row + rows <= start_row or rows == 0:
+                row += rows
+                continue
+            skip = max(0, start_row - row)
+            columns = [batch.column(pcol).slice(skip)]
+            if scol is not None:
+                columns.append(batch.column(scol).slice(skip))
+            for chunk in _chunks_of_batch(columns, row + skip, (0, 0), ctx, chunk_size, scol, pa):
+                if held is not None:
+                    yield held
+                held = chunk
+            row += rows
+        if held is not None:
+            held.end_byte = size
+            yield held
+
+
+def is_columnar_path(path: str) -> str | None:
+    """The columnar format a file name says (``.parquet``, ``.arrow``, ``.feather``,
+    ``.ipc``, ``.arrows``), or None."""
+    lower = path.lower()
+    if lower.endswith((".parquet", ".pq")):
+        return "parquet"
+    if lower.endswith((".arrow", ".feather", ".ipc", ".arrows")):
+        return "arrow"
+    return None
+
+
+def sniff_columnar(head: bytes) -> str | None:
+    """The columnar format the first bytes of a file say, or None."""
+    if head.startswith(PARQUET_MAGIC):
+        return "parquet"
+    if head.startswith(ARROW_MAGIC):
+        return "arrow"
+    return None
+
+
+def array_chunk(array, name: str, n: int | None, box) -> PuzzleChunk:
+    """One chunk of the puzzles of an Arrow array (or chunked array) of strings or
+    integer lists, as from a Polars Series or an Arrow table's column: a null or an
+    unreadable value is a bad row in its place."""
+    pa = require_pyarrow("reading an Arrow column")
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    ctx = _Context(name, n, box)
+    rows = len(array)
+    chunks = list(_chunks_of_batch([array], 0, (0, 0), ctx, max(rows, 1), None, pa))
+    if chunks:
+        return chunks[0]
+    size = (ctx.n or 9) ** 2
+    return _csv_chunk_empty(size)
+
+
+def _csv_chunk_empty(size: int) -> PuzzleChunk:
+    return PuzzleChunk(
+        puzzles=np.zeros((0, size), dtype=np.uint8),
+        bad=np.zeros(0, dtype=bool),
+        errors=[],
+        line_numbers=np.zeros(0, dtype=np.int64),
+        end_byte=0,
+        raw=[],
+    )
+
+
+def columnar_format(path: str, fmt: str | None) -> str | None:
+    """``fmt``, or for a file of no known format one whose first bytes say Parquet or
+    Arrow."""
+    if fmt is not None:
+        return fmt
+    with open(path, "rb") as f:
+        return sniff_columnar(f.read(8)) or None
+
+
+def columnar_chunks(path, fmt, n, box, chunk_size, start_byte, start_row, column):
+    """The chunks of a Parquet or Arrow file (:mod:`._columnar`)."""
+    ctx = _Context(path, n, box)
+    if fmt == "parquet":
+        yield from parquet_chunks(path, ctx, chunk_size, start_byte, start_row, column)
+    else:
+        yield from arrow_chunks(path, ctx, chunk_size, start_row, column)
+
+
+def columnar_chunk(obj: Any, column: Any = None, box: Any = None) -> Any:
+    """The puzzles of a Polars or Arrow object as one
+    :class:`~numbadlx.sudoku.PuzzleChunk`: a Series or array holds them itself, a
+    DataFrame, table or record batch in ``column`` (a name or a 0-based index; default:
+    the first of the usual puzzle column names). Strings or lists of integers; a null
+    or an unreadable value is an INVALID row with its message, in its place.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> chunk = columnar_chunk(pa.array(["1..." "..1." ".3.." "...4", None]))
+    >>> chunk.bad.tolist(), chunk.errors[0][1]
+    ([False, True], '<arrow>:2:1: the puzzle is null')
+    """
+    kind = type(obj).__name__
+    polars = type(obj).__module__.startswith("polars")
+    name = "<polars>" if polars else "<arrow>"
+    if kind in ("DataFrame", "Table", "RecordBatch"):
+        names = list(obj.columns) if polars else list(obj.schema.names)
+        pcol, _ = _pick(names, column, name)
+        data = obj[names[pcol]] if polars else obj.column(pcol)
+    else:
+        if column is not None:
+            raise ValueError(f"column={column!r} is for a table; a {kind} holds the puzzles")
+        data = obj
+    if polars:
+        data = data.to_arrow()
+    return array_chunk(data, name, None, box)
