@@ -170,6 +170,8 @@ DEPENDENCIES = {
         "sudoku/formats/_csv.py",
         "sudoku/formats/_fpuzzles.py",
         "sudoku/formats/_fpuzzles_file.py",
+        "sudoku/formats/_fpuzzles_rules.py",
+        "sudoku/formats/_fpuzzles_text.py",
         "sudoku/formats/_grid.py",
         "sudoku/formats/_items.py",
         "sudoku/formats/_killer.py",
