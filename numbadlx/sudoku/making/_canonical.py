@@ -42,12 +42,12 @@ def _grow(S, U, size):
 
 
 @njit(cache=True, nogil=True)
-def _clash(p, n, br, bc):
-    """True if a value is above n or a digit repeats in a row, column or box."""
+def _clash(p, n, br, bc, rows, cols, boxes):
+    """True if a value is above n or a digit repeats in a row, column or box (``rows``,
+    ``cols`` and ``boxes`` are work arrays of n uint64)."""
     one = np.uint64(1)
-    rows = np.zeros(n, dtype=np.uint64)
-    cols = np.zeros(n, dtype=np.uint64)
-    boxes = np.zeros(n, dtype=np.uint64)
+    for i in range(n):
+        rows[i] = cols[i] = boxes[i] = 0
     for i in range(n):
         for j in range(n):
             v = p[i * n + j]
@@ -66,12 +66,27 @@ def _clash(p, n, br, bc):
 
 
 @njit(cache=True, nogil=True)
-def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans):
+def canonical_work(n, bc):
+    """The work arrays of :func:`canonical_one`."""
+    fact = np.ones(bc + 1, dtype=np.int64)
+    for i in range(2, bc + 1):
+        fact[i] = fact[i - 1] * i
+    small = np.zeros((4, n), dtype=np.int16)  # best row, row, column order, cell starts
+    groups = np.zeros((2, n), dtype=np.int64)  # start and size of each group of new digits
+    masks = np.zeros((3, n), dtype=np.uint64)
+    zeros = np.zeros((2, n + 1, n // bc), dtype=np.int64)  # blanks by row and stack
+    return fact, small, groups, masks, zeros
+
+
+@njit(cache=True, nogil=True)
+def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans, work):
     """The minimal form of puzzle ``p`` into ``out`` and the transformation into
     ``trans`` (transpose flag, the n source rows, the n source columns, the n + 1
     digit labels); the tables ``S, U`` and ``T, V`` hold the states (grown as needed,
-    up to ``limit`` rows). Returns the status and the four tables."""
-    if _clash(p, n, br, bc):
+    up to ``limit`` rows); ``work`` is :func:`canonical_work`. Returns the status and
+    the four tables."""
+    fact, small, groups2, masks, zeros = work
+    if _clash(p, n, br, bc, masks[0], masks[1], masks[2]):
         return CLASH, S, U, T, V
     oc = 2 + n  # source column at each output column
     ocell = 2 + 2 * n  # 1 where a cell starts
@@ -79,15 +94,21 @@ def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans):
     one = np.uint64(1)
     band_bits = (one << np.uint64(br)) - one
     stacks = n // bc
-    fact = np.ones(bc + 1, dtype=np.int64)
-    for i in range(2, bc + 1):
-        fact[i] = fact[i - 1] * i
-    best = np.zeros(n, dtype=np.int16)
-    row = np.zeros(n, dtype=np.int16)
-    order = np.zeros(n, dtype=np.int16)
-    starts = np.zeros(n, dtype=np.int16)
-    gstart = np.zeros(n, dtype=np.int64)
-    gsize = np.zeros(n, dtype=np.int64)
+    best, row, order, starts = small[0], small[1], small[2], small[3]
+    gstart, gsize = groups2[0], groups2[1]
+    # blanks of each row in each stack, and (row 0) the best blank counts stack by stack:
+    # a first row is its blanks then new digits, stack by stack, so the more blanks in
+    # the earlier stacks, the smaller the row
+    for t in range(2):
+        for r in range(n):
+            for k in range(stacks):
+                zeros[t, r, k] = 0
+            for c in range(n):
+                v = p[c * n + r] if t else p[r * n + c]
+                if v == 0:
+                    zeros[t, r, c // bc] += 1
+    top = zeros[0, n]  # the best counts so far
+    top_set = False
     count = 0
     for t in range(2 if br == bc else 1):
         for q in range(perms.shape[0]):
@@ -119,6 +140,20 @@ def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans):
                         continue
                 elif r // br != band:
                     continue
+                if depth == 0:  # the blank counts first: fewer blanks early loses at once
+                    worse = False
+                    for k in range(stacks):
+                        z = zeros[t, r, S[s, oc + k * bc] // bc]
+                        if not top_set or z > top[k]:
+                            for x in range(k, stacks):
+                                top[x] = zeros[t, r, S[s, oc + x * bc] // bc]
+                            top_set = True
+                            break
+                        if z < top[k]:
+                            worse = True
+                            break
+                    if worse:
+                        continue
                 # the smallest row that row r makes in this state, value by value
                 less = not have
                 larger = False
@@ -252,13 +287,14 @@ def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans):
 @njit(cache=True, nogil=True)
 def _chunk(c, n_chunks, puzzles, n, br, bc, perms, limit, out, trans, status):
     width = 3 + 4 * n
+    work = canonical_work(n, bc)
     S = np.zeros((64, width), dtype=np.int16)
     U = np.zeros(64, dtype=np.uint64)
     T = np.zeros((64, width), dtype=np.int16)
     V = np.zeros(64, dtype=np.uint64)
     for k in range(c, puzzles.shape[0], n_chunks):
         done, S, U, T, V = canonical_one(
-            puzzles[k], n, br, bc, perms, limit, S, U, T, V, out[k], trans[k]
+            puzzles[k], n, br, bc, perms, limit, S, U, T, V, out[k], trans[k], work
         )
         status[k] = done
 

@@ -116,3 +116,14 @@ def test_apply_transform_checks_its_input():
         sudoku.apply_transform(np.zeros((2, 16), dtype=np.uint8), how)
     with pytest.raises(ValueError, match="values"):
         sudoku.apply_transform(np.full((1, 16), 7, dtype=np.uint8), how)
+
+
+def test_published_minlex_grids_are_their_own_forms():
+    """The smallest and the largest min-lex 9x9 grids, as published on the Sudoku
+    Players' Forum ("Canonical form" thread, Red Ed, 2007)."""
+    smallest = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+    largest = "123456789457893612986217354274538196531964827698721435342685971715349268869172543"
+    grids = sudoku.parse([smallest, largest])
+    assert (sudoku.canonical(grids) == grids).all()
+    images = sudoku.transform(np.repeat(grids, 5, axis=0), seed=12)
+    assert (sudoku.canonical(images) == np.repeat(grids, 5, axis=0)).all()
