@@ -127,3 +127,13 @@ def test_published_minlex_grids_are_their_own_forms():
     assert (sudoku.canonical(grids) == grids).all()
     images = sudoku.transform(np.repeat(grids, 5, axis=0), seed=12)
     assert (sudoku.canonical(images) == np.repeat(grids, 5, axis=0)).all()
+
+
+@pytest.mark.slow
+def test_royles_17_clue_puzzles_are_all_essentially_different():
+    """Gordon Royle's list holds each 17-clue puzzle once up to equivalence: 49,158
+    puzzles, 49,158 classes."""
+    puzzles = _dataset("sudoku17.txt", None)
+    classes = sudoku.equivalence_classes(puzzles)
+    assert len(puzzles) == 49_158
+    assert classes.max() + 1 == len(puzzles) and (classes >= 0).all()
