@@ -91,9 +91,10 @@ def main(argv=None):
     sudoku.canonical(np.vstack([p[:4] for p in sets.values()]))  # compile or load
     canonical_rows(sets, rounds)
     print(
-        "\nA full grid costs far more than a puzzle: its first row ties under every "
-        "order of the columns inside the stacks, so the search keeps up to "
-        "2 x 9 x 1296 partial transformations until the second row tells them apart."
+        "\nA full grid costs more than a puzzle: its first row is 1 to n under every order "
+        "of the columns, and its second row has to settle them. CPU seconds count this "
+        "process's threads only; the wall-clock rates also count the time spent waiting "
+        "for a core while the machine ran other work."
     )
     print(f"\n# load avg at end {machine.load_average()}")
     return 0

@@ -543,22 +543,20 @@ def random_xcc(rng, *, colours=True, bounds=False, max_items=7, max_options=12):
 def _axis_maps(groups, size):
     """Every order of ``groups`` blocks of ``size`` lines, each block's lines permuted."""
     inner = list(itertools.permutations(range(size)))
-    maps = [
+    return np.array([
         [g * size + line for g, order in zip(blocks, orders) for line in order]
         for blocks in itertools.permutations(range(groups))
         for orders in itertools.product(inner, repeat=groups)
-    ]
-    return np.array(maps)
+    ])  # fmt: skip
 
 
 def naive_canonical(puzzle, box):
-    """The minimal form of one puzzle by applying every transformation, vectorised over
-    the column maps: each image relabelled by first appearance, the smallest kept."""
+    """The minimal form of one puzzle from every transformation (vectorised over column
+    maps), each image relabelled by first appearance."""
     rows, cols = box
-    n = rows * cols
+    n, best = rows * cols, None
     grid = np.asarray(puzzle, dtype=np.int64).reshape(n, n)
     row_maps, col_maps = _axis_maps(cols, rows), _axis_maps(rows, cols)
-    best = None
     for source in [grid, grid.T] if rows == cols else [grid]:
         for row_map in row_maps:
             images = source[row_map][:, col_maps].transpose(1, 0, 2).reshape(len(col_maps), -1)
@@ -582,17 +580,16 @@ def grids_with_first_row(box):
     class of grids under relabelling has one of them."""
     rows, cols = box
     n = rows * cols
-    grid = np.zeros((n, n), dtype=np.int64)
+    grid, found = np.zeros((n, n), dtype=np.int64), []
     grid[0] = np.arange(1, n + 1)
-    found = []
 
     def fill(cell):
         if cell == n * n:
             found.append(grid.ravel().copy())
             return
         r, c = divmod(cell, n)
-        r0, c0 = r - r % rows, c - c % cols
-        taken = set(grid[r]) | set(grid[:, c]) | set(grid[r0 : r0 + rows, c0 : c0 + cols].ravel())
+        box_cells = grid[r - r % rows : r - r % rows + rows, c - c % cols : c - c % cols + cols]
+        taken = set(grid[r]) | set(grid[:, c]) | set(box_cells.ravel())
         for v in range(1, n + 1):
             if v not in taken:
                 grid[r, c] = v

@@ -28,7 +28,7 @@ def dedup_command(args):
 
 def _dedup_command(args):
     from ..sudoku.formats import format_line, iter_chunks
-    from ..sudoku.making._equivalence import _canonical_chunk
+    from ..sudoku.making import canonical_chunk
 
     box = parse_box(args.box) if args.box else None
     if args.box and box is None:
@@ -52,7 +52,7 @@ def _dedup_command(args):
             column=args.column,
         )  # fmt: skip
         for chunk in chunks:
-            forms, _, errors = _canonical_chunk(chunk, box, args.threads)
+            forms, _, errors = canonical_chunk(chunk, box, args.threads)
             why = dict(errors)
             lines = []
             for row in range(len(forms)):

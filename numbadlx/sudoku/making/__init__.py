@@ -34,6 +34,7 @@ from ._equivalence import (
     Transform,
     apply_transform,
     canonical,
+    canonical_chunk,
     equivalence_classes,
     invert_transform,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "candidates",
     "LOGIC_LEVELS",
     "canonical",
+    "canonical_chunk",
     "equivalence_classes",
     "Transform",
     "apply_transform",

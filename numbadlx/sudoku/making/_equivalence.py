@@ -30,6 +30,7 @@ from ._canonical import CLASH, DONE, canonical_bulk
 
 __all__ = [
     "Transform",
+    "canonical_chunk",
     "canonical",
     "apply_transform",
     "invert_transform",
@@ -65,8 +66,16 @@ class Transform(NamedTuple):
     digits: NDArray[np.uint8]
 
 
-def _canonical_chunk(puzzles, box, threads):
-    """Forms, transforms and the ``(row, message)`` of the bad rows, of a batch."""
+def canonical_chunk(puzzles, box=None, threads=None):
+    """:func:`canonical` for the file jobs: the forms, the transforms, and the
+    ``(row, message)`` of every row that could not be read or whose givens clash.
+
+    Examples
+    --------
+    >>> forms, how, bad = canonical_chunk(["1234341221434321", "1100" + "0" * 12])
+    >>> forms[1].tolist() == [0] * 16, bad
+    (True, [(1, 'its givens clash (or a value is above n)')])
+    """
     read = parse_chunk(puzzles, box=box, raw=False)
     read.variant_rows("canonical reads")
     n = read.n
@@ -161,7 +170,7 @@ def canonical(
     >>> bool((sudoku.apply_transform(image, how) == forms).all())
     True
     """
-    out, transform, _ = _canonical_chunk(puzzles, box, threads)
+    out, transform, _ = canonical_chunk(puzzles, box, threads)
     return (out, transform) if return_transform else out
 
 
@@ -277,7 +286,7 @@ def equivalence_classes(
     >>> sudoku.equivalence_classes(batch).tolist()
     [0, 1, 0, 1, -1]
     """
-    forms, _, errors = _canonical_chunk(puzzles, box, threads)
+    forms, _, errors = canonical_chunk(puzzles, box, threads)
     return classes_of(forms, [row for row, _ in errors])
 
 
