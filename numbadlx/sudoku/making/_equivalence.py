@@ -26,7 +26,7 @@ from ..._compiling import first_use
 from ..formats import parse_chunk
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._canonical import CLASH, DONE, canonical_bulk
+from ._canonical import CLASH, DONE, canonical_bulk, state_width
 
 __all__ = [
     "Transform",
@@ -37,9 +37,10 @@ __all__ = [
     "equivalence_classes",
 ]
 
-#: The most partial transformations kept at once for one puzzle (each some tens of
-#: bytes). No 9x9 or smaller puzzle comes near; highly symmetric large ones may.
-STATE_LIMIT = 1 << 20
+#: The memory the partial transformations kept for one puzzle may take, per thread
+#: (about 500,000 of them for 9x9). The empty 9x9 grid, the most symmetric puzzle, keeps
+#: 15,552; highly symmetric large puzzles may reach the bound and are then reported.
+STATE_BYTES = 256 << 20
 
 #: Puzzles per call of the kernel: Ctrl-C is seen between two calls.
 BLOCK = 4096
@@ -87,6 +88,7 @@ def canonical_chunk(puzzles, box=None, threads=None):
     out = np.zeros(grid.shape, dtype=np.uint8)
     trans = np.zeros((count, 3 * n + 2), dtype=np.int16)
     status = np.zeros(count, dtype=np.int8)
+    limit = STATE_BYTES // (2 * (2 * int(state_width(n)) + 8))  # two tables of int16 + mask
     with parallel_threads(threads) as threads, first_use(f"the {n}x{n} canonical forms"):
         for start in range(0, count, BLOCK):
             stop = min(count, start + BLOCK)
@@ -97,7 +99,7 @@ def canonical_chunk(puzzles, box=None, threads=None):
                 rows,
                 cols,
                 perms,
-                STATE_LIMIT,
+                limit,
                 out[start:stop],
                 trans[start:stop],
                 status[start:stop],
@@ -110,7 +112,7 @@ def canonical_chunk(puzzles, box=None, threads=None):
             errors[k] = (
                 "its givens clash (or a value is above n)"
                 if status[k] == CLASH
-                else f"too many symmetric ties (over {STATE_LIMIT} partial transformations)"
+                else f"too many symmetric ties (over {limit:,} partial transformations)"
             )
     bad_rows = np.zeros(count, dtype=bool)
     bad_rows[list(errors)] = True

@@ -137,3 +137,14 @@ def test_royles_17_clue_puzzles_are_all_essentially_different():
     classes = sudoku.equivalence_classes(puzzles)
     assert len(puzzles) == 49_158
     assert classes.max() + 1 == len(puzzles) and (classes >= 0).all()
+
+
+def test_too_many_ties_is_reported_not_hidden():
+    """The empty 16x16 grid ties under millions of moves: past the memory bound it is a
+    bad row with its reason, and the other rows are unaffected."""
+    from numbadlx.sudoku.making import canonical_chunk
+
+    grid = sudoku.random_grids(1, 16, seed=13)[0]
+    forms, _, bad = canonical_chunk(np.vstack([np.zeros(256, np.uint8), grid]))
+    assert [row for row, _ in bad] == [0] and "too many symmetric ties" in bad[0][1]
+    assert not forms[0].any() and (sudoku.canonical(forms[1:]) == forms[1:]).all()
