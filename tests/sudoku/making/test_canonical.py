@@ -49,9 +49,12 @@ def test_6x6_puzzles_and_grids_match_the_naive_twin(box):
     rng = np.random.default_rng(2)
     grids = sudoku.random_grids(12, 6, box=box, seed=3)
     batch = np.vstack([grids, _blanked(grids, rng, 0.3), _blanked(grids, rng, 0.6)])
-    forms = sudoku.canonical(batch, box=box)
+    forms, how = sudoku.canonical(batch, box=box, return_transform=True)
     for puzzle, form in zip(batch, forms):
         assert form.tolist() == naive_canonical(puzzle, box).tolist()
+    assert not how.transpose.any()  # boxes that are not square are never transposed
+    assert (sudoku.apply_transform(batch, how) == forms).all()
+    assert (sudoku.apply_transform(forms, sudoku.invert_transform(how)) == batch).all()
 
 
 def test_6x6_grids_fall_into_49_classes():
