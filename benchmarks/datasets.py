@@ -59,7 +59,7 @@ def timed(job, rounds):
 
 
 def canonical_rows(sets, rounds):
-    print("\n## Canonical forms (`sudoku.canonical`)\n")
+    print("\nCanonical forms (`sudoku.canonical`):\n")
     print(
         "| set | puzzles | classes | 1 thread, per wall s | 1 thread, per CPU s "
         "| 2 threads, per wall s | target (1 thread) |"
