@@ -43,7 +43,7 @@ __all__ = [
 STATE_BYTES = 256 << 20
 
 #: Puzzles per call of the kernel: Ctrl-C is seen between two calls.
-BLOCK = 4096
+BLOCK = 1024
 
 
 class Transform(NamedTuple):
