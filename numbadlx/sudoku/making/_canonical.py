@@ -169,6 +169,47 @@ def _name(cur, p, n, t, r, prev, c, offs):
 
 
 @njit(cache=True, nogil=True)
+def _larger(state, p, n, t, r, best, buf, o_col, o_cst, o_lab):
+    """Whether row ``r`` makes a row above ``best`` in a state without pending groups,
+    read without changing the state: each cell shows its blanks, its named digits by
+    name, then its new digits named in order (most rows lose within a few values)."""
+    nl = np.int64(state[1])
+    a = 0
+    while a < n:
+        b = a + 1
+        while b < n and state[o_cst + b] == 0:
+            b += 1
+        k = 0
+        new = 0
+        for q in range(a, b):
+            v = _digit(p, n, t, r, state[o_col + q])
+            if v == 0:
+                buf[k] = 0
+                k += 1
+            elif state[o_lab + v] == 0:
+                new += 1
+        for q in range(a, b):  # the named digits, sorted by insertion
+            v = _digit(p, n, t, r, state[o_col + q])
+            if v != 0 and state[o_lab + v] > 0:
+                label = state[o_lab + v]
+                i = k
+                while i > 0 and buf[i - 1] > label:
+                    buf[i] = buf[i - 1]
+                    i -= 1
+                buf[i] = label
+                k += 1
+        for _ in range(new):
+            buf[k] = nl
+            nl += 1
+            k += 1
+        for i in range(b - a):
+            if buf[i] != best[a + i]:
+                return buf[i] > best[a + i]
+        a = b
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _copy_state(dst, src, n, o_pend, o_new):
     """``dst[:] = src`` for the fields in use: the group tables only up to their
     counts."""
@@ -362,6 +403,9 @@ def canonical_one(p, n, br, bc, perms, limit, S, U, T, V, out, trans, work):
                             worse = True
                             break
                     if worse:
+                        continue
+                if have and S[s, 2] == 0:  # no pending group: a quick look first
+                    if _larger(S[s], p, n, t, r, best, cand, o_col, o_cst, o_lab):
                         continue
                 waiting = 0
                 fresh = True
