@@ -705,3 +705,63 @@ def random_xcc(rng, *, colours=True, bounds=False, max_items=7, max_options=12):
         "bounds": limits,
         "dense": False,
     }
+
+
+def _axis_maps(groups, size):
+    """Every order of ``groups`` blocks of ``size`` lines, each block's lines permuted."""
+    inner = list(itertools.permutations(range(size)))
+    return np.array([
+        [g * size + line for g, order in zip(blocks, orders) for line in order]
+        for blocks in itertools.permutations(range(groups))
+        for orders in itertools.product(inner, repeat=groups)
+    ])  # fmt: skip
+
+
+def naive_canonical(puzzle, box):
+    """The minimal form of one puzzle from every transformation (vectorised over column
+    maps), each image relabelled by first appearance."""
+    rows, cols = box
+    n, best = rows * cols, None
+    grid = np.asarray(puzzle, dtype=np.int64).reshape(n, n)
+    row_maps, col_maps = _axis_maps(cols, rows), _axis_maps(rows, cols)
+    for source in [grid, grid.T] if rows == cols else [grid]:
+        for row_map in row_maps:
+            images = source[row_map][:, col_maps].transpose(1, 0, 2).reshape(len(col_maps), -1)
+            seen = images[:, :, None] == np.arange(1, n + 1)
+            first = np.where(seen.any(axis=1), seen.argmax(axis=1), n * n)  # (maps, n)
+            labels = np.zeros((len(col_maps), n + 1), dtype=np.int64)
+            labels[:, 1:] = first.argsort(axis=1, kind="stable").argsort(axis=1) + 1
+            images = np.take_along_axis(labels, images, axis=1) * (images > 0)
+            if best is not None:
+                images = np.vstack([best[None], images])
+            keep = np.arange(len(images))
+            for cell in range(n * n):  # the lexicographic minimum, column by column
+                column = images[keep, cell]
+                keep = keep[column == column.min()]
+            best = images[keep[0]]
+    return best.astype(np.uint8)
+
+
+def grids_with_first_row(box):
+    """Every completed grid of the shape whose first row is 1..n, by backtracking: each
+    class of grids under relabelling has one of them."""
+    rows, cols = box
+    n = rows * cols
+    grid, found = np.zeros((n, n), dtype=np.int64), []
+    grid[0] = np.arange(1, n + 1)
+
+    def fill(cell):
+        if cell == n * n:
+            found.append(grid.ravel().copy())
+            return
+        r, c = divmod(cell, n)
+        box_cells = grid[r - r % rows : r - r % rows + rows, c - c % cols : c - c % cols + cols]
+        taken = set(grid[r]) | set(grid[:, c]) | set(box_cells.ravel())
+        for v in range(1, n + 1):
+            if v not in taken:
+                grid[r, c] = v
+                fill(cell + 1)
+                grid[r, c] = 0
+
+    fill(n)
+    return np.array(found, dtype=np.uint8)

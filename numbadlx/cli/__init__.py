@@ -1,5 +1,6 @@
-"""Command line: ``numbadlx solve`` (Sudoku files), ``numbadlx count`` (DLX files), and
-``numbadlx generate`` / ``numbadlx rate`` (make puzzles, rate them).
+"""Command line: ``numbadlx solve`` (Sudoku files), ``numbadlx count`` (DLX files),
+``numbadlx generate`` / ``numbadlx rate`` (make puzzles, rate them) and ``numbadlx dedup``
+(one puzzle of each class of equivalent puzzles).
 
 ``numbadlx solve [INPUT] [-o OUTPUT]`` streams a puzzle file in chunks (bounded
 memory), solves each chunk with the parallel bulk solver and writes one line per

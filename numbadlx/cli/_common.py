@@ -52,6 +52,13 @@ EXIT_CODES = {
         + "       or no puzzle met --clues/--rating within --attempts\n"
         + _INTERRUPTED.format("; run again with --resume to carry on")
     ),
+    "dedup": (
+        "exit codes:\n"
+        "  0    every row was read and the classes written\n"
+        "  1    some row could not be read or its givens clash (listed on stderr)\n"
+        + _USAGE.format(", or OUTPUT exists")
+        + _INTERRUPTED.format("; nothing is written to OUTPUT")
+    ),
     "rate": (
         "exit codes:\n"
         "  0    every puzzle was rated\n"

@@ -5,6 +5,7 @@ import difflib
 
 from ._common import EXIT_CODES, positive
 from ._count import count_command
+from ._dedup import dedup_command
 from ._files import generate_command, rate_command, solve_command
 from ._warm_up import warm_up_command
 
@@ -352,6 +353,37 @@ def build_parser():
         "--progress", action="store_true", help="progress bar even when stderr is not a terminal"
     )
     grade.set_defaults(run=rate_command, loads=JOB_MODULES)
+    dedup = sub.add_parser(
+        "dedup",
+        help="keep the first puzzle of each class of equivalent puzzles",
+        description="Read INPUT (any format solve reads) and write the first puzzle of each "
+        "class of equivalent puzzles (the same canonical form, see "
+        "numbadlx.sudoku.canonical), one line each, in input order. How many were dropped, "
+        "and every row that could not be read or whose givens clash (not written), go to "
+        "standard error. An existing OUTPUT is never overwritten.",
+        epilog=EXIT_CODES["dedup"],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dedup.add_argument("input", help="puzzle file")
+    dedup.add_argument("-o", "--output", help="new file to write; - or no -o: standard output")
+    dedup.add_argument(
+        "--canonical", action="store_true", help="write each kept puzzle's canonical form"
+    )
+    dedup.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
+    dedup.add_argument(
+        "--format",
+        choices=["lines", "grid", "csv", "npy"],
+        help="input format (default: from the extension and content)",
+    )
+    dedup.add_argument("--column", help="the puzzle column of a CSV input")
+    dedup.add_argument(
+        "--chunk-size",
+        type=positive,
+        default=65536,
+        help="puzzles read at a time (default 65536)",
+    )
+    dedup.add_argument("--threads", type=positive, default=None, help="threads")
+    dedup.set_defaults(run=dedup_command)
     warm = sub.add_parser(
         "warm-up",
         help="compile the kernels ahead (each is compiled once, then cached)",

@@ -8,7 +8,9 @@
   and ``logic`` (the hardest step on a ladder of human techniques, :data:`TECHNIQUES`);
   :func:`solving_path` lists the ladder's steps for one puzzle;
 * :func:`transform` makes random isomorphs;
-* :func:`candidates` gives every puzzle's candidate masks after a level of logic.
+* :func:`candidates` gives every puzzle's candidate masks after a level of logic;
+* :func:`canonical` gives canonical forms (:func:`equivalence_classes` numbers the
+  classes of equivalent puzzles, :func:`apply_transform` moves puzzles).
 
 Every call draws puzzle ``k``'s randomness from ``(seed, k)`` only, so results do not
 depend on the number of threads.
@@ -16,7 +18,8 @@ depend on the number of threads.
 The kernels are private modules, one job each: candidate masks (``_masks``), the
 random generator (``_random``), the search behind uniqueness, ``tries`` and random grids
 (``_search``), the logic ladder (``_techniques``, ``_chains``, ``_ladder``), isomorphs
-(``_isomorphs``) and the ``prange`` loops over puzzles (``_loops``).
+(``_isomorphs``), canonical forms (``_canonical``) and the ``prange`` loops over
+puzzles (``_loops``).
 
 Examples
 --------
@@ -27,6 +30,14 @@ Examples
 """
 
 from ._candidates import LOGIC_LEVELS, candidates
+from ._equivalence import (
+    Transform,
+    apply_transform,
+    canonical,
+    canonical_chunk,
+    equivalence_classes,
+    invert_transform,
+)
 from ._generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
 from ._killer import Killers, generate_killer
 from ._rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
@@ -49,4 +60,10 @@ __all__ = [
     "transform",
     "candidates",
     "LOGIC_LEVELS",
+    "canonical",
+    "canonical_chunk",
+    "equivalence_classes",
+    "Transform",
+    "apply_transform",
+    "invert_transform",
 ]
