@@ -93,12 +93,15 @@ DEPENDENCIES = {
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
+        "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
+        "sudoku/variants/_fields.py",
         "sudoku/variants/_rules.py",
+        "sudoku/variants/_sized.py",
     ),
     "sudoku/engines/_dlx.py": (
         "_cleared.py",
@@ -106,6 +109,11 @@ DEPENDENCIES = {
         "core/links.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
+    ),
+    "sudoku/engines/_probing.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_bodies.py": (

@@ -50,11 +50,14 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
+from ._probing import probe, rule_degree
 from ._propagation import place, propagate
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
+_WIDEST = 2  # probing tries the cells with at most this many candidates (0: none)
+_NO_BUDGET = 1 << 62
 
 
 @njit(cache=True, nogil=True)
@@ -330,19 +333,20 @@ def _start(grid, table, masks, queue):
 
 
 @njit(cache=True, nogil=True)
-def _choose(masks, nn):
-    """An open cell with the fewest candidates (the first of them)."""
+def _choose(masks, nn, degree):
+    """An open cell with the fewest candidates, among them the one the most rule links
+    touch (``degree``, see :func:`._probing.rule_degree`; the first of those)."""
     best = 65
+    best_degree = -1
     chosen = 0
     for cell in range(nn):
         m = masks[cell]
         if not m & PLACED:
             k = popcount(m)
-            if k < best:
+            if k < best or (k == best and degree[cell] > best_degree):
                 best = k
+                best_degree = degree[cell]
                 chosen = cell
-                if k == 2:
-                    break
     return chosen
 
 
@@ -366,10 +370,19 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     complete = True
     level = 0
     placed = -1
+    degree = np.empty(nn, dtype=np.int32)
+    rule_degree(table, degree)
     got = _settle(masks, table, queue, tail, segments, nn - givens)
     if got >= 0:
         placed = givens + got
     while True:
+        if 0 <= placed < nn and _WIDEST > 0:
+            budget = max_nodes - visited if max_nodes > 0 else _NO_BUDGET
+            got, probes = probe(
+                _settle, masks, table, queue, segments, stack[level], nn - placed, _WIDEST, budget
+            )
+            visited += probes
+            placed = placed + got if got >= 0 else -1
         if placed == nn:
             count += 1
             if count == 1:
@@ -378,7 +391,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            chosen = _choose(masks, nn)
+            chosen = _choose(masks, nn, degree)
             guesses += 1
             for cell in range(nn):
                 stack[level, cell] = masks[cell]
