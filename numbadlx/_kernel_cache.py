@@ -93,6 +93,7 @@ DEPENDENCIES = {
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
+        "sudoku/engines/_ordering.py",
         "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
     ),
@@ -110,9 +111,15 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
     ),
+    "sudoku/engines/_ordering.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
     "sudoku/engines/_probing.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",
+        "sudoku/engines/_ordering.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),

@@ -16,10 +16,19 @@ constraint rules, repeated with the singles until neither changes a mask:
   allowed beside it (``relation[r, d]``: the digits allowed beside digit ``d + 1``);
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
-* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state.
+* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state;
+
+and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cells of
+one unit along the thermometers exceeds ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies, branching on an open cell with the fewest candidates.
+mask copies. Before each branch the state is probed (:mod:`._probing`): each candidate
+of each cell with at most four candidates (two where no pair or thermometer links
+cells: the sums settle more of a killer and make a probe dearer) is tried, and one that
+propagates to a contradiction goes. The branch is on an open cell with the fewest
+candidates, ties going to the cell whose probes placed the most, then to the cell most
+pair and thermometer links touch. On inequality Sudokus and chained pairs this cuts the
+search many times (``benchmarks/variants.py``).
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -50,13 +59,17 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
+from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
 from ._propagation import place, propagate
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
-_WIDEST = 2  # probing tries the cells with at most this many candidates (0: none)
+# probing tries the cells with at most this many candidates: with pair or thermometer
+# links, and with cages only (where the sums settle most and a probe costs more)
+_WIDEST_LINKED = 4
+_WIDEST = 2
 _NO_BUDGET = 1 << 62
 
 
@@ -333,20 +346,31 @@ def _start(grid, table, masks, queue):
 
 
 @njit(cache=True, nogil=True)
-def _choose(masks, nn, degree):
-    """An open cell with the fewest candidates, among them the one the most rule links
-    touch (``degree``, see :func:`._probing.rule_degree`; the first of those)."""
+def _choose(masks, nn, degree, score):
+    """An open cell with the fewest candidates; among those, the one whose probes
+    placed the most cells (``score``, the product over its candidates of one more than
+    the cells each probe placed, see :func:`._probing.probe`), then the one the most
+    rule links touch (``degree``, :func:`._probing.rule_degree`), then the first."""
     best = 65
+    best_score = -1
     best_degree = -1
     chosen = 0
     for cell in range(nn):
         m = masks[cell]
-        if not m & PLACED:
-            k = popcount(m)
-            if k < best or (k == best and degree[cell] > best_degree):
-                best = k
-                best_degree = degree[cell]
-                chosen = cell
+        if m & PLACED:
+            continue
+        k = popcount(m)
+        if k > best:
+            continue
+        if k == best:
+            if score[cell] < best_score:
+                continue
+            if score[cell] == best_score and degree[cell] <= best_degree:
+                continue
+        best = k
+        best_score = score[cell]
+        best_degree = degree[cell]
+        chosen = cell
     return chosen
 
 
@@ -371,15 +395,27 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     level = 0
     placed = -1
     degree = np.empty(nn, dtype=np.int32)
-    rule_degree(table, degree)
-    got = _settle(masks, table, queue, tail, segments, nn - givens)
+    widest = _WIDEST_LINKED if rule_degree(table, degree) > 0 else _WIDEST
+    score = np.zeros(nn, dtype=np.int64)
+    groups = order_groups(table)
+    got = settle_ordered(_settle, masks, table, groups, queue, tail, segments, nn - givens)
     if got >= 0:
         placed = givens + got
     while True:
-        if 0 <= placed < nn and _WIDEST > 0:
+        if 0 <= placed < nn:
             budget = max_nodes - visited if max_nodes > 0 else _NO_BUDGET
             got, probes = probe(
-                _settle, masks, table, queue, segments, stack[level], nn - placed, _WIDEST, budget
+                _settle,
+                masks,
+                table,
+                groups,
+                queue,
+                segments,
+                stack[level],
+                score,
+                nn - placed,
+                widest,
+                budget,
             )
             visited += probes
             placed = placed + got if got >= 0 else -1
@@ -391,7 +427,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            chosen = _choose(masks, nn, degree)
+            chosen = _choose(masks, nn, degree, score)
             guesses += 1
             for cell in range(nn):
                 stack[level, cell] = masks[cell]
@@ -416,7 +452,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
         visited += 1
         tail = place(masks, stack_cell[top], bit, queue, 0)
         before = stack_placed[top]
-        got = _settle(masks, table, queue, tail, segments, nn - before)
+        got = settle_ordered(_settle, masks, table, groups, queue, tail, segments, nn - before)
         placed = before + got if got >= 0 else -1
     return final_status(complete, count, limit), count, visited, guesses
 
