@@ -416,6 +416,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
                 nn - placed,
                 widest,
                 budget,
+                stop,
             )
             visited += probes
             placed = placed + got if got >= 0 else -1

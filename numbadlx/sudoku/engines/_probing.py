@@ -23,7 +23,7 @@ kernel.
 import numpy as np
 from numba import njit
 
-from ._contract import PLACED, popcount
+from ._contract import PLACED, popcount, stop_requested
 from ._ordering import settle_ordered
 from ._propagation import place
 
@@ -32,19 +32,25 @@ _DIGITS = ~PLACED
 
 
 @njit(nogil=True, inline="always")
-def probe(settle, masks, table, groups, queue, segments, saved, score, open_cells, widest, budget):
+def probe(
+    settle, masks, table, groups, queue, segments, saved, score, open_cells, widest, budget, stop
+):
     """Failed-literal probing of the state ``masks`` (settled, ``open_cells`` cells
     open), repeated until a pass removes nothing; the propagation is ``settle`` with the
     ordering bounds of ``groups`` (:func:`._ordering.settle_ordered`). ``saved`` is
     scratch space (one mask per cell); at most ``budget`` probes (> 0). ``score[cell]``
     is set for each cell (0 for a cell not probed; the last pass, which removed nothing,
-    leaves the scores of the state returned). Returns ``(placed, probes)``: the cells
-    placed on the way, or -1 for a contradiction, and the probes made."""
+    leaves the scores of the state returned). A set ``stop`` flag ends the probing
+    between passes (a pass is at most ``widest`` probes a cell). Returns ``(placed,
+    probes)``: the cells placed on the way, or -1 for a contradiction, and the probes
+    made."""
     nn = masks.shape[0]
     placed = 0
     probes = 0
     again = True
     while again:
+        if stop_requested(stop):
+            return placed, probes
         again = False
         for cell in range(nn):
             score[cell] = 0

@@ -89,8 +89,8 @@ COURSE_SOLUTION = (
     "267139854193548762854672391938215647621794538475386219519823476786451923342967185"
 )
 
-# A hard one made for the benchmark (benchmarks/inequality.py): a random grid, a sign
-# between every two neighbours, then signs taken away while one solution stays.
+# A hard one made for the benchmark (benchmarks/inequality.py, seed 11): a random grid,
+# a sign between every two neighbours, then signs taken away while one solution stays.
 MADE = [
     (1, 10), (11, 2), (3, 4), (3, 12), (5, 6), (14, 5), (7, 8), (8, 17), (9, 10), (10, 11),
     (17, 26), (18, 27), (19, 20), (29, 20), (21, 22), (22, 23), (24, 23), (25, 24), (29, 38),
