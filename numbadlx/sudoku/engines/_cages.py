@@ -22,13 +22,13 @@ and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cell
 one unit along the thermometers exceeds ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies. Before each branch the state is probed (:mod:`._probing`): each candidate
-of each cell with at most four candidates (two where no pair or thermometer links
-cells: the sums settle more of a killer and make a probe dearer) is tried, and one that
-propagates to a contradiction goes. The branch is on an open cell with the fewest
-candidates, ties going to the cell whose probes placed the most, then to the cell most
-pair and thermometer links touch. On inequality Sudokus and chained pairs this cuts the
-search many times (``benchmarks/variants.py``).
+mask copies. Before each branch of the first four levels the state is probed
+(:mod:`._probing`): each candidate of each cell with at most four candidates (two where
+no pair or thermometer links cells: the sums settle more of a killer and make a probe
+dearer) is tried, and one that propagates to a contradiction goes (deeper, where the
+subtrees are small, probing cost more than it saved on inequality Sudokus). The branch
+is on an open cell with the fewest candidates, ties going to the cell whose probes
+placed the most, then to the cell most pair and thermometer links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -70,6 +70,7 @@ _DIGITS = ~PLACED
 # links, and with cages only (where the sums settle most and a probe costs more)
 _WIDEST_LINKED = 4
 _WIDEST = 2
+_PROBED_LEVELS = 4  # probing runs at the search's first levels only, where a guess costs most
 _NO_BUDGET = 1 << 62
 
 
@@ -414,7 +415,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
                 stack[level],
                 score,
                 nn - placed,
-                widest,
+                widest if level < _PROBED_LEVELS else 0,
                 budget,
                 stop,
             )
