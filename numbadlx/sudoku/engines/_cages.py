@@ -22,13 +22,13 @@ and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cell
 one unit along the thermometers exceeds ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies. Before each branch of the first four levels the state is probed
-(:mod:`._probing`): each candidate of each cell with at most four candidates (two where
-no pair or thermometer links cells: the sums settle more of a killer and make a probe
-dearer) is tried, and one that propagates to a contradiction goes (deeper, where the
-subtrees are small, probing cost more than it saved on inequality Sudokus). The branch
-is on an open cell with the fewest candidates, ties going to the cell whose probes
-placed the most, then to the cell most pair and thermometer links touch.
+mask copies. Where pairs or thermometers link cells, the state is probed before each
+branch of the search's first four levels (:mod:`._probing`): each candidate of each
+cell with at most four is tried, and one that propagates to a contradiction goes
+(deeper, where the subtrees are small, probing cost more than it saved on inequality
+Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
+open cell with the fewest candidates, ties going to the cell whose probes placed the
+most, then to the cell most pair and thermometer links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -67,9 +67,10 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
 # probing tries the cells with at most this many candidates: with pair or thermometer
-# links, and with cages only (where the sums settle most and a probe costs more)
+# links, and with cages only (none: on the killers probes cost what the guesses they
+# saved cost, and a little more)
 _WIDEST_LINKED = 4
-_WIDEST = 2
+_WIDEST = 0
 _PROBED_LEVELS = 4  # probing runs at the search's first levels only, where a guess costs most
 _NO_BUDGET = 1 << 62
 
@@ -403,7 +404,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     if got >= 0:
         placed = givens + got
     while True:
-        if 0 <= placed < nn:
+        if 0 <= placed < nn and widest > 0:
             budget = max_nodes - visited if max_nodes > 0 else _NO_BUDGET
             got, probes = probe(
                 _settle,
