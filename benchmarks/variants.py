@@ -33,7 +33,7 @@ median of ``--rounds`` calls:
   54)]``: cells 36 and 54 would both hold 10 minus cell 45's digit): NO_SOLUTION
   within 1,000 nodes (``max_nodes=1000``); the same chain along a row beside it;
 * anti-knight plus both diagonals on an empty grid: a solution (``limit=1``) within
-  1 s;
+  1 s (each call stopped at 300,000 nodes);
 * inequality ("greater than") Sudokus, no givens, signs as two-cell thermometers
   (``inequality.py``: a course's puzzle with all 108 signs in the boxes, and hard ones
   made with as few signs as keep one solution): each UNIQUE, equal to its solution,
@@ -241,7 +241,7 @@ def target_rows(rounds):
         row(
             f"anti-knight + both diagonals, empty grid (engine={engine!r})",
             lambda engine=engine: sudoku.solve(
-                empty, rules=rules, limit=1, threads=1, engine=engine, timeout=5
+                empty, rules=rules, limit=1, threads=1, engine=engine, max_nodes=300_000
             ),
             "SOLVED",
             seconds_at_most=1.0,
@@ -250,7 +250,9 @@ def target_rows(rounds):
         rules = sudoku.Rules(thermos=pairs)
         row(
             f"inequality: {name}, {len(pairs)} signs",
-            lambda rules=rules: sudoku.solve(empty, rules=rules, limit=2, threads=1, timeout=20),
+            lambda rules=rules: sudoku.solve(
+                empty, rules=rules, limit=2, threads=1, max_nodes=2_000_000
+            ),
             "UNIQUE",
             solution=solution,
             seconds_at_most=1.0,

@@ -78,7 +78,10 @@ _NO_BUDGET = 1 << 62
 @njit(cache=True, nogil=True)
 def allocate_work(table):
     """One thread's buffers: ``(masks, stack, stack_cell, stack_left, stack_placed,
-    queue, segments)``, one mask copy per search level (at most ``n * n``)."""
+    queue, segments, degree, score, groups, links)``, one mask copy per search level (at
+    most ``n * n``); the search's per-table data made once here: the rule links of each
+    cell and their count (:func:`._probing.rule_degree`), the ordering groups
+    (:func:`._ordering.order_groups`), and the probes' scores."""
     nn = table.n * table.n
     masks = np.empty(nn, dtype=np.uint64)
     stack = np.empty((nn + 1, nn), dtype=np.uint64)
@@ -87,7 +90,23 @@ def allocate_work(table):
     stack_placed = np.empty(nn + 1, dtype=np.int64)
     queue = np.empty(nn, dtype=np.int32)
     segments = np.empty(nn, dtype=np.uint64)
-    return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
+    degree = np.empty(nn, dtype=np.int32)
+    links = rule_degree(table, degree)
+    score = np.zeros(nn, dtype=np.int64)
+    groups = order_groups(table)
+    return (
+        masks,
+        stack,
+        stack_cell,
+        stack_left,
+        stack_placed,
+        queue,
+        segments,
+        degree,
+        score,
+        groups,
+        links,
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -381,7 +400,8 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
     Returns ``(status, count, nodes, guesses)``; the first solution goes into
     ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
-    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
+    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work[:7]
+    degree, score, groups, links = work[7:]
     nn = table.n * table.n
     for cell in range(nn):
         solution[cell] = 0
@@ -396,10 +416,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     complete = True
     level = 0
     placed = -1
-    degree = np.empty(nn, dtype=np.int32)
-    widest = _WIDEST_LINKED if rule_degree(table, degree) > 0 else _WIDEST
-    score = np.zeros(nn, dtype=np.int64)
-    groups = order_groups(table)
+    widest = _WIDEST_LINKED if links > 0 else _WIDEST
     got = settle_ordered(_settle, masks, table, groups, queue, tail, segments, nn - givens)
     if got >= 0:
         placed = givens + got
