@@ -24,6 +24,21 @@ script, each side timed from its own input (see :func:`pencilmark_rows`).
 
 The target is 1,000 puzzles per second, one thread, by ``sudoku.solve(path)``.
 
+**Search targets** (printed first; ``--targets`` prints only them): puzzles that
+propagation alone does not finish, each solved on one thread by the engine
+``engine="auto"`` picks (and by "cages" where "auto" picks another), CPU time the
+median of ``--rounds`` calls:
+
+* two X pairs chained down a column on an empty grid (``x_pairs=[(36, 45), (45,
+  54)]``: cells 36 and 54 would both hold 10 minus cell 45's digit): NO_SOLUTION
+  within 1,000 nodes (``max_nodes=1000``); the same chain along a row beside it;
+* anti-knight plus both diagonals on an empty grid: a solution (``limit=1``) within
+  1 s (each call stopped at 300,000 nodes);
+* inequality ("greater than") Sudokus, no givens, signs as two-cell thermometers
+  (``inequality.py``: a course's puzzle with all 108 signs in the boxes, and hard ones
+  made with as few signs as keep one solution): each UNIQUE, equal to its solution,
+  within 1 s.
+
 **Generated variants** (``--generated N`` puzzles per rule set, 0 skips them): X,
 jigsaw, windoku, anti-knight, non-consecutive and thermometer puzzles made by
 ``sudoku.generate(N, rules=..., minimal=False, clues=(22, 26))`` (unique; a clue count
@@ -55,6 +70,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import inequality  # noqa: E402
 import machine  # noqa: E402
 
 from numbadlx import sudoku  # noqa: E402
@@ -165,6 +181,87 @@ def generated_rows(count, rounds):
     print(f"\ntarget: generated variants within {GENERATED_TARGET:g}x of classic: {verdict}")
 
 
+def _cpu(call, rounds):
+    """``(median CPU seconds, last result)`` of ``rounds`` calls."""
+    times, result = [], None
+    for _ in range(rounds):
+        start = time.process_time()
+        result = call()
+        times.append(time.process_time() - start)
+    return statistics.median(times), result
+
+
+def target_rows(rounds):
+    """The search targets (see the module docstring): one table row per puzzle and
+    engine. Returns whether every target was met."""
+    empty = np.zeros(81, dtype=np.uint8)
+    print(
+        "\nSearch targets: one thread, CPU seconds the median of "
+        f"{rounds} calls (the first call, which may compile, not counted)\n"
+    )
+    print("| puzzle | engine | status | nodes | CPU s | target | met |")
+    print("|---|---|---|---:|---:|---|---|")
+    all_met = True
+
+    def row(name, call, wanted, solution=None, seconds_at_most=None, nodes_at_most=None):
+        nonlocal all_met
+        call()
+        seconds, result = _cpu(call, rounds)
+        status = sudoku.Status(result.status[0]).name
+        nodes = int(result.nodes[0])
+        met = status == wanted
+        if solution is not None:
+            met &= "".join(map(str, result.solutions[0])) == solution
+        target = wanted
+        if nodes_at_most is not None:
+            met &= nodes <= nodes_at_most
+            target += f" in {nodes_at_most:,} nodes"
+        if seconds_at_most is not None:
+            met &= seconds <= seconds_at_most
+            target += f" in {seconds_at_most:g} s"
+        all_met &= met
+        print(
+            f"| {name} | {result.engine} | {status} | {nodes:,} | {seconds:.3f} | {target} "
+            f"| {'met' if met else 'MISSED'} |"
+        )
+
+    for name, pairs, wanted in (
+        ("X pairs down a column (36-45-54)", [(36, 45), (45, 54)], "NO_SOLUTION"),
+        ("X pairs along a row (36-37-38)", [(36, 37), (37, 38)], "NO_SOLUTION"),
+    ):
+        rules = sudoku.Rules(x_pairs=pairs)
+        row(
+            name,
+            lambda rules=rules: sudoku.solve(empty, rules=rules, threads=1, max_nodes=1000),
+            wanted,
+            nodes_at_most=1000,
+        )
+    rules = sudoku.Rules(anti_knight=True, diagonals=True)
+    for engine in ("auto", "cages"):
+        row(
+            f"anti-knight + both diagonals, empty grid (engine={engine!r})",
+            lambda engine=engine: sudoku.solve(
+                empty, rules=rules, limit=1, threads=1, engine=engine, max_nodes=300_000
+            ),
+            "SOLVED",
+            seconds_at_most=1.0,
+        )
+    for name, pairs, solution in [inequality.COURSE, *inequality.made()]:
+        rules = sudoku.Rules(thermos=pairs)
+        row(
+            f"inequality: {name}, {len(pairs)} signs",
+            lambda rules=rules: sudoku.solve(
+                empty, rules=rules, limit=2, threads=1, max_nodes=2_000_000
+            ),
+            "UNIQUE",
+            solution=solution,
+            seconds_at_most=1.0,
+        )
+    verdict = "met" if all_met else "MISSED for some puzzle"
+    print(f"\nsearch targets: {verdict}")
+    return all_met
+
+
 def tables_of(chunk):
     return [constraint_table(geometry.unit_table(9, rules=r), r) for r in chunk.rules]
 
@@ -208,6 +305,7 @@ def main(argv=None):
         help="killers also solved by pencilmark, if installed (0: no pencilmark rows; "
         "it takes about half a second a killer)",
     )
+    parser.add_argument("--targets", action="store_true", help="only the search targets")
     machine.add_results_option(parser, "variants")
     args = parser.parse_args(argv)
     env = os.environ.get("NUMBADLX_DATA")
@@ -215,6 +313,10 @@ def main(argv=None):
     path = folder / KILLERS
     print(machine.describe("Sudoku variants: the shared Killer Sudokus, one thread"))
     start_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    target_rows(args.rounds)
+    if args.targets:
+        print(f"\n# load avg at end {machine.load_average()}")
+        return 0
     chunk = parse_chunk(path)
     check(chunk, solve_each(chunk, tables_of(chunk)))  # compile or load the kernel
     spans = {

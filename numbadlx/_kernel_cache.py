@@ -115,6 +115,8 @@ DEPENDENCIES = {
         "_compiling.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
+        "sudoku/engines/_ordering.py",
+        "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
@@ -138,6 +140,17 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_dlx.py",
         "sudoku/engines/_loop.py",
+    ),
+    "sudoku/engines/_ordering.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_probing.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_ordering.py",
+        "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_bodies.py": (
@@ -174,6 +187,8 @@ DEPENDENCIES = {
         "sudoku/engines/_dlx.py",
         "sudoku/engines/_dlx_all.py",
         "sudoku/engines/_loop.py",
+        "sudoku/engines/_ordering.py",
+        "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
         "sudoku/engines/_registry.py",
         "sudoku/formats/_api.py",

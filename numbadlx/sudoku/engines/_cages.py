@@ -16,10 +16,19 @@ constraint rules, repeated with the singles until neither changes a mask:
   allowed beside it (``relation[r, d]``: the digits allowed beside digit ``d + 1``);
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
-* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state.
+* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state;
+
+and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cells of
+one unit along the thermometers exceeds ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies, branching on an open cell with the fewest candidates.
+mask copies. Where pairs or thermometers link cells, the state is probed before each
+branch of the search's first four levels (:mod:`._probing`): each candidate of each
+cell with at most four is tried, and one that propagates to a contradiction goes
+(deeper, where the subtrees are small, probing cost more than it saved on inequality
+Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
+open cell with the fewest candidates, ties going to the cell whose probes placed the
+most, then to the cell most pair and thermometer links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -50,17 +59,29 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
+from ._ordering import order_groups, settle_ordered
+from ._probing import probe, rule_degree
 from ._propagation import place, propagate
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
+# probing tries the cells with at most this many candidates: with pair or thermometer
+# links, and with cages only (none: on the killers probes cost what the guesses they
+# saved cost, and a little more)
+_WIDEST_LINKED = 4
+_WIDEST = 0
+_PROBED_LEVELS = 4  # probing runs at the search's first levels only, where a guess costs most
+_NO_BUDGET = 1 << 62
 
 
 @njit(cache=True, nogil=True)
 def allocate_work(table):
     """One thread's buffers: ``(masks, stack, stack_cell, stack_left, stack_placed,
-    queue, segments)``, one mask copy per search level (at most ``n * n``)."""
+    queue, segments, degree, score, groups, links)``, one mask copy per search level (at
+    most ``n * n``); the search's per-table data made once here: the rule links of each
+    cell and their count (:func:`._probing.rule_degree`), the ordering groups
+    (:func:`._ordering.order_groups`), and the probes' scores."""
     nn = table.n * table.n
     masks = np.empty(nn, dtype=np.uint64)
     stack = np.empty((nn + 1, nn), dtype=np.uint64)
@@ -69,7 +90,23 @@ def allocate_work(table):
     stack_placed = np.empty(nn + 1, dtype=np.int64)
     queue = np.empty(nn, dtype=np.int32)
     segments = np.empty(nn, dtype=np.uint64)
-    return masks, stack, stack_cell, stack_left, stack_placed, queue, segments
+    degree = np.empty(nn, dtype=np.int32)
+    links = rule_degree(table, degree)
+    score = np.zeros(nn, dtype=np.int64)
+    groups = order_groups(table)
+    return (
+        masks,
+        stack,
+        stack_cell,
+        stack_left,
+        stack_placed,
+        queue,
+        segments,
+        degree,
+        score,
+        groups,
+        links,
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -330,19 +367,31 @@ def _start(grid, table, masks, queue):
 
 
 @njit(cache=True, nogil=True)
-def _choose(masks, nn):
-    """An open cell with the fewest candidates (the first of them)."""
+def _choose(masks, nn, degree, score):
+    """An open cell with the fewest candidates; among those, the one whose probes
+    placed the most cells (``score``, the product over its candidates of one more than
+    the cells each probe placed, see :func:`._probing.probe`), then the one the most
+    rule links touch (``degree``, :func:`._probing.rule_degree`), then the first."""
     best = 65
+    best_score = -1
+    best_degree = -1
     chosen = 0
     for cell in range(nn):
         m = masks[cell]
-        if not m & PLACED:
-            k = popcount(m)
-            if k < best:
-                best = k
-                chosen = cell
-                if k == 2:
-                    break
+        if m & PLACED:
+            continue
+        k = popcount(m)
+        if k > best:
+            continue
+        if k == best:
+            if score[cell] < best_score:
+                continue
+            if score[cell] == best_score and degree[cell] <= best_degree:
+                continue
+        best = k
+        best_score = score[cell]
+        best_degree = degree[cell]
+        chosen = cell
     return chosen
 
 
@@ -351,7 +400,8 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     """Propagate and search one puzzle (the engines' contract, see :mod:`._contract`).
     Returns ``(status, count, nodes, guesses)``; the first solution goes into
     ``solution``; ``max_nodes`` (> 0) bounds the states propagated."""
-    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
+    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work[:7]
+    degree, score, groups, links = work[7:]
     nn = table.n * table.n
     for cell in range(nn):
         solution[cell] = 0
@@ -366,10 +416,29 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     complete = True
     level = 0
     placed = -1
-    got = _settle(masks, table, queue, tail, segments, nn - givens)
+    widest = _WIDEST_LINKED if links > 0 else _WIDEST
+    got = settle_ordered(_settle, masks, table, groups, queue, tail, segments, nn - givens)
     if got >= 0:
         placed = givens + got
     while True:
+        if 0 <= placed < nn and widest > 0:
+            budget = max_nodes - visited if max_nodes > 0 else _NO_BUDGET
+            got, probes = probe(
+                _settle,
+                masks,
+                table,
+                groups,
+                queue,
+                segments,
+                stack[level],
+                score,
+                nn - placed,
+                widest if level < _PROBED_LEVELS else 0,
+                budget,
+                stop,
+            )
+            visited += probes
+            placed = placed + got if got >= 0 else -1
         if placed == nn:
             count += 1
             if count == 1:
@@ -378,7 +447,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
             if count >= limit:
                 break
         elif placed >= 0:
-            chosen = _choose(masks, nn)
+            chosen = _choose(masks, nn, degree, score)
             guesses += 1
             for cell in range(nn):
                 stack[level, cell] = masks[cell]
@@ -403,7 +472,7 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
         visited += 1
         tail = place(masks, stack_cell[top], bit, queue, 0)
         before = stack_placed[top]
-        got = _settle(masks, table, queue, tail, segments, nn - before)
+        got = settle_ordered(_settle, masks, table, groups, queue, tail, segments, nn - before)
         placed = before + got if got >= 0 else -1
     return final_status(complete, count, limit), count, visited, guesses
 
