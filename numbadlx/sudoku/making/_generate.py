@@ -39,6 +39,7 @@ from ..geometry import unit_table, unit_tables
 from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
 from ..variants import Rules
+from ._bodies import NO_GRID
 from ._loops import (
     generate_bulk,
     generate_rated_bulk,
@@ -326,6 +327,9 @@ def generate(
             )
             if timed_out:  # (rows still being made by a call let go count as unfinished)
                 return _made_by_deadline(out, used, count, timeout, begin)
+            if (used[begin:end] == NO_GRID).any():  # a complete search found no grid
+                kinds = sorted(variant.kinds) if variant is not None else []
+                raise ValueError(f"no grid meets the rules {kinds}")
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(
