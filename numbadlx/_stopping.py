@@ -43,7 +43,15 @@ import time
 
 import numpy as np
 
-__all__ = ["LET_GO_SECONDS", "call_stoppable", "join_for", "let_go", "new_flag", "stop_all"]
+__all__ = [
+    "LET_GO_SECONDS",
+    "call_stoppable",
+    "clock",
+    "join_for",
+    "let_go",
+    "new_flag",
+    "stop_all",
+]
 
 _lock = threading.Lock()
 _active: dict[int, np.ndarray] = {}
@@ -80,6 +88,16 @@ def stop_all() -> int:
     return len(flags)
 
 
+def clock() -> float:
+    """Seconds on the clock of every deadline (``timeout=``) in the package:
+    ``time.monotonic()`` less the seconds this process has spent compiling the
+    package's kernels, so that a deadline counts everything but compiling (a load from
+    Numba's cache counts)."""
+    from ._compiling import compile_seconds
+
+    return time.monotonic() - compile_seconds()
+
+
 class _Helper:
     """A helper thread that runs one call after another: starting a thread per call
     cost about 50 us of CPU, as much as a whole small Sudoku call. It waits (in a
@@ -108,12 +126,14 @@ def _helper():
 
 def call_stoppable(function, flag, *args, deadline: float | None = None):
     """``function(*args)``, a kernel call that watches ``flag``, run to its end, to
-    Ctrl-C or to ``deadline`` (a ``time.monotonic()`` value), whichever comes first.
+    Ctrl-C or to ``deadline`` (a :func:`clock` value: compiling does not count),
+    whichever comes first.
 
     Returns ``(value, timed_out)``. When the deadline passes the flag is set and the
     call is waited for at most :data:`LET_GO_SECONDS` more (a running kernel returns
-    at its next search node; a first call may still be compiling: it is let go, and
-    ``value`` is None). On Ctrl-C the same, then KeyboardInterrupt is raised again;
+    at its next search node; a call that does not is let go, and ``value`` is None;
+    the clock stands still while a first call compiles). On Ctrl-C the same (a call
+    still compiling is let go), then KeyboardInterrupt is raised again;
     a call stopped by :func:`stop_all` raises KeyboardInterrupt too. Without a
     deadline, a kernel that releases the GIL may run on the calling thread (see the
     module's notes); the outcome is the same.
@@ -144,7 +164,7 @@ def _call_on_helper(function, flag, args, deadline):
         while not done.is_set():
             wait = _POLL_SECONDS
             if deadline is not None:
-                left = deadline - time.monotonic()
+                left = deadline - clock()
                 if left <= 0:
                     flag[0] = 1
                     _wait_for(helper.thread, done, LET_GO_SECONDS)
