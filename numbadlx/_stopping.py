@@ -27,6 +27,31 @@ one for its signal handlers) and Ctrl-C has Python's default handler, or the one
 stopped call would then look finished); otherwise the call goes to a helper thread as
 above.
 
+Calls on other threads. A program may run a call on a thread of its own while the main
+thread waits for it in code that is not ours (``await asyncio.to_thread(...)``,
+``loop.run_in_executor``, a thread pool's ``submit(...).result()``): Ctrl-C raises
+KeyboardInterrupt in the main thread, which then waits for the call to end. So once
+set, our descriptor stays set (it is set when this module is imported on the main
+thread, as a program's first use of a solver does, and at every call made there), and
+at each SIGINT the watcher also sets every flag :func:`new_flag` made on other threads
+(those calls then raise KeyboardInterrupt in their threads). It does so only when
+Ctrl-C is to stop the program, as above. Not covered: a program whose first use of the
+package is on another thread and that makes no call on the main thread (a call there,
+even a small one, sets the descriptor), and one where other code owns the descriptor
+(an asyncio loop with signal handlers of its own); there ``timeout=`` bounds a call.
+
+A call on the main thread writes a marker byte to the socket as it starts, and the
+watcher sets its flag only for a SIGINT read after that marker: with the descriptor
+always set, a Ctrl-C that came between two calls (its KeyboardInterrupt raised and
+maybe caught by a loop that goes on) is read late at times, and must not stop the next
+call too.
+
+A forked child unsets the descriptor (it is the parent's socket) and forgets the
+watcher and the helper threads, none of which it has.
+
+Deadlines are on :func:`clock`, which stands still while this process compiles
+kernels: a timeout counts everything else.
+
     flag = [0]            0: run on      1: stop (at the next node)
 """
 
