@@ -72,6 +72,7 @@ __all__ = [
     "LET_GO_SECONDS",
     "call_stoppable",
     "clock",
+    "ctrl_c_count",
     "join_for",
     "let_go",
     "new_flag",
@@ -83,6 +84,7 @@ _active: dict[int, np.ndarray] = {}
 _away: dict[int, np.ndarray] = {}  # the flags of _active made on threads other than main
 _let_go: list[tuple[threading.Thread, threading.Event]] = []
 _idle: list[_Helper] = []
+_ctrl_c = [0]  # the Ctrl-Cs the watcher has read that were to stop the program
 
 #: Seconds a stopped call is waited for after Ctrl-C before it is let go.
 LET_GO_SECONDS = 0.2
@@ -108,6 +110,13 @@ def new_flag():
         with _lock:
             _active.pop(id(flag), None)
             _away.pop(id(flag), None)
+
+
+def ctrl_c_count() -> int:
+    """How many Ctrl-Cs that were to stop the program the watcher has read so far: a
+    search that runs Python between slices on a thread other than the main one (where
+    no KeyboardInterrupt comes) looks at it between slices, and stops when it grows."""
+    return _ctrl_c[0]
 
 
 def stop_all() -> int:
@@ -273,6 +282,7 @@ class _Watcher:
                         self.waiting = None
 
     def _stop(self):
+        _ctrl_c[0] += 1
         flag = self.flag
         if flag is not None:
             flag[0] = 1
