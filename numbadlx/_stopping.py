@@ -60,6 +60,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import select
 import signal
 import socket
 import sys
@@ -262,24 +263,34 @@ class _Watcher:
         self.flag = None  # the flag of the call running on the main thread, if any
         self.waiting = None  # (marker, flag) of that call until its marker is read
         self.marker = _MARKERS[0]
+        self.reading = False  # bytes taken from the socket, not yet acted on
         thread = threading.Thread(target=self._loop, name="numbadlx-ctrl-c", daemon=True)
         thread.start()
 
     def _loop(self):
         while True:
             try:
+                select.select([self.outbox], [], [])  # no byte taken while waiting
+                self.reading = True
                 numbers = self.outbox.recv(256)
-            except OSError:
+            except (OSError, ValueError):  # closed (in a forked child)
                 return
-            for number in numbers:
-                if number == signal.SIGINT:
-                    if _stops_on_ctrl_c(signal.getsignal(signal.SIGINT)):
-                        self._stop()
-                elif number >= _MARKERS[0]:
-                    waiting = self.waiting
-                    if waiting is not None and waiting[0] == number:
-                        self.flag = waiting[1]
-                        self.waiting = None
+            try:
+                self._act(numbers)
+            finally:
+                self.reading = False
+
+    def _act(self, numbers):
+        """Act on the bytes read, in order."""
+        for number in numbers:
+            if number == signal.SIGINT:
+                if _stops_on_ctrl_c(signal.getsignal(signal.SIGINT)):
+                    self._stop()
+            elif number >= _MARKERS[0]:
+                waiting = self.waiting
+                if waiting is not None and waiting[0] == number:
+                    self.flag = waiting[1]
+                    self.waiting = None
 
     def _stop(self):
         _ctrl_c[0] += 1
@@ -292,7 +303,16 @@ class _Watcher:
             flag[0] = 1
 
     def watch_main(self, flag):
-        """Have a Ctrl-C that comes from now on set ``flag``, the main thread's call's."""
+        """Have a Ctrl-C that comes from now on set ``flag``, the main thread's call's.
+
+        With nothing unread on the socket nor being acted on, a SIGINT read from now on
+        came from now on: the flag is watched at once. Otherwise a marker byte orders it
+        after what came before (a marker at every call wakes the watcher each time:
+        11-13 us of CPU more for a one-puzzle ``solve`` of 38 us, against 0-4 us)."""
+        if not self.reading and not select.select([self.outbox], [], [], 0)[0]:
+            self.waiting = None
+            self.flag = flag
+            return
         self.marker = _MARKERS[0] + (self.marker + 1 - _MARKERS[0]) % len(_MARKERS)
         self.flag = None
         self.waiting = (self.marker, flag)
