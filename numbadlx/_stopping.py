@@ -349,13 +349,25 @@ def _runs_here(function) -> bool:
     )
 
 
+#: The SIGINT handler ipykernel sets while a cell with a top-level ``await`` runs (it
+#: cancels the cell instead of raising KeyboardInterrupt).
+_IPYKERNEL_ASYNC_CELL = "IPythonKernel._cancel_on_sigint.<locals>.handle_sigint"
+
+
 def _stops_on_ctrl_c(handler) -> bool:
     """Whether ``handler``, SIGINT's Python handler, means Ctrl-C is to stop the
-    program: Python's default, or the one ``asyncio.run`` puts in its place while its
+    program: Python's default, the one ``asyncio.run`` puts in its place while its
     main task runs (it cancels that task at the first Ctrl-C and raises at the second;
-    a kernel it stopped raises KeyboardInterrupt, which ``asyncio.run`` passes on)."""
+    a kernel it stopped raises KeyboardInterrupt, which ``asyncio.run`` passes on), or
+    the one a Jupyter kernel (ipykernel) sets while a cell with ``await`` runs (it
+    cancels the cell)."""
     if handler is signal.default_int_handler:
         return True
+    if (
+        getattr(handler, "__module__", None) == "ipykernel.ipkernel"
+        and getattr(handler, "__qualname__", None) == _IPYKERNEL_ASYNC_CELL
+    ):
+        return True  # a Jupyter cell with ``await``: Ctrl-C cancels it
     runners = sys.modules.get("asyncio.runners")  # loaded if asyncio.run is running
     on_sigint = getattr(getattr(runners, "Runner", None), "_on_sigint", None)
     method = getattr(handler, "func", None)  # asyncio.run's is a functools.partial
