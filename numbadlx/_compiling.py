@@ -52,8 +52,10 @@ def quiet() -> bool:
 
 def compile_seconds() -> float:
     """Seconds this process has spent compiling the package's kernels so far (loads
-    from Numba's cache not counted)."""
+    from Numba's cache not counted), counted from the first call of this function or
+    of :func:`first_use` on."""
     with _lock:
+        _install()
         running = time.perf_counter() - _state["burst"] if _state["depth"] else 0.0
         return _state["total"] + running
 

@@ -27,6 +27,31 @@ one for its signal handlers) and Ctrl-C has Python's default handler, or the one
 stopped call would then look finished); otherwise the call goes to a helper thread as
 above.
 
+Calls on other threads. A program may run a call on a thread of its own while the main
+thread waits for it in code that is not ours (``await asyncio.to_thread(...)``,
+``loop.run_in_executor``, a thread pool's ``submit(...).result()``): Ctrl-C raises
+KeyboardInterrupt in the main thread, which then waits for the call to end. So once
+set, our descriptor stays set (it is set when this module is imported on the main
+thread, as a program's first use of a solver does, and at every call made there), and
+at each SIGINT the watcher also sets every flag :func:`new_flag` made on other threads
+(those calls then raise KeyboardInterrupt in their threads). It does so only when
+Ctrl-C is to stop the program, as above. Not covered: a program whose first use of the
+package is on another thread and that makes no call on the main thread (a call there,
+even a small one, sets the descriptor), and one where other code owns the descriptor
+(an asyncio loop with signal handlers of its own); there ``timeout=`` bounds a call.
+
+A call on the main thread writes a marker byte to the socket as it starts, and the
+watcher sets its flag only for a SIGINT read after that marker: with the descriptor
+always set, a Ctrl-C that came between two calls (its KeyboardInterrupt raised and
+maybe caught by a loop that goes on) is read late at times, and must not stop the next
+call too.
+
+A forked child unsets the descriptor (it is the parent's socket) and forgets the
+watcher and the helper threads, none of which it has.
+
+Deadlines are on :func:`clock`, which stands still while this process compiles
+kernels: a timeout counts everything else.
+
     flag = [0]            0: run on      1: stop (at the next node)
 """
 
@@ -35,6 +60,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import select
 import signal
 import socket
 import sys
@@ -43,12 +69,23 @@ import time
 
 import numpy as np
 
-__all__ = ["LET_GO_SECONDS", "call_stoppable", "join_for", "let_go", "new_flag", "stop_all"]
+__all__ = [
+    "LET_GO_SECONDS",
+    "call_stoppable",
+    "clock",
+    "ctrl_c_count",
+    "join_for",
+    "let_go",
+    "new_flag",
+    "stop_all",
+]
 
 _lock = threading.Lock()
 _active: dict[int, np.ndarray] = {}
+_away: dict[int, np.ndarray] = {}  # the flags of _active made on threads other than main
 _let_go: list[tuple[threading.Thread, threading.Event]] = []
 _idle: list[_Helper] = []
+_ctrl_c = [0]  # the Ctrl-Cs the watcher has read that were to stop the program
 
 #: Seconds a stopped call is waited for after Ctrl-C before it is let go.
 LET_GO_SECONDS = 0.2
@@ -60,15 +97,27 @@ _POLL_SECONDS = 0.02
 @contextlib.contextmanager
 def new_flag():
     """A fresh stop flag (``np.zeros(1, int64)``), known to :func:`stop_all` while the
-    ``with`` block lasts."""
+    ``with`` block lasts; made on a thread other than the main one, Ctrl-C sets it too
+    (see the module's notes)."""
     flag = np.zeros(1, dtype=np.int64)
+    away = threading.current_thread() is not threading.main_thread()
     with _lock:
         _active[id(flag)] = flag
+        if away:
+            _away[id(flag)] = flag
     try:
         yield flag
     finally:
         with _lock:
             _active.pop(id(flag), None)
+            _away.pop(id(flag), None)
+
+
+def ctrl_c_count() -> int:
+    """How many Ctrl-Cs that were to stop the program the watcher has read so far: a
+    search that runs Python between slices on a thread other than the main one (where
+    no KeyboardInterrupt comes) looks at it between slices, and stops when it grows."""
+    return _ctrl_c[0]
 
 
 def stop_all() -> int:
@@ -78,6 +127,16 @@ def stop_all() -> int:
     for flag in flags:
         flag[0] = 1
     return len(flags)
+
+
+def clock() -> float:
+    """Seconds on the clock of every deadline (``timeout=``) in the package:
+    ``time.monotonic()`` less the seconds this process has spent compiling the
+    package's kernels, so that a deadline counts everything but compiling (a load from
+    Numba's cache counts)."""
+    from ._compiling import compile_seconds
+
+    return time.monotonic() - compile_seconds()
 
 
 class _Helper:
@@ -108,12 +167,14 @@ def _helper():
 
 def call_stoppable(function, flag, *args, deadline: float | None = None):
     """``function(*args)``, a kernel call that watches ``flag``, run to its end, to
-    Ctrl-C or to ``deadline`` (a ``time.monotonic()`` value), whichever comes first.
+    Ctrl-C or to ``deadline`` (a :func:`clock` value: compiling does not count),
+    whichever comes first.
 
     Returns ``(value, timed_out)``. When the deadline passes the flag is set and the
     call is waited for at most :data:`LET_GO_SECONDS` more (a running kernel returns
-    at its next search node; a first call may still be compiling: it is let go, and
-    ``value`` is None). On Ctrl-C the same, then KeyboardInterrupt is raised again;
+    at its next search node; a call that does not is let go, and ``value`` is None;
+    the clock stands still while a first call compiles). On Ctrl-C the same (a call
+    still compiling is let go), then KeyboardInterrupt is raised again;
     a call stopped by :func:`stop_all` raises KeyboardInterrupt too. Without a
     deadline, a kernel that releases the GIL may run on the calling thread (see the
     module's notes); the outcome is the same.
@@ -125,8 +186,30 @@ def call_stoppable(function, flag, *args, deadline: float | None = None):
 
 def _call_on_helper(function, flag, args, deadline):
     """:func:`call_stoppable` on a helper thread, this one waiting in short waits."""
-    if not _hooked and threading.current_thread() is not threading.main_thread():
+    on_main = threading.current_thread() is threading.main_thread()
+    if not _hooked and not on_main:
         _hook_shutdown()
+    watcher = _watching(flag, on_main)
+    try:
+        return _wait_on_helper(function, flag, args, deadline)
+    finally:
+        if watcher is not None:
+            watcher.forget(flag)
+
+
+def _watching(flag, on_main):
+    """On the main thread, the watcher that sets ``flag`` on Ctrl-C from now on (None
+    if none does; asyncio's Ctrl-C handler does not raise, so Python's alone would not
+    stop the call). Elsewhere None: a flag made there is set on Ctrl-C anyway."""
+    if not on_main:
+        return None
+    watcher = _arm()
+    if watcher is not None:
+        watcher.watch_main(flag)
+    return watcher
+
+
+def _wait_on_helper(function, flag, args, deadline):
     outcome = {}
     done = threading.Event()
 
@@ -144,7 +227,7 @@ def _call_on_helper(function, flag, args, deadline):
         while not done.is_set():
             wait = _POLL_SECONDS
             if deadline is not None:
-                left = deadline - time.monotonic()
+                left = deadline - clock()
                 if left <= 0:
                     flag[0] = 1
                     _wait_for(helper.thread, done, LET_GO_SECONDS)
@@ -164,45 +247,90 @@ def _call_on_helper(function, flag, args, deadline):
 
 class _Watcher:
     """The other end of this process's signal wake-up socket: a daemon thread blocked
-    on reading it (no GIL held, no compiled code run) sets the flag of the call that
-    runs on the main thread when SIGINT's number arrives."""
+    on reading it (no GIL held, no compiled code run) sets stop flags when SIGINT's
+    number arrives and Ctrl-C is to stop the program (:func:`_stops_on_ctrl_c`): the
+    flag of the call running on the main thread, and every flag made on other threads.
+
+    Bytes are read in the order they were written. A call on the main thread writes a
+    marker byte of its own when it starts, and its flag is set only by a SIGINT read
+    after that marker: a Ctrl-C that came before the call (its KeyboardInterrupt already
+    raised, maybe caught by a loop that goes on to the next call) does not stop it,
+    however late this thread reads it."""
 
     def __init__(self):
         self.inbox, self.outbox = socket.socketpair()
         self.inbox.setblocking(False)  # Python writes to it from its signal handler
         self.flag = None  # the flag of the call running on the main thread, if any
-        self.installed = False  # whether our socket is (or is about to be) the descriptor
-        # A Ctrl-C may have come during the last call: its byte may still be unread, and
-        # read late (this thread needs the GIL first) it would stop the next call too.
-        self.stale = False
-        self.fenced = threading.Event()
+        self.waiting = None  # (marker, flag) of that call until its marker is read
+        self.marker = _MARKERS[0]
+        self.reading = False  # bytes taken from the socket, not yet acted on
         thread = threading.Thread(target=self._loop, name="numbadlx-ctrl-c", daemon=True)
         thread.start()
 
     def _loop(self):
         while True:
             try:
+                select.select([self.outbox], [], [])  # no byte taken while waiting
+                self.reading = True
                 numbers = self.outbox.recv(256)
-            except OSError:
+            except (OSError, ValueError):  # closed (in a forked child)
                 return
-            flag = self.flag
-            if flag is not None and signal.SIGINT in numbers:
-                flag[0] = 1
-            if _FENCE in numbers:
-                self.fenced.set()
+            try:
+                self._act(numbers)
+            finally:
+                self.reading = False
 
-    def fence(self):
-        """Wait until every byte written to the socket so far is read (with no call's
-        flag set: a Ctrl-C that ended the last call does not stop the next)."""
-        self.fenced.clear()
-        with contextlib.suppress(OSError):  # full: the watcher is behind, wait anyway
-            self.inbox.send(bytes([_FENCE]))
-        self.fenced.wait(LET_GO_SECONDS)
-        self.stale = False
+    def _act(self, numbers):
+        """Act on the bytes read, in order."""
+        for number in numbers:
+            if number == signal.SIGINT:
+                if _stops_on_ctrl_c(signal.getsignal(signal.SIGINT)):
+                    self._stop()
+            elif number >= _MARKERS[0]:
+                waiting = self.waiting
+                if waiting is not None and waiting[0] == number:
+                    self.flag = waiting[1]
+                    self.waiting = None
+
+    def _stop(self):
+        _ctrl_c[0] += 1
+        flag = self.flag
+        if flag is not None:
+            flag[0] = 1
+        with _lock:
+            away = list(_away.values())
+        for flag in away:
+            flag[0] = 1
+
+    def watch_main(self, flag):
+        """Have a Ctrl-C that comes from now on set ``flag``, the main thread's call's.
+
+        With nothing unread on the socket nor being acted on, a SIGINT read from now on
+        came from now on: the flag is watched at once. Otherwise a marker byte orders it
+        after what came before (a marker at every call wakes the watcher each time:
+        11-13 us of CPU more for a one-puzzle ``solve`` of 38 us, against 0-4 us)."""
+        if not self.reading and not select.select([self.outbox], [], [], 0)[0]:
+            self.waiting = None
+            self.flag = flag
+            return
+        self.marker = _MARKERS[0] + (self.marker + 1 - _MARKERS[0]) % len(_MARKERS)
+        self.flag = None
+        self.waiting = (self.marker, flag)
+        try:
+            self.inbox.send(bytes([self.marker]))
+        except OSError:  # full (the watcher is far behind): watched at once
+            self.flag, self.waiting = flag, None
+
+    def forget(self, flag):
+        """The call of ``flag`` has ended: no Ctrl-C sets it any more."""
+        if self.waiting is not None and self.waiting[1] is flag:
+            self.waiting = None
+        if self.flag is flag:
+            self.flag = None
 
 
-#: The byte :meth:`_Watcher.fence` writes (no signal has the number 0).
-_FENCE = 0
+#: The bytes :meth:`_Watcher.watch_main` writes (no signal has a number this large).
+_MARKERS = range(128, 256)
 
 
 _watcher: list[_Watcher] = []
@@ -221,56 +349,64 @@ def _runs_here(function) -> bool:
     )
 
 
+#: The SIGINT handler ipykernel sets while a cell with a top-level ``await`` runs (it
+#: cancels the cell instead of raising KeyboardInterrupt).
+_IPYKERNEL_ASYNC_CELL = "IPythonKernel._cancel_on_sigint.<locals>.handle_sigint"
+
+
 def _stops_on_ctrl_c(handler) -> bool:
     """Whether ``handler``, SIGINT's Python handler, means Ctrl-C is to stop the
-    program: Python's default, or the one ``asyncio.run`` puts in its place while its
+    program: Python's default, the one ``asyncio.run`` puts in its place while its
     main task runs (it cancels that task at the first Ctrl-C and raises at the second;
-    a kernel it stopped raises KeyboardInterrupt, which ``asyncio.run`` passes on)."""
+    a kernel it stopped raises KeyboardInterrupt, which ``asyncio.run`` passes on), or
+    the one a Jupyter kernel (ipykernel) sets while a cell with ``await`` runs (it
+    cancels the cell)."""
     if handler is signal.default_int_handler:
         return True
+    if (
+        getattr(handler, "__module__", None) == "ipykernel.ipkernel"
+        and getattr(handler, "__qualname__", None) == _IPYKERNEL_ASYNC_CELL
+    ):
+        return True  # a Jupyter cell with ``await``: Ctrl-C cancels it
     runners = sys.modules.get("asyncio.runners")  # loaded if asyncio.run is running
     on_sigint = getattr(getattr(runners, "Runner", None), "_on_sigint", None)
     method = getattr(handler, "func", None)  # asyncio.run's is a functools.partial
     return on_sigint is not None and getattr(method, "__func__", None) is on_sigint
 
 
-def _call_here(function, flag, args):
-    """``function(*args)`` on this (the main) thread, with our socket as the signal
-    wake-up descriptor while it runs; on a helper thread when another owns it."""
+def _arm():
+    """Make this process's socket the signal wake-up descriptor, on the main thread and
+    where no other code owns it; the watcher if it is (None if not). The descriptor
+    then stays ours: a SIGINT that comes while calls run on other threads, the main
+    thread waiting for them in code of its own, reaches the watcher too."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
     with _lock:
         if not _watcher:  # a forked child drops its parent's (_after_fork_in_child)
             _watcher[:] = [_Watcher()]
         watcher = _watcher[0]
-    if watcher.stale:
-        watcher.fence()
     ours = watcher.inbox.fileno()
-    # The flag is known to the watcher before the descriptor is ours, and everything
-    # from the swap on sits in the ``try``: Python runs a pending Ctrl-C handler as the
-    # swap returns, and its KeyboardInterrupt must not leave our descriptor set.
-    watcher.flag = flag
-    watcher.installed = True
-    before = -1
-    clean = False  # the kernel returned, unstopped, and no Ctrl-C was raised as it did
     try:
-        try:
-            before = signal.set_wakeup_fd(ours, warn_on_full_buffer=False)
-        except (ValueError, OSError):  # not allowed here after all
-            before = None
-        if before not in (-1, ours):  # asyncio's, or another's: give it back, use a helper
-            watcher.installed = False
-            if before is not None:
-                signal.set_wakeup_fd(before)
-            watcher.flag = None
-            return _call_on_helper(function, flag, args, None)[0]
+        before = signal.set_wakeup_fd(ours, warn_on_full_buffer=False)
+    except (ValueError, OSError):  # not allowed here
+        return None
+    if before not in (-1, ours):  # asyncio's, or another's: give it back
+        signal.set_wakeup_fd(before)
+        return None
+    return watcher
+
+
+def _call_here(function, flag, args):
+    """``function(*args)`` on this (the main) thread, with our socket as the signal
+    wake-up descriptor; on a helper thread when another owns it."""
+    watcher = _arm()
+    if watcher is None:
+        return _call_on_helper(function, flag, args, None)[0]
+    watcher.watch_main(flag)
+    try:
         value = function(*args)
-        clean = flag[0] == 0
     finally:
-        watcher.flag = None
-        if watcher.installed:
-            watcher.installed = False
-            watcher.stale = True  # kept if Ctrl-C is raised as the descriptor is unset
-            signal.set_wakeup_fd(-1)
-            watcher.stale = not clean
+        watcher.forget(flag)
     if flag[0] != 0:  # stopped: by Ctrl-C (its KeyboardInterrupt is due now) or stop_all
         raise KeyboardInterrupt
     return value
@@ -306,18 +442,19 @@ def _stop_if_ctrl_c_ended_main():
 def _after_fork_in_child():
     """In a forked child: none of the parent's threads came along, so forget the idle
     helpers (a call handed to one would wait for ever) and the watcher; take a fresh
-    lock (another thread may have held it at the fork); and if the fork came while the
-    parent's main thread ran a kernel with our descriptor set, unset it (the child's
-    signals would otherwise stop the parent's call)."""
+    lock (another thread may have held it at the fork); and unset our signal wake-up
+    descriptor, the parent's socket (the child's Ctrl-C would otherwise stop the
+    parent's calls). The child's next call on its main thread sets its own."""
     global _lock
     _lock = threading.Lock()
     _idle.clear()
     _let_go.clear()
     if _watcher:
         watcher = _watcher.pop()
-        if watcher.installed:
-            with contextlib.suppress(ValueError, OSError):
-                signal.set_wakeup_fd(-1)
+        with contextlib.suppress(ValueError, OSError):
+            before = signal.set_wakeup_fd(-1)
+            if before != watcher.inbox.fileno():
+                signal.set_wakeup_fd(before)  # not ours: left as it was
         watcher.inbox.close()
         watcher.outbox.close()
 
@@ -330,14 +467,23 @@ def let_go() -> list[threading.Thread]:
     """The threads this module let go that still run their call (compiling, most
     likely)."""
     with _lock:
-        _let_go[:] = [(t, done) for t, done in _let_go if t.is_alive() and not done.is_set()]
+        _let_go[:] = [(t, done) for t, done in _let_go if not done.is_set()]
         return [t for t, _ in _let_go]
 
 
-def join_for(worker, seconds):
+def join_for(worker, seconds, done=None):
     """Wait up to ``seconds`` for ``worker`` (a thread) to end, through a second Ctrl-C
-    too; True if it ended."""
-    return _wait_for(worker, _Ended(worker), seconds)
+    too; True if it ended, else it is noted as let go (:func:`let_go`).
+
+    ``done``, an Event the thread sets as its last act, is what to wait on when there
+    is one: the thread's own state is not to be trusted after Ctrl-C. On Python 3.11
+    (and older), a KeyboardInterrupt that interrupts ``Thread.join`` marks the thread
+    as ended while it still runs (``is_alive()`` False): a thread still compiling was
+    then not let go, and the command's exit tore the interpreter down beside LLVM,
+    which crashed the process (SIGSEGV or SIGABRT) in 35 of 110 Ctrl-Cs sent at
+    random moments of a first ``numbadlx generate --size 25`` on an empty cache.
+    """
+    return _wait_for(worker, _Ended(worker) if done is None else done, seconds)
 
 
 class _Ended:
@@ -367,3 +513,6 @@ def _wait_for(thread, done, seconds):
             _let_go.append((thread, done))
         return False
     return True
+
+
+_arm()  # imported on the main thread (as a program's first use does): Ctrl-C watched

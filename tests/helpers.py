@@ -4,7 +4,8 @@
 * :func:`grid_errors`: an independent check of completed Sudoku grids;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
   options tried, for brute-force agreement tests;
-* :func:`ctrl_c_after`: Ctrl-C sent to the main thread by a timer;
+* :func:`ctrl_c_after`: Ctrl-C sent to the main thread by a timer; :func:`foreign_wakeup_fd`,
+  a signal wake-up descriptor left set that is not numbadlx's own;
 * :func:`make_case`: random variant puzzles with their rules (solutions from the SAT
   oracle, ``tests/sudoku/variants/sat_oracle.py``);
 * f-puzzles material: :func:`compress_base64` (lz-string packing, the twin of the
@@ -484,6 +485,18 @@ def make_case(kind, n, rng):
 def real_sigint():
     """A real SIGINT sent to the main thread, as a terminal's Ctrl-C (POSIX)."""
     signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
+def foreign_wakeup_fd():
+    """The signal wake-up descriptor set now, unless it is none or numbadlx's own socket
+    (which stays set once the package made it so): then None. Left as it is."""
+    from numbadlx import _stopping
+
+    fd = signal.set_wakeup_fd(-1)
+    if fd != -1:
+        signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
+    ours = [watcher.inbox.fileno() for watcher in _stopping._watcher]
+    return None if fd == -1 or fd in ours else fd
 
 
 def ctrl_c_after(seconds, send=real_sigint):

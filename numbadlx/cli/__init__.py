@@ -154,12 +154,26 @@ def _load_collector_paused(modules):
     (``gc.freeze``): those imports make some 90,000 objects that live as long as the
     process, and the collector's passes over them while they were made (about 150 of
     them) cost some 0.03 CPU s of a one-puzzle solve. The few hundred objects of
-    garbage they leave are kept, not freed. Modules already loaded cost nothing."""
+    garbage they leave are kept, not freed. Modules already loaded cost nothing.
+
+    A Ctrl-C during these imports is raised once they are done (a second or two): one
+    raised inside an import left a module half made, and the command then ended with a
+    traceback (a KeyboardInterrupt in a dataclass's ``__set_name__`` comes out as a
+    RuntimeError) or killed by the signal, not with exit code 130."""
     import gc
     import importlib
+    import signal
+    import threading
 
     if all(name in sys.modules for name in modules):
         return
+    pressed = []
+    deferred = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    if deferred:
+        signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     gc.disable()
     try:
         for name in modules:
@@ -167,6 +181,10 @@ def _load_collector_paused(modules):
     finally:
         gc.freeze()
         gc.enable()
+        if deferred:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def _skip_the_collection_at_exit():

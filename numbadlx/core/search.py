@@ -14,12 +14,14 @@ so a search resumed many times (``solutions`` yields batch after batch) stops at
 same node count and the same moment as one that runs straight through.
 """
 
+import threading
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._compiling import first_use
+from .._stopping import ctrl_c_count
 from ._cells_links import build_cells
 from .kernels import cells as _kernel_cells
 from .kernels import common as _kernel
@@ -260,6 +262,10 @@ class Search:
         """
         record = np.full((n_record, self.width), -1, dtype=np.int32)
         start = time.perf_counter()
+        # off the main thread no KeyboardInterrupt comes between slices: the Ctrl-Cs
+        # the signal watcher read are looked at instead
+        away = threading.current_thread() is not threading.main_thread()
+        ctrl_c = ctrl_c_count() if away else 0
         limit_nodes = 0 if self.max_nodes is None else self.max_nodes
         found_total = 0
         while True:
@@ -268,6 +274,8 @@ class Search:
             # that ends on RET_BUDGET, so a check only after such slices would never
             # stop it. A finished search still reports that it is done.
             now = time.perf_counter()
+            if away and ctrl_c_count() != ctrl_c:
+                raise KeyboardInterrupt
             if self.deadline is not None and now >= self.deadline and self.state[0] != PC_DONE:
                 code = _kernel.RET_BUDGET
                 self.stopped_by = "timeout"

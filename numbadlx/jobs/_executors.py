@@ -135,6 +135,10 @@ class _Call:
 
     def __init__(self, function, *args):
         self._outcome = {}
+        # the call's end, set by the worker as its last act: after a Ctrl-C that
+        # interrupted Thread.join, Python 3.11 says the thread has ended while it runs
+        # on (see join_for)
+        self._done = threading.Event()
         self._worker = threading.Thread(
             target=self._target, args=(function, args), name="numbadlx-job", daemon=True
         )
@@ -145,11 +149,13 @@ class _Call:
             self._outcome["value"] = function(*args)
         except BaseException as error:  # handed to the waiting thread
             self._outcome["error"] = error
+        finally:
+            self._done.set()
 
     def wait(self):
         try:
-            while self._worker.is_alive():
-                self._worker.join(0.05)
+            while not self._done.is_set():
+                self._done.wait(0.05)
         except KeyboardInterrupt:
             self.stop()
             raise
@@ -161,13 +167,13 @@ class _Call:
         """End the call early: on the main thread every stoppable kernel is told to
         stop and the call is waited for a moment before it is let go (it may still be
         compiling); elsewhere it is waited for."""
-        if not self._worker.is_alive():
+        if self._done.is_set():
             return
         if threading.current_thread() is threading.main_thread():
             stop_all()
-            join_for(self._worker, LET_GO_SECONDS)
+            join_for(self._worker, LET_GO_SECONDS, self._done)
         else:
-            self._worker.join()
+            self._done.wait()
 
 
 def _timed(solve):

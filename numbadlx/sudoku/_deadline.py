@@ -5,6 +5,13 @@ a budget twice as large, and so on; each kernel call is sized by a cost model to
 about :data:`_SLICE_SECONDS`. The model can be wrong (one puzzle whose nodes cost more
 than it guessed): every call also carries the deadline itself, at which its stop flag
 is set, so the call returns within a search node of it whatever the puzzles.
+
+The deadline is on :func:`numbadlx._stopping.clock`, which stands still while this
+process compiles kernels: a timeout counts everything after the call starts (reading,
+loading kernels from Numba's cache, searching) except compiling. The last round runs
+to the deadline: when the time left cannot hold a whole round with the next budget,
+the round is run anyway with the deadline stopping it, and the puzzles it finishes keep
+their results (stopping a round early left up to half the time unused).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import time
 
 import numpy as np
 
+from .._stopping import clock
 from .engines import BUDGET, NOT_RUN, REGISTRY, make_ready, run
 
 # Under a timeout: target wall time of one kernel call, and the first round's budget.
@@ -67,17 +75,16 @@ class _CallCost:
 def solve_by_deadline(
     engine, grid, table, limit, max_nodes, chunk, threads, deadline, out, progress
 ):
-    """Iterative deepening under a wall-clock deadline (see ``timeout`` in
-    :func:`~numbadlx.sudoku.solve`), into ``out = (solutions, status, counts, nodes,
-    guesses)``; rows whose status is not NOT_RUN on entry are left as they are.
+    """Iterative deepening under a deadline (a :func:`~numbadlx._stopping.clock` value;
+    see ``timeout`` in :func:`~numbadlx.sudoku.solve`), into ``out = (solutions, status,
+    counts, nodes, guesses)``; rows whose status is not NOT_RUN on entry are left as
+    they are.
 
     Every search restarts from scratch with a larger node budget, so the result of a
     puzzle that finishes does not depend on the rounds before. A call stopped at the
     deadline leaves the puzzles it did not finish with their last result (BUDGET), or
     BUDGET with nothing found if they had none.
     """
-    # the stop flag's deadline is on the monotonic clock, this one on perf_counter
-    stop_at = time.monotonic() + (deadline - time.perf_counter())
     status = out[1]  # (solutions, status, counts, nodes, guesses)
     n = table.n
     pending = np.flatnonzero(status == NOT_RUN)
@@ -91,18 +98,18 @@ def solve_by_deadline(
         unfinished = []
         position = 0
         while position < pending.size:
-            left = deadline - time.perf_counter()
+            left = deadline - clock()
             if left <= 0:
                 break
             take = cost.group(budget, min(_SLICE_SECONDS, left))
             rows = pending[position : position + take]
-            # The deadline caps the call's budget too: a round's budget doubles, and a
-            # call with the full one could run far past the deadline. A call capped
-            # below the budget these puzzles were already searched with could only
-            # replace their results with worse ones: then time is up.
+            # The deadline caps the call's budget too, so that the other puzzles of the
+            # round get their turn. A call capped to the budget these puzzles were
+            # already searched with, or below, could only repeat that search: it runs
+            # with the round's whole budget instead, and the deadline stops it.
             call_budget = min(budget, cost.budget_within(_DEADLINE_SHARE * left, rows.size))
             if call_budget <= searched_with:
-                break
+                call_budget = budget
             position += rows.size
             part_status = np.zeros(rows.size, dtype=np.uint8)
             part_solutions = np.zeros((rows.size, grid.shape[1]), dtype=grid.dtype)
@@ -111,11 +118,9 @@ def solve_by_deadline(
             part_guesses = np.zeros(rows.size, dtype=np.int64)
             part = (part_solutions, part_status, part_counts, part_nodes, part_guesses)
             puzzles = np.ascontiguousarray(grid[rows])
-            # a first compile (or load from the cache) is not search time: the deadline
-            # moves by what it took
-            ready = make_ready(engine, puzzles, table, limit, call_budget, chunk, threads, part)
-            deadline += ready
-            stop_at += ready
+            # compiled (or loaded from the cache) before the call: a compile then stops
+            # no clock, a load counts, and the cost model never sees either
+            make_ready(engine, puzzles, table, limit, call_budget, chunk, threads, part)
             began = time.perf_counter()
             stopped = run(
                 engine,
@@ -126,7 +131,7 @@ def solve_by_deadline(
                 chunk,
                 threads,
                 part,
-                deadline=stop_at,
+                deadline=deadline,
             )
             cost.observe(rows.size, int(part_nodes.sum()), time.perf_counter() - began, first)
             first = False

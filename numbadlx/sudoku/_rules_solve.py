@@ -13,10 +13,10 @@ puzzle's exact-cover model searched by the generic kernels of :mod:`numbadlx.cor
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import numpy as np
 
+from .._stopping import clock
 from . import engines, geometry
 from ._cover_rules import clashing_givens
 from ._deadline import solve_by_deadline
@@ -144,7 +144,7 @@ def _solve_cover(puzzles, rules, n, limit, max_nodes, deadline, out):
         if clashing_givens(puzzle, table):
             status[k] = engines.INVALID
             continue
-        left = None if deadline is None else deadline - time.perf_counter()
+        left = None if deadline is None else deadline - clock()
         if left is not None and left <= 0:
             status[k] = engines.BUDGET
             continue

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._compiling import first_use
+from .._stopping import clock
 from ..core.validate import check_count, check_timeout
 from ..core.words import per_second, plural
 from . import engines, frames, geometry
@@ -273,11 +274,13 @@ def solve(
         Rows to report as INVALID without solving (e.g. lines a reader could not
         parse).
     timeout : float, optional
-        Wall-clock seconds for the whole call. Puzzles still unfinished when it runs
-        out get status BUDGET (keeping any solution their last search found), so the
-        call returns after about ``timeout`` seconds whatever the puzzles: the search
-        running at the deadline stops at its next node (compiling the engine on a
-        first use is not counted). Easy puzzles are finished first:
+        Seconds for the whole call: everything from its start (reading the puzzles,
+        loading kernels from Numba's cache, searching) counts, except compiling
+        kernels on a first use. Puzzles still unfinished when it runs out get status
+        BUDGET (keeping any solution their last search found), so the call returns
+        after about ``timeout`` seconds (plus any compiling) whatever the puzzles: the
+        search running at the deadline stops at its next node. Easy puzzles are
+        finished first:
         every puzzle is searched with a small node budget, then the unfinished ones
         again with a budget twice as large, and so on, each kernel call sized to take
         about 0.1 s. A puzzle that finishes gets exactly the result (status, count,
@@ -329,6 +332,8 @@ def solve(
     if max_nodes is not None:
         check_count(max_nodes, "max_nodes")
     timeout = check_timeout(timeout)  # None for no deadline (None or infinity)
+    # everything from here on counts against the timeout, except compiling
+    deadline = None if timeout is None else clock() + timeout
     source = None
     if frames.is_pandas(puzzles):
         puzzles, source = frames.puzzles_from_pandas(puzzles, column)
@@ -396,7 +401,7 @@ def solve(
                 max_nodes=max_nodes,
                 chunk=chunk,
                 threads=threads,
-                deadline=None if timeout is None else start + float(timeout),
+                deadline=deadline,
                 progress=progress,
                 out=out,
                 groups=groups,
@@ -412,7 +417,7 @@ def solve(
                 max_nodes,
                 chunk,
                 threads,
-                start + float(timeout),
+                deadline,
                 out,
                 progress,
             )

@@ -158,7 +158,8 @@ def test_cli_timeout_marks_the_endless_puzzle_budget(tmp_path, capsys):
         main(["solve", str(source), "-o", str(out), "--limit", str(NEVER_ENDS), "--timeout", "1"])
         == EXIT_UNFINISHED
     )
-    assert time.perf_counter() - start < 1.25
+    # the whole second is used (the search cannot end), then the output is written
+    assert 1.0 <= time.perf_counter() - start < 2.5
     lines = out.read_text().splitlines()
     assert len(lines) == 21
     assert lines[10].endswith("solutions found; count not finished)")

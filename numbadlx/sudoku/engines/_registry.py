@@ -259,10 +259,10 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
     :func:`numbadlx._stopping.call_stoppable` (on a helper thread, or without a
     deadline on the calling main thread): Ctrl-C sets the flag, the kernel
     returns within a search node and KeyboardInterrupt is raised here; at ``deadline``
-    (a ``time.monotonic()`` value; None: none) the flag is set too, and the call
-    returns with the puzzle being searched as BUDGET and the rows not reached as they
-    were (NOT_RUN). A kernel still to be compiled counts against the deadline: call
-    :func:`make_ready` first to keep it out.
+    (a :func:`numbadlx._stopping.clock` value, which stands still while kernels
+    compile; None: none) the flag is set too, and the call returns with the puzzle
+    being searched as BUDGET and the rows not reached as they were (NOT_RUN). Call
+    :func:`make_ready` first to compile or load the kernel outside the call.
     """
     with new_flag() as stop:
         kernel, args = _kernel_call(
@@ -278,9 +278,10 @@ def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
     """Compile (or load from Numba's cache) the kernel that :func:`run` would call with
     these arguments; the seconds it took (0.0 if this process has it already).
 
-    A caller with a deadline calls it before :func:`run` and moves its deadline by the
-    time it took: the first call of a process should not spend its time limit on
-    compiling. Ctrl-C raises KeyboardInterrupt (the compile is let go).
+    A caller with a deadline calls it before :func:`run`, so that the call it times
+    does not compile (the deadline's clock stands still while kernels compile; a
+    load from the cache counts). Ctrl-C raises KeyboardInterrupt (the compile is let
+    go).
     """
     from numba import typeof
 

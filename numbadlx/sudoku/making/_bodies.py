@@ -32,6 +32,8 @@ from ._search import choose_cell, other_solution, random_grid_into, search, sear
 
 #: ``attempts[k]`` of a puzzle left unfinished when the stop flag was set.
 STOPPED = -2
+#: ``attempts[k]`` when a complete search found that no grid meets the units and peers.
+NO_GRID = -3
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -58,15 +60,17 @@ def attempt_puzzle(
     kept blank only if the puzzle stays unique. With ``minimal`` the pass goes through
     every orbit (which leaves no removable orbit); otherwise it stops at a clue count
     drawn from ``clue_lo..clue_hi``. With ``strict`` (symmetry and minimal), every
-    single clue is then checked too. Returns whether the puzzle is kept: its clue
-    count within bounds and, with ``strict``, no single clue removable. The stop flag
-    of ``work_s`` (:func:`~._search.search_work`) cuts the attempt short: the caller
+    single clue is then checked too. Returns 1 if the puzzle is kept (its clue count
+    within bounds and, with ``strict``, no single clue removable), 0 if not, -1 if no
+    grid meets the units and peers (a complete search found none). The stop flag of
+    ``work_s`` (:func:`~._search.search_work`) cuts the attempt short: the caller
     looks at it before keeping a puzzle. Inlined into its one caller of each kind
     (one compiled level less to optimise again)."""
     nn = puzzle.shape[0]
     n_orbits = orbits.shape[0]
     stop = work_s[5]
-    random_grid_into(grid, units, peers, full, state, work_s)
+    if not random_grid_into(grid, units, peers, full, state, work_s):
+        return -1  # no grid, or stopped: the caller looks at the stop flag first
     copy_into(puzzle, grid)
     shuffle(order, n_orbits, state)
     clues = nn
@@ -96,7 +100,7 @@ def attempt_puzzle(
             for j in range(size):
                 puzzle[orbits[o, j]] = grid[orbits[o, j]]
     if clues < clue_lo or clues > clue_hi:
-        return False
+        return 0
     if strict:
         for cell in range(nn):
             if puzzle[cell] != 0:
@@ -106,8 +110,8 @@ def attempt_puzzle(
                 )
                 puzzle[cell] = grid[cell]
                 if not other:
-                    return False  # a removable clue
-    return True
+                    return 0  # a removable clue
+    return 1
 
 
 @njit(cache=True, nogil=True)
@@ -150,7 +154,7 @@ def make_puzzle(
     for attempt in range(max_attempts):
         if stop_requested(stop):
             break
-        if attempt_puzzle(
+        kept = attempt_puzzle(
             puzzle,
             grid,
             solution,
@@ -167,9 +171,13 @@ def make_puzzle(
             strict,
             clue_lo,
             clue_hi,
-        ):
-            if stop_requested(stop):
-                break  # a search of this attempt may have been cut short: not kept
+        )
+        if stop_requested(stop):
+            break  # a search of this attempt may have been cut short: not kept
+        if kept < 0:
+            attempts[k] = NO_GRID
+            return
+        if kept > 0:
             copy_into(out[k], puzzle)
             attempts[k] = attempt + 1
             return
@@ -221,7 +229,7 @@ def make_rated_puzzle(
     for attempt in range(max_attempts):
         if stop_requested(stop):
             break
-        if not attempt_puzzle(
+        kept = attempt_puzzle(
             puzzle,
             grid,
             solution,
@@ -238,7 +246,11 @@ def make_rated_puzzle(
             strict,
             clue_lo,
             clue_hi,
-        ):
+        )
+        if kept < 0 and not stop_requested(stop):
+            attempts[k] = NO_GRID
+            return
+        if kept <= 0:
             continue
         candidates_of(puzzle, cand, peers, full)
         o, h, _, _, stalled = logic_solve(

@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Callable
 
@@ -31,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._compiling import first_use
-from ..._stopping import call_stoppable, new_flag
+from ..._stopping import call_stoppable, clock, new_flag
 from ...core.validate import check_count, check_integer, check_timeout, is_integer
 from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
@@ -39,6 +38,7 @@ from ..geometry import unit_table, unit_tables
 from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
 from ..variants import Rules
+from ._bodies import NO_GRID
 from ._loops import (
     generate_bulk,
     generate_rated_bulk,
@@ -178,7 +178,8 @@ def generate(
         ``first_index + n - 1`` of the seed's sequence, so a long run can be made in
         pieces (a non-negative integer).
     timeout : float, optional
-        Seconds: the call returns soon after them (the searches stop at their next
+        Seconds, counted from the call's start, compiling kernels on a first use
+        excepted: the call returns soon after them (the searches stop at their next
         node) with the puzzles made by then, the first ``k`` of the ``n`` asked for
         (``k`` may be 0; a ``RuntimeWarning`` says how many). They are the same as
         without a timeout, so ``first_index=k`` with the same seed makes the rest.
@@ -258,7 +259,7 @@ def generate(
     clue_lo, clue_hi = _clue_bounds(clues, size, minimal, classic=variant is None)
     rate_lo, rate_hi = _rating_bounds(rating)
     timeout = check_timeout(timeout)
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = None if timeout is None else clock() + timeout  # compiling not counted
     threads = check_threads(threads)
     if variant is not None and variant.constraint_rules:
         return blank_by_solving(
@@ -326,6 +327,9 @@ def generate(
             )
             if timed_out:  # (rows still being made by a call let go count as unfinished)
                 return _made_by_deadline(out, used, count, timeout, begin)
+            if (used[begin:end] == NO_GRID).any():  # a complete search found no grid
+                kinds = sorted(variant.kinds) if variant is not None else []
+                raise ValueError(f"no grid meets the rules {kinds}")
             failed = np.flatnonzero(used[begin:end] < 0)
             if failed.size:
                 raise ValueError(

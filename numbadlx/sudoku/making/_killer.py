@@ -21,7 +21,6 @@ try per puzzle, each a search with ``limit=2``.
 
 from __future__ import annotations
 
-import time
 import warnings
 from typing import NamedTuple
 
@@ -29,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._compiling import first_use
+from ..._stopping import clock
 from ...core.validate import check_timeout
 from ..engines import BUDGET, MULTIPLE, SOLVED, UNIQUE
 from ..geometry import unit_tables
@@ -105,7 +105,8 @@ def generate_killer(
     first_index : int, default 0
         Index of the first puzzle in the seed's sequence (make a long run in pieces).
     timeout : float, optional
-        Seconds: the call returns soon after them (the searches stop at their next
+        Seconds, counted from the call's start, compiling kernels on a first use
+        excepted: the call returns soon after them (the searches stop at their next
         node) with the puzzles made by then, the first ``k`` of the ``count`` asked for
         (``k`` may be 0; a ``RuntimeWarning`` says how many). They are the same as
         without a timeout, so ``first_index=k`` with the same seed makes the rest. A
@@ -141,7 +142,7 @@ def generate_killer(
     """
     count = _check_number(count)
     timeout = check_timeout(timeout)
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = None if timeout is None else clock() + timeout  # compiling not counted
     first_index = _check_index(first_index, count)
     if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or not 4 <= size <= 16:
         raise ValueError(f"size must be an integer from 4 to 16, got {size!r}")
@@ -295,14 +296,14 @@ def _split(cages, cell, size, grid, other, rng):
 
 
 def _seconds_left(deadline):
-    """Seconds to ``deadline`` (a ``time.monotonic()`` value), at least 0; None: none."""
-    return None if deadline is None else max(0.0, deadline - time.monotonic())
+    """Seconds to ``deadline`` (a ``clock()`` value), at least 0; None: none."""
+    return None if deadline is None else max(0.0, deadline - clock())
 
 
 def _make_unique(grids, layouts, size, shape, rngs, threads, deadline=None):
     """Split cages until each layout's only solution is its grid (in place). Returns
     how many puzzles, from the first, are made: all of them, or fewer when ``deadline``
-    (a ``time.monotonic()`` value) passed first (each puzzle's layout depends on its
+    (a ``clock()`` value) passed first (each puzzle's layout depends on its
     own searches only, so those are the puzzles a call without a deadline makes)."""
     from ..bulk import solve  # the public solver: it groups the puzzles by rules
 
@@ -311,7 +312,7 @@ def _make_unique(grids, layouts, size, shape, rngs, threads, deadline=None):
     for _ in range(_SPLIT_ROUNDS_PER_CELL * nn + 1):
         if not pending.size:
             return len(layouts)
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is not None and clock() >= deadline:
             return int(pending[0])
         zeros = np.zeros((pending.size, nn), dtype=np.uint8)
         rules = [_rules(grids[k], layouts[k], shape) for k in pending]
@@ -393,7 +394,7 @@ def _merge_singles(grids, layouts, size, shape, rngs, threads, count, deadline=N
     cages where the puzzle stays unique (in place): rounds of one try per puzzle, each
     a search with ``limit=2``, until every one-cell cage has been tried. Returns how
     many puzzles, from the first, are finished: ``count``, or fewer when ``deadline``
-    (a ``time.monotonic()`` value) passed first; those are the puzzles a call without
+    (a ``clock()`` value) passed first; those are the puzzles a call without
     a deadline makes, since each puzzle's tries depend on its own searches only."""
     from ..bulk import solve
 
@@ -406,7 +407,7 @@ def _merge_singles(grids, layouts, size, shape, rngs, threads, count, deadline=N
             trial[k] = layout
     while trial:
         order = sorted(trial)
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is not None and clock() >= deadline:
             return order[0]
         rules = [_rules(grids[k], trial[k], shape) for k in order]
         zeros = np.zeros((len(order), nn), dtype=np.uint8)

@@ -179,9 +179,11 @@ def search_work(nn, stop):
 
 @inner_njit(cache=True, nogil=True)
 def random_grid_into(out, units, peers, full, state, work):
-    """A random full grid, by :func:`search` with random choices from the empty grid.
-    Restarts (with the generator moved on) when a search meets too many dead ends;
-    gives up (``out`` left part made) once the stop flag of ``work`` is set."""
+    """A random full grid, by :func:`search` with random choices from the empty grid;
+    whether there is one. Restarts (with the generator moved on) when a search meets
+    too many dead ends; returns False when a search ends complete without a grid (no
+    grid meets the units and peers: a restart would find none either), or once the
+    stop flag of ``work`` is set (``out`` left part made)."""
     nn = out.shape[0]
     budget = 2 * nn
     states = work[0]
@@ -189,10 +191,15 @@ def random_grid_into(out, units, peers, full, state, work):
     while not stop_requested(stop):
         for k in range(nn):
             states[0, k] = full
-        count, _, _ = search(work, units, peers, np.int64(1), budget, np.bool_(True), state, out)
+        count, _, complete = search(
+            work, units, peers, np.int64(1), budget, np.bool_(True), state, out
+        )
         if count == 1:
-            return
+            return True
+        if complete and not stop_requested(stop):
+            return False
         budget *= 2
+    return False
 
 
 @inner_njit(cache=True, nogil=True)

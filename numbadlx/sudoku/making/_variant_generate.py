@@ -19,11 +19,11 @@ Two ways, by rule kind:
 from __future__ import annotations
 
 import dataclasses
-import time
 import warnings
 
 import numpy as np
 
+from ..._stopping import clock
 from .._deadline import solve_by_deadline
 from ..engines import BUDGET, REGISTRY, SOLVED, UNIQUE, pick_engine
 from ..engines import run as run_engine
@@ -81,7 +81,7 @@ class _Engine:
     """The engine that solves ``rules`` and its table, called on blocks of puzzles."""
 
     def __init__(self, size, rules, threads, deadline=None):
-        self.deadline = deadline  # time.monotonic() seconds, or None
+        self.deadline = deadline  # a clock() value (compiling not counted), or None
         self.name = pick_engine("auto", size, rules=rules)
         if self.name not in REGISTRY:
             raise ValueError(f"no engine makes puzzles under the rules {sorted(rules.kinds)}")
@@ -109,18 +109,25 @@ class _Engine:
             else:
                 # searches in short budgeted calls (the same results when they end), so
                 # that one long block cannot run far past the deadline
-                left = self.deadline - time.monotonic()
-                if left <= 0:
+                if self.deadline - clock() <= 0:
                     raise _OutOfTime
                 cap = max_nodes if max_nodes else None
-                until = time.perf_counter() + left
                 solve_by_deadline(
-                    self.name, puzzles, self.table, limit, cap, 64, threads, until, out, None
+                    self.name,
+                    puzzles,
+                    self.table,
+                    limit,
+                    cap,
+                    64,
+                    threads,
+                    self.deadline,
+                    out,
+                    None,
                 )
                 # a row cut short (never run, or out of budget below the cap) is out of
                 # time, even when the scheduler stopped a little before the deadline
                 short = (out[1] == BUDGET) & (out[3] < (cap or np.iinfo(np.int64).max))
-                if short.any() or time.monotonic() > self.deadline:
+                if short.any() or clock() > self.deadline:
                     raise _OutOfTime
         return out[1], out[0]
 
@@ -182,7 +189,7 @@ def _searched_grids(rngs, size, rules, deadline=None):
     digits = np.uint64((1 << size) - 1)
     grids = np.zeros((len(rngs), nn), dtype=np.uint8)
     for k, rng in enumerate(rngs):
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and clock() > deadline:
             raise _OutOfTime  # a grid may take a good part of a second
         state = np.array([rng.integers(2**63)], dtype=np.uint64)
         if not random_grid_under(
@@ -313,7 +320,7 @@ def _blocks(
         rngs = _rngs(seed, first_index + begin, end - begin)
         left = np.arange(end - begin)
         for _ in range(attempts):
-            if solve.deadline is not None and time.monotonic() > solve.deadline:
+            if solve.deadline is not None and clock() > solve.deadline:
                 raise _OutOfTime(begin)
             try:
                 puzzles, kept = _attempt(
