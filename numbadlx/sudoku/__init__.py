@@ -42,13 +42,10 @@ if TYPE_CHECKING:
         ENGINES,
         Status,
         SudokuResult,
-        check_grid,
-        count_solutions,
         decode_cover,
         default_sample_path,
         pick_engine,
         solve,
-        solve_one,
         to_exact_cover,
         warm_up,
     )
@@ -92,6 +89,7 @@ if TYPE_CHECKING:
         transform,
     )
     from .shape import MAX_SIZE, MIN_SIZE, box_shape
+    from .single import check_grid, count_solutions, solve_one
     from .variants import Rules
 
 __all__ = [

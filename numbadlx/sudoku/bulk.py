@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .._compiling import first_use
 from .._stopping import clock
@@ -41,8 +40,8 @@ from . import engines, frames, geometry
 from ._deadline import solve_by_deadline
 from ._labels import solver_label
 from ._rules_solve import rule_groups, solve_rules
-from .completion import cage_column_messages, first_clash, solution_column_messages, unit_clash
-from .cover import decode_cover, single_grid, to_exact_cover
+from .completion import cage_column_messages, solution_column_messages
+from .cover import decode_cover, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import columnar_chunk, parse_chunk
@@ -54,12 +53,9 @@ __all__ = [
     "Status",
     "SudokuResult",
     "solve",
-    "solve_one",
-    "count_solutions",
     "warm_up",
     "to_exact_cover",
     "decode_cover",
-    "check_grid",
     "default_sample_path",
     "DEFAULT_CHUNK",
     "ENGINES",
@@ -496,110 +492,6 @@ def warm_up(
                     np.zeros(rows, dtype=np.int64),
                 )
                 run_engine(name, grid, table, 1, 0, 1, 2, out)
-
-
-def check_grid(grid: ArrayLike | str, box: tuple[int, int] | None = None) -> str | None:
-    """Describe the first clash among a grid's givens, or None if there is none.
-
-    Examples
-    --------
-    >>> check_grid("11" + "0" * 14)
-    'digit 1 appears twice in row 1 (columns 1 and 2)'
-    """
-    grid = single_grid(grid, box)
-    n = math.isqrt(grid.size)
-    return first_clash(grid, geometry.units(n, *box_shape(n, box)), n)
-
-
-def _solve_single(grid, limit, box, max_nodes, timeout=None, engine="auto", rules=None):
-    puzzle = single_grid(grid, box, rules)
-    result = solve(
-        puzzle[None, :],
-        limit=limit,
-        box=box,
-        threads=1,
-        max_nodes=max_nodes,
-        timeout=timeout,
-        engine=engine,
-        rules=rules,
-    )
-    status = Status(result.status[0])
-    if status == Status.INVALID:
-        keeps = rules is None or rules.has_boxes
-        why = check_grid(puzzle, box) if keeps else unit_clash(puzzle, rules)
-        raise ValueError(f"invalid puzzle: {why or 'two equal givens clash under the rules'}")
-    if status == Status.BUDGET:
-        from ..core import BudgetExceeded, SearchStats
-
-        stats = SearchStats(
-            nodes=int(result.nodes[0]),
-            solutions=int(result.counts[0]),
-            status="budget",
-            seconds=result.seconds,
-        )
-        budgets = ", ".join(
-            f"{name}={value}"
-            for name, value in (("max_nodes", max_nodes), ("timeout", timeout))
-            if value is not None
-        )
-        raise BudgetExceeded(
-            f"stopped at its budget ({budgets}) with "
-            f"{plural(int(result.counts[0]), 'solution')} seen",
-            int(result.counts[0]),
-            stats,
-        )
-    return result
-
-
-def solve_one(
-    grid: ArrayLike | str,
-    *,
-    box: tuple[int, int] | None = None,
-    max_nodes: int | None = None,
-    timeout: float | None = None,
-    engine: str = "auto",
-    rules: Rules | None = None,
-) -> NDArray[np.uint8] | None:
-    """Solve one puzzle; return its solution as an (n*n,) uint8 array, or None.
-
-    Raises ValueError if the givens clash (saying where), and
-    :class:`~numbadlx.BudgetExceeded` if ``max_nodes`` or ``timeout`` (seconds) run out
-    first. ``engine`` and ``rules`` are as in :func:`solve`.
-
-    Examples
-    --------
-    >>> from numbadlx.sudoku import format_line
-    >>> format_line(solve_one("0200" "0040" "3400" "0000"))
-    '4213134234212134'
-    """
-    result = _solve_single(grid, 1, box, max_nodes, timeout, engine, rules)
-    return result.solutions[0].copy() if result.counts[0] else None
-
-
-def count_solutions(
-    grid: ArrayLike | str,
-    limit: int | None = None,
-    *,
-    box: tuple[int, int] | None = None,
-    max_nodes: int | None = None,
-    timeout: float | None = None,
-    engine: str = "auto",
-    rules: Rules | None = None,
-) -> int:
-    """Count the solutions of one puzzle, stopping at ``limit`` if given.
-
-    Raises :class:`~numbadlx.BudgetExceeded` (with ``.found``, a lower bound) if
-    ``max_nodes`` or ``timeout`` (seconds) run out first. ``engine`` and ``rules`` are
-    as in :func:`solve`.
-
-    Examples
-    --------
-    >>> count_solutions("0" * 16)   # the empty 4x4 grid
-    288
-    """
-    if limit is None:
-        limit = np.iinfo(np.int64).max
-    return int(_solve_single(grid, limit, box, max_nodes, timeout, engine, rules).counts[0])
 
 
 def default_sample_path() -> str:
