@@ -94,11 +94,15 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
+        "sudoku/engines/_sums.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
+        "sudoku/engines/_rule_tables.py",
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
+        "sudoku/variants/_fields.py",
         "sudoku/variants/_rules.py",
+        "sudoku/variants/_sized.py",
     ),
     "sudoku/engines/_dlx.py": (
         "_cleared.py",
@@ -108,6 +112,11 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
+    "sudoku/engines/_sums.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
     "sudoku/making/_bodies.py": (
         "_cleared.py",
         "_compiling.py",

@@ -17,11 +17,16 @@ import numpy as np
 from numba import njit
 
 from ..variants import Rules
+from . import _rule_tables as rule_tables
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
 #: The relations between two cells, in the order of the engine's ``relation`` rows.
 RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
+
+#: Sums whose open cells have at most this product of candidate counts are enumerated
+#: for exact support (see :mod:`._sums`).
+SUM_EXACT = 512
 
 
 class ConstraintTable(NamedTuple):
@@ -47,6 +52,13 @@ class ConstraintTable(NamedTuple):
     pair_b: np.ndarray
     pair_rel: np.ndarray
     relation: np.ndarray
+    pair_back: np.ndarray
+    sum_start: np.ndarray
+    sum_cells: np.ndarray
+    sum_coef: np.ndarray
+    sum_group: np.ndarray
+    sum_total: np.ndarray
+    sum_exact: int
 
 
 def _allowed_beside(kind: str, d: int, e: int) -> bool:
@@ -265,6 +277,12 @@ def build(
     even=(),
     locked: bool = True,
     derive: bool = True,
+    relations=(),
+    sums=(),
+    extra_regions=(),
+    candidates=(),
+    sum_exact: int = SUM_EXACT,
+    sum_groups: bool = True,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -282,6 +300,20 @@ def build(
         Whether locked candidates hold (the grid keeps its boxes).
     derive : bool
         Whether to add the cages the sums imply (innies and outies of each unit).
+    relations : sequence of (a, b, key)
+        Relations between two cells, by key (see :mod:`._rule_tables`).
+    sums : sequence of (terms, total)
+        Linear sums, ``terms`` a sequence of ``(cell, coefficient)``.
+    extra_regions : sequence of cell sequences
+        Groups of distinct digits: their cells become peers (a group of ``n`` cells a
+        unit).
+    candidates : sequence of (cell, digits)
+        The digits a cell may hold.
+    sum_exact : int
+        Sums whose open cells have at most this product of candidate counts are
+        enumerated (exact support); 0: bounds only.
+    sum_groups : bool
+        Whether a sum's cells that are peers count as distinct in its bounds.
 
     Examples
     --------
@@ -307,15 +339,31 @@ def build(
             a.append(x)
             b.append(y)
             rel.append(r)
+    relation, more_a, more_b, forward, backward = rule_tables.relation_rows(
+        n, _relation(n), relations
+    )
+    if extra_regions:
+        unit_cells, peers, cell_units = rule_tables.extra_units(units, extra_regions)
+    else:
+        unit_cells, peers, cell_units = units.units, units.peers, units.cell_units
+    peer_sets = [set(row.tolist()) for row in peers] if sums and sum_groups else None
+    sum_cells, sum_coef, sum_group, sum_total = [], [], [], []
+    for terms, total in sums:
+        cells, coefs, ids = rule_tables.sum_groups(terms, peer_sets, grouped=bool(sum_groups))
+        sum_cells.append(cells)
+        sum_coef += coefs
+        sum_group += ids
+        sum_total.append(int(total))
+    sum_start, sum_flat = _csr(sum_cells)
     return ConstraintTable(
         n=units.n,
         box_rows=units.box_rows,
         box_cols=units.box_cols,
-        units=units.units,
-        peers=units.peers,
-        cell_units=units.cell_units,
+        units=unit_cells,
+        peers=peers,
+        cell_units=cell_units,
         locked=bool(locked),
-        allowed=_allowed(n, tuple(odd), tuple(even)),
+        allowed=rule_tables.candidate_masks(_allowed(n, tuple(odd), tuple(even)), candidates),
         cage_start=cage_start,
         cage_cells=cage_cells,
         combo_start=combo_start,
@@ -323,10 +371,17 @@ def build(
         cage_total=_readonly(totals, np.int32),
         thermo_start=thermo_start,
         thermo_cells=thermo_cells,
-        pair_a=_readonly(a, np.int32),
-        pair_b=_readonly(b, np.int32),
-        pair_rel=_readonly(rel, np.int32),
-        relation=_relation(n),
+        pair_a=_readonly(a + more_a, np.int32),
+        pair_b=_readonly(b + more_b, np.int32),
+        pair_rel=_readonly(rel + forward, np.int32),
+        relation=_readonly(relation, np.uint64),
+        pair_back=_readonly(rel + backward, np.int32),
+        sum_start=sum_start,
+        sum_cells=sum_flat,
+        sum_coef=_readonly(sum_coef, np.int64),
+        sum_group=_readonly(sum_group, np.int32),
+        sum_total=_readonly(sum_total, np.int64),
+        sum_exact=int(sum_exact),
     )
 
 
@@ -340,14 +395,6 @@ def _allowed(n, odd, even):
     allowed[list(even)] &= np.uint64(full & ~odd_bits)
     allowed.flags.writeable = False
     return allowed
-
-
-def _neighbours(n):
-    """Every pair of orthogonally adjacent cells, lower cell first."""
-    cells = np.arange(n * n).reshape(n, n)
-    across = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
-    down = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
-    return tuple(map(tuple, np.concatenate([across, down]).tolist()))
 
 
 def constraint_table(units, rules: Rules) -> ConstraintTable:
@@ -372,7 +419,7 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
     n = units.n
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
     if rules.non_consecutive:
-        pairs["non_consecutive"] = _neighbours(n)
+        pairs["non_consecutive"] = rule_tables.neighbours(n)
     return build(
         n,
         units,
@@ -382,4 +429,8 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
         odd=rules.odd,
         even=rules.even,
         locked=units.has_boxes,
+        relations=rule_tables.relation_pairs(n, rules),
+        sums=rule_tables.linear_sums(n, rules),
+        extra_regions=rules.extra_regions,
+        candidates=rules.candidates,
     )

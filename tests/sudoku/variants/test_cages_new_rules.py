@@ -1,0 +1,341 @@
+"""The "cages" engine on the relation, sum and group rules, against brute force.
+
+Every 4x4 grid (288 of them) is checked against each rule as its definition reads
+(written here, apart from the engine's tables); a puzzle's solutions are the grids that
+keep its givens and every rule. Larger grids: a naive backtracking search over the
+empty cells, checked by the same definitions at the leaves.
+"""
+
+import numpy as np
+import pytest
+
+from numbadlx.sudoku import Rules, geometry
+from numbadlx.sudoku.engines import (
+    INVALID,
+    MULTIPLE,
+    NO_SOLUTION,
+    REGISTRY,
+    SOLVED,
+    UNIQUE,
+    constraint_table,
+)
+from tests.helpers import all_4x4_grids
+
+ENGINE = REGISTRY["cages"]
+GRIDS = all_4x4_grids()
+
+
+def run(puzzles, rules, n, limit=2, max_nodes=0, engine=ENGINE, **build):
+    """The engine's serial kernel on rows of n*n; returns the five result arrays."""
+    puzzles = np.atleast_2d(np.asarray(puzzles, dtype=np.uint8))
+    rows = puzzles.shape[0]
+    out = (
+        np.zeros_like(puzzles),
+        np.zeros(rows, dtype=np.uint8),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+    )
+    checked = rules.checked(n)
+    units = geometry.unit_table(n, rules=checked)
+    if engine is ENGINE:
+        table = constraint_table(units, checked)
+        if build:
+            table = table._replace(**build)
+    else:
+        table = engine.table_for(units, checked)
+    engine.solve_serial(puzzles, table, limit, max_nodes, np.zeros(1, np.int64), *out)
+    return out
+
+
+# -- the rules as they read ----------------------------------------------------------
+
+
+def _orthogonal(n):
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        if c + 1 < n:
+            yield cell, cell + 1
+        if r + 1 < n:
+            yield cell, cell + n
+
+
+def _box_of(n, rules):
+    if rules.regions is not None:
+        return list(rules.regions)
+    r, c = rules.box
+    return [(cell // n // r) * (n // c) + cell % n // c for cell in range(n * n)]
+
+
+def _windows(line, width):
+    width = min(width, len(line))
+    return [line[i : i + width] for i in range(len(line) - width + 1)]
+
+
+def keeps(grid, n, rules):
+    """Whether the full ``grid`` keeps every constraint rule of ``rules`` (checked)."""
+    g = [int(v) for v in grid]
+    marks = {
+        "white_dots": lambda d, e: abs(d - e) == 1,
+        "black_dots": lambda d, e: d == 2 * e or e == 2 * d,
+        "x_pairs": lambda d, e: d + e == 10,
+        "v_pairs": lambda d, e: d + e == 5,
+    }
+    for kind, ok in marks.items():
+        if not all(ok(g[a], g[b]) for a, b in getattr(rules, kind)):
+            return False
+    for region in rules.extra_regions:
+        if len({g[c] for c in region}) != len(region):
+            return False
+    if rules.main_diagonal and len({g[i * n + i] for i in range(n)}) != n:
+        return False
+    if rules.anti_diagonal and len({g[(n - 1 - i) * n + i] for i in range(n)}) != n:
+        return False
+    if any(g[cell] not in digits for cell, digits in rules.candidates):
+        return False
+    dotted = {frozenset(p) for p in rules.white_dots + rules.black_dots}
+    crossed = {frozenset(p) for p in rules.x_pairs + rules.v_pairs}
+    for a, b in _orthogonal(n):
+        d, e = g[a], g[b]
+        if frozenset((a, b)) not in dotted:
+            if "white" in rules.negative and abs(d - e) == 1:
+                return False
+            if "black" in rules.negative and (d == 2 * e or e == 2 * d):
+                return False
+        if frozenset((a, b)) not in crossed:
+            if "x" in rules.negative and d + e == 10:
+                return False
+            if "v" in rules.negative and d + e == 5:
+                return False
+        if a in rules.minimums and not g[a] < g[b] or b in rules.minimums and not g[b] < g[a]:
+            return False
+        if a in rules.maximums and not g[a] > g[b] or b in rules.maximums and not g[b] > g[a]:
+            return False
+    if not all(g[a] > g[b] for a, b in rules.greater):
+        return False
+    for line, gap in rules.whispers:
+        if any(abs(g[x] - g[y]) < gap for x, y in zip(line, line[1:])):
+            return False
+    for line in rules.palindromes:
+        if [g[c] for c in line] != [g[c] for c in reversed(line)]:
+            return False
+    third = n // 3
+    for line in rules.entropic_lines:
+        for window in _windows(line, 3):
+            if len({(g[c] - 1) // third for c in window}) != len(window):
+                return False
+    for line, m in rules.modular_lines:
+        for window in _windows(line, m):
+            if len({g[c] % m for c in window}) != len(window):
+                return False
+    for bulb, line in rules.arrows:
+        if sum(g[c] for c in line) != int("".join(str(g[c]) for c in sorted(bulb))):
+            return False
+    for cells, total in rules.little_killers:
+        if sum(g[c] for c in cells) != total:
+            return False
+    if rules.region_sum_lines and (rules.has_boxes or rules.regions is not None):
+        box = _box_of(n, rules)
+        for line in rules.region_sum_lines:
+            sums = [g[line[0]]]
+            for prev, cell in zip(line, line[1:]):
+                if box[cell] == box[prev]:
+                    sums[-1] += g[cell]
+                else:
+                    sums.append(g[cell])
+            if len(set(sums)) > 1:
+                return False
+    for line in rules.zipper_lines:
+        k = len(line)
+        totals = {g[line[i]] + g[line[k - 1 - i]] for i in range(k // 2)}
+        if k % 2:
+            totals.add(g[line[k // 2]])
+        if len(totals) > 1:
+            return False
+    return True
+
+
+def brute_force(puzzle, rules):
+    """The 4x4 grids (2x2 boxes) that keep the givens of ``puzzle`` and ``rules``."""
+    checked = rules.checked(4)
+    puzzle = np.asarray(puzzle)
+    given = puzzle > 0
+    found = [g for g in GRIDS if (g[given] == puzzle[given]).all() and keeps(g, 4, checked)]
+    return found
+
+
+def clashes(puzzle, rules):
+    """Whether two equal givens of a 4x4 puzzle share a row, column, box, the rules'
+    diagonal or an extra region (the INVALID of the contract)."""
+    checked = rules.checked(4)
+    cells = np.arange(16).reshape(4, 4)
+    groups = [
+        *cells,
+        *cells.T,
+        *[cells[r : r + 2, c : c + 2].ravel() for r in (0, 2) for c in (0, 2)],
+    ]
+    groups += [np.array(region) for region in checked.extra_regions]
+    if checked.main_diagonal:
+        groups.append(np.diagonal(cells))
+    if checked.anti_diagonal:
+        groups.append(np.diagonal(cells[:, ::-1]))
+    for group in groups:
+        seen = [int(puzzle[c]) for c in group if puzzle[c]]
+        if len(seen) != len(set(seen)):
+            return True
+    return False
+
+
+# -- random material -----------------------------------------------------------------
+
+
+def random_line(n, rng, length):
+    """A random path of king steps, no cell twice, up to ``length`` cells."""
+    line = [int(rng.integers(n * n))]
+    while len(line) < length:
+        r, c = divmod(line[-1], n)
+        steps = [
+            (r + dr) * n + c + dc
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in line
+        ]
+        if not steps:
+            break
+        line.append(int(rng.choice(steps)))
+    return line
+
+
+def random_diagonal(n, rng):
+    start = int(rng.integers(n * n))
+    r, c = divmod(start, n)
+    dr, dc = (int(v) for v in rng.choice([-1, 1], size=2))
+    cells = []
+    while 0 <= r < n and 0 <= c < n:
+        cells.append(r * n + c)
+        r, c = r + dr, c + dc
+    return cells[: int(rng.integers(1, len(cells) + 1))]
+
+
+def random_rules(kind, rng, grid):
+    """Random rules of ``kind`` on a 4x4 grid; sums read from ``grid`` (now and then
+    off by one)."""
+    n = 4
+
+    def total(cells):
+        return sum(int(grid[c]) for c in cells) + int(rng.choice([0, 0, 0, 1, -1]))
+
+    if kind == "extra_regions":
+        return Rules(
+            extra_regions=[rng.choice(16, int(rng.integers(2, 5)), replace=False).tolist()]
+        )
+    if kind == "diagonals":
+        return Rules(diagonals=str(rng.choice(["main", "anti"])))
+    if kind == "candidates":
+        cells = rng.choice(16, 4, replace=False).tolist()
+        return Rules(candidates={c: (rng.choice(4, 2, replace=False) + 1).tolist() for c in cells})
+    if kind == "negative":
+        marks = list(rng.choice(["white", "black", "x", "v"], int(rng.integers(1, 5)), False))
+        near = list(_orthogonal(n))
+        dots = [near[k] for k in rng.choice(len(near), 3, replace=False)]
+        return Rules(negative=marks, white_dots=dots[:1], black_dots=dots[1:2], v_pairs=dots[2:])
+    if kind == "greater":
+        return Rules(greater=[rng.choice(16, 2, replace=False).tolist() for _ in range(3)])
+    if kind == "minimums":
+        cells = rng.choice(16, 3, replace=False).tolist()
+        return Rules(minimums=cells[:2], maximums=cells[2:])
+    if kind == "whispers":
+        return Rules(whispers=[(random_line(n, rng, 4), int(rng.integers(1, 4)))])
+    if kind == "palindromes":
+        return Rules(palindromes=[random_line(n, rng, int(rng.integers(2, 6)))])
+    if kind == "modular_lines":
+        return Rules(modular_lines=[(random_line(n, rng, 5), int(rng.integers(2, 5)))])
+    if kind == "arrows":
+        cells = random_line(n, rng, int(rng.integers(2, 5)))
+        bulb = cells[:1] if rng.random() < 0.7 else cells[:2]
+        line = cells[len(bulb) :] or [int((cells[0] + 5) % 16)]
+        if set(line) & set(bulb) or len(line) < 1:
+            line = [c for c in range(16) if c not in bulb][:1]
+        return Rules(arrows=[(bulb, line)])
+    if kind == "little_killers":
+        cells = random_diagonal(n, rng)
+        return Rules(little_killers=[(cells, min(4 * len(cells), max(len(cells), total(cells))))])
+    if kind == "region_sum_lines":
+        return Rules(region_sum_lines=[random_line(n, rng, int(rng.integers(2, 7)))])
+    if kind == "zipper_lines":
+        return Rules(zipper_lines=[random_line(n, rng, int(rng.integers(2, 7)))])
+    raise AssertionError(kind)
+
+
+KINDS = (
+    "extra_regions",
+    "diagonals",
+    "candidates",
+    "negative",
+    "greater",
+    "minimums",
+    "whispers",
+    "palindromes",
+    "modular_lines",
+    "arrows",
+    "little_killers",
+    "region_sum_lines",
+    "zipper_lines",
+)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_random_4x4_rules_agree_with_brute_force(kind):
+    rng = np.random.default_rng(sum(map(ord, kind)))
+    checked_cases = 0
+    for _ in range(40):
+        grid = GRIDS[rng.integers(len(GRIDS))]
+        rules = random_rules(kind, rng, grid)
+        puzzles = []
+        for givens in (0, 2, 4, 6):
+            puzzle = np.zeros(16, dtype=np.uint8)
+            where = rng.choice(16, givens, replace=False)
+            source = grid if rng.random() < 0.8 else GRIDS[rng.integers(len(GRIDS))]
+            puzzle[where] = source[where]
+            puzzles.append(puzzle)
+        solutions, status, counts, _, _ = run(puzzles, rules, 4, limit=300)
+        for k, puzzle in enumerate(puzzles):
+            if clashes(puzzle, rules):
+                assert status[k] == INVALID and counts[k] == 0
+                checked_cases += 1
+                continue
+            expected = brute_force(puzzle, rules)
+            assert counts[k] == len(expected), (rules, puzzle.tolist())
+            want = NO_SOLUTION if not expected else UNIQUE if len(expected) == 1 else MULTIPLE
+            assert status[k] == want
+            if expected:
+                assert any((solutions[k] == g).all() for g in expected)
+            checked_cases += 1
+    assert checked_cases == 160
+
+
+@pytest.mark.parametrize("engine", ["bits", "dlx", "cages"])
+@pytest.mark.parametrize("diagonal", ["main", "anti"])
+def test_one_diagonal_on_every_table_engine(engine, diagonal):
+    rules = Rules(diagonals=diagonal)
+    expected = [g for g in GRIDS if keeps(g, 4, rules.checked(4))]
+    assert 0 < len(expected) < len(GRIDS)
+    _, status, counts, _, _ = run(np.zeros(16), rules, 4, limit=300, engine=REGISTRY[engine])
+    assert counts[0] == len(expected) and status[0] == MULTIPLE
+    # the other diagonal is free (on 4x4 grids one diagonal forces the other; on 9x9
+    # it does not): two equal givens on it are fine
+    puzzle = np.zeros(81, dtype=np.uint8)
+    free = [0, 80] if diagonal == "anti" else [8, 72]
+    puzzle[free] = 1
+    solutions, status, _, _, _ = run(puzzle, rules, 9, limit=1, engine=REGISTRY[engine])
+    grid = solutions[0].reshape(9, 9)
+    assert status[0] == SOLVED and (solutions[0][free] == 1).all()
+    assert keeps(solutions[0], 9, rules.checked(9))
+    assert all(len(set(line)) == 9 for line in [*grid, *grid.T])
+    assert all(
+        len(set(grid[r : r + 3, c : c + 3].ravel())) == 9 for r in (0, 3, 6) for c in (0, 3, 6)
+    )
+    ruled = [8, 72] if diagonal == "anti" else [0, 80]
+    puzzle = np.zeros(81, dtype=np.uint8)
+    puzzle[ruled] = 1
+    assert run(puzzle, rules, 9, engine=REGISTRY[engine])[1][0] == INVALID
