@@ -397,7 +397,7 @@ def _allowed(n, odd, even):
     return allowed
 
 
-def constraint_table(units, rules: Rules) -> ConstraintTable:
+def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
     """The :class:`ConstraintTable` of grids with the unit table ``units`` (of the
     rules, :func:`~numbadlx.sudoku.geometry.unit_table`) under ``rules`` (checked for
     the grid's size): what the "cages" engine's kernels take.
@@ -433,4 +433,5 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
         sums=rule_tables.linear_sums(n, rules),
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,
+        **options,
     )
