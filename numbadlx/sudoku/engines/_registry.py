@@ -170,7 +170,7 @@ REGISTRY = types.MappingProxyType(
         "cages": _entry(
             "cages",
             _cages,
-            summary="candidate bit masks with cage sums, thermos, pairs and odd/even",
+            summary="candidate bit masks with sums, relations, thermos and lines",
             shapes="every shape",
             fits=lambda n, box: True,
             auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack
