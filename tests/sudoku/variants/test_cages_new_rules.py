@@ -9,8 +9,10 @@ empty cells, checked by the same definitions at the leaves.
 import numpy as np
 import pytest
 
+from numbadlx import sudoku
 from numbadlx.sudoku import Rules, geometry
 from numbadlx.sudoku.engines import (
+    BUDGET,
     INVALID,
     MULTIPLE,
     NO_SOLUTION,
@@ -538,3 +540,81 @@ def test_planted_puzzles_keep_their_solution(n):
             if n == 6:
                 assert len(naive_count(puzzle, n, box, checked, 2)) == counts[k]
     assert kinds_seen >= {"arrows", "little_killers", "whispers", "zipper_lines", "greater"}
+
+
+def test_mixed_4x4_rules_agree_with_brute_force():
+    rng = np.random.default_rng(34)
+    for _ in range(60):
+        grid = GRIDS[rng.integers(len(GRIDS))]
+        fields = {}
+        for kind in rng.choice(KINDS, 3, replace=False):
+            part = random_rules(str(kind), rng, grid)
+            for name in part.kinds:
+                fields.setdefault(name, getattr(part, name))
+        if set(fields.get("minimums", ())) & set(fields.get("maximums", ())):
+            continue
+        rules = Rules(**fields)
+        puzzle = np.zeros(16, dtype=np.uint8)
+        where = rng.choice(16, int(rng.integers(0, 5)), replace=False)
+        puzzle[where] = grid[where]
+        solutions, status, counts, _, _ = run(puzzle, rules, 4, limit=300)
+        if clashes(puzzle, rules):
+            assert status[0] == INVALID
+            continue
+        expected = brute_force(puzzle, rules)
+        assert counts[0] == len(expected), rules
+        if expected:
+            assert any((solutions[0] == g).all() for g in expected)
+
+
+def test_givens_breaking_a_rule_are_no_solution_not_invalid():
+    cases = [
+        (Rules(greater=[(0, 1)]), {0: 1, 1: 2}),
+        (Rules(arrows=[((0,), (1, 2))]), {0: 1}),  # two digits on the line sum to 2 at least
+        (Rules(little_killers=[((0, 5, 10, 15), 9)]), {0: 4, 10: 4}),
+        (Rules(palindromes=[(0, 1, 2)]), {0: 1, 2: 2}),
+        (Rules(whispers=[((0, 1), 2)]), {0: 2, 1: 3}),
+        (Rules(candidates={0: [2, 3]}), {0: 1}),
+        (Rules(negative=True), {0: 1, 1: 2}),
+        (Rules(minimums=[5]), {5: 4}),
+        (Rules(zipper_lines=[(0, 1, 2)]), {1: 1}),
+    ]
+    for rules, givens in cases:
+        puzzle = np.zeros(16, dtype=np.uint8)
+        for cell, d in givens.items():
+            puzzle[cell] = d
+        _, status, counts, _, _ = run(puzzle, rules, 4)
+        assert status[0] == NO_SOLUTION and counts[0] == 0, rules
+        assert not brute_force(puzzle, rules)
+    puzzle = np.zeros(16, dtype=np.uint8)
+    puzzle[[0, 15]] = 3
+    assert run(puzzle, Rules(extra_regions=[(0, 15)]), 4)[1][0] == INVALID
+
+
+def test_public_solve_with_limits_budgets_and_threads():
+    rng = np.random.default_rng(5)
+    grid = solution_grid(9, 3, 3, rng)
+    g = [int(v) for v in grid]
+    killers = [([k * 10 for k in range(9)], sum(g[k * 10] for k in range(9)))]
+    arrows = []
+    while len(arrows) < 6:
+        line = random_line(9, rng, 3)
+        if len(line) == 3 and g[line[1]] + g[line[2]] == g[line[0]]:
+            arrows.append((line[:1], line[1:]))
+    rules = Rules(little_killers=killers, arrows=arrows)
+    puzzles = np.zeros((6, 81), dtype=np.uint8)
+    for k in range(6):
+        where = rng.choice(81, 20 + 5 * k, replace=False)
+        puzzles[k, where] = grid[where]
+    puzzles[5, :2] = 9  # a clash: INVALID, the other rows unharmed
+    both = sudoku.solve(puzzles, rules=rules, threads=2, limit=2)
+    assert both.engine == "cages"
+    one = sudoku.solve(puzzles, rules=rules, threads=1, limit=1)
+    assert both.status.tolist()[5] == INVALID == one.status.tolist()[5]
+    for k in range(5):
+        assert both.status[k] in (UNIQUE, MULTIPLE) and one.status[k] == SOLVED
+        assert keeps(one.solutions[k], 9, rules.checked(9))
+        assert (both.solutions[k] == one.solutions[k]).all()
+    tight = sudoku.solve(puzzles[:1], rules=rules, max_nodes=1, limit=2)
+    assert tight.status[0] in (BUDGET, UNIQUE, MULTIPLE)
+    assert tight.nodes[0] <= 1 or tight.status[0] != BUDGET
