@@ -182,6 +182,7 @@ SETTINGS = {
     "exact 8192": {"sum_exact": 8192},
     "no exact": {"sum_exact": 0},
     "no groups": {"sum_groups": False},
+    "no triples": {"triples": False},
 }
 
 

@@ -94,6 +94,7 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
+        "sudoku/engines/_relations.py",
         "sudoku/engines/_sums.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
@@ -112,6 +113,11 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
+    "sudoku/engines/_relations.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
     "sudoku/engines/_sums.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",

@@ -16,7 +16,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   negative constraint; see :mod:`._rule_tables`): a candidate of one cell stays while
   some candidate of the other is allowed beside it (``relation[r, d]``: the digits
   the first cell may hold beside digit ``d + 1`` in the second, row ``pair_rel``; the
-  second cell's row is ``pair_back``);
+  second cell's row is ``pair_back``); two relations meeting in a cell, towards two
+  peers, are checked together (:mod:`._relations`);
 * **sums** - linear sums with coefficients (arrows, little killers, region-sum and
   zipper lines), bounds and exact support: :mod:`._sums`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
@@ -44,6 +45,7 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     pair_a, pair_b, pair_rel, pair_back (Q,) int32: the two cells and the rows
     relation    (R, n)     uint64
     sum_start, sum_cells, sum_coef, sum_group, sum_total, sum_exact: see _sums
+    tri_mid, tri_a, tri_b, tri_ra, tri_rb: see _relations
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -58,6 +60,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate
+from ._relations import propagate_triples
 from ._sums import propagate_sums
 
 _ONE = np.uint64(1)
@@ -283,7 +286,10 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         tail, s4 = propagate_sums(masks, table, queue, tail)
         if s4 < 0:
             return -1
-        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
+        tail, s5 = propagate_triples(masks, table, queue, tail)
+        if s5 < 0:
+            return -1
+        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0:
             return placed
 
 

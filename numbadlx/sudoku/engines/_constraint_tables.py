@@ -59,6 +59,11 @@ class ConstraintTable(NamedTuple):
     sum_group: np.ndarray
     sum_total: np.ndarray
     sum_exact: int
+    tri_mid: np.ndarray
+    tri_a: np.ndarray
+    tri_b: np.ndarray
+    tri_ra: np.ndarray
+    tri_rb: np.ndarray
 
 
 def _allowed_beside(kind: str, d: int, e: int) -> bool:
@@ -283,6 +288,7 @@ def build(
     candidates=(),
     sum_exact: int = SUM_EXACT,
     sum_groups: bool = True,
+    triples: bool = True,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -314,6 +320,9 @@ def build(
         enumerated (exact support); 0: bounds only.
     sum_groups : bool
         Whether a sum's cells that are peers count as distinct in its bounds.
+    triples : bool
+        Whether relations that meet in a cell are checked together (see
+        :mod:`._relations`).
 
     Examples
     --------
@@ -346,7 +355,14 @@ def build(
         unit_cells, peers, cell_units = rule_tables.extra_units(units, extra_regions)
     else:
         unit_cells, peers, cell_units = units.units, units.peers, units.cell_units
-    peer_sets = [set(row.tolist()) for row in peers] if sums and sum_groups else None
+    wanted = (sums and sum_groups) or (triples and len(a) + len(more_a) > 1)
+    peer_sets = [set(row) for row in peers.tolist()] if wanted else None
+    tri = []
+    if triples and wanted:
+        tri = rule_tables.relation_triples(
+            n, relation, a + more_a, b + more_b, rel + forward, rel + backward, peer_sets
+        )
+    tri_cols = [_readonly([t[k] for t in tri], np.int32) for k in range(5)]
     sum_cells, sum_coef, sum_group, sum_total = [], [], [], []
     for terms, total in sums:
         cells, coefs, ids = rule_tables.sum_groups(terms, peer_sets, grouped=bool(sum_groups))
@@ -382,6 +398,11 @@ def build(
         sum_group=_readonly(sum_group, np.int32),
         sum_total=_readonly(sum_total, np.int64),
         sum_exact=int(sum_exact),
+        tri_mid=tri_cols[0],
+        tri_a=tri_cols[1],
+        tri_b=tri_cols[2],
+        tri_ra=tri_cols[3],
+        tri_rb=tri_cols[4],
     )
 
 

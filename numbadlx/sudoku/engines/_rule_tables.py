@@ -27,6 +27,7 @@ import numpy as np
 __all__ = [
     "relation_pairs",
     "relation_rows",
+    "relation_triples",
     "linear_sums",
     "sum_groups",
     "extra_units",
@@ -123,6 +124,35 @@ def relation_rows(n, base, pairs):
         back.append(row_index(backward))
     relation = np.array(rows, dtype=np.uint64).reshape(len(rows), n)
     return relation, a, b, fwd, back
+
+
+def relation_triples(n, relation, a, b, forward, backward, peer_sets):
+    """The triples ``(m, x, y, row_x, row_y)`` of :mod:`._relations`: two relations
+    that meet in cell ``m``, towards peers ``x`` and ``y``, each allowing at most
+    ``n / 2`` digits beside a digit of ``m`` on average (``row_x``: the row of the
+    digits ``x`` may hold beside ``m``'s).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rel, a, b, fwd, back = relation_rows(4, np.zeros((0, 4), np.uint64),
+    ...                                      [(0, 1, ("equal",)), (1, 2, ("equal",))])
+    >>> relation_triples(4, rel, a, b, fwd, back, [{1, 2, 3}, {0, 2, 3}, {0, 1, 3}])
+    [(1, 0, 2, 0, 0)]
+    """
+    dense = [sum(bin(int(v)).count("1") for v in row) > n * n / 2 for row in relation]
+    around = {}
+    for x, y, f, k in zip(a, b, forward, backward):
+        if not dense[f] and not dense[k]:
+            around.setdefault(y, []).append((x, f))  # x's digits beside y's: row f
+            around.setdefault(x, []).append((y, k))
+    out = []
+    for m, ends in around.items():
+        for i, (x, rx) in enumerate(ends):
+            for y, ry in ends[i + 1 :]:
+                if x != y and y in peer_sets[x]:
+                    out.append((m, x, y, rx, ry))
+    return out
 
 
 def _window_pairs(line, width, differ, same):
