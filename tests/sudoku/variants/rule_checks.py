@@ -28,9 +28,7 @@ def run(puzzles, rules, n, limit=2, max_nodes=0, engine=ENGINE, **build):
     checked = rules.checked(n)
     units = geometry.unit_table(n, rules=checked)
     if engine is ENGINE:
-        table = constraint_table(units, checked)
-        if build:
-            table = table._replace(**build)
+        table = constraint_table(units, checked, **build)
     else:
         table = engine.table_for(units, checked)
     engine.solve_serial(puzzles, table, limit, max_nodes, np.zeros(1, np.int64), *out)

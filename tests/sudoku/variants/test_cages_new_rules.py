@@ -90,8 +90,10 @@ KINDS = (
 )
 
 
+@pytest.mark.parametrize("options", [{}, {"sum_exact": 0, "sum_groups": False, "triples": False}])
 @pytest.mark.parametrize("kind", KINDS)
-def test_random_4x4_rules_agree_with_brute_force(kind):
+def test_random_4x4_rules_agree_with_brute_force(kind, options):
+    """Each kind, with every propagation step (and with the optional ones off)."""
     rng = np.random.default_rng(sum(map(ord, kind)))
     checked_cases = 0
     for _ in range(40):
@@ -104,7 +106,7 @@ def test_random_4x4_rules_agree_with_brute_force(kind):
             source = grid if rng.random() < 0.8 else GRIDS[rng.integers(len(GRIDS))]
             puzzle[where] = source[where]
             puzzles.append(puzzle)
-        solutions, status, counts, _, _ = run(puzzles, rules, 4, limit=300)
+        solutions, status, counts, _, _ = run(puzzles, rules, 4, limit=300, **options)
         for k, puzzle in enumerate(puzzles):
             if clashes(puzzle, rules):
                 assert status[k] == INVALID and counts[k] == 0
@@ -194,3 +196,29 @@ def test_givens_breaking_a_rule_are_no_solution_not_invalid():
     puzzle = np.zeros(16, dtype=np.uint8)
     puzzle[[0, 15]] = 3
     assert run(puzzle, Rules(extra_regions=[(0, 15)]), 4)[1][0] == INVALID
+
+
+def test_relations_meeting_in_a_cell_are_checked_together():
+    # two X pairs chained down a column: cells 36 and 54 would both hold 10 - d45
+    _, status, _, nodes, _ = run(np.zeros(81), Rules(x_pairs=[(36, 45), (45, 54)]), 9)
+    assert status[0] == NO_SOLUTION and nodes[0] == 1
+    # without the step the same answer takes a search
+    _, status, _, more, _ = run(
+        np.zeros(81), Rules(x_pairs=[(36, 45), (45, 54)]), 9, max_nodes=5000, triples=False
+    )
+    assert status[0] != UNIQUE and more[0] > 1
+    # a 4x4 minimum between two cells of its row cannot be 3: both would be 4
+    rules = Rules(minimums=[1])
+    assert all(g[1] != 3 for g in brute_force(np.zeros(16), rules))
+    _, status, counts, _, _ = run(np.zeros(16), rules, 4, limit=300)
+    assert counts[0] == len(brute_force(np.zeros(16), rules))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_auto_picks_the_cages_engine(kind):
+    from numbadlx.sudoku.engines import pick_engine
+
+    rules = random_rules(kind, np.random.default_rng(1), GRIDS[0])
+    expected = "bits" if kind == "diagonals" else "cages"
+    assert pick_engine("auto", 4, rules=rules) == expected
+    assert pick_engine("cages", 4, rules=rules) == "cages"
