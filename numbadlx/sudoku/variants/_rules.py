@@ -163,11 +163,9 @@ class Rules:
         comes back makes two pieces there. Without boxes or regions: no constraint.
     entropic_lines : sequence of lines
         Every three consecutive cells hold one low, one middle and one high digit
-        (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs); on a
-        line of two cells, the two digits lie in different runs.
+        (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs).
     modular_lines : sequence of line or (line, m)
-        Every ``m`` consecutive cells (default 3) hold digits distinct modulo ``m``
-        (all the cells of a line shorter than ``m``).
+        Every ``m`` consecutive cells (default 3) hold digits distinct modulo ``m``.
     zipper_lines : sequence of lines
         Cells equally far from the line's centre sum to the same total; on a line of
         odd length that total is the centre's digit.

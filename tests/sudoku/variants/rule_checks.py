@@ -55,7 +55,7 @@ def _box_of(n, rules):
 
 
 def _windows(line, width):
-    width = min(width, len(line))
+    """Every run of ``width`` consecutive cells (none on a shorter line)."""
     return [line[i : i + width] for i in range(len(line) - width + 1)]
 
 
