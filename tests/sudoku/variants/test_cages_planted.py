@@ -191,3 +191,16 @@ def test_public_solve_with_limits_budgets_and_threads():
     tight = sudoku.solve(puzzles[:1], rules=rules, max_nodes=1, limit=2)
     assert tight.status[0] in (BUDGET, UNIQUE, MULTIPLE)
     assert tight.nodes[0] <= 1 or tight.status[0] != BUDGET
+
+
+def test_generate_under_the_new_rules_makes_unique_puzzles():
+    rules = Rules(
+        little_killers=[((0, 10, 20, 30, 40, 50, 60, 70, 80), 45)],
+        whispers=[[1, 2, 3]],
+        greater=[(9, 18)],
+    )
+    puzzles = sudoku.generate(2, rules=rules, seed=3)
+    result = sudoku.solve(puzzles, rules=rules)
+    assert result.status.tolist() == [UNIQUE, UNIQUE]
+    for solution in result.solutions:
+        assert keeps(solution, 9, rules.checked(9))
