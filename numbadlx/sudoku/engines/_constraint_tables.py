@@ -21,7 +21,7 @@ from . import _rule_tables as rule_tables
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
-#: The relations between two cells, in the order of the engine's ``relation`` rows.
+#: The relations between two cells of the classic rules (the names ``build`` takes).
 RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
 
 #: Sums whose open cells have at most this product of candidate counts are enumerated
@@ -64,29 +64,6 @@ class ConstraintTable(NamedTuple):
     tri_b: np.ndarray
     tri_ra: np.ndarray
     tri_rb: np.ndarray
-
-
-def _allowed_beside(kind: str, d: int, e: int) -> bool:
-    if kind == "white_dots":
-        return abs(d - e) == 1
-    if kind == "black_dots":
-        return d == 2 * e or e == 2 * d
-    if kind == "x_pairs":
-        return d + e == 10
-    if kind == "v_pairs":
-        return d + e == 5
-    return abs(d - e) != 1  # non_consecutive
-
-
-@functools.cache
-def _relation(n: int) -> np.ndarray:
-    table = np.zeros((len(RELATIONS), n), dtype=np.uint64)
-    for r, kind in enumerate(RELATIONS):
-        for d in range(1, n + 1):
-            bits = sum(1 << (e - 1) for e in range(1, n + 1) if _allowed_beside(kind, d, e))
-            table[r, d - 1] = bits
-    table.flags.writeable = False
-    return table
 
 
 @functools.cache
@@ -341,27 +318,20 @@ def build(
     flat.flags.writeable = False
     totals = [-1 if total is None else int(total) for _, total in cages]
     thermo_start, thermo_cells = _csr(thermos)
-    a, b, rel = [], [], []
-    for kind, items in (pairs or {}).items():
-        r = RELATIONS.index(kind)
-        for x, y in items:
-            a.append(x)
-            b.append(y)
-            rel.append(r)
-    relation, more_a, more_b, forward, backward = rule_tables.relation_rows(
-        n, _relation(n), relations
-    )
     if extra_regions:
         unit_cells, peers, cell_units = rule_tables.extra_units(units, extra_regions)
     else:
         unit_cells, peers, cell_units = units.units, units.peers, units.cell_units
-    wanted = (sums and sum_groups) or (triples and len(a) + len(more_a) > 1)
-    peer_sets = [set(row) for row in peers.tolist()] if wanted else None
+    listed = [(x, y, (kind,)) for kind, items in (pairs or {}).items() for x, y in items]
+    listed += list(relations)
+    peer_sets = [set(row) for row in peers.tolist()] if listed or sums else None
+    # a relation between peers also keeps their digits apart (an X pair in one row is
+    # no 5 and 5)
+    listed = [(x, y, ("distinct", key) if y in peer_sets[x] else key) for x, y, key in listed]
+    relation, a, b, forward, backward = rule_tables.relation_rows(n, listed)
     tri = []
-    if triples and wanted:
-        tri = rule_tables.relation_triples(
-            n, relation, a + more_a, b + more_b, rel + forward, rel + backward, peer_sets
-        )
+    if triples and len(a) > 1:
+        tri = rule_tables.relation_triples(n, relation, a, b, forward, backward, peer_sets)
     tri_cols = [_readonly([t[k] for t in tri], np.int32) for k in range(5)]
     sum_cells, sum_coef, sum_group, sum_total = [], [], [], []
     for terms, total in sums:
@@ -387,11 +357,11 @@ def build(
         cage_total=_readonly(totals, np.int32),
         thermo_start=thermo_start,
         thermo_cells=thermo_cells,
-        pair_a=_readonly(a + more_a, np.int32),
-        pair_b=_readonly(b + more_b, np.int32),
-        pair_rel=_readonly(rel + forward, np.int32),
+        pair_a=_readonly(a, np.int32),
+        pair_b=_readonly(b, np.int32),
+        pair_rel=_readonly(forward, np.int32),
         relation=_readonly(relation, np.uint64),
-        pair_back=_readonly(rel + backward, np.int32),
+        pair_back=_readonly(backward, np.int32),
         sum_start=sum_start,
         sum_cells=sum_flat,
         sum_coef=_readonly(sum_coef, np.int64),

@@ -54,10 +54,24 @@ _MARKS = {
 }
 
 
+_CLASSIC = {
+    "white_dots": _MARKS["white"],
+    "black_dots": _MARKS["black"],
+    "x_pairs": _MARKS["x"],
+    "v_pairs": _MARKS["v"],
+    "non_consecutive": lambda d, e: abs(d - e) != 1,
+}
+
+
 def _test(key):
     """The test ``ok(d, e)`` of a relation key: digit ``d`` in the first cell, ``e`` in
     the second."""
     kind = key[0]
+    if kind == "distinct":
+        inner = _test(key[1])
+        return lambda d, e: d != e and inner(d, e)
+    if kind in _CLASSIC:
+        return _CLASSIC[kind]
     if kind == "greater":
         return lambda d, e: d > e
     if kind == "equal":
@@ -90,24 +104,19 @@ def _rows_of(n, key):
     return forward, backward
 
 
-def relation_rows(n, base, pairs):
-    """The engine's relation rows and the pairs' row indices.
-
-    ``base`` is the ``(B, n)`` table of the symmetric relations of the classic pair
-    rules (dots, X, V, non-consecutive), kept first; ``pairs`` is a list of
-    ``(a, b, key)``. Returns ``(relation (R, n) uint64, a, b, forward, backward)``,
-    equal rows stored once.
+def relation_rows(n, pairs):
+    """The engine's relation rows and the pairs' row indices, from ``pairs``, a list of
+    ``(a, b, key)`` (a key of :func:`_test`). Returns ``(relation (R, n) uint64, a, b,
+    forward, backward)``, equal rows stored once.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rel, a, b, fwd, back = relation_rows(4, np.zeros((0, 4), np.uint64),
-    ...                                      [(0, 1, ("greater",))])
+    >>> rel, a, b, fwd, back = relation_rows(4, [(0, 1, ("greater",))])
     >>> [bin(int(v)) for v in rel[fwd[0]]], [bin(int(v)) for v in rel[back[0]]]
     (['0b1110', '0b1100', '0b1000', '0b0'], ['0b0', '0b1', '0b11', '0b111'])
     """
-    rows = [tuple(int(v) for v in row) for row in base]
-    index = {row: k for k, row in enumerate(rows)}
+    rows = []
+    index = {}
 
     def row_index(row):
         if row not in index:
@@ -134,9 +143,7 @@ def relation_triples(n, relation, a, b, forward, backward, peer_sets):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rel, a, b, fwd, back = relation_rows(4, np.zeros((0, 4), np.uint64),
-    ...                                      [(0, 1, ("equal",)), (1, 2, ("equal",))])
+    >>> rel, a, b, fwd, back = relation_rows(4, [(0, 1, ("equal",)), (1, 2, ("equal",))])
     >>> relation_triples(4, rel, a, b, fwd, back, [{1, 2, 3}, {0, 2, 3}, {0, 1, 3}])
     [(1, 0, 2, 0, 0)]
     """
