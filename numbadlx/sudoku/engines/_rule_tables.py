@@ -16,6 +16,13 @@ with one piece of code each:
   as odd and even cells do.
 
 Each builder returns plain Python data; :func:`~._constraint_tables.build` packs it.
+
+What the propagation leaves to search: a relation is reasoned about one pair at a time
+(and two at a time through a middle cell, :mod:`._relations`), never a whole line at
+once (a modular line's residues as a set, a palindrome's halves as a whole); a sum
+with more than a few hundred combinations of open digits gets bounds only; a
+region-sum line compares each segment with the first, with no shared total of its
+own; an extra region of fewer than ``n`` cells gets naked singles, not hidden ones.
 """
 
 from __future__ import annotations
