@@ -118,8 +118,11 @@ DEPENDENCIES = {
         "sudoku/engines/_ordering.py",
         "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
+        "sudoku/engines/_relations.py",
+        "sudoku/engines/_sums.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
+        "sudoku/engines/_rule_tables.py",
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
         "sudoku/variants/_fields.py",
@@ -153,6 +156,16 @@ DEPENDENCIES = {
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
+    "sudoku/engines/_relations.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_sums.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
     "sudoku/making/_bodies.py": (
         "_cleared.py",
         "_compiling.py",

@@ -12,11 +12,18 @@ constraint rules, repeated with the singles until neither changes a mask:
   of the surviving sets (this is also the min/max bound on the sum), and a digit in
   every surviving set with one open cell left for it is placed there;
 * **pairs** - a relation between two cells (white or black dot, X, V, not
-  consecutive): a candidate of one cell stays while some candidate of the other is
-  allowed beside it (``relation[r, d]``: the digits allowed beside digit ``d + 1``);
+  consecutive, greater, whispers, palindromes, entropic and modular lines, the
+  negative constraint; see :mod:`._rule_tables`): a candidate of one cell stays while
+  some candidate of the other is allowed beside it (``relation[r, d]``: the digits
+  the first cell may hold beside digit ``d + 1`` in the second, row ``pair_rel``; the
+  second cell's row is ``pair_back``); two relations meeting in a cell, towards two
+  peers, are checked together (:mod:`._relations`);
+* **sums** - linear sums with coefficients (arrows, little killers, region-sum and
+  zipper lines), bounds and exact support: :mod:`._sums`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
-* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state;
+* **odd/even, candidates** - a mask of allowed digits per cell, applied once to the
+  givens' state; extra regions are more peers (and units when they hold ``n`` cells);
 
 and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cells of
 one unit along the thermometers exceeds ``k`` distinct digits).
@@ -44,8 +51,10 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     combos                 uint64: a cage without a total has none (distinct only)
     cage_total  (C,)       int32: the total, or -1 for none
     thermo_start (T+1,)    int32, thermo_cells int32: bulb first
-    pair_a, pair_b, pair_rel (Q,) int32: the two cells and the relation's row
+    pair_a, pair_b, pair_rel, pair_back (Q,) int32: the two cells and the rows
     relation    (R, n)     uint64
+    sum_start, sum_cells, sum_coef, sum_group, sum_total, sum_exact: see _sums
+    tri_mid, tri_a, tri_b, tri_ra, tri_rb: see _relations
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -62,6 +71,8 @@ from ._loop import lanes_for, solve_rows, take_units
 from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
 from ._propagation import place, propagate
+from ._relations import propagate_triples
+from ._sums import propagate_sums
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -242,7 +253,8 @@ def _pairs(masks, table, queue, tail):
         if state < 0:
             return tail, -1
         changed |= state
-        tail, state = _restrict(masks, b, _support(masks[a], relation, r), queue, tail)
+        back = table.pair_back[q]
+        tail, state = _restrict(masks, b, _support(masks[a], relation, back), queue, tail)
         if state < 0:
             return tail, -1
         changed |= state
@@ -308,7 +320,13 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         tail, s3 = _thermos(masks, table, queue, tail)
         if s3 < 0:
             return -1
-        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+        tail, s4 = propagate_sums(masks, table, queue, tail)
+        if s4 < 0:
+            return -1
+        tail, s5 = propagate_triples(masks, table, queue, tail)
+        if s5 < 0:
+            return -1
+        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0:
             return placed
 
 

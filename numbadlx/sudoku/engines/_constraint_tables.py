@@ -17,11 +17,16 @@ import numpy as np
 from numba import njit
 
 from ..variants import Rules
+from . import _rule_tables as rule_tables
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
-#: The relations between two cells, in the order of the engine's ``relation`` rows.
+#: The relations between two cells of the classic rules (the names ``build`` takes).
 RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive")
+
+#: Sums whose open cells have at most this product of candidate counts are enumerated
+#: for exact support (see :mod:`._sums`).
+SUM_EXACT = 512
 
 
 class ConstraintTable(NamedTuple):
@@ -47,29 +52,18 @@ class ConstraintTable(NamedTuple):
     pair_b: np.ndarray
     pair_rel: np.ndarray
     relation: np.ndarray
-
-
-def _allowed_beside(kind: str, d: int, e: int) -> bool:
-    if kind == "white_dots":
-        return abs(d - e) == 1
-    if kind == "black_dots":
-        return d == 2 * e or e == 2 * d
-    if kind == "x_pairs":
-        return d + e == 10
-    if kind == "v_pairs":
-        return d + e == 5
-    return abs(d - e) != 1  # non_consecutive
-
-
-@functools.cache
-def _relation(n: int) -> np.ndarray:
-    table = np.zeros((len(RELATIONS), n), dtype=np.uint64)
-    for r, kind in enumerate(RELATIONS):
-        for d in range(1, n + 1):
-            bits = sum(1 << (e - 1) for e in range(1, n + 1) if _allowed_beside(kind, d, e))
-            table[r, d - 1] = bits
-    table.flags.writeable = False
-    return table
+    pair_back: np.ndarray
+    sum_start: np.ndarray
+    sum_cells: np.ndarray
+    sum_coef: np.ndarray
+    sum_group: np.ndarray
+    sum_total: np.ndarray
+    sum_exact: int
+    tri_mid: np.ndarray
+    tri_a: np.ndarray
+    tri_b: np.ndarray
+    tri_ra: np.ndarray
+    tri_rb: np.ndarray
 
 
 @functools.cache
@@ -265,6 +259,13 @@ def build(
     even=(),
     locked: bool = True,
     derive: bool = True,
+    relations=(),
+    sums=(),
+    extra_regions=(),
+    candidates=(),
+    sum_exact: int = SUM_EXACT,
+    sum_groups: bool = True,
+    triples: bool = True,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -282,6 +283,23 @@ def build(
         Whether locked candidates hold (the grid keeps its boxes).
     derive : bool
         Whether to add the cages the sums imply (innies and outies of each unit).
+    relations : sequence of (a, b, key)
+        Relations between two cells, by key (see :mod:`._rule_tables`).
+    sums : sequence of (terms, total)
+        Linear sums, ``terms`` a sequence of ``(cell, coefficient)``.
+    extra_regions : sequence of cell sequences
+        Groups of distinct digits: their cells become peers (a group of ``n`` cells a
+        unit).
+    candidates : sequence of (cell, digits)
+        The digits a cell may hold.
+    sum_exact : int
+        Sums whose open cells have at most this product of candidate counts are
+        enumerated (exact support); 0: bounds only.
+    sum_groups : bool
+        Whether a sum's cells that are peers count as distinct in its bounds.
+    triples : bool
+        Whether relations that meet in a cell are checked together (see
+        :mod:`._relations`).
 
     Examples
     --------
@@ -300,22 +318,38 @@ def build(
     flat.flags.writeable = False
     totals = [-1 if total is None else int(total) for _, total in cages]
     thermo_start, thermo_cells = _csr(thermos)
-    a, b, rel = [], [], []
-    for kind, items in (pairs or {}).items():
-        r = RELATIONS.index(kind)
-        for x, y in items:
-            a.append(x)
-            b.append(y)
-            rel.append(r)
+    if extra_regions:
+        unit_cells, peers, cell_units = rule_tables.extra_units(units, extra_regions)
+    else:
+        unit_cells, peers, cell_units = units.units, units.peers, units.cell_units
+    listed = [(x, y, (kind,)) for kind, items in (pairs or {}).items() for x, y in items]
+    listed += list(relations)
+    peer_sets = [set(row) for row in peers.tolist()] if listed or sums else None
+    # a relation between peers also keeps their digits apart (an X pair in one row is
+    # no 5 and 5)
+    listed = [(x, y, ("distinct", key) if y in peer_sets[x] else key) for x, y, key in listed]
+    relation, a, b, forward, backward = rule_tables.relation_rows(n, listed)
+    tri = []
+    if triples and len(a) > 1:
+        tri = rule_tables.relation_triples(n, relation, a, b, forward, backward, peer_sets)
+    tri_cols = [_readonly([t[k] for t in tri], np.int32) for k in range(5)]
+    sum_cells, sum_coef, sum_group, sum_total = [], [], [], []
+    for terms, total in sums:
+        cells, coefs, ids = rule_tables.sum_groups(terms, peer_sets, grouped=bool(sum_groups))
+        sum_cells.append(cells)
+        sum_coef += coefs
+        sum_group += ids
+        sum_total.append(int(total))
+    sum_start, sum_flat = _csr(sum_cells)
     return ConstraintTable(
         n=units.n,
         box_rows=units.box_rows,
         box_cols=units.box_cols,
-        units=units.units,
-        peers=units.peers,
-        cell_units=units.cell_units,
+        units=unit_cells,
+        peers=peers,
+        cell_units=cell_units,
         locked=bool(locked),
-        allowed=_allowed(n, tuple(odd), tuple(even)),
+        allowed=rule_tables.candidate_masks(_allowed(n, tuple(odd), tuple(even)), candidates),
         cage_start=cage_start,
         cage_cells=cage_cells,
         combo_start=combo_start,
@@ -325,8 +359,20 @@ def build(
         thermo_cells=thermo_cells,
         pair_a=_readonly(a, np.int32),
         pair_b=_readonly(b, np.int32),
-        pair_rel=_readonly(rel, np.int32),
-        relation=_relation(n),
+        pair_rel=_readonly(forward, np.int32),
+        relation=_readonly(relation, np.uint64),
+        pair_back=_readonly(backward, np.int32),
+        sum_start=sum_start,
+        sum_cells=sum_flat,
+        sum_coef=_readonly(sum_coef, np.int64),
+        sum_group=_readonly(sum_group, np.int32),
+        sum_total=_readonly(sum_total, np.int64),
+        sum_exact=int(sum_exact),
+        tri_mid=tri_cols[0],
+        tri_a=tri_cols[1],
+        tri_b=tri_cols[2],
+        tri_ra=tri_cols[3],
+        tri_rb=tri_cols[4],
     )
 
 
@@ -342,15 +388,7 @@ def _allowed(n, odd, even):
     return allowed
 
 
-def _neighbours(n):
-    """Every pair of orthogonally adjacent cells, lower cell first."""
-    cells = np.arange(n * n).reshape(n, n)
-    across = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
-    down = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
-    return tuple(map(tuple, np.concatenate([across, down]).tolist()))
-
-
-def constraint_table(units, rules: Rules) -> ConstraintTable:
+def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
     """The :class:`ConstraintTable` of grids with the unit table ``units`` (of the
     rules, :func:`~numbadlx.sudoku.geometry.unit_table`) under ``rules`` (checked for
     the grid's size): what the "cages" engine's kernels take.
@@ -372,7 +410,7 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
     n = units.n
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
     if rules.non_consecutive:
-        pairs["non_consecutive"] = _neighbours(n)
+        pairs["non_consecutive"] = rule_tables.neighbours(n)
     return build(
         n,
         units,
@@ -382,4 +420,9 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
         odd=rules.odd,
         even=rules.even,
         locked=units.has_boxes,
+        relations=rule_tables.relation_pairs(n, rules),
+        sums=rule_tables.linear_sums(n, rules),
+        extra_regions=rules.extra_regions,
+        candidates=rules.candidates,
+        **options,
     )

@@ -93,7 +93,9 @@ _TABLE_RULES = frozenset(
 # The rules the "cages" engine propagates (every kind of RULE_KINDS it takes)
 _CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
     {"non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs", "v_pairs",
-     "odd", "even"}
+     "odd", "even", "extra_regions", "candidates", "negative", "greater", "minimums",
+     "maximums", "whispers", "palindromes", "entropic_lines", "modular_lines", "arrows",
+     "little_killers", "region_sum_lines", "zipper_lines"}
 )  # fmt: skip
 assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
 
@@ -168,7 +170,7 @@ REGISTRY = types.MappingProxyType(
         "cages": _entry(
             "cages",
             _cages,
-            summary="candidate bit masks with cage sums, thermos, pairs and odd/even",
+            summary="candidate bit masks with sums, relations, thermos and lines",
             shapes="every shape",
             fits=lambda n, box: True,
             auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack

@@ -140,13 +140,23 @@ def _rngs(seed, first, count):
     return [np.random.default_rng([seed, first + k]) for k in range(count)]
 
 
+# The rules that random_grid_under checks as it fills a grid (units, peers, distinct
+# cages, parities and the relations of relation_rows)
+_FORWARD_CHECKED = frozenset(
+    {"regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king",
+     "non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs", "v_pairs",
+     "odd", "even"}
+)  # fmt: skip
+
+
 def _full_grids(solve, rngs, size, rules):
     """A full grid per generator: by :func:`random_grid_under` (forward checking on the
-    relations), or, for cages with totals (sums it does not check), by givens drawn at
+    relations), or, for cages with totals and the other rules it does not check (sums,
+    lines, inequalities...), by givens drawn at
     random from the engine's first solution of the empty grid on, each kept while the
     engine still completes the puzzle (within a small budget), the grid being its last
     completion."""
-    if not any(total is not None for _, total in rules.cages):
+    if rules.kinds <= _FORWARD_CHECKED and all(total is None for _, total in rules.cages):
         return _searched_grids(rngs, size, rules, solve.deadline)
     count, nn = len(rngs), size * size
     status, first = solve(np.zeros((1, nn), dtype=np.uint8), 1)

@@ -158,7 +158,9 @@ class Rules:
     between_lines : sequence of lines
         The digits inside the line lie strictly between the digits of its two ends.
     region_sum_lines : sequence of lines
-        The line's pieces inside each box (or region) all sum to the same total.
+        The line's pieces inside each box (or region) all sum to the same total: box
+        (region) borders cut the line into segments, so a line that leaves a box and
+        comes back makes two pieces there. Without boxes or regions: no constraint.
     entropic_lines : sequence of lines
         Every three consecutive cells hold one low, one middle and one high digit
         (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs).
@@ -183,9 +185,9 @@ class Rules:
     candidates : mapping of cell to digits
         The digits a cell may hold (pencil-mark puzzles).
     negative : subset of ("white", "black", "x", "v"), or True for all four
-        The negative constraint: orthogonal neighbours without a white (black) dot
-        are not consecutive (not one twice the other); without an X (V) they do not
-        sum to 10 (5).
+        The negative constraint: orthogonal neighbours with no dot at all between
+        them are not consecutive ("white") and not one twice the other ("black");
+        neighbours with neither an X nor a V do not sum to 10 ("x") or to 5 ("v").
 
     Raises
     ------
