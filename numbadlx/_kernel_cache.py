@@ -92,13 +92,18 @@ DEPENDENCIES = {
     "sudoku/engines/_cages.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_rules.py",
+        "sudoku/engines/_line_tables.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
+        "sudoku/engines/_line_tables.py",
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
+        "sudoku/variants/_fields.py",
         "sudoku/variants/_rules.py",
+        "sudoku/variants/_sized.py",
     ),
     "sudoku/engines/_dlx.py": (
         "_cleared.py",
@@ -106,6 +111,12 @@ DEPENDENCIES = {
         "core/links.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
+    ),
+    "sudoku/engines/_line_rules.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_tables.py",
+        "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/making/_bodies.py": (

@@ -16,7 +16,9 @@ constraint rules, repeated with the singles until neither changes a mask:
   allowed beside it (``relation[r, d]``: the digits allowed beside digit ``d + 1``);
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
-* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state.
+* **odd/even** - a mask of allowed digits per cell, applied once to the givens' state;
+* **outside clues, lines, quadruples** (sandwiches, x-sums, skyscrapers, between and
+  lockout lines, quadruples, renbans) - the propagators of :mod:`._line_rules`.
 
 What propagation does not finish is searched depth first over an explicit stack of
 mask copies, branching on an open cell with the fewest candidates.
@@ -37,6 +39,7 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     thermo_start (T+1,)    int32, thermo_cells int32: bulb first
     pair_a, pair_b, pair_rel (Q,) int32: the two cells and the relation's row
     relation    (R, n)     uint64
+    lines                  LineTable: outside clues, lines, quadruples (_line_tables)
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -49,6 +52,7 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
+from ._line_rules import line_rules
 from ._loop import lanes_for, solve_rows, take_units
 from ._propagation import place, propagate
 
@@ -271,7 +275,10 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         tail, s3 = _thermos(masks, table, queue, tail)
         if s3 < 0:
             return -1
-        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+        tail, s4 = line_rules(masks, table.n, table.lines, queue, tail)
+        if s4 < 0:
+            return -1
+        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:
             return placed
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..variants import Rules
+from ._line_tables import LineTable, line_table, no_lines
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
@@ -47,6 +48,7 @@ class ConstraintTable(NamedTuple):
     pair_b: np.ndarray
     pair_rel: np.ndarray
     relation: np.ndarray
+    lines: LineTable  # outside clues, lines, quadruples (see _line_tables)
 
 
 def _allowed_beside(kind: str, d: int, e: int) -> bool:
@@ -265,6 +267,7 @@ def build(
     even=(),
     locked: bool = True,
     derive: bool = True,
+    lines: LineTable | None = None,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -282,6 +285,9 @@ def build(
         Whether locked candidates hold (the grid keeps its boxes).
     derive : bool
         Whether to add the cages the sums imply (innies and outies of each unit).
+    lines : LineTable, optional
+        The outside clues, lines and quadruples (:func:`~._line_tables.line_table`);
+        None: none.
 
     Examples
     --------
@@ -327,6 +333,7 @@ def build(
         pair_b=_readonly(b, np.int32),
         pair_rel=_readonly(rel, np.int32),
         relation=_relation(n),
+        lines=no_lines() if lines is None else lines,
     )
 
 
@@ -382,4 +389,5 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
         odd=rules.odd,
         even=rules.even,
         locked=units.has_boxes,
+        lines=line_table(rules),
     )

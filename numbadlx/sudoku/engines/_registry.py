@@ -15,6 +15,7 @@ from ..variants import RULE_KINDS
 from . import _bands, _bits, _cages, _dlx
 from ._constraint_tables import constraint_table
 from ._crossings import crossing_table
+from ._line_tables import LINE_RULES
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ _TABLE_RULES = frozenset(
 _CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
     {"non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs", "v_pairs",
      "odd", "even"}
-)  # fmt: skip
+) | LINE_RULES  # fmt: skip
 assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
 
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'

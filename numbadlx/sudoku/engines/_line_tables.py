@@ -1,0 +1,118 @@
+"""The line table of the "cages" engine: outside clues, lines and quadruples as rows.
+
+One row per rule instance, in flat arrays (:class:`LineTable`), read by the
+propagators of :mod:`._line_rules`: its kind, its number (a total, a count seen, a gap),
+its cells (the line in order, or the quadruple's four cells in reading order), and for
+a quadruple the digits it lists, once and twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["LineTable", "LINE_RULES", "line_table", "no_lines"]
+
+#: Row kinds of a line table (``LineTable.kind``), as :mod:`._line_rules` reads them.
+SANDWICH = 0
+X_SUM = 1
+SKYSCRAPER = 2
+BETWEEN = 3
+LOCKOUT = 4
+QUADRUPLE = 5
+RENBAN = 6
+#: A rule no grid meets (a quadruple listing a digit three times).
+NEVER = 7
+
+
+#: The rule kinds a line table holds.
+LINE_RULES = frozenset(
+    {"sandwiches", "x_sums", "skyscrapers", "between_lines", "lockout_lines", "quadruples",
+     "renbans"}
+)  # fmt: skip
+
+
+class LineTable(NamedTuple):
+    """Rows of line rules (read-only arrays), ``L`` of them.
+
+    Attributes
+    ----------
+    kind : (L,) int32
+        The row's rule (:data:`SANDWICH` ... :data:`NEVER`).
+    number : (L,) int32
+        The total (sandwich, x-sum), the count seen (skyscraper), the gap (lockout).
+    start, cells : (L + 1,) int32, int32
+        Row ``r``'s cells are ``cells[start[r]:start[r + 1]]``.
+    need : (L, 2) uint64
+        A quadruple's listed digits (bit ``d - 1``): listed at least once, at least
+        twice; zero for other rows.
+    """
+
+    kind: np.ndarray
+    number: np.ndarray
+    start: np.ndarray
+    cells: np.ndarray
+    need: np.ndarray
+
+
+def _readonly(values, dtype, shape=None):
+    array = np.array(values, dtype=dtype)
+    if shape is not None:
+        array = array.reshape(shape)
+    array = np.ascontiguousarray(array)
+    array.flags.writeable = False
+    return array
+
+
+def _table(rows) -> LineTable:
+    start = [0]
+    flat = []
+    for _, _, cells, _ in rows:
+        flat.extend(cells)
+        start.append(len(flat))
+    return LineTable(
+        kind=_readonly([r[0] for r in rows], np.int32),
+        number=_readonly([r[1] for r in rows], np.int32),
+        start=_readonly(start, np.int32),
+        cells=_readonly(flat, np.int32),
+        need=_readonly([r[3] for r in rows], np.uint64, (len(rows), 2)),
+    )
+
+
+def no_lines() -> LineTable:
+    """The table of rules without line rules (no rows)."""
+    return _table([])
+
+
+def _quadruple_row(cells, digits):
+    counts = Counter(digits)
+    once = sum(1 << (d - 1) for d in counts)
+    twice = sum(1 << (d - 1) for d, k in counts.items() if k >= 2)
+    # rows and columns hold distinct digits: a 2x2 square holds a digit twice at most
+    kind = NEVER if max(counts.values()) > 2 else QUADRUPLE
+    return kind, 0, tuple(cells), (once, twice)
+
+
+def line_table(rules) -> LineTable:
+    """The :class:`LineTable` of ``rules`` (a :class:`~numbadlx.sudoku.Rules` checked
+    for the grid's size). A between line of two cells has no inside and no row.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> rules = Rules(sandwiches=[([0, 1, 2, 3], 0)], quadruples=[([5, 6, 9, 10], [1, 1])])
+    >>> table = line_table(rules.checked(4))
+    >>> table.kind.tolist(), table.cells.tolist(), table.need.tolist()
+    ([0, 5], [0, 1, 2, 3, 5, 6, 9, 10], [[0, 0], [1, 1]])
+    """
+    zero = (0, 0)
+    rows = []
+    for kind, name in ((SANDWICH, "sandwiches"), (X_SUM, "x_sums"), (SKYSCRAPER, "skyscrapers")):
+        rows += [(kind, number, line, zero) for line, number in getattr(rules, name)]
+    rows += [(BETWEEN, 0, line, zero) for line in rules.between_lines if len(line) > 2]
+    rows += [(LOCKOUT, gap, line, zero) for line, gap in rules.lockout_lines]
+    rows += [_quadruple_row(cells, digits) for cells, digits in rules.quadruples]
+    rows += [(RENBAN, 0, line, zero) for line in rules.renbans]
+    return _table(rows)
