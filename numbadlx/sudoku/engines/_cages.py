@@ -39,7 +39,8 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     thermo_start (T+1,)    int32, thermo_cells int32: bulb first
     pair_a, pair_b, pair_rel (Q,) int32: the two cells and the relation's row
     relation    (R, n)     uint64
-    lines                  LineTable: outside clues, lines, quadruples (_line_tables)
+    line_kind, line_number, line_start, line_cells, line_need: the outside clues,
+                           lines and quadruples (a LineTable's fields, _line_tables)
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -275,7 +276,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         tail, s3 = _thermos(masks, table, queue, tail)
         if s3 < 0:
             return -1
-        tail, s4 = line_rules(masks, table.n, table.lines, queue, tail)
+        tail, s4 = line_rules(masks, table, queue, tail)
         if s4 < 0:
             return -1
         if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0:

@@ -48,7 +48,12 @@ class ConstraintTable(NamedTuple):
     pair_b: np.ndarray
     pair_rel: np.ndarray
     relation: np.ndarray
-    lines: LineTable  # outside clues, lines, quadruples (see _line_tables)
+    # outside clues, lines, quadruples: the fields of a LineTable (see _line_tables)
+    line_kind: np.ndarray
+    line_number: np.ndarray
+    line_start: np.ndarray
+    line_cells: np.ndarray
+    line_need: np.ndarray
 
 
 def _allowed_beside(kind: str, d: int, e: int) -> bool:
@@ -333,7 +338,7 @@ def build(
         pair_b=_readonly(b, np.int32),
         pair_rel=_readonly(rel, np.int32),
         relation=_relation(n),
-        lines=no_lines() if lines is None else lines,
+        **(no_lines() if lines is None else lines)._asdict(),
     )
 
 

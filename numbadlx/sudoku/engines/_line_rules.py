@@ -505,11 +505,13 @@ def _renban(masks, n, cells, first, size, support, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def line_rules(masks, n, lines, queue, tail):
-    """One pass of every rule of ``lines`` (a :class:`~._line_tables.LineTable`) over
-    ``masks``, placing cells left with one digit at ``queue[tail:]``. Returns
+def line_rules(masks, table, queue, tail):
+    """One pass of every line rule of ``table`` (the fields of a
+    :class:`~._line_tables.LineTable` in a :class:`~._constraint_tables.ConstraintTable`)
+    over ``masks``, placing cells left with one digit at ``queue[tail:]``. Returns
     ``(tail, state)``: state -1 for a contradiction, 1 if a mask changed, 0 if none."""
-    count = lines.kind.shape[0]
+    n = table.n
+    count = table.line_kind.shape[0]
     if count == 0:
         return tail, 0
     scratch = np.empty((n + 2) * (n + 2) + 4 * n + 8, dtype=np.uint64)
@@ -518,11 +520,11 @@ def line_rules(masks, n, lines, queue, tail):
     good = scratch[4 * n + 8 :]
     changed = 0
     for r in range(count):
-        first = lines.start[r]
-        size = lines.start[r + 1] - first
-        kind = lines.kind[r]
-        number = lines.number[r]
-        cells = lines.cells
+        first = table.line_start[r]
+        size = table.line_start[r + 1] - first
+        kind = table.line_kind[r]
+        number = table.line_number[r]
+        cells = table.line_cells
         if kind == SANDWICH:
             tail, state = _sandwich(masks, n, cells, first, number, support, temp, queue, tail)
         elif kind == X_SUM:
@@ -534,8 +536,8 @@ def line_rules(masks, n, lines, queue, tail):
         elif kind == LOCKOUT:
             tail, state = _ends(masks, n, cells, first, size, number, True, support, queue, tail)
         elif kind == QUADRUPLE:
-            once = lines.need[r, 0]
-            twice = lines.need[r, 1]
+            once = table.line_need[r, 0]
+            twice = table.line_need[r, 1]
             tail, state = _quadruple(masks, cells, first, once, twice, support, queue, tail)
         elif kind == RENBAN:
             tail, state = _renban(masks, n, cells, first, size, support, queue, tail)

@@ -35,26 +35,28 @@ LINE_RULES = frozenset(
 
 
 class LineTable(NamedTuple):
-    """Rows of line rules (read-only arrays), ``L`` of them.
+    """Rows of line rules (read-only arrays), ``L`` of them: fields of the engine's
+    :class:`~._constraint_tables.ConstraintTable` too (Numba's parallel kernels take no
+    tuple nested in their table).
 
     Attributes
     ----------
-    kind : (L,) int32
+    line_kind : (L,) int32
         The row's rule (:data:`SANDWICH` ... :data:`NEVER`).
-    number : (L,) int32
+    line_number : (L,) int32
         The total (sandwich, x-sum), the count seen (skyscraper), the gap (lockout).
-    start, cells : (L + 1,) int32, int32
-        Row ``r``'s cells are ``cells[start[r]:start[r + 1]]``.
-    need : (L, 2) uint64
+    line_start, line_cells : (L + 1,) int32, int32
+        Row ``r``'s cells are ``line_cells[line_start[r]:line_start[r + 1]]``.
+    line_need : (L, 2) uint64
         A quadruple's listed digits (bit ``d - 1``): listed at least once, at least
         twice; zero for other rows.
     """
 
-    kind: np.ndarray
-    number: np.ndarray
-    start: np.ndarray
-    cells: np.ndarray
-    need: np.ndarray
+    line_kind: np.ndarray
+    line_number: np.ndarray
+    line_start: np.ndarray
+    line_cells: np.ndarray
+    line_need: np.ndarray
 
 
 def _readonly(values, dtype, shape=None):
@@ -73,11 +75,11 @@ def _table(rows) -> LineTable:
         flat.extend(cells)
         start.append(len(flat))
     return LineTable(
-        kind=_readonly([r[0] for r in rows], np.int32),
-        number=_readonly([r[1] for r in rows], np.int32),
-        start=_readonly(start, np.int32),
-        cells=_readonly(flat, np.int32),
-        need=_readonly([r[3] for r in rows], np.uint64, (len(rows), 2)),
+        line_kind=_readonly([r[0] for r in rows], np.int32),
+        line_number=_readonly([r[1] for r in rows], np.int32),
+        line_start=_readonly(start, np.int32),
+        line_cells=_readonly(flat, np.int32),
+        line_need=_readonly([r[3] for r in rows], np.uint64, (len(rows), 2)),
     )
 
 
@@ -104,7 +106,7 @@ def line_table(rules) -> LineTable:
     >>> from numbadlx.sudoku import Rules
     >>> rules = Rules(sandwiches=[([0, 1, 2, 3], 0)], quadruples=[([5, 6, 9, 10], [1, 1])])
     >>> table = line_table(rules.checked(4))
-    >>> table.kind.tolist(), table.cells.tolist(), table.need.tolist()
+    >>> table.line_kind.tolist(), table.line_cells.tolist(), table.line_need.tolist()
     ([0, 5], [0, 1, 2, 3, 5, 6, 9, 10], [[0, 0], [1, 1]])
     """
     zero = (0, 0)
