@@ -380,3 +380,112 @@ def test_kinds_mixed_6x6():
             puzzles.append(puzzle)
             expected.append([g for g in completions(puzzle, 6, (2, 3)) if all_hold(rules, g, 6)])
         agree(np.array(puzzles), expected, rules, 6)
+
+
+# -- published puzzles -------------------------------------------------------------------
+
+
+def around_the_clock(clues, n):
+    """Skyscraper clues listed clockwise from the top-left corner (the top from left to
+    right, the right side downwards, the bottom from right to left, the left side
+    upwards; 0 for none), as ``(line, seen)`` pairs."""
+    lines = []
+    for k in range(n):
+        lines.append([r * n + k for r in range(n)])  # top, looking down
+    for k in range(n):
+        lines.append([k * n + c for c in range(n - 1, -1, -1)])  # right, looking left
+    for k in range(n):
+        col = n - 1 - k
+        lines.append([r * n + col for r in range(n - 1, -1, -1)])  # bottom, looking up
+    for k in range(n):
+        row = n - 1 - k
+        lines.append([row * n + c for c in range(n)])  # left, looking right
+    return [(line, seen) for line, seen in zip(lines, clues) if seen]
+
+
+# Skyscraper puzzles of the codewars katas "4 By 4 Skyscrapers", "6 By 6 Skyscrapers"
+# and "7x7 Skyscrapers" (the latter taken from Conceptis Puzzles): Latin squares with
+# clues around the grid, each with its published unique solution.
+SKYSCRAPERS = [
+    (
+        [2, 2, 1, 3, 2, 2, 3, 1, 1, 2, 2, 3, 3, 2, 1, 3],
+        [[1, 3, 4, 2], [4, 2, 1, 3], [3, 4, 2, 1], [2, 1, 3, 4]],
+    ),
+    (
+        [0, 0, 0, 2, 2, 0, 0, 0, 0, 6, 3, 0, 0, 4, 0, 0, 0, 0, 4, 4, 0, 3, 0, 0],
+        [
+            [5, 6, 1, 4, 3, 2],
+            [4, 1, 3, 2, 6, 5],
+            [2, 3, 6, 1, 5, 4],
+            [6, 5, 4, 3, 2, 1],
+            [1, 2, 5, 6, 4, 3],
+            [3, 4, 2, 5, 1, 6],
+        ],
+    ),
+    (
+        [7, 0, 0, 0, 2, 2, 3, 0, 0, 3, 0, 0, 0, 0, 3, 0, 3, 0, 0, 5, 0, 0, 0, 0, 0, 5, 0, 4],
+        [
+            [1, 5, 6, 7, 4, 3, 2],
+            [2, 7, 4, 5, 3, 1, 6],
+            [3, 4, 5, 6, 7, 2, 1],
+            [4, 6, 3, 1, 2, 7, 5],
+            [5, 3, 1, 2, 6, 4, 7],
+            [6, 2, 7, 3, 1, 5, 4],
+            [7, 1, 2, 4, 5, 6, 3],
+        ],
+    ),
+    (
+        [0, 2, 3, 0, 2, 0, 0, 5, 0, 4, 5, 0, 4, 0, 0, 4, 2, 0, 0, 0, 6, 5, 2, 2, 2, 2, 4, 1],
+        [
+            [7, 6, 2, 1, 5, 4, 3],
+            [1, 3, 5, 4, 2, 7, 6],
+            [6, 5, 4, 7, 3, 2, 1],
+            [5, 1, 7, 6, 4, 3, 2],
+            [4, 2, 1, 3, 7, 6, 5],
+            [3, 7, 6, 2, 1, 5, 4],
+            [2, 4, 3, 5, 6, 1, 7],
+        ],
+    ),
+    (
+        [3, 3, 2, 1, 2, 2, 3, 4, 3, 2, 4, 1, 4, 2, 2, 4, 1, 4, 5, 3, 2, 3, 1, 4, 2, 5, 2, 3],
+        [
+            [2, 1, 4, 7, 6, 5, 3],
+            [6, 4, 7, 3, 5, 1, 2],
+            [1, 2, 3, 6, 4, 7, 5],
+            [5, 7, 6, 2, 3, 4, 1],
+            [4, 3, 5, 1, 2, 6, 7],
+            [7, 6, 2, 5, 1, 3, 4],
+            [3, 5, 1, 4, 7, 2, 6],
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("clues, solution", SKYSCRAPERS)
+def test_published_skyscrapers(clues, solution):
+    n = len(solution)
+    rules = Rules(latin=True, skyscrapers=around_the_clock(clues, n))
+    want = np.array(solution).ravel()
+    assert all_hold(rules, want, n)
+    solutions, status, _, _, _ = run(np.zeros(n * n, dtype=np.uint8), rules, n, 2)
+    assert status[0] == UNIQUE
+    assert solutions[0].tolist() == want.tolist()
+
+
+def test_published_sandwich():
+    # Cracking the Cryptic's sandwich sudoku of https://www.youtube.com/watch?v=qUZnq5nP0zI
+    # (as transcribed with its solution in Timwi's PuzzleSolvers tests)
+    columns = [15, 9, 26, 8, 8, 12, 0, 12, 6]
+    rows = [7, 14, 20, 2, 8, 26, 10, 31, 16]
+    givens = "............9......1............9...............8............5......5............"
+    solution = "389251476457968123216374985648539217935127648721846539894613752162785394573492861"
+    rules = Rules(
+        sandwiches=[([r * 9 + c for c in range(9)], total) for r, total in enumerate(rows)]
+        + [([r * 9 + c for r in range(9)], total) for c, total in enumerate(columns)]
+    )
+    puzzle = np.array([0 if ch == "." else int(ch) for ch in givens], dtype=np.uint8)
+    want = np.array([int(ch) for ch in solution])
+    assert all_hold(rules, want, 9)
+    solutions, status, _, _, _ = run(puzzle, rules, 9, 2)
+    assert status[0] == UNIQUE
+    assert solutions[0].tolist() == want.tolist()
