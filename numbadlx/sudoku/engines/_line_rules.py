@@ -119,11 +119,11 @@ def _largest(avail, k):
 
 
 @inner_njit(cache=True, nogil=True)
-def _group(masks, cells, first, positions, total, forbid, used, out):
+def _group(masks, cells, first, positions, total, forbid, used, have, out):
     """Whether the line's cells at ``positions`` (bit ``p``: ``cells[first + p]``) may
     hold distinct digits, none of ``forbid``, summing to ``total`` (by bounds); open
-    cells take no digit of ``used`` (the line's placed digits). Writes each such cell's
-    supported digits into ``out[p]``."""
+    cells take no digit of ``used`` (the line's placed digits). Writes into ``out[p]``
+    each cell's supported digits not in ``have[p]`` (those found before)."""
     placed = _ZERO
     placed_sum = 0
     k = 0
@@ -170,20 +170,30 @@ def _group(masks, cells, first, positions, total, forbid, used, out):
         c = v & ~forbid & ~used & _DIGITS
         cell_low = trailing_zeros(c) + 1
         cell_high = _high(c) + 1
+        # digits not yet in `have` are all tried; of the others, one that fits is
+        # enough (the cell is not left empty), and none is kept again
         kept = _ZERO
-        while c:
-            bit = c & (~c + _ONE)
-            c ^= bit
-            d = trailing_zeros(bit) + 1
-            others = rest - d
-            # the other open cells: k - 1 distinct digits of avail other than d
-            lo = small_k - d if d <= top_small else small_1
-            hi = large_k - d if d >= bottom_large else large_1
-            lo = max(lo, low_sum - cell_low)
-            hi = min(hi, high_sum - cell_high)
-            if lo <= others <= hi:
-                kept |= bit
-        if kept == 0:
+        fits = False
+        for again in range(2):
+            left = c & have[p] if again else c & ~have[p]
+            while left:
+                bit = left & (~left + _ONE)
+                left ^= bit
+                d = trailing_zeros(bit) + 1
+                others = rest - d
+                # the other open cells: k - 1 distinct digits of avail other than d
+                lo = small_k - d if d <= top_small else small_1
+                hi = large_k - d if d >= bottom_large else large_1
+                lo = max(lo, low_sum - cell_low)
+                hi = min(hi, high_sum - cell_high)
+                if lo <= others <= hi:
+                    fits = True
+                    if again:
+                        break
+                    kept |= bit
+            if fits:
+                break
+        if not fits:
             return False
         out[p] = kept
     return True
@@ -199,6 +209,16 @@ def _apply(masks, cells, first, size, support, queue, tail):
             return tail, -1
         changed |= state
     return tail, changed
+
+
+@inner_njit(cache=True, nogil=True)
+def _saturated(masks, cells, first, size, support):
+    """Whether ``support`` holds every candidate of the line's cells: then no other
+    arrangement can take a digit out, and a propagator stops looking."""
+    for p in range(size):
+        if masks[cells[first + p]] & _DIGITS & ~support[p]:
+            return False
+    return True
 
 
 @inner_njit(cache=True, nogil=True)
@@ -224,25 +244,32 @@ def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
     for p in range(n):
         support[p] = _ZERO
     found = False
-    for i in range(n):
-        if not masks[cells[first + i]] & one:
+    for lo in range(n - 1):
+        m_lo = masks[cells[first + lo]]
+        if not m_lo & forbid:
             continue
-        for j in range(n):
-            if j == i or not masks[cells[first + j]] & big:
+        for hi in range(lo + 1, n):
+            m_hi = masks[cells[first + hi]]
+            # the 1 at lo and the n at hi, or the other way round
+            ends_lo = (m_lo & one if m_hi & big else _ZERO) | (m_lo & big if m_hi & one else _ZERO)
+            if not ends_lo:
                 continue
-            lo = min(i, j)
-            hi = max(i, j)
+            k = hi - lo - 1
+            if total < k * (k + 3) // 2 or total > k * (2 * n - k - 1) // 2:
+                continue  # k distinct digits of 2..n-1 never reach the total
             inside = _below(hi) & ~_below(lo + 1)
-            outside = everyone & ~inside & ~(_ONE << np.uint64(i)) & ~(_ONE << np.uint64(j))
-            if not _group(masks, cells, first, inside, total, forbid, used, temp):
+            outside = everyone & ~inside & ~(_ONE << np.uint64(lo)) & ~(_ONE << np.uint64(hi))
+            if not _group(masks, cells, first, inside, total, forbid, used, support, temp):
                 continue
-            if not _group(masks, cells, first, outside, rest, forbid, used, temp):
+            if not _group(masks, cells, first, outside, rest, forbid, used, support, temp):
                 continue
             found = True
-            temp[i] = one
-            temp[j] = big
+            temp[lo] = ends_lo
+            temp[hi] = (one if ends_lo & big else _ZERO) | (big if ends_lo & one else _ZERO)
             for p in range(n):
                 support[p] |= temp[p]
+            if _saturated(masks, cells, first, n, support):
+                return tail, 0
     if not found:
         return tail, -1
     return _apply(masks, cells, first, n, support, queue, tail)
@@ -264,14 +291,16 @@ def _x_sum(masks, n, cells, first, total, support, temp, queue, tail):
         x = trailing_zeros(bit) + 1
         inside = _below(x) & ~_ONE
         outside = everyone & ~_below(x)
-        if not _group(masks, cells, first, inside, total - x, bit, used, temp):
+        if not _group(masks, cells, first, inside, total - x, bit, used, support, temp):
             continue
-        if not _group(masks, cells, first, outside, rest, bit, used, temp):
+        if not _group(masks, cells, first, outside, rest, bit, used, support, temp):
             continue
         found = True
         temp[0] = bit
         for p in range(n):
             support[p] |= temp[p]
+        if _saturated(masks, cells, first, n, support):
+            return tail, 0
     if not found:
         return tail, -1
     return _apply(masks, cells, first, n, support, queue, tail)
@@ -369,6 +398,8 @@ def _ends(masks, n, cells, first, size, gap, lockout, support, queue, tail):
             support[size - 1] |= ybit
             for p in range(1, size - 1):
                 support[p] |= masks[cells[first + p]] & room
+            if _saturated(masks, cells, first, size, support):
+                return tail, 0
     if not found:
         return tail, -1
     return _apply(masks, cells, first, size, support, queue, tail)
@@ -499,6 +530,8 @@ def _renban(masks, n, cells, first, size, support, queue, tail):
                 support[p] |= v & _DIGITS
             else:
                 support[p] |= support[size + p]
+        if _saturated(masks, cells, first, size, support):
+            return tail, 0
     if not found:
         return tail, -1
     return _apply(masks, cells, first, size, support, queue, tail)
