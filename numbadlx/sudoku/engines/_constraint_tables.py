@@ -394,5 +394,5 @@ def constraint_table(units, rules: Rules) -> ConstraintTable:
         odd=rules.odd,
         even=rules.even,
         locked=units.has_boxes,
-        lines=line_table(rules),
+        lines=line_table(n, rules),
     )

@@ -360,9 +360,11 @@ def _skyscraper(masks, n, cells, first, seen, support, good, queue, tail):
 
 
 @inner_njit(cache=True, nogil=True)
-def _ends(masks, n, cells, first, size, gap, lockout, support, queue, tail):
+def _ends(masks, n, cells, first, size, gap, spread, lockout, support, queue, tail):
     """A between line (``lockout`` False) or a lockout line with ``gap`` (see the module
-    docstring), over every pair of end digits."""
+    docstring), over every pair of end digits; ``spread`` middle cells share a unit, so
+    the room the ends leave must hold that many digits. Left to search: how the middles
+    share that room beyond this count."""
     a = masks[cells[first]] & _DIGITS
     b = masks[cells[first + size - 1]] & _DIGITS
     for p in range(size):
@@ -381,10 +383,12 @@ def _ends(masks, n, cells, first, size, gap, lockout, support, queue, tail):
             lo = min(x, y)
             hi = max(x, y)
             if lockout:
-                if hi - lo < gap:
+                if hi - lo < gap or lo + n - 1 - hi < spread:
                     continue
                 room = _below(lo) | (_below(n) & ~_below(hi + 1))
             else:
+                if hi - lo - 1 < spread:
+                    continue
                 room = _below(hi) & ~_below(lo + 1)
             fits = True
             for p in range(1, size - 1):
@@ -565,9 +569,15 @@ def line_rules(masks, table, queue, tail):
         elif kind == SKYSCRAPER:
             tail, state = _skyscraper(masks, n, cells, first, number, support, good, queue, tail)
         elif kind == BETWEEN:
-            tail, state = _ends(masks, n, cells, first, size, number, False, support, queue, tail)
+            spread = np.int64(table.line_need[r, 0])
+            tail, state = _ends(
+                masks, n, cells, first, size, number, spread, False, support, queue, tail
+            )
         elif kind == LOCKOUT:
-            tail, state = _ends(masks, n, cells, first, size, number, True, support, queue, tail)
+            spread = np.int64(table.line_need[r, 0])
+            tail, state = _ends(
+                masks, n, cells, first, size, number, spread, True, support, queue, tail
+            )
         elif kind == QUADRUPLE:
             once = table.line_need[r, 0]
             twice = table.line_need[r, 1]

@@ -49,7 +49,9 @@ class LineTable(NamedTuple):
         Row ``r``'s cells are ``line_cells[line_start[r]:line_start[r + 1]]``.
     line_need : (L, 2) uint64
         A quadruple's listed digits (bit ``d - 1``): listed at least once, at least
-        twice; zero for other rows.
+        twice; for a between or lockout line, ``[k, 0]``: ``k`` of its middle cells
+        share a row, column or box (or region), so they need ``k`` distinct digits;
+        zero for other rows.
     """
 
     line_kind: np.ndarray
@@ -97,15 +99,29 @@ def _quadruple_row(cells, digits):
     return kind, 0, tuple(cells), (once, twice)
 
 
-def line_table(rules) -> LineTable:
-    """The :class:`LineTable` of ``rules`` (a :class:`~numbadlx.sudoku.Rules` checked
-    for the grid's size). A between line of two cells has no inside and no row.
+def _spread(middles, n, rules):
+    """The most cells of ``middles`` in one row, column, box or region."""
+    keys = [lambda c: c // n, lambda c: c % n]
+    if rules.regions is not None:
+        regions = rules.regions.ravel()
+        keys.append(lambda c: int(regions[c]))
+    elif rules.has_boxes and rules.box is not None:
+        r, c = rules.box
+        keys.append(lambda x: (x // n // r, x % n // c))
+    counts = [Counter(map(key, middles)) for key in keys]
+    return max((max(count.values()) for count in counts if count), default=0)
+
+
+def line_table(n, rules) -> LineTable:
+    """The :class:`LineTable` of ``n x n`` grids under ``rules`` (a
+    :class:`~numbadlx.sudoku.Rules` checked for ``n``). A between line of two cells has
+    no inside and no row.
 
     Examples
     --------
     >>> from numbadlx.sudoku import Rules
     >>> rules = Rules(sandwiches=[([0, 1, 2, 3], 0)], quadruples=[([5, 6, 9, 10], [1, 1])])
-    >>> table = line_table(rules.checked(4))
+    >>> table = line_table(4, rules.checked(4))
     >>> table.line_kind.tolist(), table.line_cells.tolist(), table.line_need.tolist()
     ([0, 5], [0, 1, 2, 3, 5, 6, 9, 10], [[0, 0], [1, 1]])
     """
@@ -113,8 +129,15 @@ def line_table(rules) -> LineTable:
     rows = []
     for kind, name in ((SANDWICH, "sandwiches"), (X_SUM, "x_sums"), (SKYSCRAPER, "skyscrapers")):
         rows += [(kind, number, line, zero) for line, number in getattr(rules, name)]
-    rows += [(BETWEEN, 0, line, zero) for line in rules.between_lines if len(line) > 2]
-    rows += [(LOCKOUT, gap, line, zero) for line, gap in rules.lockout_lines]
+    rows += [
+        (BETWEEN, 0, line, (_spread(line[1:-1], n, rules), 0))
+        for line in rules.between_lines
+        if len(line) > 2
+    ]
+    rows += [
+        (LOCKOUT, gap, line, (_spread(line[1:-1], n, rules), 0))
+        for line, gap in rules.lockout_lines
+    ]
     rows += [_quadruple_row(cells, digits) for cells, digits in rules.quadruples]
     rows += [(RENBAN, 0, line, zero) for line in rules.renbans]
     return _table(rows)
