@@ -234,7 +234,9 @@ def _line_used(masks, cells, first, size):
 
 @inner_njit(cache=True, nogil=True)
 def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
-    """A sandwich clue on a whole line (see the module docstring)."""
+    """A sandwich clue on a whole line (see the module docstring). Left to search:
+    which digit set fills the sandwich when several meet the bounds, and the Hall-type
+    interplay of the two sides with the rest of the grid."""
     one = _ONE
     big = _ONE << np.uint64(n - 1)
     forbid = one | big
@@ -277,7 +279,8 @@ def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
 
 @inner_njit(cache=True, nogil=True)
 def _x_sum(masks, n, cells, first, total, support, temp, queue, tail):
-    """An x-sum clue on a whole line (see the module docstring)."""
+    """An x-sum clue on a whole line (see the module docstring). Left to search: which
+    digit set of the first X cells reaches the total when several meet the bounds."""
     rest = n * (n + 1) // 2 - total
     used = _line_used(masks, cells, first, n)
     everyone = _below(n)
@@ -312,7 +315,8 @@ def _skyscraper(masks, n, cells, first, seen, support, good, queue, tail):
     masks with bit ``m`` for a tallest digit ``m`` so far (bit 0: none yet); ``good``
     holds ``(n + 1) * (seen + 2)`` masks: ``good[p * (seen + 2) + k]`` the maxima from
     which the cells from ``p`` on can still end with ``seen`` seen when ``k`` are seen
-    before ``p``."""
+    before ``p``. Left to search: what needs the digits to differ (the programme lets
+    a digit repeat; the row's singles keep them apart)."""
     width = seen + 2
     for k in range(width):
         good[n * width + k] = _ZERO
@@ -421,7 +425,8 @@ def _roles(m, listed):
 @inner_njit(cache=True, nogil=True)
 def _quadruple(masks, cells, first, once, twice, support, queue, tail):
     """A quadruple: every way of giving each cell a listed digit or another digit (see
-    the module docstring)."""
+    the module docstring). Exact for the square alone; what the listed digits' places
+    imply outside it is left to the units and to search."""
     listed = once
     m0 = masks[cells[first]]
     m1 = masks[cells[first + 1]]
@@ -480,7 +485,9 @@ def _quadruple(masks, cells, first, once, twice, support, queue, tail):
 
 @inner_njit(cache=True, nogil=True)
 def _renban(masks, n, cells, first, size, support, queue, tail):
-    """A renban line: windows of ``size`` consecutive digits (see the module docstring)."""
+    """A renban line: windows of ``size`` consecutive digits (see the module docstring).
+    Left to search: a window whose digits fit the cells one by one but not all at once
+    (no full matching is sought beyond the window's hidden singles)."""
     used = _ZERO
     for p in range(size):
         v = masks[cells[first + p]]

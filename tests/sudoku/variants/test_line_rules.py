@@ -615,3 +615,20 @@ def test_published_puzzles(kind):
     solutions, status, _, _, _ = run(np.array(puzzle), rules, 9, 2)
     assert status[0] == UNIQUE
     assert solutions[0].tolist() == want
+
+
+def test_published_in_bulk_on_two_threads():
+    # every published puzzle in one call, each with its own rules: "auto" takes the
+    # "cages" engine, the parallel kernel solves them, in input order
+    read = [read_published(PUBLISHED[kind][0]) for kind in sorted(PUBLISHED)]
+    puzzles = np.array([puzzle for puzzle, _ in read] * 2, dtype=np.uint8)
+    rules = [r for _, r in read] * 2
+    result = sudoku.solve(puzzles, rules=rules, threads=2)
+    assert result.status.tolist() == [UNIQUE] * len(rules)
+    want = [[int(ch) for ch in PUBLISHED[kind][1]] for kind in sorted(PUBLISHED)] * 2
+    assert result.solutions.tolist() == want
+    assert "cages" in result.engine
+    # a node budget ends a search as BUDGET, the contract's way (the between lines
+    # puzzle, first, takes 3 nodes)
+    few = sudoku.solve(puzzles[:1], rules=rules[:1], max_nodes=1, engine="cages")
+    assert few.status.tolist() == [sudoku.Status.BUDGET]
