@@ -29,7 +29,7 @@ from ..engines import BUDGET, REGISTRY, SOLVED, UNIQUE, pick_engine
 from ..engines import run as run_engine
 from ..geometry import unit_table
 from ..shape import box_shape
-from ..variants import Rules
+from ..variants import PEER_RULES, UNIT_RULES, Rules
 from ._variant_grids import random_grid_under, relation_rows
 
 __all__ = ["checked_rules", "variant_tables", "blank_by_solving"]
@@ -38,6 +38,13 @@ __all__ = ["checked_rules", "variant_tables", "blank_by_solving"]
 _BLOCK = 256
 # Search-tree nodes a step of the grid phase may take before its given is dropped.
 _GRID_BUDGET = 5000
+# The rules the forward-checking grid search of _variant_grids checks as it places
+# digits (cages there only as distinct digits); a full grid under any other rule is
+# found through the engine (see _full_grids)
+_SEARCHED = UNIT_RULES | PEER_RULES | frozenset(
+    {"cages", "thermos", "non_consecutive", "white_dots", "black_dots", "x_pairs",
+     "v_pairs", "odd", "even"}
+)  # fmt: skip
 
 
 def checked_rules(rules, size, box):
@@ -135,11 +142,11 @@ def _rngs(seed, first, count):
 
 def _full_grids(solve, rngs, size, rules):
     """A full grid per generator: by :func:`random_grid_under` (forward checking on the
-    relations), or, for cages with totals (sums it does not check), by givens drawn at
-    random from the engine's first solution of the empty grid on, each kept while the
-    engine still completes the puzzle (within a small budget), the grid being its last
-    completion."""
-    if not any(total is not None for _, total in rules.cages):
+    relations), or, for cages with totals and the rules it does not check (outside
+    clues, lines), by givens drawn at random from the engine's first solution of the
+    empty grid on, each kept while the engine still completes the puzzle (within a
+    small budget), the grid being its last completion."""
+    if rules.kinds <= _SEARCHED and not any(total is not None for _, total in rules.cages):
         return _searched_grids(rngs, size, rules, solve.deadline)
     count, nn = len(rngs), size * size
     status, first = solve(np.zeros((1, nn), dtype=np.uint8), 1)

@@ -632,3 +632,19 @@ def test_published_in_bulk_on_two_threads():
     # puzzle, first, takes 3 nodes)
     few = sudoku.solve(puzzles[:1], rules=rules[:1], max_nodes=1, engine="cages")
     assert few.status.tolist() == [sudoku.Status.BUDGET]
+
+
+def test_generate_under_line_rules():
+    # the making path finds its full grids through the engine for rules its own grid
+    # search does not check: every puzzle made has one solution, which meets the rules
+    rules = Rules(
+        renbans=[[0, 1, 2]],
+        quadruples=[([7, 8, 13, 14], [1, 2])],
+        sandwiches=[(list(range(30, 36)), 3)],
+        skyscrapers=[([5, 11, 17, 23, 29, 35], 2)],
+    )
+    puzzles = sudoku.generate(4, size=6, seed=3, rules=rules)
+    result = sudoku.solve(puzzles, rules=rules)
+    assert result.status.tolist() == [UNIQUE] * 4
+    for grid in result.solutions:
+        assert all_hold(rules.checked(6), grid, 6)
