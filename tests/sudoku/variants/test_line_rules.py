@@ -648,3 +648,24 @@ def test_generate_under_line_rules():
     assert result.status.tolist() == [UNIQUE] * 4
     for grid in result.solutions:
         assert all_hold(rules.checked(6), grid, 6)
+
+
+def test_latin_5x5_completions():
+    # a prime size without boxes: the rules' lines on rows and columns only
+    rng = np.random.default_rng(17)
+    box = (1, 5)  # rows as "boxes": the brute force then checks rows and columns only
+    for _ in range(6):
+        first = [int(d) for d in rng.permutation(5) + 1] + [0] * 20
+        found = completions(first, 5, box)
+        grid = found[int(rng.integers(len(found)))]
+        kinds = [str(k) for k in rng.choice(KINDS, 2, replace=False)]
+        fields = random_rules(kinds, 5, rng, grid, per_kind=1)
+        rules = Rules(latin=True, **{kind: getattr(fields, kind) for kind in kinds})
+        puzzles, expected = [], []
+        for _ in range(2):
+            puzzle = [0] * 25
+            for cell in rng.permutation(25)[:5]:
+                puzzle[int(cell)] = grid[int(cell)]
+            puzzles.append(puzzle)
+            expected.append([g for g in completions(puzzle, 5, box) if all_hold(rules, g, 5)])
+        agree(np.array(puzzles), expected, rules, 5)
