@@ -54,6 +54,8 @@ class ConstraintTable(NamedTuple):
     line_start: np.ndarray
     line_cells: np.ndarray
     line_need: np.ndarray
+    line_sets: np.ndarray
+    line_set_start: np.ndarray
 
 
 def _allowed_beside(kind: str, d: int, e: int) -> bool:

@@ -119,11 +119,14 @@ def _largest(avail, k):
 
 
 @inner_njit(cache=True, nogil=True)
-def _group(masks, cells, first, positions, total, forbid, used, have, out):
+def _group(masks, cells, first, positions, total, forbid, used, have, out, digit_sets):
     """Whether the line's cells at ``positions`` (bit ``p``: ``cells[first + p]``) may
-    hold distinct digits, none of ``forbid``, summing to ``total`` (by bounds); open
-    cells take no digit of ``used`` (the line's placed digits). Writes into ``out[p]``
-    each cell's supported digits not in ``have[p]`` (those found before)."""
+    hold distinct digits, none of ``forbid``, summing to ``total`` (by bounds, and on
+    grids up to 12x12 by ``digit_sets``, ``(sets, set_start, width)``: each digit set of
+    the open cells' count and sum that lies among their digits and meets each of them,
+    sets of size k and sum s being ``sets[set_start[k * width + s]:...]``); open cells
+    take no digit of ``used`` (the line's placed digits). Writes into ``out[p]`` each cell's
+    supported digits not in ``have[p]`` (those found before)."""
     placed = _ZERO
     placed_sum = 0
     k = 0
@@ -156,6 +159,29 @@ def _group(masks, cells, first, positions, total, forbid, used, have, out):
     large_k, _ = _largest(avail, k)
     if rest < max(low_sum, small_k) or rest > min(high_sum, large_k):
         return False
+    sets, set_start, width = digit_sets
+    if k > 0 and set_start.shape[0] > 1 and rest < width:
+        # the digit sets of k open cells summing to rest
+        union = _ZERO
+        key = k * width + rest
+        for j in range(set_start[key], set_start[key + 1]):
+            digits = sets[j]
+            if digits & ~avail:
+                continue
+            meets = True
+            m = positions
+            while m:
+                p = trailing_zeros(m)
+                m &= m - _ONE
+                v = masks[cells[first + p]]
+                if not v & PLACED and not v & digits:
+                    meets = False
+                    break
+            if meets:
+                union |= digits
+        if union == 0:
+            return False
+        avail = union
     # the k - 1 smallest (largest) of avail: their sum and the largest (smallest)
     small_1, top_small = _smallest(avail, max(k - 1, 0))
     large_1, bottom_large = _largest(avail, max(k - 1, 0))
@@ -167,7 +193,9 @@ def _group(masks, cells, first, positions, total, forbid, used, have, out):
         if v & PLACED:
             out[p] = v & _DIGITS
             continue
-        c = v & ~forbid & ~used & _DIGITS
+        c = v & avail
+        if c == 0:
+            return False
         cell_low = trailing_zeros(c) + 1
         cell_high = _high(c) + 1
         # digits not yet in `have` are all tried; of the others, one that fits is
@@ -233,7 +261,7 @@ def _line_used(masks, cells, first, size):
 
 
 @inner_njit(cache=True, nogil=True)
-def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
+def _sandwich(masks, n, cells, first, total, support, temp, digit_sets, queue, tail):
     """A sandwich clue on a whole line (see the module docstring). Left to search:
     which digit set fills the sandwich when several meet the bounds, and the Hall-type
     interplay of the two sides with the rest of the grid."""
@@ -261,9 +289,13 @@ def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
                 continue  # k distinct digits of 2..n-1 never reach the total
             inside = _below(hi) & ~_below(lo + 1)
             outside = everyone & ~inside & ~(_ONE << np.uint64(lo)) & ~(_ONE << np.uint64(hi))
-            if not _group(masks, cells, first, inside, total, forbid, used, support, temp):
+            if not _group(
+                masks, cells, first, inside, total, forbid, used, support, temp, digit_sets
+            ):
                 continue
-            if not _group(masks, cells, first, outside, rest, forbid, used, support, temp):
+            if not _group(
+                masks, cells, first, outside, rest, forbid, used, support, temp, digit_sets
+            ):
                 continue
             found = True
             temp[lo] = ends_lo
@@ -278,7 +310,7 @@ def _sandwich(masks, n, cells, first, total, support, temp, queue, tail):
 
 
 @inner_njit(cache=True, nogil=True)
-def _x_sum(masks, n, cells, first, total, support, temp, queue, tail):
+def _x_sum(masks, n, cells, first, total, support, temp, digit_sets, queue, tail):
     """An x-sum clue on a whole line (see the module docstring). Left to search: which
     digit set of the first X cells reaches the total when several meet the bounds."""
     rest = n * (n + 1) // 2 - total
@@ -294,9 +326,9 @@ def _x_sum(masks, n, cells, first, total, support, temp, queue, tail):
         x = trailing_zeros(bit) + 1
         inside = _below(x) & ~_ONE
         outside = everyone & ~_below(x)
-        if not _group(masks, cells, first, inside, total - x, bit, used, support, temp):
+        if not _group(masks, cells, first, inside, total - x, bit, used, support, temp, digit_sets):
             continue
-        if not _group(masks, cells, first, outside, rest, bit, used, support, temp):
+        if not _group(masks, cells, first, outside, rest, bit, used, support, temp, digit_sets):
             continue
         found = True
         temp[0] = bit
@@ -562,6 +594,7 @@ def line_rules(masks, table, queue, tail):
     support = scratch[: 2 * n + 4]
     temp = scratch[2 * n + 4 : 4 * n + 8]
     good = scratch[4 * n + 8 :]
+    digit_sets = (table.line_sets, table.line_set_start, n * (n + 1) // 2 + 1)
     changed = 0
     for r in range(count):
         first = table.line_start[r]
@@ -570,9 +603,13 @@ def line_rules(masks, table, queue, tail):
         number = table.line_number[r]
         cells = table.line_cells
         if kind == SANDWICH:
-            tail, state = _sandwich(masks, n, cells, first, number, support, temp, queue, tail)
+            tail, state = _sandwich(
+                masks, n, cells, first, number, support, temp, digit_sets, queue, tail
+            )
         elif kind == X_SUM:
-            tail, state = _x_sum(masks, n, cells, first, number, support, temp, queue, tail)
+            tail, state = _x_sum(
+                masks, n, cells, first, number, support, temp, digit_sets, queue, tail
+            )
         elif kind == SKYSCRAPER:
             tail, state = _skyscraper(masks, n, cells, first, number, support, good, queue, tail)
         elif kind == BETWEEN:

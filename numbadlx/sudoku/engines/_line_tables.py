@@ -52,6 +52,11 @@ class LineTable(NamedTuple):
         twice; for a between or lockout line, ``[k, 0]``: ``k`` of its middle cells
         share a row, column or box (or region), so they need ``k`` distinct digits;
         zero for other rows.
+    line_sets, line_set_start : uint64, int32
+        On grids up to 12x12 with sums on lines (sandwiches, x-sums): every digit set
+        (bit ``d - 1``), by size and sum: those of ``k`` digits summing to ``s`` are
+        ``line_sets[line_set_start[k * w + s]:line_set_start[k * w + s + 1]]``, ``w``
+        being ``n * (n + 1) // 2 + 1``; else none (``line_set_start`` is ``[0]``).
     """
 
     line_kind: np.ndarray
@@ -59,6 +64,8 @@ class LineTable(NamedTuple):
     line_start: np.ndarray
     line_cells: np.ndarray
     line_need: np.ndarray
+    line_sets: np.ndarray
+    line_set_start: np.ndarray
 
 
 def _readonly(values, dtype, shape=None):
@@ -70,7 +77,23 @@ def _readonly(values, dtype, shape=None):
     return array
 
 
-def _table(rows) -> LineTable:
+#: The largest grid whose digit sets a line table lists (4096 sets).
+MAX_SET_SIZE = 12
+
+
+def _digit_sets(n):
+    """Every digit set of 1..n, ordered by size then sum, and where each (size, sum)
+    starts (see :class:`LineTable`)."""
+    width = n * (n + 1) // 2 + 1
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(n)) & 1
+    keys = bits.sum(axis=1) * width + bits @ np.arange(1, n + 1)
+    order = np.argsort(keys, kind="stable")
+    start = np.searchsorted(keys[order], np.arange((n + 1) * width + 1))
+    return masks[order], start
+
+
+def _table(rows, sets=()) -> LineTable:
     start = [0]
     flat = []
     for _, _, cells, _ in rows:
@@ -82,6 +105,8 @@ def _table(rows) -> LineTable:
         line_start=_readonly(start, np.int32),
         line_cells=_readonly(flat, np.int32),
         line_need=_readonly([r[3] for r in rows], np.uint64, (len(rows), 2)),
+        line_sets=_readonly(sets[0] if sets else [], np.uint64),
+        line_set_start=_readonly(sets[1] if sets else [0], np.int32),
     )
 
 
@@ -140,4 +165,5 @@ def line_table(n, rules) -> LineTable:
     ]
     rows += [_quadruple_row(cells, digits) for cells, digits in rules.quadruples]
     rows += [(RENBAN, 0, line, zero) for line in rules.renbans]
-    return _table(rows)
+    sums = rules.sandwiches or rules.x_sums
+    return _table(rows, _digit_sets(n) if sums and n <= MAX_SET_SIZE else ())
