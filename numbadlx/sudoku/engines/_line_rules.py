@@ -9,14 +9,15 @@ searched. The rules, with the table rows of :class:`~._line_tables.LineTable`:
 
 * **sandwiches** (a whole row or column, its ``total``) - for every pair of positions
   that may hold the 1 and the ``n``, the cells between them must reach the total with
-  distinct digits of 2..n-1 and the cells outside the rest of those digits' sum:
-  bounds on each side from the cells' own candidates (sum of their smallest and
-  largest) and from the digits left to the side (sum of the smallest and largest ``k``
-  of them). A digit stays where some pair supports it. Which of several digit sets of
-  the same bounds fills the sandwich is left to search.
+  distinct digits of 2..n-1 and the cells outside the rest of those digits' sum: on
+  grids up to 12x12 through the digit sets of each side's size and sum that lie among
+  its cells' candidates and meet every cell (the union of those sets), then by bounds
+  (the sum of the smallest and largest candidates of the cells, of the ``k`` smallest
+  and largest digits left). A digit stays where some pair supports it. Which of the
+  sets fills a side, and how its digits match the cells, is left to search.
 * **x_sums** (a whole line, its ``total``) - for each candidate ``x`` of the first
   cell, the first ``x`` cells must total ``total`` and the others the rest, with the
-  same bounds.
+  same digit sets and bounds.
 * **skyscrapers** (a whole line, ``seen``) - a dynamic programme over the line's
   positions, the tallest digit so far and the count seen (sets of maxima as bit
   masks, forwards and backwards), which ignores only that the digits differ (the
@@ -263,8 +264,8 @@ def _line_used(masks, cells, first, size):
 @inner_njit(cache=True, nogil=True)
 def _sandwich(masks, n, cells, first, total, support, temp, digit_sets, queue, tail):
     """A sandwich clue on a whole line (see the module docstring). Left to search:
-    which digit set fills the sandwich when several meet the bounds, and the Hall-type
-    interplay of the two sides with the rest of the grid."""
+    which digit set fills each side when several fit, and how its digits match the
+    cells."""
     one = _ONE
     big = _ONE << np.uint64(n - 1)
     forbid = one | big
@@ -312,7 +313,7 @@ def _sandwich(masks, n, cells, first, total, support, temp, digit_sets, queue, t
 @inner_njit(cache=True, nogil=True)
 def _x_sum(masks, n, cells, first, total, support, temp, digit_sets, queue, tail):
     """An x-sum clue on a whole line (see the module docstring). Left to search: which
-    digit set of the first X cells reaches the total when several meet the bounds."""
+    digit set of the first X cells reaches the total when several fit."""
     rest = n * (n + 1) // 2 - total
     used = _line_used(masks, cells, first, n)
     everyone = _below(n)
