@@ -92,7 +92,9 @@ DEPENDENCIES = {
     "sudoku/engines/_cages.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
         "sudoku/engines/_line_rules.py",
+        "sudoku/engines/_line_sums.py",
         "sudoku/engines/_line_tables.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
@@ -112,10 +114,23 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
     ),
+    "sudoku/engines/_line_common.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
     "sudoku/engines/_line_rules.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
+        "sudoku/engines/_line_sums.py",
         "sudoku/engines/_line_tables.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_line_sums.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_propagation.py": ("_compiling.py", "sudoku/engines/_contract.py"),
