@@ -14,12 +14,9 @@ import costs a few ``stat`` calls and no parsing. The tests derive it again and 
 when the literal is out of date; ``python -m numbadlx._kernel_cache`` prints the
 literal to paste.
 
-Where a cache lives (Numba's rules, for a kernel in ``pkg/mod.py``). numbadlx sets
-``NUMBA_CACHE_DIR`` to its per-user folder of this version when the user has not set it
-(:mod:`numbadlx._cache_dir`, imported before this module), so the second case is the
-usual one:
+Where a cache lives (Numba's rules, for a kernel in ``pkg/mod.py``):
 
-* ``pkg/__pycache__/`` when that folder is writable (Numba's default);
+* ``pkg/__pycache__/`` when that folder is writable (the default);
 * ``$NUMBA_CACHE_DIR/<pkg>_<sha1 of the folder's path>/`` when that variable is set;
 * the user-wide cache folder under the same name when ``pkg/`` is read-only (here:
   ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; other systems' user-wide folders
@@ -114,6 +111,10 @@ DEPENDENCIES = {
     "sudoku/engines/_cages.py": (
         "_compiling.py",
         "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
+        "sudoku/engines/_line_rules.py",
+        "sudoku/engines/_line_sums.py",
+        "sudoku/engines/_line_tables.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_ordering.py",
         "sudoku/engines/_probing.py",
@@ -122,6 +123,7 @@ DEPENDENCIES = {
         "sudoku/engines/_sums.py",
     ),
     "sudoku/engines/_constraint_tables.py": (
+        "sudoku/engines/_line_tables.py",
         "sudoku/engines/_rule_tables.py",
         "sudoku/shape.py",
         "sudoku/variants/_cage_map.py",
@@ -143,6 +145,25 @@ DEPENDENCIES = {
         "sudoku/engines/_contract.py",
         "sudoku/engines/_dlx.py",
         "sudoku/engines/_loop.py",
+    ),
+    "sudoku/engines/_line_common.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_line_rules.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
+        "sudoku/engines/_line_sums.py",
+        "sudoku/engines/_line_tables.py",
+        "sudoku/engines/_propagation.py",
+    ),
+    "sudoku/engines/_line_sums.py": (
+        "_compiling.py",
+        "sudoku/engines/_contract.py",
+        "sudoku/engines/_line_common.py",
+        "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_ordering.py": (
         "_compiling.py",
@@ -199,11 +220,18 @@ DEPENDENCIES = {
         "sudoku/engines/_crossings.py",
         "sudoku/engines/_dlx.py",
         "sudoku/engines/_dlx_all.py",
+        "sudoku/engines/_line_common.py",
+        "sudoku/engines/_line_rules.py",
+        "sudoku/engines/_line_sums.py",
+        "sudoku/engines/_line_tables.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_ordering.py",
         "sudoku/engines/_probing.py",
         "sudoku/engines/_propagation.py",
         "sudoku/engines/_registry.py",
+        "sudoku/engines/_relations.py",
+        "sudoku/engines/_rule_tables.py",
+        "sudoku/engines/_sums.py",
         "sudoku/formats/_api.py",
         "sudoku/formats/_arrays.py",
         "sudoku/formats/_cells.py",

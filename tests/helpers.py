@@ -2,6 +2,8 @@
 
 * :func:`data_dir`: where the public datasets are;
 * :func:`grid_errors`: an independent check of completed Sudoku grids;
+* :func:`line_rule_holds` and :func:`line_rules_hold`: plain checks of full grids
+  against outside clues, lines and quadruples, written from the Rules docstring;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
   options tried, for brute-force agreement tests;
 * :func:`ctrl_c_after`: Ctrl-C sent to the main thread by a timer; :func:`foreign_wakeup_fd`,
@@ -23,6 +25,7 @@ import signal
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -778,3 +781,57 @@ def grids_with_first_row(box):
 
     fill(n)
     return np.array(found, dtype=np.uint8)
+
+
+# -- outside clues, lines and quadruples, from the Rules docstring ---------------------
+
+#: The rule kinds :func:`line_rule_holds` checks.
+LINE_KINDS = (
+    "sandwiches",
+    "x_sums",
+    "skyscrapers",
+    "between_lines",
+    "lockout_lines",
+    "quadruples",
+    "renbans",
+)
+
+
+def line_rule_holds(kind, value, grid, n):
+    """Whether the full ``grid`` (flat digits) meets one rule ``value`` of ``kind``."""
+    if kind in ("sandwiches", "x_sums", "skyscrapers"):
+        line, number = value
+        digits = [int(grid[c]) for c in line]
+        if kind == "sandwiches":
+            a, b = sorted((digits.index(1), digits.index(n)))
+            return sum(digits[a + 1 : b]) == number
+        if kind == "x_sums":
+            return sum(digits[: digits[0]]) == number
+        tallest, seen = 0, 0
+        for d in digits:
+            if d > tallest:
+                tallest, seen = d, seen + 1
+        return seen == number
+    if kind == "quadruples":
+        four, listed = value
+        have = Counter(int(grid[c]) for c in four)
+        return all(have[d] >= k for d, k in Counter(listed).items())
+    if kind == "lockout_lines":
+        line, gap = value
+        digits = [int(grid[c]) for c in line]
+        low, high = sorted((digits[0], digits[-1]))
+        return high - low >= gap and all(d < low or d > high for d in digits[1:-1])
+    digits = [int(grid[c]) for c in value]
+    if kind == "between_lines":
+        low, high = sorted((digits[0], digits[-1]))
+        return all(low < d < high for d in digits[1:-1])
+    # renbans: distinct, consecutive
+    return len(set(digits)) == len(digits) and max(digits) - min(digits) == len(digits) - 1
+
+
+def line_rules_hold(rules, grid, n):
+    return all(
+        line_rule_holds(kind, value, grid, n)
+        for kind in LINE_KINDS
+        for value in getattr(rules, kind)
+    )

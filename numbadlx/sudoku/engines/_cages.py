@@ -24,6 +24,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   the smallest candidate of the cell before and below the largest of the cell after;
 * **odd/even, candidates** - a mask of allowed digits per cell, applied once to the
   givens' state; extra regions are more peers (and units when they hold ``n`` cells);
+* **outside clues, lines, quadruples** (sandwiches, x-sums, skyscrapers, between and
+  lockout lines, quadruples, renbans) - the propagators of :mod:`._line_rules`;
 
 and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cells of
 one unit along the thermometers exceeds ``k`` distinct digits).
@@ -55,6 +57,8 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     relation    (R, n)     uint64
     sum_start, sum_cells, sum_coef, sum_group, sum_total, sum_exact: see _sums
     tri_mid, tri_a, tri_b, tri_ra, tri_rb: see _relations
+    line_kind, line_number, line_start, line_cells, line_need: the outside clues,
+                           lines and quadruples (a LineTable's fields, _line_tables)
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -67,6 +71,7 @@ from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
+from ._line_rules import line_rules
 from ._loop import lanes_for, solve_rows, take_units
 from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
@@ -326,7 +331,10 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         tail, s5 = propagate_triples(masks, table, queue, tail)
         if s5 < 0:
             return -1
-        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0:
+        tail, s6 = line_rules(masks, table, queue, tail)
+        if s6 < 0:
+            return -1
+        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0 and s6 == 0:
             return placed
 
 

@@ -18,6 +18,7 @@ from numba import njit
 
 from ..variants import Rules
 from . import _rule_tables as rule_tables
+from ._line_tables import LineTable, line_table, no_lines
 
 __all__ = ["ConstraintTable", "RELATIONS", "cage_combos", "build", "constraint_table"]
 
@@ -64,6 +65,14 @@ class ConstraintTable(NamedTuple):
     tri_b: np.ndarray
     tri_ra: np.ndarray
     tri_rb: np.ndarray
+    # outside clues, lines, quadruples: the fields of a LineTable (see _line_tables)
+    line_kind: np.ndarray
+    line_number: np.ndarray
+    line_start: np.ndarray
+    line_cells: np.ndarray
+    line_need: np.ndarray
+    line_sets: np.ndarray
+    line_set_start: np.ndarray
 
 
 @functools.cache
@@ -266,6 +275,7 @@ def build(
     sum_exact: int = SUM_EXACT,
     sum_groups: bool = True,
     triples: bool = True,
+    lines: LineTable | None = None,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -300,6 +310,9 @@ def build(
     triples : bool
         Whether relations that meet in a cell are checked together (see
         :mod:`._relations`).
+    lines : LineTable, optional
+        The outside clues, lines and quadruples (:func:`~._line_tables.line_table`);
+        None: none.
 
     Examples
     --------
@@ -373,6 +386,7 @@ def build(
         tri_b=tri_cols[2],
         tri_ra=tri_cols[3],
         tri_rb=tri_cols[4],
+        **(no_lines() if lines is None else lines)._asdict(),
     )
 
 
@@ -424,5 +438,6 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
         sums=rule_tables.linear_sums(n, rules),
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,
+        lines=line_table(n, rules),
         **options,
     )

@@ -15,6 +15,7 @@ from ..variants import RULE_KINDS
 from . import _bands, _bits, _cages, _dlx
 from ._constraint_tables import constraint_table
 from ._crossings import crossing_table
+from ._line_tables import LINE_RULES
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ _CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
      "odd", "even", "extra_regions", "candidates", "negative", "greater", "minimums",
      "maximums", "whispers", "palindromes", "entropic_lines", "modular_lines", "arrows",
      "little_killers", "region_sum_lines", "zipper_lines"}
-)  # fmt: skip
+) | LINE_RULES  # fmt: skip
 assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
 
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'

@@ -40,6 +40,9 @@ _BLOCK = 256
 _GRID_BUDGET = 5000
 
 
+# The rules the forward-checking grid search of _variant_grids checks as it places
+# digits (cages there only as distinct digits); a full grid under any other rule is
+# found through the engine (see _full_grids)
 def checked_rules(rules, size, box):
     """``rules`` checked for ``size`` (with ``box`` when the rules name none), or None
     for the classic rules (None, or a :class:`Rules` that sets no rule)."""
