@@ -53,6 +53,7 @@ DEPENDENCIES = {
     "core/kernels/cost.py": (
         "_cleared.py",
         "_compiling.py",
+        "core/kernels/commit.py",
         "core/kernels/common.py",
         "core/links.py",
     ),

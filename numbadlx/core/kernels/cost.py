@@ -26,10 +26,9 @@ call: the cut stays sound, since it only removes branches above the threshold.
 
 from numba import literally, njit
 
-from ..links import AUX, DOWN, ITEM, UP
+from ..links import DOWN
+from .commit import commit_option, cover_below, uncommit_option, uncover_below
 from .common import (
-    MARK,
-    ONE,
     PC_DONE,
     PC_ENTER,
     PC_LEAVE,
@@ -38,109 +37,10 @@ from .common import (
     RET_LIMIT,
     ST_NODES,
     ST_SOLUTIONS,
-    hide,
     record_solution,
-    unhide,
 )
 
 __all__ = ["search_cost"]
-
-
-@njit(cache=True, nogil=True)
-def _cover_below(nodes, items, i, colours, node_net, limit):
-    """cover(i) for the options of net cost at most ``limit`` only: the others, at the
-    end of the sorted list, can never be chosen below this level, so they stay linked
-    (DLX5's thresholded cover)."""
-    p = nodes[DOWN, i]
-    while p != i and node_net[p] <= limit:
-        hide(nodes, p, colours)
-        p = nodes[DOWN, p]
-    left = items[0, i]
-    right = items[1, i]
-    items[1, left] = right
-    items[0, right] = left
-
-
-@njit(cache=True, nogil=True)
-def _uncover_below(nodes, items, i, colours, node_net, limit):
-    """Undo :func:`_cover_below` with the same ``limit``. The options are unhidden top
-    to bottom, the order they were hidden in: as Knuth notes in DLX5, the links come
-    back all the same."""
-    left = items[0, i]
-    right = items[1, i]
-    items[1, left] = i
-    items[0, right] = i
-    p = nodes[DOWN, i]
-    while p != i and node_net[p] <= limit:
-        unhide(nodes, p, colours)
-        p = nodes[DOWN, p]
-
-
-@njit(cache=True, nogil=True)
-def _purify_below(nodes, p, node_net, limit):
-    """purify(p) for the options of net cost at most ``limit`` only (see
-    :func:`_cover_below`): mark those of ``p``'s colour, hide the others."""
-    c = nodes[AUX, p]
-    i = nodes[ITEM, p]
-    q = nodes[DOWN, i]
-    while q != i and node_net[q] <= limit:
-        if nodes[AUX, q] == c:
-            nodes[AUX, q] = MARK
-        else:
-            hide(nodes, q, True)
-        q = nodes[DOWN, q]
-
-
-@njit(cache=True, nogil=True)
-def _unpurify_below(nodes, p, node_net, limit):
-    """Undo :func:`_purify_below` with the same ``limit``, top to bottom."""
-    c = nodes[AUX, p]
-    i = nodes[ITEM, p]
-    q = nodes[DOWN, i]
-    while q != i and node_net[q] <= limit:
-        if nodes[AUX, q] == MARK:
-            nodes[AUX, q] = c
-        else:
-            unhide(nodes, q, True)
-        q = nodes[DOWN, q]
-
-
-@njit(cache=True, nogil=True)
-def _commit_below(nodes, items, x, colours, node_net, limit):
-    p = x + ONE
-    while p != x:
-        j = nodes[ITEM, p]
-        if j == 0:
-            p = nodes[UP, p]
-        else:
-            if colours:
-                c = nodes[AUX, p]
-                if c == 0:
-                    _cover_below(nodes, items, j, True, node_net, limit)
-                elif c != MARK:
-                    _purify_below(nodes, p, node_net, limit)
-            else:
-                _cover_below(nodes, items, j, False, node_net, limit)
-            p += ONE
-
-
-@njit(cache=True, nogil=True)
-def _uncommit_below(nodes, items, x, colours, node_net, limit):
-    p = x - ONE
-    while p != x:
-        j = nodes[ITEM, p]
-        if j == 0:
-            p = nodes[DOWN, p]
-        else:
-            if colours:
-                c = nodes[AUX, p]
-                if c == 0:
-                    _uncover_below(nodes, items, j, True, node_net, limit)
-                elif c != MARK:
-                    _unpurify_below(nodes, p, node_net, limit)
-            else:
-                _uncover_below(nodes, items, j, False, node_net, limit)
-            p -= ONE
 
 
 @njit(cache=True, nogil=True)
@@ -222,7 +122,7 @@ def _search(
                 pc = PC_LEAVE  # some item has no option cheap enough
                 continue
             limits[2 * level] = room
-            _cover_below(nodes, items, i, colours, node_net, room)
+            cover_below(nodes, items, i, colours, node_net, room)
             x = nodes[DOWN, i]
             choice[level] = x
         else:
@@ -233,7 +133,7 @@ def _search(
                     break
                 level -= 1
             x = choice[level]
-            _uncommit_below(nodes, items, x, colours, node_net, limits[2 * level + 1])
+            uncommit_option(nodes, items, x, colours, node_net, limits[2 * level + 1])
             x = nodes[DOWN, x]
             choice[level] = x
         if x <= n_items or spent[level] + node_net[x] > threshold:
@@ -241,12 +141,12 @@ def _search(
             while x > n_items:
                 x = nodes[DOWN, x]
             choice[level] = x
-            _uncover_below(nodes, items, x, colours, node_net, limits[2 * level])
+            uncover_below(nodes, items, x, colours, node_net, limits[2 * level])
             pc = PC_LEAVE
             continue
         spent[level + 1] = spent[level] + node_net[x]
         limits[2 * level + 1] = threshold - spent[level + 1]
-        _commit_below(nodes, items, x, colours, node_net, limits[2 * level + 1])
+        commit_option(nodes, items, x, colours, node_net, limits[2 * level + 1])
         level += 1
         pc = PC_ENTER
     state[0] = pc

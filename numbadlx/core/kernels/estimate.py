@@ -22,7 +22,7 @@ __all__ = ["random_paths"]
 
 
 @njit(cache=True, nogil=True)
-def _walk(nodes, items, choice, colours):
+def _walk(nodes, items, choice, colours, flat):
     """One random path. Returns ``(nodes estimate, solutions estimate, depth)``."""
     weight = 1.0
     total = 1.0
@@ -40,7 +40,7 @@ def _walk(nodes, items, choice, colours):
         for _ in range(np.random.randint(0, d)):  # noqa: NPY002 - Numba's generator
             x = nodes[DOWN, x]
         choice[level] = x
-        commit_option(nodes, items, x, colours)
+        commit_option(nodes, items, x, colours, flat, 0)
         level += 1
         weight *= d
         total += weight
@@ -48,7 +48,7 @@ def _walk(nodes, items, choice, colours):
     while level > 0:
         level -= 1
         x = choice[level]
-        uncommit_option(nodes, items, x, colours)
+        uncommit_option(nodes, items, x, colours, flat, 0)
         uncover(nodes, items, nodes[ITEM, x], colours)
     return total, solutions, depth
 
@@ -57,8 +57,9 @@ def _walk(nodes, items, choice, colours):
 def _paths(nodes, items, choice, seed, node_estimates, solution_estimates, depths, colours):
     literally(colours)  # one compiled copy per value
     np.random.seed(seed)  # noqa: NPY002 - seeds Numba's own generator
+    flat = np.zeros(nodes.shape[1], dtype=np.int64)  # every option costs 0: plain covers  # noqa: NPY002 - seeds Numba's own generator
     for s in range(node_estimates.shape[0]):
-        total, solutions, depth = _walk(nodes, items, choice, colours)
+        total, solutions, depth = _walk(nodes, items, choice, colours, flat)
         node_estimates[s] = total
         solution_estimates[s] = solutions
         depths[s] = depth
