@@ -241,6 +241,22 @@ def broken(grid, n, rules):
     check("black_dots", all(g[a] in (2 * g[b], g[b] / 2) for a, b in rules.black_dots))
     check("x_pairs", all(g[a] + g[b] == 10 for a, b in rules.x_pairs))
     check("v_pairs", all(g[a] + g[b] == 5 for a, b in rules.v_pairs))
+    # and the older rules on digits
+    check("odd", all(g[c] % 2 == 1 for c in rules.odd))
+    check("even", all(g[c] % 2 == 0 for c in rules.even))
+    check(
+        "cages",
+        all(
+            len(set(values(c))) == len(c) and (t is None or sum(values(c)) == t)
+            for c, t in rules.cages
+        ),
+    )
+    check("thermos", all(values(t) == sorted(set(values(t))) for t in rules.thermos))
+    check(
+        "non_consecutive",
+        not rules.non_consecutive
+        or all(abs(g[c] - g[o]) != 1 for c in range(n * n) for o in _neighbours(c, n)),
+    )
     return out
 
 
