@@ -92,7 +92,7 @@ def _regions(n, rng):
 def _base(kind, n, rng):
     """The unit rules: boxes, a Latin square (always on 5x5 and 7x7) or regions."""
     roll = rng.random()
-    if n in (5, 7) or (roll < 0.3 and kind != "region_sum_lines"):
+    if n in (5, 7) or roll < 0.3:
         base = {"latin": True}
     elif roll < 0.45:
         base = {"regions": _regions(n, rng)}
@@ -345,10 +345,9 @@ def make_instance(kind, n, rng, mix=0.3, perturb=0.15):
     found = clues(kind, n, grid, rng, base)
     if rng.random() < mix:
         other = _pick(rng, [k for k in KINDS if k != kind and not k.startswith("diagonal")])
-        if other != "region_sum_lines" or "latin" not in base:
-            for name, value in clues(other, n, grid, rng, base).items():
-                if name not in found:
-                    found[name] = value
+        for name, value in clues(other, n, grid, rng, base).items():
+            if name not in found:
+                found[name] = value
     if found and rng.random() < perturb:
         found = _perturb(kind, found, n, rng)
     rules = Rules(**base, **found)
@@ -368,8 +367,6 @@ def instances(kind, count, seed, sizes=(4, 5, 6, 7, 8, 9)):
     for _ in range(count):
         if kind == "entropic_lines":
             sizes = [s for s in sizes if s % 3 == 0]  # three equal runs of digits
-        elif kind == "region_sum_lines":
-            sizes = [s for s in sizes if s not in (5, 7)]  # boxes or regions needed
         n = int(rng.choice(sizes))
         out.setdefault(n, []).append(make_instance(kind, n, rng))
     return out

@@ -45,9 +45,11 @@ def _box_shape(n, rules):
 
 
 def region_of(n, rules):
-    """The region (jigsaw region, else box) of every cell."""
+    """The region (jigsaw region, else box; none on a Latin square: 0) of every cell."""
     if rules.regions is not None:
         return [int(v) for v in rules.regions]
+    if rules.latin:
+        return [0] * (n * n)
     rows, cols = _box_shape(n, rules)
     return [(cell // n) // rows * (n // cols) + (cell % n) // cols for cell in range(n * n)]
 

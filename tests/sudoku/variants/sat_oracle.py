@@ -61,9 +61,12 @@ def groups(n, rules):
 
 def region_map(n, rules):
     """Each cell's jigsaw region, else its box (of the rules' box shape or the default
-    one): what the region-sum lines are cut by."""
+    one): what the region-sum lines are cut by. A Latin square has neither: one region
+    of every cell (a region-sum line is one piece, no constraint)."""
     if rules.regions is not None:
         return [int(v) for v in rules.regions]
+    if rules.latin:
+        return [0] * (n * n)
     br, bc = rules.box if rules.box is not None else default_box(n)
     return [(cell // n // br) * (n // bc) + cell % n // bc for cell in range(n * n)]
 
