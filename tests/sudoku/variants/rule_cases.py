@@ -329,6 +329,22 @@ def _perturb(kind, found, n, rng):
             number = int(rng.integers(1, n)) if kind == "lockout_lines" else None
             value = line if number is None else (line, number)
             found[kind] = list(found[kind]) + [value]
+    elif kind == "negative":  # a mark dropped: its pair now breaks the constraint
+        marked = [
+            name for name in ("white_dots", "black_dots", "x_pairs", "v_pairs") if found.get(name)
+        ]
+        if marked:
+            name = _pick(rng, marked)
+            pairs = list(found[name])
+            del pairs[int(rng.integers(len(pairs)))]
+            found[name] = pairs
+    elif kind == "quadruples":  # a digit that may not be in the 2x2
+        four, digits = found["quadruples"][0]
+        found["quadruples"] = [(four, sorted([*digits[:3], int(rng.integers(1, n + 1))]))]
+    elif kind in ("minimums", "maximums") and found.get(kind):
+        found[kind] = sorted({*found[kind], int(rng.integers(n * n))})
+    elif kind == "extra_regions":  # a region not read off the grid
+        found[kind] = list(found[kind]) + [_walk(n, rng, int(rng.integers(2, n + 1)), _ORTHOGONAL)]
     elif kind == "candidates":
         cell = _pick(rng, list(found["candidates"]))
         found["candidates"][cell] = [int(rng.integers(1, n + 1))]
