@@ -46,7 +46,9 @@ def _run_engine(engine, n, group, expected):
     puzzles = np.stack([p for p, _ in group])
     rules = [r for _, r in group]
     try:
-        result = sudoku.solve(puzzles, rules=rules, engine=engine, box=None, limit=2)
+        # (N, n, n): a 2-D (25, 25) array would read as one 25x25 grid, not 25 5x5 ones
+        grids = puzzles.reshape(len(group), n, n)
+        result = sudoku.solve(grids, rules=rules, engine=engine, box=None, limit=2)
         outcomes = [(k, result.status[k], result.solutions[k]) for k in range(len(group))]
     except ValueError as error:
         if not _refused(error):
