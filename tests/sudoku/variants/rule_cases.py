@@ -78,30 +78,30 @@ def _walk(n, rng, length, steps=_KING, start=None):
     return path
 
 
-def _regions(n, rng):
-    """A jigsaw map: the boxes, then cells swapped between regions (every region keeps
-    n cells; not necessarily connected)."""
+def _regions(n, rng, grid):
+    """A jigsaw map that ``grid`` (a Sudoku grid) still fits: the boxes, then cells that
+    hold the same digit swapped between regions (every region keeps n cells and every
+    digit; not necessarily connected)."""
     r, c = default_box(n)
     ids = np.array([(i // n // r) * (n // c) + (i % n) // c for i in range(n * n)])
     for _ in range(int(rng.integers(1, 2 * n))):
-        a, b = rng.choice(n * n, 2, replace=False)
-        ids[a], ids[b] = ids[b], ids[a]
+        a = int(rng.integers(n * n))
+        mates = [b for b in range(n * n) if grid[b] == grid[a] and ids[b] != ids[a]]
+        if mates:
+            b = _pick(rng, mates)
+            ids[a], ids[b] = ids[b], ids[a]
     return ids
 
 
 def _base(kind, n, rng):
     """The unit rules: boxes, a Latin square (always on 5x5 and 7x7) or regions."""
     roll = rng.random()
+    diagonal = {"diagonal_main": "main", "diagonal_anti": "anti"}.get(kind)
+    base = {} if diagonal is None else {"diagonals": diagonal}
     if n in (5, 7) or roll < 0.3:
-        base = {"latin": True}
-    elif roll < 0.45:
-        base = {"regions": _regions(n, rng)}
-    else:
-        base = {}
-    if kind == "diagonal_main":
-        base["diagonals"] = "main"
-    elif kind == "diagonal_anti":
-        base["diagonals"] = "anti"
+        base["latin"] = True
+    elif roll < 0.45:  # regions a grid fits, so that the jigsaw has a solution
+        base["regions"] = _regions(n, rng, random_solution(n, Rules(**base), rng))
     return base
 
 
@@ -354,10 +354,8 @@ def _perturb(kind, found, n, rng):
 def make_instance(kind, n, rng, mix=0.3, perturb=0.15):
     """``(puzzle, rules)``: an ``n x n`` puzzle (uint8 array) under rules of ``kind``,
     with givens from a grid that obeys them (unless a clue was perturbed)."""
-    grid = None
-    while grid is None:  # a jigsaw map may have no grid at all: another map
-        base = _base(kind, n, rng)
-        grid = random_solution(n, Rules(**base), rng)
+    base = _base(kind, n, rng)
+    grid = random_solution(n, Rules(**base), rng)
     found = clues(kind, n, grid, rng, base)
     if rng.random() < mix:
         other = _pick(rng, [k for k in KINDS if k != kind and not k.startswith("diagonal")])
