@@ -58,16 +58,18 @@ _MAX_TUPLES = 1_000_000
 
 
 def _candidates(puzzle, n, rules, table):
-    """Each cell's possible digits, as a list of sorted lists."""
+    """Each cell's possible digits, as a list of sorted lists (empty when none is
+    left). A given is its cell's only candidate, and the cell's own rules (odd, even)
+    still apply to it: a given that breaks them leaves the cell no digit."""
     odd, even = set(rules.odd), set(rules.even)
     out = []
     for cell in range(n * n):
         given = int(puzzle[cell])
         if given:
-            out.append([given])
-            continue
-        taken = {int(puzzle[p]) for p in table.peers[cell]}
-        digits = [d for d in range(1, n + 1) if d not in taken]
+            digits = [given]
+        else:
+            taken = {int(puzzle[p]) for p in table.peers[cell]}
+            digits = [d for d in range(1, n + 1) if d not in taken]
         if cell in odd:
             digits = [d for d in digits if d % 2]
         if cell in even:
@@ -103,6 +105,8 @@ def cage_tuples(candidates, total):
     [[1, 3], [3, 1]]
     """
     k = len(candidates)
+    if not all(candidates):  # a cell with no digit left: no tuple
+        return np.zeros((0, k), dtype=np.int64)
     tuples = np.zeros((1, 0), dtype=np.int64)
     for j, digits in enumerate(candidates):
         rest = candidates[j + 1 :]
@@ -273,6 +277,8 @@ def rules_cover(puzzle, n, rules):
 def _relation_tuples(cells, test, candidates, n):
     """Allowed digit tuples of a thermometer (``test`` None: strictly increasing) or a
     marked pair (``test(x, y)``), from the cells' candidates."""
+    if not all(candidates[c] for c in cells):  # a cell with no digit left: no tuple
+        return []
     if test is None:
         out = []
         for digits in itertools.combinations(range(1, n + 1), len(cells)):

@@ -2,8 +2,9 @@
 
 Written apart from the package's geometry and exact-cover code: one boolean variable per
 (cell, digit), every rule as clauses, cages and thermometers as tables of allowed digit
-tuples (an auxiliary variable per tuple, one of them true). Solutions are counted up to
-a limit with blocking clauses.
+tuples (an auxiliary variable per tuple, one of them true); the setters' rules (arrows,
+lines, outside clues, inequalities...) are in :mod:`.sat_rules`. Solutions are counted
+up to a limit with blocking clauses.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import itertools
 
 from pysat.solvers import Minisat22
+
+from .sat_rules import add_setter_rules
 
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
@@ -38,8 +41,9 @@ def groups(n, rules):
             out.append([cell for cell in range(n * n) if ids[cell] == k])
     elif not rules.latin:
         out += boxes
-    if rules.diagonals:
+    if rules.diagonals in (True, "main"):  # top-left to bottom-right
         out.append([i * n + i for i in range(n)])
+    if rules.diagonals in (True, "anti"):  # bottom-left to top-right
         out.append([i * n + (n - 1 - i) for i in range(n)])
     if rules.windoku:
         top = 1
@@ -53,6 +57,18 @@ def groups(n, rules):
         for pos in range(n):
             out.append([box[pos] for box in boxes])
     return out
+
+
+def region_map(n, rules):
+    """Each cell's jigsaw region, else its box (of the rules' box shape or the default
+    one): what the region-sum lines are cut by. A Latin square has neither: one region
+    of every cell (a region-sum line is one piece, no constraint)."""
+    if rules.regions is not None:
+        return [int(v) for v in rules.regions]
+    if rules.latin:
+        return [0] * (n * n)
+    br, bc = rules.box if rules.box is not None else default_box(n)
+    return [(cell // n // br) * (n // bc) + cell % n // bc for cell in range(n * n)]
 
 
 def neighbours(n, steps):
@@ -130,6 +146,7 @@ class Model:
             self.clauses += [[-x(cell, d)] for d in digits if d % 2 == 0]
         for cell in rules.even:
             self.clauses += [[-x(cell, d)] for d in digits if d % 2 == 1]
+        add_setter_rules(self, n, rules, region_map(n, rules))
 
     def _distinct(self, cells):
         n = self.n
