@@ -161,21 +161,23 @@ def _load_collector_paused(modules):
     traceback (a KeyboardInterrupt in a dataclass's ``__set_name__`` comes out as a
     RuntimeError) or killed by the signal, not with exit code 130."""
     import gc
-    import importlib
-    import signal
-    import threading
 
     if all(name in sys.modules for name in modules):
         return
     pressed = []
-    deferred = (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    if deferred:
-        signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
-    gc.disable()
+    deferred = False
+    gc.disable()  # before the imports below too: they make objects as well
     try:
+        import importlib
+        import signal
+        import threading
+
+        deferred = (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        )
+        if deferred:
+            signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
         for name in modules:
             importlib.import_module(name)
     finally:
