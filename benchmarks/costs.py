@@ -138,7 +138,6 @@ def main():
                 )
             )
     knuth.print_table(rows, header)
-    print(f"# load avg at end: {machine.load_average()}")
     return 0
 
 
