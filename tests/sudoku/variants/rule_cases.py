@@ -13,35 +13,11 @@ import numpy as np
 
 from numbadlx.sudoku import Rules
 
-from .rule_check import broken
+from .rule_check import SETTER_RULES, broken
 from .sat_oracle import default_box, random_solution
 
 #: The rule kinds the generator makes, one per test (two diagonal kinds).
-KINDS = (
-    "diagonal_main",
-    "diagonal_anti",
-    "arrows",
-    "little_killers",
-    "sandwiches",
-    "x_sums",
-    "skyscrapers",
-    "whispers",
-    "renbans",
-    "palindromes",
-    "between_lines",
-    "region_sum_lines",
-    "entropic_lines",
-    "modular_lines",
-    "zipper_lines",
-    "lockout_lines",
-    "quadruples",
-    "greater",
-    "minimums",
-    "maximums",
-    "extra_regions",
-    "candidates",
-    "negative",
-)
+KINDS = ("diagonal_main", "diagonal_anti", *SETTER_RULES)
 _LINE_KINDS = (
     "whispers",
     "renbans",
