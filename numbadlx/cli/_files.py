@@ -112,6 +112,14 @@ def solve_command(args):
             file=sys.stderr,
         )
         return EXIT_USAGE
+    columns = args.canonical or args.candidates is not None or args.backtracks
+    if columns and (args.all_solutions or args.output_format in ("text", "grid")):
+        print(
+            "numbadlx: error: --canonical, --candidates and --backtracks write columns: "
+            "CSV, Parquet or Arrow, without --all-solutions",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     executor = _executor(args)
     if executor is False:
         return EXIT_USAGE
@@ -121,6 +129,8 @@ def solve_command(args):
         output = os.devnull  # the built-in sample: solve it, print only the summary
     csv = args.csv or (output is not None and output.lower().endswith(".csv"))
     csv = args.output_format == "csv" or (csv and args.output_format is None)
+    if columns and not jobs.columnar_kind(output):
+        csv = True  # the columns need columns
     threads = (args.threads or 1) if args.dask else args.threads
 
     def run(path, progress):
@@ -142,6 +152,9 @@ def solve_command(args):
             column=int(args.column) if (args.column or "").isdigit() else args.column,
             executor=executor,
             all_solutions=args.all_solutions,
+            canonical=args.canonical,
+            candidates=args.candidates,
+            backtracks=args.backtracks,
         )
 
     source = args.input if args.input is not None else default_sample_path()
@@ -217,6 +230,13 @@ def rate_command(args):
     box = parse_box(args.box) if args.box else None
     if args.box and box is None:
         return EXIT_USAGE
+    if (args.steps or args.masks) and args.no_logic or (args.masks and not args.steps):
+        print(
+            "numbadlx: error: --steps traces the logic ladder (not with --no-logic); "
+            "--masks goes with --steps",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     executor = _executor(args)
     if executor is False:
         return EXIT_USAGE
@@ -226,6 +246,8 @@ def rate_command(args):
         return jobs.rate_file(
             path,
             output,
+            steps=args.steps,
+            masks=args.masks,
             isomorphs=args.isomorphs,
             seed=args.seed,
             logic=not args.no_logic,
@@ -245,7 +267,8 @@ def rate_command(args):
         f"({rate}){_compiling_left_out(summary, summary.puzzles)}"
     )
     if summary.unreadable:
-        note(f"{plural(summary.unreadable, 'puzzle')} could not be read (the reason is in the CSV)")
+        unread = plural(summary.unreadable, "puzzle")
+        note(f"{unread} could not be read (the reason is in the output)")
     if summary.interrupted:
         return _interrupted(args, summary, output)
     if output is not None:

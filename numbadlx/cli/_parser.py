@@ -107,6 +107,7 @@ def build_parser():
         "on consecutive lines, '# MULTIPLE j/c' after each of several), or with CSV a row "
         "per puzzle with columns solution_1..solution_K",
     )
+    _column_options(solve)
     solve.add_argument(
         "--threads", type=positive, default=None, help="threads (default: all cores)"
     )
@@ -320,12 +321,31 @@ def build_parser():
         "rate",
         help="rate the difficulty of Sudoku puzzles",
         description="Rate every puzzle of INPUT (any format solve reads) and write CSV: "
-        "puzzle,tries,logic,hardest (see numbadlx.sudoku.rate).",
+        "puzzle,tries,logic,hardest (see numbadlx.sudoku.rate); with --steps, the trace "
+        "of the logic ladder instead, a row per step. -o NAME.parquet or NAME.arrow "
+        "writes the same columns to a Parquet or Arrow file.",
         epilog=EXIT_CODES["rate"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     grade.add_argument("input", help="puzzle file; - reads standard input")
-    grade.add_argument("-o", "--output", help="CSV file; - or no -o: standard output")
+    grade.add_argument(
+        "-o",
+        "--output",
+        help="CSV file (Parquet for .parquet, Arrow IPC for .arrow); - or no -o: standard output",
+    )
+    grade.add_argument(
+        "--steps",
+        action="store_true",
+        help="write every step of the logic ladder instead of the ratings: puzzle (its row, "
+        "from 0), step, technique, rating, row, column, digit, removed, status, message; "
+        "a puzzle without a step gets one row with its status and the reason",
+    )
+    grade.add_argument(
+        "--masks",
+        action="store_true",
+        help="with --steps, also the candidate masks before each step (bit d-1 set while d "
+        "may go in a cell; in CSV numbers separated by spaces; slower)",
+    )
     grade.add_argument(
         "--isomorphs",
         type=positive,
@@ -395,6 +415,34 @@ def build_parser():
     warm.add_argument("--all", action="store_true", help="every engine and kernel (takes longer)")
     warm.set_defaults(run=warm_up_command)
     return parser
+
+
+def _column_options(parser):
+    """The extra columns of a solve's CSV, Parquet or Arrow rows."""
+    group = parser.add_argument_group(
+        "dataset columns",
+        "added after the others to a CSV row (the output is CSV unless -o names a Parquet "
+        "or Arrow file) or a Parquet or Arrow row; empty (null) where a row has no value, "
+        "its status and message saying why",
+    )
+    group.add_argument(
+        "--canonical",
+        action="store_true",
+        help="each puzzle's canonical form: equivalent puzzles, and only they, share it",
+    )
+    group.add_argument(
+        "--candidates",
+        metavar="LOGIC",
+        help="each puzzle's candidate masks after LOGIC: none, singles or a technique of "
+        "the rater's ladder up to forcing chains (bit d-1 set while d may go in a cell; "
+        "in CSV the masks as numbers separated by spaces)",
+    )
+    group.add_argument(
+        "--backtracks",
+        action="store_true",
+        help="the guesses of the search, the backtrack rating published datasets carry "
+        "(with --limit 1: to the first solution)",
+    )
 
 
 def _run_options(parser, verb):

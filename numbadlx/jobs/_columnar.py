@@ -14,7 +14,10 @@ stays within one batch.
 
 The columns are those of the CSV output, typed: ``puzzle``, ``solution`` (null where
 none was found), ``status``, ``count``, ``nodes``, ``guesses``, ``message`` (null where
-there is none), and with every solution asked for, ``solutions``, a list of strings.
+there is none), and with every solution asked for, ``solutions``, a list of strings;
+then the extra columns asked for (:mod:`numbadlx.jobs._extras`): ``canonical`` (a
+string), ``candidates`` (a list of uint32 masks, one a cell) and ``backtracks`` (int64),
+null where a row has no value.
 """
 
 from __future__ import annotations
@@ -68,8 +71,17 @@ def spool_path(output: str) -> str:
     return os.fspath(output) + ".part"
 
 
-def result_schema(all_solutions: int | None = None):
-    """The Arrow schema of a solve's output rows."""
+def _extra_type(pa, name):
+    return {
+        "canonical": pa.string(),
+        "candidates": pa.list_(pa.uint32()),
+        "backtracks": pa.int64(),
+    }[name]
+
+
+def result_schema(all_solutions: int | None = None, extras: tuple = ()):
+    """The Arrow schema of a solve's output rows (``extras``: the names of the extra
+    columns)."""
     pa = _pyarrow()
     fields = [
         ("puzzle", pa.string()),
@@ -82,17 +94,20 @@ def result_schema(all_solutions: int | None = None):
     ]
     if all_solutions:
         fields.append(("solutions", pa.list_(pa.string())))
+    fields.extend((name, _extra_type(pa, name)) for name in extras)
     return pa.schema(fields)
 
 
-def header_bytes(all_solutions: int | None = None) -> bytes:
+def header_bytes(all_solutions: int | None = None, extras: tuple = ()) -> bytes:
     """The stream's first bytes: its schema message."""
-    return result_schema(all_solutions).serialize().to_pybytes()
+    return result_schema(all_solutions, extras).serialize().to_pybytes()
 
 
-def batch_bytes(chunk, result, grids=None) -> bytes:
+def batch_bytes(chunk, result, grids=None, extras=None) -> bytes:
     """The record batch message of ``chunk`` solved as ``result`` (with ``grids``, the
-    ``(grids, counts)`` of every solution asked for)."""
+    ``(grids, counts)`` of every solution asked for; with ``extras``, the pair of the
+    extra columns' names and their values, as :func:`~._extras.extra_values` gives
+    them)."""
     pa = _pyarrow()
     size = len(chunk)
     names = result.status_names().tolist()
@@ -118,8 +133,32 @@ def batch_bytes(chunk, result, grids=None) -> bytes:
         blocks, counts = grids
         every = [format_lines(blocks[k, : counts[k]]) if counts[k] else [] for k in range(size)]
         columns.append(pa.array(every, pa.list_(pa.string())))
-    schema = result_schema(blocks.shape[1] if grids is not None else None)
+    names = ()
+    if extras is not None:
+        names, values = extras
+        for name in names:
+            if name == "candidates":
+                columns.append(_mask_lists(pa, values[name]))
+            else:
+                columns.append(pa.array(values[name], _extra_type(pa, name)))
+    schema = result_schema(blocks.shape[1] if grids is not None else None, names)
     return pa.record_batch(columns, schema=schema).serialize().to_pybytes()
+
+
+def _mask_lists(pa, column):
+    """A list<uint32> array of ``column``'s masks (an array or None a row), built from
+    one flat array."""
+    import numpy as np
+
+    width = next((len(v) for v in column if v is not None), 0)
+    flat = np.zeros((len(column), width), dtype=np.uint32)
+    present = np.zeros(len(column), dtype=bool)
+    for k, value in enumerate(column):
+        if value is not None:
+            flat[k], present[k] = value, True
+    offsets = pa.array(np.arange(len(column) + 1, dtype=np.int32) * width, pa.int32())
+    values = pa.array(flat.ravel(), pa.uint32())
+    return pa.ListArray.from_arrays(offsets, values, mask=pa.array(~present))
 
 
 def finish_output(spool: str, output: str, kind: str) -> None:

@@ -18,15 +18,26 @@ import numpy as np
 from .. import sudoku as _sudoku
 from ..core.validate import check_integer, is_integer
 from ._columnar import batch_bytes, header_bytes
+from ._extras import csv_cells, extra_names, extra_values
 from ._lines import (
     CSV_HEADER,
     RATE_HEADER,
     TALLY_SIZE,
     count_statuses,
     rate_text,
+    result_lines,
     result_text,
     solutions_header,
     solutions_text,
+)
+from ._steps import (
+    ratings_batch,
+    ratings_schema,
+    step_columns,
+    steps_batch,
+    steps_header,
+    steps_schema,
+    steps_text,
 )
 
 
@@ -43,6 +54,8 @@ def output_options(
     engine="auto",
     all_solutions=None,
     columnar=None,
+    extras=(),
+    candidates=None,
 ):
     """What shapes the output lines of a solve, as a checkpoint records it: a resumed run
     must use the same (``box`` is ``(rows, cols)`` or None; ``timeout`` is recorded
@@ -61,6 +74,8 @@ def output_options(
         **({"engine": engine} if engine != "auto" else {}),
         **({"all_solutions": int(all_solutions)} if all_solutions else {}),
         **({"columnar": columnar} if columnar else {}),
+        **({"extras": list(extras)} if extras else {}),
+        **({"candidates": candidates} if candidates else {}),
     }
 
 
@@ -70,7 +85,9 @@ class SolveJob:
     (:func:`~numbadlx.jobs.result_lines`); with ``all_solutions`` K, up to K solutions
     of each (:func:`numbadlx.sudoku.solutions`) as :func:`~numbadlx.jobs.solutions_text`
     writes them; with ``columnar`` ("parquet" or "arrow"), a record batch per chunk
-    (:mod:`numbadlx.jobs._columnar`)."""
+    (:mod:`numbadlx.jobs._columnar`). ``canonical``, ``candidates`` (a logic level of
+    :func:`numbadlx.sudoku.candidates`) and ``backtracks`` add those columns to CSV and
+    columnar rows (:mod:`numbadlx.jobs._extras`)."""
 
     limit: int = 2
     max_nodes: int | None = None
@@ -84,6 +101,9 @@ class SolveJob:
     threads: int | None = None
     all_solutions: int | None = None
     columnar: str | None = None
+    canonical: bool = False
+    candidates: str | None = None
+    backtracks: bool = False
 
     numbered = False  # the lines do not depend on where a puzzle is in the file
 
@@ -101,17 +121,24 @@ class SolveJob:
             engine=self.engine,
             all_solutions=self.all_solutions,
             columnar=self.columnar,
+            extras=self.extras,
+            candidates=self.candidates,
         )
+
+    @property
+    def extras(self):
+        """The names of the extra columns asked for, in their order."""
+        return extra_names(self.canonical, self.candidates, self.backtracks)
 
     @property
     def header(self):
         if self.columnar:
-            return header_bytes(self.all_solutions)
+            return header_bytes(self.all_solutions, self.extras)
         if not self.csv:
             return None
         if self.all_solutions:
             return (solutions_header(self.all_solutions) + "\n").encode()
-        return (CSV_HEADER + "\n").encode()
+        return (",".join((CSV_HEADER,) + self.extras) + "\n").encode()
 
     def warm(self, n, puzzles=None, rules=None):
         """Compile or load the kernels a chunk of ``puzzles`` puzzles of this size needs
@@ -148,7 +175,21 @@ class SolveJob:
     def solve_chunk(self, chunk, first_index=0):
         """``chunk`` solved: its :class:`~numbadlx.sudoku.SudokuResult` (the part of
         :meth:`run_chunk` that runs in the kernels, which release the GIL); with
-        ``all_solutions``, what :func:`numbadlx.sudoku.solutions` returns."""
+        ``all_solutions``, what :func:`numbadlx.sudoku.solutions` returns; with extra
+        columns, the pair of that and their ``(values, notes, seconds)``."""
+        if self.extras:
+            result = replace(self, canonical=False, candidates=None, backtracks=False)
+            result = result.solve_chunk(chunk, first_index)
+            started = time.perf_counter()
+            values, notes = extra_values(
+                chunk,
+                result,
+                self.extras,
+                candidates=self.candidates,
+                box=self.box,
+                threads=self.threads,
+            )
+            return result, (values, notes, time.perf_counter() - started)
         if self.all_solutions:
             return _sudoku.solutions(
                 chunk,
@@ -172,6 +213,18 @@ class SolveJob:
     def write_chunk(self, chunk, result):
         """The lines of ``chunk`` solved as ``result``: ``(bytes to write, tally,
         seconds)``."""
+        if self.extras:
+            result, (values, notes, spent) = result
+            if notes:  # a column's reason on a row that keeps its status
+                result = replace(result, messages={**result.messages, **notes})
+            if self.columnar:
+                data = batch_bytes(chunk, result, None, (self.extras, values))
+            else:
+                lines = result_lines(chunk, result, True)
+                cells = csv_cells(values, self.extras, len(chunk))
+                text = "".join(line + extra + "\n" for line, extra in zip(lines, cells))
+                data = text.encode("utf-8", "replace")
+            return data, count_statuses(result.status), result.seconds + spent
         if self.columnar:
             found = result.result if self.all_solutions else result
             grids = tuple(result) if self.all_solutions else None
@@ -189,7 +242,10 @@ class RateJob:
     """Rate each puzzle (:func:`numbadlx.sudoku.rate`) into a CSV row
     (:func:`~numbadlx.jobs.rate_text`). Puzzle ``k`` of the file draws its isomorphs
     from ``(seed, k)``, so the job is numbered: every unit is told the index of its
-    first puzzle. Its tally counts the unreadable puzzles, as INVALID."""
+    first puzzle. Its tally counts the unreadable puzzles, as INVALID. With ``steps``,
+    it writes the trace of every puzzle instead (:mod:`numbadlx.jobs._steps`, with the
+    candidate masks before each step when ``masks``); with ``columnar`` ("parquet",
+    "arrow"), record batches instead of CSV."""
 
     isomorphs: int = 8
     seed: int = 0
@@ -198,6 +254,9 @@ class RateJob:
     format: str | None = None
     column: str | int | None = None
     threads: int | None = None
+    steps: bool = False
+    masks: bool = False
+    columnar: str | None = None
 
     numbered = True
 
@@ -211,10 +270,18 @@ class RateJob:
             "box": None if self.box is None else f"{self.box[0]}x{self.box[1]}",
             "format": self.format,
             **({"column": self.column} if self.column is not None else {}),
+            **({"steps": True} if self.steps else {}),
+            **({"masks": True} if self.masks else {}),
+            **({"columnar": self.columnar} if self.columnar else {}),
         }
 
     @property
     def header(self):
+        if self.columnar:
+            schema = steps_schema(self.masks) if self.steps else ratings_schema()
+            return schema.serialize().to_pybytes()
+        if self.steps:
+            return (steps_header(self.masks) + "\n").encode()
         return (RATE_HEADER + "\n").encode()
 
     def warm(self, n, puzzles=None, rules=None):
@@ -225,8 +292,8 @@ class RateJob:
         return self.write_chunk(chunk, self.solve_chunk(chunk, first_index))
 
     def solve_chunk(self, chunk, first_index=0):
-        """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` (the part of
-        :meth:`run_chunk` that runs in the kernels)."""
+        """``chunk`` rated: its :class:`~numbadlx.sudoku.Ratings` and ``first_index``
+        (the part of :meth:`run_chunk` that runs in the kernels)."""
         chunk.variant_rows("the rater rates")
         return _sudoku.rate(
             chunk.puzzles,
@@ -236,14 +303,29 @@ class RateJob:
             box=self.box,
             threads=self.threads,
             first_index=first_index,
-        )
+            steps=self.steps,
+        ), first_index
 
-    def write_chunk(self, chunk, ratings):
-        """The CSV rows of ``chunk`` rated as ``ratings``: ``(bytes to write, tally,
-        seconds)``."""
+    def write_chunk(self, chunk, rated):
+        """The rows of ``chunk`` rated as ``rated`` (what :meth:`solve_chunk` gave):
+        ``(bytes to write, tally, seconds)``."""
+        ratings, first_index = rated
         tally = np.zeros(TALLY_SIZE, dtype=np.int64)
         tally[int(_sudoku.Status.INVALID)] = int(np.count_nonzero(chunk.bad))
-        return rate_text(chunk, ratings, self.logic), tally, float(ratings.seconds)
+        if self.steps:
+            started = time.perf_counter()
+            columns = step_columns(chunk, ratings, first_index, self.masks)
+            if self.columnar:
+                data = steps_batch(columns, self.masks)
+            else:
+                data = steps_text(columns)
+            spent = time.perf_counter() - started if self.masks else 0.0  # the replay
+            return data, tally, float(ratings.seconds) + spent
+        if self.columnar:
+            data = ratings_batch(chunk, ratings, self.logic)
+        else:
+            data = rate_text(chunk, ratings, self.logic)
+        return data, tally, float(ratings.seconds)
 
 
 def _pair(bounds, kind):

@@ -204,24 +204,40 @@ def rate_text(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True) -> bytes
     :func:`result_lines` does), with empty ratings and the reason as ``hardest``; so does
     a puzzle that is not rated, with ``multiple solutions`` or ``invalid or no
     solution``; ``logic`` False leaves the logic columns empty."""
+    puzzles, tries, values, hardest = rate_columns(chunk, ratings, logic)
+    rows = [
+        f"{csv_field(p)},{_number(t)},{_number(v)},{csv_field(h)}"
+        for p, t, v, h in zip(puzzles, tries.tolist(), values.tolist(), hardest)
+    ]
+    return "".join(row + "\n" for row in rows).encode("utf-8", "replace")
+
+
+def rate_columns(chunk: PuzzleChunk, ratings: Ratings, logic: bool = True):
+    """The columns of :func:`rate_text` before they are written: the puzzles' texts, the
+    tries and logic ratings (float64, NaN where empty) and the hardest techniques or
+    reasons (``""`` where empty)."""
     reasons = dict(chunk.errors)
     names = ratings.hardest_names()
-    rows = []
+    size = len(chunk)
+    tries = np.where(chunk.bad[:size], np.nan, ratings.tries[:size]).astype(np.float64)
+    values = np.full(size, np.nan)
+    if logic:
+        values = np.where(chunk.bad[:size], np.nan, ratings.logic[:size]).astype(np.float64)
+    puzzles, hardest = [], []
     for k, text in enumerate(chunk.raw):
         field = _no_breaks((_capped(text) if chunk.bad[k] else text).replace("\n", " "))
+        puzzles.append(field)
         if chunk.bad[k]:
             reason = _no_breaks(_capped(reasons.get(k, "unreadable")).replace("\n", " "))
-            rows.append(f"{csv_field(field)},,,{csv_field(reason)}")
+            hardest.append(reason)
             continue
-        tries = _number(ratings.tries[k])
-        value = _number(ratings.logic[k]) if logic else ""
-        hardest = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
+        named = names[k] if logic and np.isfinite(ratings.logic[k]) else ""
         if ratings.status[k] == Status.MULTIPLE:
-            hardest = "multiple solutions"
+            named = "multiple solutions"
         elif not np.isfinite(ratings.tries[k]):
-            hardest = "invalid or no solution"
-        rows.append(f"{csv_field(field)},{tries},{value},{csv_field(hardest)}")
-    return "".join(row + "\n" for row in rows).encode("utf-8", "replace")
+            named = "invalid or no solution"
+        hardest.append(named)
+    return puzzles, tries, values, hardest
 
 
 def _number(value):

@@ -21,6 +21,7 @@ from ..core.validate import check_count, check_integer
 from ._checkpoint import Checkpoint, checkpoint_path, open_locked
 from ._columnar import columnar_kind, finish_output, spool_path
 from ._executors import LocalExecutor
+from ._extras import check_candidates_level
 from ._inputs import JobInput, check_output
 from ._jobs import GenerateJob, RateJob, SolveJob
 from ._output import CheckpointedOutput, FileSummary
@@ -171,6 +172,9 @@ def solve_file(
     executor: Any = None,
     header: bool = True,
     all_solutions: int | None = None,
+    canonical: bool = False,
+    candidates: str | None = None,
+    backtracks: bool = False,
 ) -> FileSummary:
     """Solve a puzzle file chunk by chunk and write one result line per puzzle
     (:func:`~numbadlx.jobs.result_lines`), in input order, with checkpoints.
@@ -220,6 +224,17 @@ def solve_file(
         (:func:`numbadlx.sudoku.solutions`) instead of the first: a CSV row per puzzle
         with a column per solution, or a text line per solution
         (:func:`~numbadlx.jobs.solutions_text`); not with ``grid`` or ``timeout``.
+    canonical, candidates, backtracks
+        Extra columns of a CSV, Parquet or Arrow output (ValueError for text, grid
+        blocks or ``all_solutions``), after the others: ``canonical`` each puzzle's
+        canonical form (:func:`numbadlx.sudoku.canonical`), ``candidates`` (a level of
+        :data:`numbadlx.sudoku.LOGIC_LEVELS`) its candidate masks after that logic
+        (:func:`numbadlx.sudoku.candidates`; in CSV the masks as numbers separated by
+        spaces, one a cell), ``backtracks`` the guesses of this solve's search
+        (:func:`numbadlx.sudoku.backtracks` with this ``limit``). A row without a value
+        (unreadable, clashing givens; no rating for NO_SOLUTION or BUDGET) has an empty
+        field or a null, its status and message saying why. They are recorded in the
+        checkpoint: a resumed run must ask for the same.
 
     Returns
     -------
@@ -259,7 +274,16 @@ def solve_file(
         all_solutions = check_count(all_solutions, "all_solutions")
         if grid or timeout is not None:
             raise ValueError("all_solutions writes lines or CSV, without a timeout")
+    extras = canonical or candidates is not None or backtracks
+    if extras and (all_solutions or grid or not (csv or kind)):
+        raise ValueError(
+            "the canonical, candidates and backtracks columns are written to CSV, Parquet "
+            "or Arrow outputs, without all_solutions or grid"
+        )
     job = SolveJob(
+        canonical=bool(canonical),
+        candidates=check_candidates_level(candidates),
+        backtracks=bool(backtracks),
         columnar=kind,
         all_solutions=all_solutions,
         limit=check_count(limit, "limit"),
@@ -275,11 +299,18 @@ def solve_file(
     )
     if executor is None:
         executor = LocalExecutor(chunk_size)
+    return _run_into(job, input, output, kind, executor, resume, header, progress, log)
+
+
+def _run_into(job, input, output, kind, executor, resume, header, progress, log):
+    """:func:`run_job` into ``output``; for a columnar ``kind``, into its spool, written
+    out as the file asked for once the run is complete."""
     if kind is None:
         return run_job(
             job, input, output, executor=executor, resume=resume, header=header,
             progress=progress, log=log,
         )  # fmt: skip
+    name = os.fspath(output)
     if input != "-" and os.path.exists(name) and os.path.exists(input):
         check_output(os.fspath(input), name)  # the output is not the input
     spool = spool_path(name)
@@ -308,6 +339,8 @@ def rate_file(
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
     executor: Any = None,
+    steps: bool = False,
+    masks: bool = False,
 ) -> FileSummary:
     """Rate every puzzle of a file (:func:`numbadlx.sudoku.rate`) into a CSV:
     ``puzzle,tries,logic,hardest``, one line per puzzle in input order, with the
@@ -315,6 +348,16 @@ def rate_file(
     text and gets empty ratings and ``hardest`` = the reason (``unreadable`` of the
     summary counts them); so does a puzzle without exactly one solution, with
     ``hardest`` = ``multiple solutions`` or ``invalid or no solution``.
+
+    With ``steps``, the file is the trace of the logic ladder instead: a row per step of
+    each puzzle (:meth:`numbadlx.sudoku.Ratings.steps`: ``puzzle`` its row in the input,
+    from 0, ``step``, ``technique``, ``rating``, ``row``, ``column``, ``digit``,
+    ``removed``) with its ``status`` and ``message``; a puzzle without a step has one
+    row, its step fields empty and the reason as its message. ``masks`` adds the
+    candidate masks before each step (``masks``; replayed from the givens, slower). An
+    output named ``*.parquet`` (or ``*.arrow``, ``*.feather``) is written as
+    :func:`solve_file` writes one: typed columns, a row group per chunk, spooled to
+    ``OUTPUT.part`` with its checkpoint until the run is complete.
 
     Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
     ratings do not depend on ``chunk_size``, ``threads`` or the executor. ``input``
@@ -329,7 +372,17 @@ def rate_file(
     puzzle,tries,logic,hardest
     0200004034000000,0,1.2,hidden single (box)
     """
+    if (steps or masks) and not logic:
+        raise ValueError("steps are the logic ladder's: not with logic=False")
+    if masks and not steps:
+        raise ValueError("masks are written with the steps: pass steps=True")
+    if output is not None and os.fspath(output) == "-":
+        output = None
+    kind = columnar_kind(output)
     job = RateJob(
+        steps=bool(steps),
+        masks=bool(masks),
+        columnar=kind,
         isomorphs=check_count(isomorphs, "isomorphs"),
         seed=check_integer(seed, "seed"),
         logic=bool(logic),
@@ -338,11 +391,9 @@ def rate_file(
         column=column,
         threads=threads,
     )
-    if output is not None and os.fspath(output) == "-":
-        output = None
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return run_job(job, input, output, executor=executor, resume=resume, progress=progress, log=log)
+    return _run_into(job, input, output, kind, executor, resume, True, progress, log)
 
 
 def save_puzzles(

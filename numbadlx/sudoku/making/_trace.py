@@ -82,8 +82,14 @@ def trace_columns(ratings, techniques, masks=False):
     }
     if masks:
         box = box_shape(n)
+        # a puzzle without steps (not rated: clashing givens, several solutions) has
+        # nothing to replay
         out["masks"] = np.concatenate(
-            [_replay_masks(ratings.puzzles[k], pieces[k], n, box) for k in range(len(counts))]
+            [
+                _replay_masks(ratings.puzzles[k], pieces[k], n, box)
+                for k in range(len(counts))
+                if counts[k]
+            ]
             or [np.zeros((0, n * n), dtype=np.uint64)]
         )
     return out
