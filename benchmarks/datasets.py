@@ -268,6 +268,7 @@ def main(argv=None):
     machine.add_results_option(parser, "datasets")
     args = parser.parse_args(argv)
     launcher = Launcher()  # while this process is small
+    start_load = machine.load_average()
     rounds = 1 if args.quick else args.rounds
     print(machine.describe("numbadlx: dataset tools (benchmarks/datasets.py)"))
     sets = load_sets(args.quick)
@@ -287,7 +288,11 @@ def main(argv=None):
         "grow with the rows (a chunk of 16,384 puzzles is in flight, plus pyarrow itself): "
         "a file ten times longer costs about the same memory and ten times the time."
     )
-    print(f"\n# load avg at end {machine.load_average()}")
+    print(
+        f"\nLoad average at the start: {start_load}; at the end: {machine.load_average()} "
+        "(over 2 on two cores: other work shared the machine, and the wall-clock rates "
+        "are lower for it)."
+    )
     return 0
 
 
