@@ -392,7 +392,7 @@ def build_parser():
     dedup.add_argument("--box", help="box shape RxC when n is not a square, e.g. 2x3")
     dedup.add_argument(
         "--format",
-        choices=["lines", "grid", "csv", "npy"],
+        choices=["lines", "grid", "csv", "npy", "parquet", "arrow"],
         help="input format (default: from the extension and content)",
     )
     dedup.add_argument("--column", help="the puzzle column of a CSV input")

@@ -48,3 +48,17 @@ def test_dedup_canonical_and_a_published_file(tmp_path, capsys):
     firsts = np.unique(classes, return_index=True)[1]
     assert (forms == sudoku.canonical(puzzles[np.sort(firsts)])).all()
     assert f"{len(forms)} kept" in capsys.readouterr().err
+
+
+def test_dedup_reads_a_parquet_file(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    grids = sudoku.format_lines(sudoku.random_grids(2, 9, seed=5))
+    image = sudoku.format_lines(sudoku.transform(sudoku.parse(grids[:1]), seed=6))[0]
+    source = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"question": [grids[0], None, image, grids[1]]}), source)
+    out = tmp_path / "out.txt"
+    argv = ["dedup", str(source), "--format", "parquet", "-o", str(out)]
+    assert main(argv) == EXIT_NO_ANSWER
+    assert out.read_text().split() == [grids[0], grids[1]]
+    assert "in.parquet:2:1: the puzzle is null" in capsys.readouterr().err
