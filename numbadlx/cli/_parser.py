@@ -421,9 +421,9 @@ def _column_options(parser):
     """The extra columns of a solve's CSV, Parquet or Arrow rows."""
     group = parser.add_argument_group(
         "dataset columns",
-        "added after the others to a CSV row (the output is CSV unless -o names a Parquet "
-        "or Arrow file) or a Parquet or Arrow row; empty (null) where a row has no value, "
-        "its status and message saying why",
+        "added after the others to a CSV row (the output is CSV unless -o names a\n"
+        "Parquet or Arrow file) or a Parquet or Arrow row; empty (null) where a row\n"
+        "has no value, its status and message saying why",
     )
     group.add_argument(
         "--canonical",
