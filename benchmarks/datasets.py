@@ -4,7 +4,7 @@ and Parquet files, on the public datasets.
 Run by hand (any venv with numbadlx and pyarrow; the public datasets in
 ``../shared/data`` or ``$NUMBADLX_DATA``)::
 
-    python benchmarks/datasets.py            # the full run (some minutes)
+    python benchmarks/datasets.py            # the full run (ten minutes or so)
     python benchmarks/datasets.py --quick    # smoke run
 
 It prints, for ``sudoku.canonical`` on sudoku17 (Royle's 17-clue list), top1465, the
@@ -263,7 +263,7 @@ def main(argv=None):
         type=int,
         nargs="+",
         default=None,
-        help="rows of the generated Parquet files (default 200000 1000000 2000000; --quick 20000)",
+        help="rows of the generated Parquet files (default 1000000 10000000; --quick 20000)",
     )
     machine.add_results_option(parser, "datasets")
     args = parser.parse_args(argv)
@@ -277,7 +277,7 @@ def main(argv=None):
     sudoku.candidates(sets["top1465"][:4], "forcing chain")  # compile or load
     candidate_rows(sets, rounds)
     trace_rows(sets, rounds, args.quick)
-    sizes = args.parquet_rows or ([20_000] if args.quick else [200_000, 1_000_000, 2_000_000])
+    sizes = args.parquet_rows or ([20_000] if args.quick else [1_000_000, 10_000_000])
     parquet_rows(launcher, sizes, (1, 2))
     launcher.close()
     print(
