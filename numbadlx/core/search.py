@@ -24,6 +24,7 @@ from .._compiling import first_use
 from .._stopping import ctrl_c_count
 from ._cells_links import build_cells
 from .kernels import cells as _kernel_cells
+from .kernels import cells_m as _kernel_cells_m
 from .kernels import common as _kernel
 from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
@@ -74,9 +75,8 @@ def engine_for(problem):
     """The engine that searches ``problem``: ``'dlx'`` or ``'cells'``.
 
     Its ``engine`` attribute (``'dlx'`` when it has none), with ``'auto'`` settled by
-    the problem's shape (see :class:`numbadlx.ExactCover`). Multiplicities (Algorithm
-    M) are DLX's only: ``'cells'`` raises ValueError for them and ``'auto'`` never
-    picks it.
+    the problem's shape (see :class:`numbadlx.ExactCover`), for Algorithm M
+    (multiplicities) as for X and C.
 
     Examples
     --------
@@ -85,14 +85,8 @@ def engine_for(problem):
     'cells'
     """
     engine = check_engine(getattr(problem, "engine", "dlx"))
-    bounds = getattr(problem, "bounds", None)
-    if engine == "cells" and bounds is not None:
-        raise ValueError(
-            "engine='cells' runs Algorithms X and C; this problem has multiplicities "
-            "(Algorithm M): use engine='dlx' or 'auto'"
-        )
     if engine == "auto":
-        engine = "dlx" if bounds is not None else _auto_rule(problem)
+        engine = _auto_rule(problem)
     return engine
 
 
@@ -175,7 +169,7 @@ class Search:
         self.state = np.zeros(3, dtype=np.int64)
         self.engine = "dlx" if trace_rows else engine_for(problem)
         if self.engine == "cells":
-            self._setup_cells(problem)
+            self._setup_cells(problem, bounds)
         elif bounds is None:
             self.nodes = problem._nodes.copy()
             # Algorithm X, or C when there are colours: the same arguments
@@ -221,8 +215,9 @@ class Search:
         #: called with this search between slices (a progress report), or None
         self.on_slice = None
 
-    def _setup_cells(self, problem):
-        """The dancing-cells table and state (see :mod:`.kernels.cells`)."""
+    def _setup_cells(self, problem, bounds):
+        """The dancing-cells table and state (see :mod:`.kernels.cells`, and
+        :mod:`.kernels.cells_m` with multiplicities)."""
         n_primary = problem.n_primary
         internal = problem._internal[problem.indices] if problem.indices.size else problem.indices
         colours = problem.colours
@@ -233,14 +228,25 @@ class Search:
             self.n_items,
             n_primary,
         )
-        self.kernel = (
-            _kernel_cells.search_cells_x if colours is None else _kernel_cells.search_cells_c
-        )
-        self.kernel_name = "the exact-cover search (cells engine)"
-        self.choice = np.zeros((n_primary + 1, _kernel_cells.LEVEL_COLUMNS), dtype=np.uint32)
-        self.width = max(n_primary, 1)
-        self.extra = ()
-        self.state = _kernel_cells.fresh_state(self.items, self.n_items, n_primary)
+        if bounds is not None:
+            kernel = _kernel_cells_m
+            self.kernel = (
+                kernel.search_cells_m_plain if colours is None else kernel.search_cells_m
+            )
+            self.kernel_name = "the Algorithm M search (cells engine)"
+            self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
+            depth = self.width + n_primary + 1
+            self.extra = (np.zeros(max(n_primary, 1), dtype=np.uint32),)
+            self.extra[0][:n_primary] = kernel.set_bounds(self.nodes, bounds)
+        else:
+            kernel = _kernel_cells
+            self.kernel = kernel.search_cells_x if colours is None else kernel.search_cells_c
+            self.kernel_name = "the exact-cover search (cells engine)"
+            self.width = max(n_primary, 1)
+            depth = n_primary + 1
+            self.extra = ()
+        self.choice = np.zeros((depth, kernel.LEVEL_COLUMNS), dtype=np.uint32)
+        self.state = kernel.fresh_state(self.items, self.n_items, n_primary)
 
     def budget_text(self):
         """The budget that stopped the search, as ``'timeout=0.3'`` or
