@@ -89,9 +89,9 @@ class ExactCover(ExplorerTools):
         meant.
     engine : {'dlx', 'cells', 'auto'}, optional
         The search of ``solve``, ``solutions`` and ``count`` (an attribute too):
-        ``'dlx'`` (the default), ``'cells'`` (dancing cells; no multiplicities) or
-        ``'auto'`` (cells for packings without secondary items, of options of 5+
-        items in 100+ options per item on average; else DLX). Same solutions.
+        ``'dlx'`` (the default), ``'cells'`` (dancing cells, for Algorithms X, C and
+        M) or ``'auto'`` (cells for packings without secondary items, of options of
+        5+ items in 100+ options per item on average; else DLX). Same solutions.
 
     Notes
     -----

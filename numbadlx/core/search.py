@@ -95,13 +95,18 @@ def engine_for(problem):
 # in at least _AUTO_OPTIONS_PER_ITEM options on average (measured, CPU time: cells took
 # 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
 # DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
+# The same rule holds for Algorithm M (multiplicities), measured with
+# benchmarks/multiplicities.py: cells took 0.85-0.9 of DLX's time on pentomino packings
+# with each piece an item of multiplicity 0..1, about the same on tetromino packings (a
+# piece in some 50 options), and 1.2-1.4 times DLX's on k marks per row and column, n
+# queens and domino tilings with a number of horizontal dominoes.
 _AUTO_OPTION_LENGTH = 5
 _AUTO_OPTIONS_PER_ITEM = 100
 
 
 def _auto_rule(problem):
-    """``'cells'`` or ``'dlx'`` for a problem without multiplicities, from its shape
-    (see :class:`numbadlx.ExactCover`)."""
+    """``'cells'`` or ``'dlx'`` for a problem, from its shape (see
+    :class:`numbadlx.ExactCover`)."""
     nnz = problem.indices.size
     if problem.n_secondary or not problem.n_options or not problem.n_items:
         return "dlx"
@@ -230,14 +235,12 @@ class Search:
         )
         if bounds is not None:
             kernel = _kernel_cells_m
-            self.kernel = (
-                kernel.search_cells_m_plain if colours is None else kernel.search_cells_m
-            )
+            self.kernel = kernel.search_cells_m_plain if colours is None else kernel.search_cells_m
             self.kernel_name = "the Algorithm M search (cells engine)"
             self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
             depth = self.width + n_primary + 1
             self.extra = (np.zeros(max(n_primary, 1), dtype=np.uint32),)
-            self.extra[0][:n_primary] = kernel.set_bounds(self.nodes, bounds)
+            self.extra[0][:n_primary] = kernel.set_bounds(self.nodes, bounds, self.n_items)
         else:
             kernel = _kernel_cells
             self.kernel = kernel.search_cells_x if colours is None else kernel.search_cells_c

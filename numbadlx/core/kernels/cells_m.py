@@ -217,10 +217,7 @@ def _search(
                     theta == best
                     and (
                         s < best_s
-                        or (
-                            s == best_s
-                            and (length > best_len or (length == best_len and j < i))
-                        )
+                        or (s == best_s and (length > best_len or (length == best_len and j < i)))
                     )
                 ):
                     best = theta
@@ -424,8 +421,9 @@ def _search(
                             mem[j2 + SIZE] = size
                             mem[tl] = j2
                             tl += ONE
+                            # (a secondary item's BOUND is 0: the first test fails)
                             if (
-                                j2 < primary_end
+                                size < mem[j2 + BOUND]
                                 and size + slack[j2 >> TWO] < mem[j2 + BOUND]
                                 and mem[j2 + POS] < pe
                             ):
@@ -542,20 +540,22 @@ def fresh_state(layout, n_items, n_primary):
     return state
 
 
-def set_bounds(mem, bounds):
+def set_bounds(mem, bounds, n_items):
     """Write the multiplicities into a fresh table; return the ``slack`` array.
 
     ``bounds``: ``(u, v)`` per primary item, rows in internal order (primary items
-    come first internally, in the caller's order).
+    come first internally, in the caller's order). A secondary item's ``BOUND`` is set
+    to 0, which the kernel's test for an item left with too few options relies on.
 
     Examples
     --------
     >>> from numbadlx.core._cells_links import build_cells
     >>> mem, layout = build_cells(np.array([0, 1, 2]), np.array([0, 0]), [], 1, 1)
-    >>> set_bounds(mem, np.array([[1, 2]])).tolist(), int(mem[BOUND])
+    >>> set_bounds(mem, np.array([[1, 2]]), 1).tolist(), int(mem[BOUND])
     ([1], 2)
     """
     bounds = np.asarray(bounds, dtype=np.int64)
     n_primary = bounds.shape[0]
+    mem[4 * np.arange(n_items) + BOUND] = 0
     mem[4 * np.arange(n_primary) + BOUND] = bounds[:, 1]
     return (bounds[:, 1] - bounds[:, 0]).astype(np.uint32)
