@@ -487,9 +487,9 @@ class ExactCover(ExplorerTools):
         2**63; :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``
         bytes); ``'auto'`` races the two for a few milliseconds and goes on with the one
         that got further (see :mod:`numbadlx.core.counting`). ``threads > 1`` splits
-        the DLX search tree over a thread pool (Algorithms X and C: a problem with
-        multiplicities raises ValueError, count it with one thread). ``threads`` is a
-        positive integer (``True`` is refused). ``timeout`` stays one deadline and
+        the search tree over a thread pool (Algorithm M's by the states of its
+        branches: see :mod:`numbadlx.core.split_m`). ``threads`` is a positive integer
+        (``True`` is refused). ``timeout`` stays one deadline and
         ``max_nodes`` one budget whatever the method (see
         :func:`numbadlx.core.counting.count_by_method`). ``max_cost`` counts only the
         solutions that cost at most that much (see :attr:`costs`; one thread, DLX).
