@@ -89,11 +89,6 @@ def check_max_bytes(max_bytes):
 class MemoSearch:
     """One memoised search of a problem without multiplicities (Algorithms X and C).
 
-    Not for Algorithm M: the cache key (which items are open, how secondary items are
-    held) does not fix an M subproblem. M passes over options whose items are all still
-    open, and an item may take several options, so two branches with one key can have
-    different options left and different counts (see ``docs/guides``, multiplicities).
-
     Parameters
     ----------
     problem : ExactCover
