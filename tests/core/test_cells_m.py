@@ -141,6 +141,12 @@ def test_budgets_resume_and_limits():
     assert [tuple(s.tolist()) for s in stream] == whole[:30]
     with pytest.raises(BudgetExceeded):
         problem.count(timeout=0.0)
+    # a long search stops at its deadline, between slices of the kernel
+    long = problems.k_per_row_and_column(12, 2)
+    long.engine = "cells"
+    with pytest.raises(BudgetExceeded, match="timeout"):
+        long.count(timeout=0.3)
+    assert long.stats.nodes > 0 and long.stats.status == "budget"
 
 
 def test_knuths_convention_and_trivial_problems():
