@@ -169,6 +169,14 @@ def split_m(problem, threads, *, depth=None, per_thread=16, max_depth=4):
     (with multiplicities, unless none are left) and ``known`` None, or ``part`` None and
     ``known`` the count of a branch settled while splitting (1: a solution, 0: a dead
     end). The counts of the parts add up to ``problem.count()``.
+
+    Examples
+    --------
+    >>> from numbadlx import ExactCover
+    >>> problem = ExactCover([[0], [0], [0]], bounds=[(1, 2)])
+    >>> [(None if part is None else part.count(), known) for part, known in
+    ...  split_m(problem, 1, depth=1)]
+    [(3, None), (2, None), (None, 1)]
     """
     tables = _Bounded(problem)
     states = [tables.root()]
