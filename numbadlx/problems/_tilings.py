@@ -79,13 +79,16 @@ def polyomino_tilings(
     if copies is not None:
         pair = (copies, copies) if isinstance(copies, (int, np.integer)) else copies
         bounds = {k: pair for k in range(len(pieces))}
-    problem = ExactCover.from_options(
-        options,
-        n_items=len(item_names),
-        item_names=item_names,
-        option_names=option_names,
-        bounds=bounds,
-    )
+    try:
+        problem = ExactCover.from_options(
+            options,
+            n_items=len(item_names),
+            item_names=item_names,
+            option_names=option_names,
+            bounds=bounds,
+        )
+    except ValueError as error:  # a bad multiplicity: say which argument
+        raise ValueError(f"copies={copies!r}: {error}") from None
     problem.board_shape = (rows, cols)
     return problem
 

@@ -159,6 +159,12 @@ def test_knuths_convention_and_trivial_problems():
     assert too_few.count() == 0 and too_few.solve() is None
 
 
+@pytest.mark.parametrize("copies", [0, True, (2, 1), "x"])
+def test_bad_copies_are_refused(copies):
+    with pytest.raises(ValueError, match="copies="):
+        problems.polyomino_tilings(2, 2, {"domino": [(0, 0), (0, 1)]}, copies=copies)
+
+
 def test_auto_picks_per_problem_as_for_x_and_c():
     for build, engine in [
         (lambda: problems.polyomino_tilings(5, 9, problems.PENTOMINOES, copies=(0, 1)), "cells"),
