@@ -3,6 +3,8 @@ of a brute force on random problems and of the DLX engine on the package's probl
 the tree of the X and C cells kernel when no item has a real multiplicity, budgets and
 resuming, how ``engine='auto'`` chooses, and why memoised counts stay refused."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from numbadlx import BudgetExceeded, ExactCover, problems
 from numbadlx.core.kernels import cells_m
 from numbadlx.core.search import engine_for
 from numbadlx.core.zdd import MemoSearch
-from tests.helpers import naive_solutions_xcc, random_xcc
+from tests.helpers import ctrl_c_after, naive_solutions_xcc, random_xcc
 
 
 def _solutions(problem, engine, batch=64):
@@ -147,6 +149,22 @@ def test_budgets_resume_and_limits():
     with pytest.raises(BudgetExceeded, match="timeout"):
         long.count(timeout=0.3)
     assert long.stats.nodes > 0 and long.stats.status == "budget"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGINT to a thread is POSIX")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_ends_a_long_count(threads):
+    problem = problems.k_per_row_and_column(14, 2)  # never finished here
+    problem.engine = "cells"
+    problem.count(limit=1)  # compiled or loaded before the clock starts
+    timer, _ = ctrl_c_after(0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # a deadline far off: should Ctrl-C not stop the count, it ends there and
+            # BudgetExceeded, not KeyboardInterrupt, fails the test
+            problem.count(threads=threads, timeout=60)
+    finally:
+        timer.cancel()
 
 
 def test_knuths_convention_and_trivial_problems():
