@@ -138,18 +138,6 @@ def _undo(mem, tl, mark):
 
 
 @njit(cache=True, nogil=True)
-def _bounds_up(mem, x, i, primary_end):
-    """Undo M6's first pass: the bounds of ``x``'s primary items other than ``i`` up."""
-    u = mem[x + FIRST]
-    stop = mem[x + END]
-    while u < stop:
-        j = mem[u + ITM]
-        if j < primary_end and j != i:
-            mem[j + BOUND] += ONE
-        u += WIDTH
-
-
-@njit(cache=True, nogil=True)
 def _search(
     mem,
     layout,
@@ -301,8 +289,14 @@ def _search(
             x = levels[level, L_X]
             if x == NONE:
                 exhausted = True  # "none" is the last branch
-            else:
-                _bounds_up(mem, x, i, primary_end)
+            else:  # the bounds of x's primary items back up (written out: see M6)
+                u = mem[x + FIRST]
+                stop = mem[x + END]
+                while u < stop:
+                    j = mem[u + ITM]
+                    if j < primary_end and j != i:
+                        mem[j + BOUND] += ONE
+                    u += WIDTH
             p = levels[level, L_POS] + ONE
         b = mem[i + BOUND]
         s_i = slack[i >> TWO]
@@ -436,7 +430,12 @@ def _search(
                 break
             # x is part of no solution: undo it and take the next branch
             tl = _undo(mem, tl, levels[level, L_MARK_TRY])
-            _bounds_up(mem, x, i, primary_end)
+            u = start
+            while u < stop:
+                j = mem[u + ITM]
+                if j < primary_end and j != i:
+                    mem[j + BOUND] += ONE
+                u += WIDTH
             pe = old_pe
             se = old_se
             p += ONE
