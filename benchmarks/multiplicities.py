@@ -127,7 +127,19 @@ def bench_case(name, problem, folder, programs, rounds, workdir):
                 auto,
             )
         )
-    return rows
+    versus = None
+    if "dlx3" in theirs and "cells" in ours:  # the target: cells at least as fast as DLX3
+        dlx3 = statistics.median(theirs["dlx3"])
+        cells = statistics.median(ours["cells"]["total"])
+        versus = (
+            name,
+            f"{nodes['dlx3']:,}",
+            f"{nodes['cells']:,}",
+            f"{dlx3:.3f}",
+            f"{cells:.3f}",
+            f"{dlx3 / cells:.2f}",
+        )
+    return rows, versus
 
 
 HEADER = (
@@ -142,6 +154,15 @@ HEADER = (
     "our CPU s, search",
     "their time / ours",
     "auto picks",
+)
+
+VERSUS = (
+    "problem",
+    "DLX3 nodes",
+    "cells nodes",
+    "DLX3 CPU s",
+    "cells CPU s, from text",
+    "DLX3 time / cells",
 )
 
 
@@ -175,13 +196,21 @@ def main():
     print("# ours: this thread's CPU time, from the DLX text (from_dlx + count), and search only")
     print("# ratio: their time over ours for the whole job (above 1: numbadlx is faster)")
     print()
-    rows = []
+    rows, against = [], []
     with tempfile.TemporaryDirectory(prefix="numbadlx-m-") as workdir:
         for case in CASES:
             if case.name in chosen:
                 problem = (case.quick if args.quick else case.build)()
-                rows += bench_case(case.name, problem, folder, programs, args.rounds, workdir)
+                found, versus = bench_case(
+                    case.name, problem, folder, programs, args.rounds, workdir
+                )
+                rows += found
+                against += [versus] if versus else []
     knuth.print_table(rows, HEADER)
+    if against:
+        print()
+        print("Dancing cells next to DLX3 (dancing links), whole job:")
+        knuth.print_table(against, VERSUS)
     print()
     print("DLX3 and the dlx engine choose items by the same rule and walk the same tree")
     print("(numbadlx leaves out the one-branch nodes of items that need and can get no")
