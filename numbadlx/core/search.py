@@ -96,9 +96,9 @@ def engine_for(problem):
 # 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
 # DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
 # The same rule holds for Algorithm M (multiplicities), measured with
-# benchmarks/multiplicities.py: cells took 0.85-0.9 of DLX's time on pentomino packings
+# benchmarks/multiplicities.py: cells took 0.82-0.85 of DLX's time on pentomino packings
 # with each piece an item of multiplicity 0..1, about the same on tetromino packings (a
-# piece in some 50 options), and 1.2-1.4 times DLX's on k marks per row and column, n
+# piece in some 50 options), and 1.2-1.35 times DLX's on k marks per row and column, n
 # queens and domino tilings with a number of horizontal dominoes.
 _AUTO_OPTION_LENGTH = 5
 _AUTO_OPTIONS_PER_ITEM = 100
