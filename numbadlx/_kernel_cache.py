@@ -43,6 +43,13 @@ DEPENDENCIES = {
         "core/kernels/common.py",
         "core/links.py",
     ),
+    "core/kernels/cells_m.py": (
+        "_cleared.py",
+        "_compiling.py",
+        "core/_cells_links.py",
+        "core/kernels/common.py",
+        "core/links.py",
+    ),
     "core/kernels/commit.py": (
         "_cleared.py",
         "_compiling.py",

@@ -152,7 +152,7 @@ SETTINGS = settings(
 )
 
 
-def _compare(options, n_items, secondary, colour_lists=None, bound_rows=None):
+def _compare(options, n_items, secondary, colour_lists=None, bound_rows=None, engine="dlx"):
     expected = sat_solutions(options, n_items, secondary, LIMIT + 1, colour_lists, bound_rows)
     problem = ExactCover(
         options,
@@ -161,6 +161,7 @@ def _compare(options, n_items, secondary, colour_lists=None, bound_rows=None):
         secondary=np.array(secondary),
         colours=colour_lists,
         bounds=bound_rows,
+        engine=engine,
     )
     assert problem.count(LIMIT) == min(len(expected), LIMIT)
     listed = [tuple(s.tolist()) for s in problem.solutions(limit=LIMIT + 1, batch=7)]
@@ -193,6 +194,15 @@ def test_multiplicities_match_sat(case):
     if not any(not s for s in secondary):
         bound_rows = None
     _compare(options, n_items, secondary, bound_rows=bound_rows)
+
+
+@SETTINGS
+@given(problems(colours=True, bounds=True))
+def test_multiplicities_and_colours_on_dancing_cells_match_sat(case):
+    options, n_items, secondary, colour_lists, bound_rows = case
+    if not any(not s for s in secondary):
+        bound_rows = None
+    _compare(options, n_items, secondary, colour_lists, bound_rows, engine="cells")
 
 
 def test_the_oracle_itself_on_known_counts():

@@ -62,8 +62,7 @@ def count_by_method(
     """Count ``problem``'s solutions with ``method`` on ``threads`` threads.
 
     * ``'dlx'``: plain Algorithm X, C or M; with ``threads > 1`` the search tree is
-      split and its parts counted on a thread pool (X and C only: ``threads > 1`` on a
-      problem with multiplicities raises ValueError, whatever the method).
+      split and its parts counted on a thread pool (see :mod:`numbadlx.core.threads`).
     * ``'memo'``: the memoised search (X and C; ValueError for multiplicities, and
       with ``limit`` or ``threads > 1``, which it does not support); raises
       :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``.
@@ -95,11 +94,6 @@ def _count_by_method(problem, limit, max_nodes, timeout, method, threads, max_by
     limit = None if limit is None else check_count(limit, "limit")
     max_nodes = None if max_nodes is None else check_count(max_nodes, "max_nodes")
     timeout = check_timeout(timeout)
-    if threads > 1 and getattr(problem, "bounds", None) is not None:
-        raise ValueError(
-            "threads > 1 split the search tree, which needs Algorithm X or C; this problem "
-            "has multiplicities (Algorithm M): count it on one thread (threads=1)"
-        )
     start = time.perf_counter()
     if method == "memo":
         if limit is not None:

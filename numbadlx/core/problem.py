@@ -89,9 +89,9 @@ class ExactCover(ExplorerTools):
         meant.
     engine : {'dlx', 'cells', 'auto'}, optional
         The search of ``solve``, ``solutions`` and ``count`` (an attribute too):
-        ``'dlx'`` (the default), ``'cells'`` (dancing cells; no multiplicities) or
-        ``'auto'`` (cells for packings without secondary items, of options of 5+
-        items in 100+ options per item on average; else DLX). Same solutions.
+        ``'dlx'`` (the default), ``'cells'`` (dancing cells, for Algorithms X, C and
+        M) or ``'auto'`` (cells for packings without secondary items, of options of
+        5+ items in 100+ options per item on average; else DLX). Same solutions.
 
     Notes
     -----
@@ -487,9 +487,9 @@ class ExactCover(ExplorerTools):
         2**63; :class:`~numbadlx.core.zdd.MemoryBudgetExceeded` past ``max_bytes``
         bytes); ``'auto'`` races the two for a few milliseconds and goes on with the one
         that got further (see :mod:`numbadlx.core.counting`). ``threads > 1`` splits
-        the DLX search tree over a thread pool (Algorithms X and C: a problem with
-        multiplicities raises ValueError, count it with one thread). ``threads`` is a
-        positive integer (``True`` is refused). ``timeout`` stays one deadline and
+        the search tree over a thread pool (Algorithm M's by the states of its
+        branches: see :mod:`numbadlx.core.split_m`). ``threads`` is a positive integer
+        (``True`` is refused). ``timeout`` stays one deadline and
         ``max_nodes`` one budget whatever the method (see
         :func:`numbadlx.core.counting.count_by_method`). ``max_cost`` counts only the
         solutions that cost at most that much (see :attr:`costs`; one thread, DLX).

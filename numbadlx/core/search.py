@@ -24,6 +24,7 @@ from .._compiling import first_use
 from .._stopping import ctrl_c_count
 from ._cells_links import build_cells
 from .kernels import cells as _kernel_cells
+from .kernels import cells_m as _kernel_cells_m
 from .kernels import common as _kernel
 from .kernels import m as _kernel_m
 from .kernels.common import PC_DONE, RET_BUDGET, RET_DONE, RET_LIMIT
@@ -74,9 +75,8 @@ def engine_for(problem):
     """The engine that searches ``problem``: ``'dlx'`` or ``'cells'``.
 
     Its ``engine`` attribute (``'dlx'`` when it has none), with ``'auto'`` settled by
-    the problem's shape (see :class:`numbadlx.ExactCover`). Multiplicities (Algorithm
-    M) are DLX's only: ``'cells'`` raises ValueError for them and ``'auto'`` never
-    picks it.
+    the problem's shape (see :class:`numbadlx.ExactCover`), for Algorithm M
+    (multiplicities) as for X and C.
 
     Examples
     --------
@@ -85,14 +85,8 @@ def engine_for(problem):
     'cells'
     """
     engine = check_engine(getattr(problem, "engine", "dlx"))
-    bounds = getattr(problem, "bounds", None)
-    if engine == "cells" and bounds is not None:
-        raise ValueError(
-            "engine='cells' runs Algorithms X and C; this problem has multiplicities "
-            "(Algorithm M): use engine='dlx' or 'auto'"
-        )
     if engine == "auto":
-        engine = "dlx" if bounds is not None else _auto_rule(problem)
+        engine = _auto_rule(problem)
     return engine
 
 
@@ -101,13 +95,18 @@ def engine_for(problem):
 # in at least _AUTO_OPTIONS_PER_ITEM options on average (measured, CPU time: cells took
 # 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
 # DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
+# The same rule holds for Algorithm M (multiplicities), measured with
+# benchmarks/multiplicities.py: cells took 0.82-0.85 of DLX's time on pentomino packings
+# with each piece an item of multiplicity 0..1, about the same on tetromino packings (a
+# piece in some 50 options), and 1.2-1.35 times DLX's on k marks per row and column, n
+# queens and domino tilings with a number of horizontal dominoes.
 _AUTO_OPTION_LENGTH = 5
 _AUTO_OPTIONS_PER_ITEM = 100
 
 
 def _auto_rule(problem):
-    """``'cells'`` or ``'dlx'`` for a problem without multiplicities, from its shape
-    (see :class:`numbadlx.ExactCover`)."""
+    """``'cells'`` or ``'dlx'`` for a problem, from its shape (see
+    :class:`numbadlx.ExactCover`)."""
     nnz = problem.indices.size
     if problem.n_secondary or not problem.n_options or not problem.n_items:
         return "dlx"
@@ -175,7 +174,7 @@ class Search:
         self.state = np.zeros(3, dtype=np.int64)
         self.engine = "dlx" if trace_rows else engine_for(problem)
         if self.engine == "cells":
-            self._setup_cells(problem)
+            self._setup_cells(problem, bounds)
         elif bounds is None:
             self.nodes = problem._nodes.copy()
             # Algorithm X, or C when there are colours: the same arguments
@@ -221,8 +220,9 @@ class Search:
         #: called with this search between slices (a progress report), or None
         self.on_slice = None
 
-    def _setup_cells(self, problem):
-        """The dancing-cells table and state (see :mod:`.kernels.cells`)."""
+    def _setup_cells(self, problem, bounds):
+        """The dancing-cells table and state (see :mod:`.kernels.cells`, and
+        :mod:`.kernels.cells_m` with multiplicities)."""
         n_primary = problem.n_primary
         internal = problem._internal[problem.indices] if problem.indices.size else problem.indices
         colours = problem.colours
@@ -233,14 +233,23 @@ class Search:
             self.n_items,
             n_primary,
         )
-        self.kernel = (
-            _kernel_cells.search_cells_x if colours is None else _kernel_cells.search_cells_c
-        )
-        self.kernel_name = "the exact-cover search (cells engine)"
-        self.choice = np.zeros((n_primary + 1, _kernel_cells.LEVEL_COLUMNS), dtype=np.uint32)
-        self.width = max(n_primary, 1)
-        self.extra = ()
-        self.state = _kernel_cells.fresh_state(self.items, self.n_items, n_primary)
+        if bounds is not None:
+            kernel = _kernel_cells_m
+            self.kernel = kernel.search_cells_m_plain if colours is None else kernel.search_cells_m
+            self.kernel_name = "the Algorithm M search (cells engine)"
+            self.width = max(min(int(bounds[:, 1].sum()), problem.n_options), 1)
+            depth = self.width + n_primary + 1
+            self.extra = (np.zeros(max(n_primary, 1), dtype=np.uint32),)
+            self.extra[0][:n_primary] = kernel.set_bounds(self.nodes, bounds, self.n_items)
+        else:
+            kernel = _kernel_cells
+            self.kernel = kernel.search_cells_x if colours is None else kernel.search_cells_c
+            self.kernel_name = "the exact-cover search (cells engine)"
+            self.width = max(n_primary, 1)
+            depth = n_primary + 1
+            self.extra = ()
+        self.choice = np.zeros((depth, kernel.LEVEL_COLUMNS), dtype=np.uint32)
+        self.state = kernel.fresh_state(self.items, self.n_items, n_primary)
 
     def budget_text(self):
         """The budget that stopped the search, as ``'timeout=0.3'`` or

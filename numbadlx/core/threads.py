@@ -1,5 +1,6 @@
-"""Count with several threads: the search tree split by :mod:`numbadlx.core.split`,
-its subtrees counted by the ``nogil`` kernels in a thread pool.
+"""Count with several threads: the search tree split by :mod:`numbadlx.core.split`
+(by :mod:`numbadlx.core.split_m` for a problem with multiplicities), its subtrees
+counted by the ``nogil`` kernels in a thread pool.
 
 The prefixes of :func:`~numbadlx.core.split.split_prefixes` cut the tree into
 disjoint subtrees; each is searched by its own :class:`~numbadlx.core.search.Search`
@@ -28,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from .search import BudgetExceeded, Search, SearchStats
 from .split import _reduce, _Tables, split_prefixes
+from .split_m import split_m
 from .validate import check_count, check_timeout
 from .words import plural
 
@@ -74,7 +76,8 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
     Parameters
     ----------
     problem : ExactCover
-        Without multiplicities (splitting needs Algorithm X or C).
+        Algorithms X and C are split by prefixes of chosen options, Algorithm M
+        (multiplicities) by the states of its branches (:func:`.split_m.split_m`).
     threads : int
         Threads of the pool (1 counts in this thread).
     max_nodes : int, optional
@@ -86,7 +89,7 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
         (the deadline is ``started + timeout``).
     depth : int, optional
         Split depth (default: the smallest of 1..4 giving at least 16 subtrees a
-        thread).
+        thread, or 4).
 
     Raises :class:`~numbadlx.BudgetExceeded` (``found``: the solutions of the subtrees
     finished so far) when a budget stops the count; ``problem.stats`` then holds the
@@ -103,20 +106,32 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
     timeout = check_timeout(timeout)
     start = time.perf_counter() if started is None else started
     deadline = None if timeout is None else start + timeout
-    if depth is None:
-        depth = _depth_for(problem, threads)
-    tables = _Tables(problem)
-    prefixes = split_prefixes(problem, depth)
+    if getattr(problem, "bounds", None) is not None:
+        jobs = split_m(problem, threads, depth=depth)
+
+        def reduce_job(job):
+            return job
+
+    else:
+        if depth is None:
+            depth = _depth_for(problem, threads)
+        tables = _Tables(problem)
+        jobs = split_prefixes(problem, depth)
+
+        def reduce_job(prefix):
+            reduced, _, known = _reduce(tables, prefix)
+            return reduced, known
+
     pool = _NodePool(max_nodes)
     stop = threading.Event()
     lock = threading.Lock()
     totals = {"found": 0, "nodes": 0, "updates": 0, "budget": None}
     running = set()  # the searches of the subtrees now counted (Ctrl-C ends them)
 
-    def count_one(prefix):
+    def count_one(job):
         if stop.is_set():
             return
-        reduced, _, known = _reduce(tables, prefix)
+        reduced, known = reduce_job(job)
         if reduced is None:
             with lock:
                 totals["found"] += known
@@ -156,11 +171,11 @@ def count_threaded(problem, threads, *, max_nodes=None, timeout=None, depth=None
             totals["updates"] += int(search.stats[1])
 
     if threads == 1:
-        for prefix in prefixes:
-            count_one(prefix)
+        for job in jobs:
+            count_one(job)
     else:
         with ThreadPoolExecutor(max_workers=threads) as executor:
-            futures = [executor.submit(count_one, prefix) for prefix in prefixes]
+            futures = [executor.submit(count_one, job) for job in jobs]
             try:
                 for future in futures:
                     # short waits: Ctrl-C is seen between them even where it does not

@@ -36,36 +36,59 @@ def _check_board(rows, cols):
     return check_count(rows, "rows"), check_count(cols, "cols")
 
 
-def polyomino_tilings(rows: int, cols: int, pieces: dict[str, Iterable[tuple[int, int]]]):
+def polyomino_tilings(
+    rows: int,
+    cols: int,
+    pieces: dict[str, Iterable[tuple[int, int]]],
+    copies: int | tuple[int, int] | None = None,
+):
     """Tile a ``rows x cols`` rectangle with any number of copies of the given pieces,
     each in every rotation and reflection.
 
     Items: the squares ``r{r}c{c}`` (all primary). Option names are the piece's name
-    and its squares, e.g. ``'L r0c0 r1c0 r1c1'``.
+    and its squares, e.g. ``'L r0c0 r1c0 r1c1'``. With ``copies`` (``k``, or a range
+    ``(u, v)``), each piece is also a primary item, named as the piece and put first in
+    its options, with multiplicity ``k`` (or ``u..v``): a problem for Algorithm M. The
+    pieces' items then come first, as in :func:`~numbadlx.problems.pentominoes`.
 
     Examples
     --------
     >>> polyomino_tilings(2, 2, {"domino": [(0, 0), (0, 1)]}).count()
     2
+    >>> polyomino_tilings(5, 8, TETROMINOES, copies=2).count()  # two of each
+    3106
     """
     rows, cols = _check_board(rows, cols)
     if not pieces:
         raise ValueError("pieces must name at least one polyomino")
+    shift = 0 if copies is None else len(pieces)  # the squares' first item
     options, option_names = [], []
-    for name, cells in pieces.items():
+    for k, (name, cells) in enumerate(pieces.items()):
         for shape in orientations(list(cells)):
             height, width = shape.max(axis=0) + 1
             for top in range(rows - height + 1):
                 for left in range(cols - width + 1):
                     squares = np.sort((shape[:, 0] + top) * cols + shape[:, 1] + left)
-                    options.append(squares.tolist())
+                    options.append(([k] if shift else []) + (squares + shift).tolist())
                     option_names.append(
                         f"{name} " + " ".join(f"r{s // cols}c{s % cols}" for s in squares)
                     )
-    item_names = [f"r{r}c{c}" for r in range(rows) for c in range(cols)]
-    problem = ExactCover.from_options(
-        options, n_items=rows * cols, item_names=item_names, option_names=option_names
-    )
+    item_names = [str(name) for name in pieces] if shift else []
+    item_names += [f"r{r}c{c}" for r in range(rows) for c in range(cols)]
+    bounds = None
+    if copies is not None:
+        pair = (copies, copies) if isinstance(copies, (int, np.integer)) else copies
+        bounds = {k: pair for k in range(len(pieces))}
+    try:
+        problem = ExactCover.from_options(
+            options,
+            n_items=len(item_names),
+            item_names=item_names,
+            option_names=option_names,
+            bounds=bounds,
+        )
+    except ValueError as error:  # a bad multiplicity: say which argument
+        raise ValueError(f"copies={copies!r}: {error}") from None
     problem.board_shape = (rows, cols)
     return problem
 
