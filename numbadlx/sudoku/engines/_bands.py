@@ -46,6 +46,7 @@ from numba.extending import intrinsic
 from ..._cleared import cleared
 from ..._compiling import inner_njit
 from ._band_choose import _HARD_AFTER, _choose
+from ._band_columns import _column_flags
 from ._band_moves import (
     _columns_of,
     _digit_words,
@@ -255,6 +256,9 @@ def _propagate(state, dirty):
         # the digits due, a bit each (no test per digit)
         due = (column_due | column_due >> 9 | column_due >> 18) & 511
         column_due = 0
+        if due & 255:
+            # digits 0-7 tested in one vector pass: only those with work stay due
+            due = (due & 256) | _column_flags(state, _KEEP_STACK)
         while due:
             digit = trailing_zeros(due)
             due &= due - 1
