@@ -19,7 +19,9 @@ over the words they touch. Then come cells with one digit left (naked singles) a
 columns with one cell for a digit (hidden singles), both found for all cells at once
 by counting bits across words, and the rules run again until nothing changes. A word
 goes back to the band rule only when a placement took more from it than the placed
-cell (the digit's own word keeps its cell).
+cell (the digit's own word keeps its cell). The columns and stacks of digits 0-7 are
+first tested in one vector pass (:mod:`._band_columns`); the per-digit pass then works
+only on the digits that have something to give.
 
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it; once a puzzle has
