@@ -23,6 +23,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tdoku import run_measured
+
 HARNESS = r"""
 use std::io::Read;
 use std::time::Instant;
@@ -141,14 +143,15 @@ def build(crate, build_dir, registry="/usr/share/cargo/registry"):
     return build_dir / "target" / "release" / "rust_sudoku_harness"
 
 
-def run_rust_sudoku(binary, path, *, limit=2, seconds=1, warmup=1):
+def run_rust_sudoku(binary, path, *, limit=2, seconds=1, warmup=1, cpu=False):
     """``(µs per puzzle, (no solution, one, two or more))`` from one run of the harness
-    over the puzzles of ``path``."""
+    over the puzzles of ``path``; with ``cpu``, µs of CPU time (the harness's wall time
+    times its CPU share, see :func:`tdoku.run_measured`)."""
     command = [str(binary), str(path), str(limit), str(seconds), str(warmup)]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
-    fields = done.stdout.strip().split(",")
+    code, output, share = run_measured(command)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({code}): {output}")
+    fields = output.strip().split(",")
     if len(fields) != 7 or fields[0] != "rust_sudoku":
-        raise RuntimeError(f"unexpected harness output: {done.stdout!r}")
-    return float(fields[2]), tuple(int(v) for v in fields[3:6])
+        raise RuntimeError(f"unexpected harness output: {output!r}")
+    return float(fields[2]) * (share if cpu else 1.0), tuple(int(v) for v in fields[3:6])
