@@ -20,12 +20,14 @@ from numba.extending import intrinsic
 def _column_flags(typingctx, state, keep_stack):
     """A bit for each digit 0-7 that the column pass has work for (see the module
     notes), inside ``@njit`` code; ``keep_stack`` is
-    :data:`._band_tables._KEEP_STACK`. Indices are not checked: ``state`` holds at least
-    the 30 words of a state."""
+    :data:`._band_tables._KEEP_STACK`; both contiguous. Indices are not checked:
+    ``state`` holds at least the 30 words of a state."""
     if not (
         isinstance(state, types.Array)
         and state.dtype == types.int64
+        and state.layout == "C"
         and isinstance(keep_stack, types.Array)
+        and keep_stack.layout == "C"
         and keep_stack.dtype == types.int64
     ):
         return None
