@@ -3,13 +3,16 @@ against tdoku.
 
 Run by hand (not in CI)::
 
-    python benchmarks/engines.py --tdoku /path/to/run_benchmark
+    python benchmarks/engines.py --tdoku /path/to/run_benchmark --rust-sudoku /path/to/sudoku
     python benchmarks/engines.py --quick              # smoke run, no tdoku needed
 
 ``run_benchmark`` is tdoku's own benchmark program, built by you from the
 t-dillon/tdoku sources (and its fsss2 submodule) with tdoku's own CMake build, outside
 this repository; without ``--tdoku``, or when the path does not exist, its columns are
-skipped with a message.
+skipped with a message. ``--rust-sudoku`` names the directory of the Rust crate
+``sudoku``'s sources (Emerentius/sudoku, fetched by you): ``rust_sudoku.py`` builds a
+small harness of ours around it into a temporary directory (or ``--rust-build``), and
+its column joins the datasets table the same way.
 
 Four tables, each measured in one run:
 
@@ -24,7 +27,8 @@ Four tables, each measured in one run:
    rates are medians over rounds. A second table sets "bands" beside each compiled
    solver: the ratio is the median of the per-round ratios of bands' rate to the
    solver's, printed with their range (the machine's 2 cores are shared), against the
-   targets (0.8 of tdoku, above jsolve and fsss2). Guesses per puzzle: each compiled
+   targets (at least 1.0 of each). rust_sudoku's counts of puzzles with 0, 1 and 2
+   solutions are checked against ours. Guesses per puzzle: each compiled
    solver's own count (its branch points), ours the search levels with two or more
    candidates (``SudokuResult.guesses``).
 2. **Threads**: the ``auto`` engine on each set with 1 and 2 threads, alternating, each
@@ -55,6 +59,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import machine  # noqa: E402
+from rust_sudoku import build as build_rust_sudoku  # noqa: E402
+from rust_sudoku import run_rust_sudoku  # noqa: E402
 from sudoku import DATASETS, data_dir, load  # noqa: E402
 from tdoku import run_tdoku, solvers_built  # noqa: E402
 
@@ -63,8 +69,8 @@ from numbadlx import sudoku  # noqa: E402
 SETS = ("sudoku17", "serg_benchmark", "kaggle", "top1465", "forum_hardest_1106")
 # tdoku's solvers run beside "bands" (those built into run_benchmark), and the targets:
 # bands' rate over the solver's, on every set, one thread, limit 2
-COMPILED = ("tdoku", "jsolve", "fsss2")
-TARGETS = {"tdoku": 0.8, "jsolve": 1.0, "fsss2": 1.0}
+COMPILED = ("tdoku", "jsolve", "fsss2", "fsss")
+TARGETS = {"tdoku": 1.0, "jsolve": 1.0, "fsss2": 1.0, "fsss": 1.0, "rust_sudoku": 1.0}
 ENGINES = ("dlx", "bits", "bands")  # "bands" only on the 9x9 sets and the 9x9 (3x3) shape
 
 
@@ -80,15 +86,22 @@ SHAPES = (
 )
 
 
-def time_solve(puzzles, min_seconds=0.0, **options):
+# the clock of our side: the wall clock, or with --cpu-time this process's CPU time (the
+# compiled peers are then converted by their own CPU share, see tdoku.run_measured)
+CLOCK = {"now": time.perf_counter, "cpu": False}
+
+
+def time_solve(puzzles, min_seconds=0.0, clock=None, **options):
     """``(seconds per pass, result)``: whole passes of ``sudoku.solve`` over the puzzles
-    until ``min_seconds`` are timed (one pass at least)."""
+    until ``min_seconds`` are timed (one pass at least), by ``clock`` (default: the
+    clock :data:`CLOCK` names)."""
     passes = 0
-    start = time.perf_counter()
+    now = clock or CLOCK["now"]
+    start = now()
     while True:
         result = sudoku.solve(puzzles, **options)
         passes += 1
-        took = time.perf_counter() - start
+        took = now() - start
         if took >= min_seconds:
             return took / passes, result
 
@@ -105,37 +118,51 @@ def print_table(header, rows):
     print()
 
 
-def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=()):
+def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=(), rust=None):
     """The datasets table, and with ``tdoku``, the table of "bands" against the compiled
-    solvers ``compiled`` (tdoku's ids), all run by one ``run_benchmark`` per round."""
+    solvers ``compiled`` (tdoku's ids), all run by one ``run_benchmark`` per round, and
+    with ``rust`` (the harness binary) rust_sudoku beside them."""
+    peers = (*compiled, *(["rust_sudoku"] if rust else []))
     rows = []
     peer_rows = []
     for name in names:
         puzzles = load(name)
         size = len(puzzles)
         dotted = None
-        if tdoku:
+        if tdoku or rust:
             handle = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
             with handle:
                 handle.write("\n".join(sudoku.format_lines(puzzles, blank=".")) + "\n")
             dotted = handle.name
-        seconds = {side: [] for side in (*ENGINES, *compiled)}
+        seconds = {side: [] for side in (*ENGINES, *peers)}
+        rust_counts = None
         peer_guesses = {}
         results = {}
         for engine in ENGINES:
             sudoku.solve(puzzles[:20], limit=2, threads=1, engine=engine)  # compile/load
         for k in range(rounds):
-            order = [*ENGINES, *(["compiled"] if tdoku else [])]
+            order = [*ENGINES, *(["compiled"] if tdoku else []), *(["rust"] if rust else [])]
             if k % 2:
                 order.reverse()
             for side in order:
                 if side == "compiled":
                     measured = run_tdoku(
-                        tdoku, dotted, size, solvers=",".join(compiled), seconds=tdoku_seconds
+                        tdoku,
+                        dotted,
+                        size,
+                        solvers=",".join(compiled),
+                        seconds=tdoku_seconds,
+                        cpu=CLOCK["cpu"],
                     )
                     for solver in compiled:
                         micros, peer_guesses[solver] = measured[solver]
                         seconds[solver].append(micros * 1e-6 * size)
+                elif side == "rust":
+                    micros, rust_counts = run_rust_sudoku(
+                        rust, dotted, seconds=tdoku_seconds, warmup=1, cpu=CLOCK["cpu"]
+                    )
+                    peer_guesses["rust_sudoku"] = math.nan
+                    seconds["rust_sudoku"].append(micros * 1e-6 * size)
                 else:
                     took, results[side] = time_solve(
                         puzzles, tdoku_seconds, limit=2, threads=1, engine=side
@@ -155,10 +182,14 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=()):
             row += [fmt(rate[engine]), fmt(result.guesses.mean(), 1), fmt(result.nodes.mean(), 1)]
         row += [f"{rate['bands'] / rate['bits']:.2f}", "yes" if same else "NO"]
         rows.append(row)
-        if tdoku:
+        if rust_counts is not None:
+            ours = tuple(int((results["bands"].counts == c).sum()) for c in (0, 1, 2))
+            if ours != rust_counts:
+                print(f"# {name}: rust_sudoku's 0/1/2-solution counts {rust_counts} != {ours}")
+        if peers:
             bands = results["bands"]
             peer_row = [name, fmt(rate["bands"]), fmt(bands.guesses.mean(), 1)]
-            for solver in compiled:
+            for solver in peers:
                 # per round: bands' rate over the solver's (its time over ours)
                 ratios = [t / b for t, b in zip(seconds[solver], seconds["bands"])]
                 ratio = statistics.median(ratios)
@@ -168,7 +199,7 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=()):
                     verdict = " met" if ratio >= target else " missed"
                 peer_row += [
                     fmt(rate[solver]),
-                    fmt(peer_guesses[solver], 1),
+                    "n/a" if math.isnan(peer_guesses[solver]) else fmt(peer_guesses[solver], 1),
                     f"{ratio:.2f} ({min(ratios):.2f}-{max(ratios):.2f}){verdict}",
                 ]
             peer_rows.append(peer_row)
@@ -178,9 +209,9 @@ def bench_datasets(names, rounds, tdoku, tdoku_seconds, compiled=()):
     header += ["bands / bits", "same status and counts"]
     print("Datasets: one thread, limit 2 (puzzles/s; guesses and nodes per puzzle)\n")
     print_table(header, rows)
-    if tdoku:
+    if peers:
         header = ["dataset", "bands puzzles/s", "bands guesses"]
-        for solver in compiled:
+        for solver in peers:
             goal = TARGETS.get(solver)
             aim = f"; target {goal:g}" if goal is not None else ""
             header += [
@@ -207,7 +238,10 @@ def bench_threads(names, rounds, min_seconds):
         times = {1: [], 2: []}
         for k in range(rounds):
             for threads in (1, 2) if k % 2 == 0 else (2, 1):
-                took, result = time_solve(puzzles, min_seconds, limit=2, threads=threads)
+                # the wall clock always: two threads' CPU time is their sum
+                took, result = time_solve(
+                    puzzles, min_seconds, time.perf_counter, limit=2, threads=threads
+                )
                 times[threads].append(took)
         one, two = (len(puzzles) / statistics.median(times[t]) for t in (1, 2))
         ratios = [a / b for a, b in zip(times[1], times[2])]
@@ -325,6 +359,18 @@ def main(argv=None):
         default=1,
         help="run_benchmark -t, and the least time each of our measurements runs",
     )
+    parser.add_argument(
+        "--rust-sudoku", help="directory of the Rust crate sudoku's sources (fetched by you)"
+    )
+    parser.add_argument(
+        "--rust-build", help="where to build the rust_sudoku harness (default: a temp dir)"
+    )
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time CPU, not the wall clock (ours: this process; peers: their wall time "
+        "times their CPU share); for a machine shared with other work",
+    )
     parser.add_argument("--sets", default=",".join(SETS), help='comma-separated; "" for none')
     parser.add_argument(
         "--compiled",
@@ -347,10 +393,14 @@ def main(argv=None):
     unknown = [s for s in names if s not in DATASETS]
     if unknown:
         parser.error(f"unknown sets {unknown}; known: {', '.join(DATASETS)}")
+    if args.cpu_time:
+        CLOCK.update(now=time.process_time, cpu=True)
     print(machine.describe("numbadlx Sudoku engines against tdoku"))
     given = argv if argv is not None else sys.argv[1:]
     print(f"# command: python benchmarks/engines.py {shlex.join(given)}")
     print(f"# numba threads available: {numba.config.NUMBA_NUM_THREADS}; rounds {args.rounds}")
+    clock = "CPU time (peers: wall time x CPU share)" if args.cpu_time else "wall clock"
+    print(f"# clock: {clock}")
     tdoku = args.tdoku
     if tdoku and not Path(tdoku).is_file():
         print(f"# tdoku columns skipped: no run_benchmark at {tdoku}")
@@ -368,9 +418,14 @@ def main(argv=None):
         print(f"# compiled solvers: {', '.join(compiled)}")
         if left_out:
             print(f"# not built into run_benchmark, left out: {', '.join(left_out)}")
+    rust = None
+    if args.rust_sudoku:
+        build_dir = args.rust_build or tempfile.mkdtemp(prefix="rust_sudoku_")
+        rust = build_rust_sudoku(args.rust_sudoku, build_dir)
+        print(f"# rust_sudoku: the crate at {args.rust_sudoku}, harness built in {build_dir}")
     print()
     if names:  # --sets "" skips the datasets and threads tables
-        bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds, compiled)
+        bench_datasets(names, args.rounds, tdoku, args.tdoku_seconds, compiled, rust)
         if not args.no_threads:
             bench_threads(names, args.rounds, args.tdoku_seconds)
     if not args.no_large:

@@ -19,7 +19,9 @@ over the words they touch. Then come cells with one digit left (naked singles) a
 columns with one cell for a digit (hidden singles), both found for all cells at once
 by counting bits across words, and the rules run again until nothing changes. A word
 goes back to the band rule only when a placement took more from it than the placed
-cell (the digit's own word keeps its cell).
+cell (the digit's own word keeps its cell). The columns and stacks of digits 0-7 are
+first tested in one vector pass (:mod:`._band_columns`); the per-digit pass then works
+only on the digits that have something to give.
 
 Search copies the state and branches on a cell with two candidates (of the first 8
 such cells, the one whose digits have the most other places near it; once a puzzle has
@@ -46,6 +48,7 @@ from numba.extending import intrinsic
 from ..._cleared import cleared
 from ..._compiling import inner_njit
 from ._band_choose import _HARD_AFTER, _choose
+from ._band_columns import _column_flags
 from ._band_moves import (
     _columns_of,
     _digit_words,
@@ -255,6 +258,9 @@ def _propagate(state, dirty):
         # the digits due, a bit each (no test per digit)
         due = (column_due | column_due >> 9 | column_due >> 18) & 511
         column_due = 0
+        if due & 255:
+            # digits 0-7 tested in one vector pass: only those with work stay due
+            due = (due & 256) | _column_flags(state, _KEEP_STACK)
         while due:
             digit = trailing_zeros(due)
             due &= due - 1
