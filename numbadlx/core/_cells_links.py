@@ -34,6 +34,11 @@ Its regions, in order (their starts are returned in ``layout``):
 * option numbers (``layout[OPTION]``): node ``w``'s option is
   ``mem[layout[OPTION] + (w >> 2)]`` (the same shifted base), read only to report a
   solution;
+* spread (``layout[SPREAD]``): item ``4 * i``'s entry ``mem[layout[SPREAD] + i]`` is
+  1 when the item sits at three or more different places in its options (its node
+  is the first of its option in some, the third in others, and so on), else 0: the
+  kernel walks such an item's options another way (see
+  :mod:`numbadlx.core.kernels.cells`);
 * the trail (``layout[TRAIL]``): room for the kernel's stack of items whose sizes
   went down (at most one entry per node on any path).
 
@@ -60,6 +65,7 @@ __all__ = [
     "OPTION",
     "TRAIL",
     "PRIMARY_END",
+    "SPREAD",
     "build_cells",
 ]
 
@@ -84,6 +90,10 @@ COLOURS = 3
 TRAIL = 4
 PRIMARY_END = 5
 OPTION = 6
+SPREAD = 7
+
+#: An item is "spread" (see the module) when it sits at this many places or more.
+SPREAD_PLACES = 3
 
 
 def build_cells(indptr, indices, colours, n_items, n_primary):
@@ -114,7 +124,8 @@ def build_cells(indptr, indices, colours, n_items, n_primary):
     sets0 = nodes0 + 4 * nnz
     colours0 = sets0 + nnz
     option0 = colours0 + nnz
-    trail0 = option0 + nnz
+    spread0 = option0 + nnz
+    trail0 = spread0 + n_items
     total = trail0 + nnz + 1
     if total >= 2**32 - 8:
         raise ValueError(f"too large for the dancing-cells engine ({total} table entries)")
@@ -138,9 +149,15 @@ def build_cells(indptr, indices, colours, n_items, n_primary):
         mem[colours0 : colours0 + nnz] = colours
     mem[option0 : option0 + nnz] = np.repeat(np.arange(n_options), lengths)
     mem[sets0:colours0] = node_at[order]
+    # the places (0 = first) each item takes in its options, counted without repeats
+    places = np.arange(nnz) - np.repeat(indptr[:-1], lengths)
+    width = int(places.max()) + 1 if nnz else 1
+    pairs = np.unique(indices * width + places)
+    spread = np.bincount(pairs // width, minlength=n_items)
+    mem[spread0 : spread0 + n_items] = spread >= SPREAD_PLACES
     shift = nodes0 // 4
     layout = np.array(
-        [act0, nodes0, sets0, colours0 - shift, trail0, 4 * n_primary, option0 - shift],
+        [act0, nodes0, sets0, colours0 - shift, trail0, 4 * n_primary, option0 - shift, spread0],
         dtype=np.int64,
     )
     return mem.astype(CELLS_DTYPE), layout

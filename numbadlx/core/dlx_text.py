@@ -153,6 +153,31 @@ def _parse_bound(mult, token, where):
     return u, v
 
 
+def _plain_option(tokens, index, secondary, colour_index):
+    """``(items, colour codes)`` of an option line with no cost and nothing wrong in
+    it, or None: the caller then reads the line token by token and names the first
+    problem with its column. A new colour is numbered here as the caller would."""
+    items = []
+    codes = []
+    for token in tokens:
+        name, colon, colour = token.partition(":")
+        item = index.get(name)  # never a cost: no item name holds a '|'
+        if item is None:
+            return None
+        code = 0
+        if colon:
+            if not secondary[item] or not colour or "|" in colour or ":" in colour:
+                return None
+            code = colour_index.get(colour)
+            if code is None:
+                code = colour_index[colour] = len(colour_index) + 1
+        items.append(item)
+        codes.append(code)
+    if len(set(items)) != len(items):
+        return None
+    return items, codes
+
+
 def parse_dlx(source):
     """Parse DLX text (or a file) into item names and CSR options.
 
@@ -234,10 +259,22 @@ def parse_dlx(source):
                 if not in_secondary:
                     bound_rows.append(bound)
             continue
+        # (``stripped`` has no blank at either end: no empty token)
+        tokens = _SEPARATOR.split(stripped)
+        plain = _plain_option(tokens, index, secondary, colour_index)
+        if plain is not None:  # the common case, read without columns or checks
+            option, codes = plain
+            lengths.append(len(option))
+            flat.extend(option)
+            colour_flat.extend(codes)
+            line_numbers.append(number)
+            costs.append(0)
+            option_names.append(" ".join(tokens) if pending_name is None else pending_name)
+            pending_name = None
+            continue
         seen = set()
         search_from = 0
         option = []
-        tokens = _tokens(stripped)
         cost = 0
         for token in tokens:
             col = _column(line, token, search_from)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from numbadlx import BudgetExceeded, ExactCover, problems
+from numbadlx.core import _cells_links
 from numbadlx.core.kernels import cells
 from numbadlx.core.search import Search, engine_for
 from tests.helpers import naive_solutions_xcc
@@ -89,6 +90,44 @@ def test_random_instances_agree_with_brute_force(coloured):
         assert len(found) == len(set(found))
         assert set(found) == expected, (options, n_secondary, colours)
         assert problem.count() == len(expected)
+
+
+@pytest.mark.parametrize("places", [1, 10**9], ids=["every-item-spread", "none-spread"])
+@pytest.mark.parametrize("coloured", [False, True], ids=["X", "C"])
+def test_both_ways_of_covering_an_item_agree_with_brute_force(monkeypatch, coloured, places):
+    # X5 walks the set of an item found at many places in its options another way
+    # (each option leaves that set too); force that walk on every item, then on none
+    monkeypatch.setattr(_cells_links, "SPREAD_PLACES", places)
+    rng = np.random.default_rng(77 + coloured)
+    for _ in range(150):
+        options, n_items, n_secondary, colours = _random_problem(rng, coloured)
+        problem = ExactCover(
+            options,
+            n_items=n_items,
+            secondary=n_secondary or None,
+            colours=colours,
+            dense=False,
+            engine="cells",
+        )
+        expected = set(
+            naive_solutions_xcc(
+                problem.indptr, problem.indices, n_items, problem.secondary, problem.colours
+            )
+        )
+        found = [tuple(s.tolist()) for s in problem.solutions(batch=int(rng.integers(1, 4)))]
+        assert len(found) == len(set(found))
+        assert set(found) == expected, (options, n_secondary, colours)
+
+
+def test_both_ways_of_covering_an_item_walk_the_same_tree(monkeypatch):
+    nodes = []
+    for places in (1, 10**9):
+        monkeypatch.setattr(_cells_links, "SPREAD_PLACES", places)
+        problem = problems.pentominoes(3, 20)
+        problem.engine = "cells"
+        assert problem.count() == 8  # 2 tilings, each in 4 orientations
+        nodes.append(problem.stats.nodes)
+    assert nodes[0] == nodes[1]
 
 
 def test_an_option_without_primary_items_is_never_chosen():

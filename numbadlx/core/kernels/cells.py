@@ -47,6 +47,11 @@ place) with the option's bounds in a region of their own (-2%, +4% and +2% in th
 runs: no gain). Kept: each node's record holds its option's bounds, so hiding an option reads
 them from the node it starts from instead of from a table of options one load further
 (7% less time on pentominoes 6x10, queens 12 and Langford 11).
+Kept too: an item that sits at three or more places in its options (a cell of
+pentominoes) has its set walked from the end in X5, each option leaving that set as
+well, so the walk over an option's nodes has no test to skip the item's own node, a
+test that guessed wrong about once an option (8-13% less time on pentominoes, the
+word squares and the crossword; with items at two places, Langford's, 7-11% more).
 
 All state lives in the arrays handed in (``levels``, ``state``, the table), so a call
 stops after a solution, a solution limit or a node budget and the next call carries on
@@ -68,6 +73,7 @@ from .._cells_links import (
     POS,
     PRIMARY_END,
     SIZE,
+    SPREAD,
     TRAIL,
     WIDTH,
 )
@@ -85,6 +91,10 @@ from .common import (
 
 ONE = np.uint32(1)
 TWO = np.uint32(2)
+# X3's keys: an item's size in the high half, its number in the low one
+KEY_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
+KEY_LOW = np.uint64(0xFFFFFFFF)
+KEY_SHIFT = np.uint64(32)
 
 __all__ = ["search_cells_x", "search_cells_c", "fresh_state", "N_STATE", "LEVEL_COLUMNS"]
 
@@ -143,6 +153,7 @@ def _search(
     act0 = np.uint32(layout[ACT])
     primary_end = np.uint32(layout[PRIMARY_END])
     clr0 = np.uint32(layout[COLOURS])  # node w's colour: mem[clr0 + (w >> 2)]
+    spread0 = np.uint32(layout[SPREAD])  # item j is spread: mem[spread0 + (j >> 2)]
     opt0 = np.uint32(layout[OPTION])  # node w's option: mem[opt0 + (w >> 2)]
     pe = np.uint32(state[3])  # active primary items: mem[act0:pe]
     se = np.uint32(state[4])  # active secondary items: mem[act0 + n_primary:se]
@@ -174,17 +185,19 @@ def _search(
                     code = RET_LIMIT
                     break
                 continue
-            # X3/C3 [Choose i]: fewest options, lowest number of equals
-            i = mem[act0]
-            best = mem[i + SIZE]
-            q = act0 + ONE
-            while q < pe and best > 0:
+            # X3/C3 [Choose i]: fewest options, lowest number of equals. Each item's
+            # key is its size above its number, so the least key is the item wanted
+            # and the scan needs no branch but the loop's (with a branch on the size
+            # and one on the number, the scan took a quarter of the time on N-queens
+            # and Langford: the tests went either way); it stops at a size of 0
+            key = KEY_MAX
+            q = act0
+            while q < pe and key > KEY_LOW:
                 j = mem[q]
                 q += ONE
-                size = mem[j + SIZE]
-                if size < best or (size == best and j < i):
-                    best = size
-                    i = j
+                key = min(key, (np.uint64(mem[j + SIZE]) << KEY_SHIFT) | np.uint64(j))
+            i = np.uint32(key & KEY_LOW)
+            best = np.uint32(key >> KEY_SHIFT)
             # X4/C4 [Cover i]: i leaves the active items, each of its options the sets
             # of its other items (written out here and in X5: as a helper, LLVM kept
             # it out of line and the call cost reference counts)
@@ -267,6 +280,7 @@ def _search(
             # time on pentominoes, the same elsewhere)
             dead = False
             before = tl
+            own = 0  # nodes taken out of their own item's set
             u = stop
             while u > start and not dead:
                 u -= WIDTH
@@ -275,6 +289,42 @@ def _search(
                 if j == i or (j >= primary_end and mem[j + POS] >= old_se):
                     continue  # i itself, or a secondary item purified before x
                 q = mem[j + BASE]
+                if mem[spread0 + (j >> TWO)] != 0:
+                    # j sits at many places in its options, so a test "is this
+                    # node j's?" on the walk would guess wrong about once an option:
+                    # walk j's set from the end instead, each option leaving j's set
+                    # too (a swap with itself, the last available node), and skip none
+                    first_q = q
+                    q += mem[j + SIZE]
+                    while q > first_q and not dead:
+                        q -= ONE
+                        t = mem[q]
+                        if colours and c != 0 and mem[clr0 + (t >> TWO)] == c:
+                            continue  # the same colour: the option stays
+                        own += 1
+                        w = mem[t + FIRST]
+                        w_stop = mem[t + END]
+                        while w < w_stop:
+                            j2 = mem[w + ITM]
+                            if not (
+                                colours and mem[clr0 + (w >> TWO)] != 0 and mem[j2 + POS] >= old_se
+                            ):
+                                here = mem[w + LOC]
+                                size = mem[j2 + SIZE] - ONE
+                                last = mem[j2 + BASE] + size
+                                y = mem[last]
+                                mem[here] = y
+                                mem[y + LOC] = here
+                                mem[last] = w
+                                mem[w + LOC] = last
+                                mem[j2 + SIZE] = size
+                                mem[tl] = j2
+                                tl += ONE
+                                if size == 0 and j2 < primary_end and mem[j2 + POS] < pe:
+                                    dead = True  # an active primary item without options
+                                    break
+                            w += WIDTH
+                    continue
                 end_q = q + mem[j + SIZE]
                 while q < end_q and not dead:
                     t = mem[q]
@@ -303,7 +353,7 @@ def _search(
                                 dead = True  # an active primary item without options
                                 break
                         w += WIDTH
-            updates += np.int64(tl - before)
+            updates += np.int64(tl - before) - own  # j's own nodes are no updates
             if not dead:
                 entered = True
                 break
@@ -378,7 +428,7 @@ def fresh_state(layout, n_items, n_primary):
 
     Examples
     --------
-    >>> fresh_state(np.array([8, 10, 0, 0, 30, 4]), 2, 1).tolist()
+    >>> fresh_state(np.array([8, 10, 0, 0, 30, 4, 0, 0]), 2, 1).tolist()
     [0, 0, 0, 9, 10, 30]
     """
     state = np.zeros(N_STATE, dtype=np.int64)
