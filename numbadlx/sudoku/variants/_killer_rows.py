@@ -219,10 +219,12 @@ class KillerRows(Sequence):
 
     @classmethod
     def concatenate(cls, parts) -> KillerRows:
-        """The rows of ``parts`` (KillerRows of one size and base), one after another."""
+        """The rows of ``parts`` (KillerRows of one size and base: that of the parts
+        with cages), one after another."""
         parts = list(parts)
+        based = [p.base for p in parts if p.valid.any()]
         return cls(
-            parts[0].base,
+            based[0] if based else parts[0].base,
             np.concatenate([p.numbers for p in parts]),
             np.concatenate([p.totals for p in parts]),
         )
