@@ -147,19 +147,25 @@ def _restrict(masks, cell, allowed, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def _cages(masks, table, queue, tail):
-    """The cage sums (see the module docstring). Returns ``(tail, state)``."""
+def _cages(masks, cage_start, cells, combo_start, combos, totals, queue, tail, seen):
+    """The cage sums (see the module docstring), the table's cage fields one by one (a
+    call that takes the whole table counts a reference to each of its arrays in and
+    out: most of a killer's search time, when the call was made once a round). Returns
+    ``(tail, state)``.
+
+    ``seen[c]``: the candidates left in cage ``c``'s cells (their count over the cells)
+    when a pass over the cage last changed nothing, or -1. Within one settling masks
+    only lose digits, so an equal count means the same masks, and the pass, which reads
+    nothing else, would change nothing again: the cage is passed over."""
     changed = 0
-    cage_start = table.cage_start
-    cells = table.cage_cells
-    combo_start = table.combo_start
-    combos = table.combos
     for c in range(cage_start.shape[0] - 1):
         done = _ZERO
         free = _ZERO
         open_cells = 0
+        left = 0
         for k in range(cage_start[c], cage_start[c + 1]):
             m = masks[cells[k]]
+            left += popcount(m & _DIGITS)
             if m & PLACED:
                 if done & m:
                     return tail, -1  # a digit twice in the cage
@@ -167,7 +173,10 @@ def _cages(masks, table, queue, tail):
             else:
                 free |= m
                 open_cells += 1
-        if table.cage_total[c] < 0:
+        if seen[c] == left:
+            continue
+        seen[c] = left  # unless the pass below changes a mask
+        if totals[c] < 0:
             # distinct digits only: the placed ones leave the open cells
             if done & free:
                 for k in range(cage_start[c], cage_start[c + 1]):
@@ -176,7 +185,9 @@ def _cages(masks, table, queue, tail):
                     tail, state = _restrict(masks, cells[k], ~done, queue, tail)
                     if state < 0:
                         return tail, -1
-                    changed |= state
+                    if state:
+                        changed = 1
+                        seen[c] = -1
             continue
         union = _ZERO
         required = _DIGITS
@@ -209,7 +220,9 @@ def _cages(masks, table, queue, tail):
             tail, state = _restrict(masks, cell, union | done, queue, tail)
             if state < 0:
                 return tail, -1
-            changed |= state
+            if state:
+                changed = 1
+                seen[c] = -1
             m = masks[cell]
             if m & PLACED:
                 placed_now |= m & _DIGITS
@@ -229,6 +242,7 @@ def _cages(masks, table, queue, tail):
                 if m & bit and not m & PLACED:
                     tail = place(masks, cell, bit, queue, tail)
                     changed = 1
+                    seen[c] = -1
                     break
     return tail, changed
 
@@ -299,6 +313,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
     contradiction. Runs the constraint pass at least once, so a grid the singles fill
     is checked against every rule."""
     placed = 0
+    seen = np.full(table.cage_start.shape[0] - 1, -1, dtype=np.int64)
     while True:
         got = propagate(
             masks,
@@ -316,24 +331,45 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         if got < 0:
             return -1
         placed += got
-        tail, s1 = _cages(masks, table, queue, 0)
-        if s1 < 0:
-            return -1
-        tail, s2 = _pairs(masks, table, queue, tail)
-        if s2 < 0:
-            return -1
-        tail, s3 = _thermos(masks, table, queue, tail)
-        if s3 < 0:
-            return -1
-        tail, s4 = propagate_sums(masks, table, queue, tail)
-        if s4 < 0:
-            return -1
-        tail, s5 = propagate_triples(masks, table, queue, tail)
-        if s5 < 0:
-            return -1
-        tail, s6 = line_rules(masks, table, queue, tail)
-        if s6 < 0:
-            return -1
+        # each pass only where the table has its rules: a call that takes the table
+        # counts a reference to each of its arrays in and out, which costs more than a
+        # pass over nothing
+        tail = 0
+        s1 = s2 = s3 = s4 = s5 = s6 = 0
+        if table.cage_total.shape[0]:
+            tail, s1 = _cages(
+                masks,
+                table.cage_start,
+                table.cage_cells,
+                table.combo_start,
+                table.combos,
+                table.cage_total,
+                queue,
+                tail,
+                seen,
+            )
+            if s1 < 0:
+                return -1
+        if table.pair_a.shape[0]:
+            tail, s2 = _pairs(masks, table, queue, tail)
+            if s2 < 0:
+                return -1
+        if table.thermo_start.shape[0] > 1:
+            tail, s3 = _thermos(masks, table, queue, tail)
+            if s3 < 0:
+                return -1
+        if table.sum_total.shape[0]:
+            tail, s4 = propagate_sums(masks, table, queue, tail)
+            if s4 < 0:
+                return -1
+        if table.tri_mid.shape[0]:
+            tail, s5 = propagate_triples(masks, table, queue, tail)
+            if s5 < 0:
+                return -1
+        if table.line_kind.shape[0]:
+            tail, s6 = line_rules(masks, table, queue, tail)
+            if s6 < 0:
+                return -1
         if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0 and s6 == 0:
             return placed
 
