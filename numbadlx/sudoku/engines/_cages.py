@@ -215,14 +215,19 @@ def _cages(masks, cage_start, cells, combo_start, combos, totals, queue, tail, s
         once = _ZERO
         twice = _ZERO
         placed_now = _ZERO
+        kept = union | done
         for k in range(cage_start[c], cage_start[c + 1]):
             cell = cells[k]
-            tail, state = _restrict(masks, cell, union | done, queue, tail)
-            if state < 0:
-                return tail, -1
-            if state:
-                changed = 1
-                seen[c] = -1
+            m = masks[cell]
+            # _restrict only where it has work: each of its inlined calls counts a
+            # reference to the masks and the queue in and out
+            if (m & PLACED and not m & kept) or (not m & PLACED and m & ~kept):
+                tail, state = _restrict(masks, cell, kept, queue, tail)
+                if state < 0:
+                    return tail, -1
+                if state:
+                    changed = 1
+                    seen[c] = -1
             m = masks[cell]
             if m & PLACED:
                 placed_now |= m & _DIGITS
