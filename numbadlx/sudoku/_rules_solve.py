@@ -28,16 +28,17 @@ from .variants import KillerRows, Rules
 __all__ = ["rule_groups", "solve_rules"]
 
 
-def rule_groups(rules, n_puzzles, n, box):
+def rule_groups(rules, n_puzzles, n, box, rows_tables=False):
     """``[(checked rules, rows), ...]``: the puzzles of each distinct rule set, rows in
-    increasing order, groups in order of first appearance. The rows of a
-    :class:`KillerRows` that hold cages make one group (under the rules of the first
-    of them: each row's own cages are read from the arrays, see :func:`solve_rules`),
-    where the grid is small enough for :func:`~.engines._cage_rows.cage_rows`."""
+    increasing order, groups in order of first appearance. With ``rows_tables`` (for
+    :func:`solve_rules` only), the rows of a :class:`KillerRows` that hold cages make
+    one group under the rules of the first of them (each row's own cages are read from
+    the arrays), where the grid is small enough for
+    :func:`~.engines._cage_rows.cage_rows`."""
     if isinstance(rules, KillerRows):
         if len(rules) != n_puzzles:
             raise ValueError(f"rules: got {len(rules)} rule sets for {n_puzzles} puzzles")
-        if n <= MAX_ROWS_SIZE and rules.valid.any():
+        if rows_tables and n <= MAX_ROWS_SIZE and rules.valid.any():
             return _killer_groups(rules, n, box)
         rules = list(rules)
     if isinstance(rules, Rules):
@@ -109,7 +110,7 @@ def solve_rules(
     ``(engine names, box)``: the engines that ran, in order, and the box shape of the
     first rule set."""
     if groups is None:
-        groups = rule_groups(rules, grid.shape[0], n, box)
+        groups = rule_groups(rules, grid.shape[0], n, box, rows_tables=True)
     names = []
     total = grid.shape[0]
     done = 0

@@ -12,7 +12,7 @@ from numbadlx.sudoku.completion import cage_errors
 from numbadlx.sudoku.engines import cage_rows, constraint_table
 from numbadlx.sudoku.formats import parse_chunk
 from numbadlx.sudoku.variants import KillerRows
-from tests.helpers import data_dir
+from tests.helpers import all_4x4_grids, data_dir
 
 KILLER_CSV = "killer_krazydad_vol1.csv"
 FIELDS = (
@@ -194,3 +194,33 @@ def test_cage_errors_read_from_the_arrays_are_those_of_the_rules():
     from_arrays = cage_errors(solutions, rules, rows)
     from_rules = cage_errors(solutions, [rules[k] for k in range(800)], rows)
     assert from_arrays == from_rules and from_arrays
+
+
+def pairs_file(tmp_path):
+    """4x4 killers of two-cell cages (across, then down) whose sums come from different
+    grids: each row's cages its own, many rows with several solutions."""
+    grids = all_4x4_grids()[::23]
+    maps = ("aabbccddeeffgghh", "abcdabcdefghefgh")
+    out = ["cages,sums"]
+    for k, grid in enumerate(grids):
+        cage_map = maps[k % 2]
+        sums = {}
+        for cell, letter in enumerate(cage_map):
+            sums[letter] = sums.get(letter, 0) + int(grid[cell])
+        out.append(f'{cage_map},"{",".join(map(str, sums.values()))}"')
+    path = tmp_path / "pairs.csv"
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def test_solutions_of_a_killer_file_keep_each_rows_cages(tmp_path):
+    path = pairs_file(tmp_path)
+    rules = parse_chunk(path).rules
+    found = sudoku.solutions(path, 4)
+    alone = sudoku.solve(np.zeros((len(rules), 16), np.uint8), rules=list(rules), limit=4)
+    assert found.counts.tolist() == alone.counts.tolist()
+    many = np.flatnonzero(found.counts >= 2)
+    assert many.size
+    for row in many.tolist():
+        for k in range(int(found.counts[row])):
+            assert cage_errors(found.grids[row, k][None], [rules[row]]) == {}
