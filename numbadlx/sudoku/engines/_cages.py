@@ -219,16 +219,22 @@ def _cages(masks, cage_start, cells, combo_start, combos, totals, queue, tail, s
         for k in range(cage_start[c], cage_start[c + 1]):
             cell = cells[k]
             m = masks[cell]
-            # _restrict only where it has work: each of its inlined calls counts a
-            # reference to the masks and the queue in and out
-            if (m & PLACED and not m & kept) or (not m & PLACED and m & ~kept):
-                tail, state = _restrict(masks, cell, kept, queue, tail)
-                if state < 0:
+            # what _restrict and place do, written out: each inlined call of theirs
+            # counted a reference to the masks and the queue in and out
+            if m & PLACED:
+                if not m & kept:
                     return tail, -1
-                if state:
-                    changed = 1
-                    seen[c] = -1
-            m = masks[cell]
+            elif m & ~kept:
+                m &= kept
+                if m == 0:
+                    return tail, -1
+                if m & (m - _ONE) == 0:
+                    m |= PLACED
+                    queue[tail] = cell
+                    tail += 1
+                masks[cell] = m
+                changed = 1
+                seen[c] = -1
             if m & PLACED:
                 placed_now |= m & _DIGITS
             else:
@@ -245,7 +251,9 @@ def _cages(masks, cage_start, cells, combo_start, combos, totals, queue, tail, s
                 cell = cells[k]
                 m = masks[cell]
                 if m & bit and not m & PLACED:
-                    tail = place(masks, cell, bit, queue, tail)
+                    masks[cell] = bit | PLACED  # place(), written out
+                    queue[tail] = cell
+                    tail += 1
                     changed = 1
                     seen[c] = -1
                     break
