@@ -109,8 +109,10 @@ DEPENDENCIES = {
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
+    "sudoku/engines/_cage_pass.py": ("sudoku/engines/_contract.py",),
     "sudoku/engines/_cage_rows.py": (
         "_compiling.py",
+        "sudoku/engines/_cage_pass.py",
         "sudoku/engines/_cages.py",
         "sudoku/engines/_constraint_tables.py",
         "sudoku/engines/_contract.py",
@@ -134,6 +136,7 @@ DEPENDENCIES = {
     ),
     "sudoku/engines/_cages.py": (
         "_compiling.py",
+        "sudoku/engines/_cage_pass.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_line_common.py",
         "sudoku/engines/_line_rules.py",
@@ -239,6 +242,7 @@ DEPENDENCIES = {
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_bands.py",
         "sudoku/engines/_bits.py",
+        "sudoku/engines/_cage_pass.py",
         "sudoku/engines/_cage_rows.py",
         "sudoku/engines/_cages.py",
         "sudoku/engines/_constraint_tables.py",
