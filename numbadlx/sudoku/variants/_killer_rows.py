@@ -179,6 +179,12 @@ class KillerRows(Sequence):
         n = self.n
         return f"KillerRows({len(self)} rows of {n}x{n} cages, {int(self.valid.sum())} valid)"
 
+    def shape_of_rows(self):
+        """The box shape a reader takes for these rows (see
+        :func:`~numbadlx.sudoku.variants.reading_box`): the rows' own when every row
+        has cages, else None (a row without cages has the default ``Rules()``)."""
+        return self.base.box if len(self) and self.valid.all() else None
+
     # -- arrays ----------------------------------------------------------------
 
     def cage_arrays(self):
