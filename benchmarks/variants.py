@@ -11,9 +11,10 @@ a solution column) are read, and each is solved on one thread with ``limit=2`` b
 solution column, or the script fails. It prints puzzles per second (median of
 ``--rounds`` rounds) for three spans of the work:
 
-* **solve**: the engine's kernel alone, given the constraint tables;
-* **tables + solve**: the tables made from each row's rules (innies and outies
-  included), then the kernel;
+* **solve**: the engine's kernel alone, given the constraint tables (one call for
+  all rows, each row under its own table);
+* **tables + solve**: the tables made from the rows' cage arrays, all rows at once
+  (innies and outies included), then the kernel;
 * **read + tables + solve**: from the file, the same steps by hand;
 * **sudoku.solve(path)**: the public call (``engine="auto"`` picks "cages" for each
   row's rules; rows grouped by rule set), what ``numbadlx solve`` of the file runs.
@@ -22,7 +23,9 @@ Then, when pencilmark (PyPI) is installed, the same puzzles through both: the fi
 ``--pencilmark`` killers and minimal X-Sudoku and anti-knight puzzles made by the
 script, each side timed from its own input (see :func:`pencilmark_rows`).
 
-The target is 1,000 puzzles per second, one thread, by ``sudoku.solve(path)``.
+The target is 5,000 puzzles per second, one thread, by ``sudoku.solve(path)``. CPU
+seconds (process time) are printed beside the spans: on a shared machine the wall
+times grow with the load, the CPU times much less.
 
 **Search targets** (printed first; ``--targets`` prints only them): puzzles that
 propagation alone does not finish, each solved on one thread by the engine
@@ -75,11 +78,11 @@ import machine  # noqa: E402
 
 from numbadlx import sudoku  # noqa: E402
 from numbadlx.sudoku import geometry  # noqa: E402
-from numbadlx.sudoku.engines import REGISTRY, UNIQUE, constraint_table  # noqa: E402
+from numbadlx.sudoku.engines import UNIQUE, cage_rows, constraint_table, run  # noqa: E402
 from numbadlx.sudoku.formats import parse_chunk  # noqa: E402
 
 KILLERS = "killer_krazydad_vol1.csv"
-TARGET = 1000.0
+TARGET = 5000.0
 GENERATED_TARGET = 2.0  # variant time per puzzle at most twice the classic one
 GENERATED_CLUES = (22, 26)  # clue counts of the generated puzzles, variant and classic
 REPEAT = 10  # each generated set is solved this many times over in one timed call
@@ -263,12 +266,18 @@ def target_rows(rounds):
 
 
 def tables_of(chunk):
-    return [constraint_table(geometry.unit_table(9, rules=r), r) for r in chunk.rules]
+    """The constraint tables of every row at once (the rows' cages packed by
+    ``cage_rows`` beside the table of the rules they share), from the arrays the reader
+    keeps (``chunk.rules``, a KillerRows)."""
+    rules = chunk.rules
+    units = geometry.unit_table(9, rules=rules.base)
+    shared = constraint_table(units, rules.base)
+    return cage_rows(shared, units, *rules.cage_arrays())
 
 
 def solve_each(chunk, tables):
-    """Each row under its own table, on the calling thread: the result arrays."""
-    engine = REGISTRY["cages"]
+    """Each row under its own table, one kernel call on the calling thread: the result
+    arrays."""
     rows = len(chunk)
     out = (
         np.zeros_like(chunk.puzzles),
@@ -277,11 +286,7 @@ def solve_each(chunk, tables):
         np.zeros(rows, dtype=np.int64),
         np.zeros(rows, dtype=np.int64),
     )
-    never = np.zeros(1, dtype=np.int64)  # a stop flag nobody sets
-    for k, table in enumerate(tables):
-        engine.solve_serial(
-            chunk.puzzles[k : k + 1], table, 2, 0, never, *(a[k : k + 1] for a in out)
-        )
+    run("cages", chunk.puzzles, tables, 2, 0, 64, 1, out)
     return out
 
 
@@ -325,23 +330,28 @@ def main(argv=None):
         "read + tables + solve": [],
         "sudoku.solve(path)": [],
     }
+    cpu = {name: [] for name in spans}
     nodes = guesses = None
     for _ in range(args.rounds):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         chunk = parse_chunk(path)
-        read = time.perf_counter()
+        read, cpu_read = time.perf_counter(), time.process_time()
         tables = tables_of(chunk)
-        made = time.perf_counter()
+        made, cpu_made = time.perf_counter(), time.process_time()
         out = solve_each(chunk, tables)
-        end = time.perf_counter()
+        end, cpu_end = time.perf_counter(), time.process_time()
         check(chunk, out)
         nodes, guesses = out[3], out[4]
         spans["solve"].append(end - made)
         spans["tables + solve"].append(end - read)
         spans["read + tables + solve"].append(end - start)
-        start = time.perf_counter()
+        cpu["solve"].append(cpu_end - cpu_made)
+        cpu["tables + solve"].append(cpu_end - cpu_read)
+        cpu["read + tables + solve"].append(cpu_end - cpu_start)
+        start, cpu_start = time.perf_counter(), time.process_time()
         result = sudoku.solve(path, threads=1)
         spans["sudoku.solve(path)"].append(time.perf_counter() - start)
+        cpu["sudoku.solve(path)"].append(time.process_time() - cpu_start)
         check(chunk, (result.solutions, result.status))
         if result.engine != "cages":
             raise SystemExit(f'engine="auto" ran {result.engine!r}, not "cages"')
@@ -355,6 +365,12 @@ def main(argv=None):
     for name, times in spans.items():
         seconds = statistics.median(times)
         print(f"| {name} | {seconds:.3f} | {rows / seconds:,.0f} |")
+    print(
+        "\nper CPU second (process time, median of the rounds): "
+        + "; ".join(
+            f"{name} {rows / statistics.median(times):,.0f}/s" for name, times in cpu.items()
+        )
+    )
     print(
         f"\nsearch per puzzle: {nodes.mean():.2f} nodes (propagated states), "
         f"{guesses.mean():.2f} guesses; {int((guesses == 0).sum())} of {rows} "

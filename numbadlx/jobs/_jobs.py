@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import sudoku as _sudoku
 from ..core.validate import check_integer, is_integer
+from ..sudoku.variants import KillerRows
 from ._columnar import batch_bytes, header_bytes
 from ._extras import csv_cells, extra_names, extra_values
 from ._lines import (
@@ -151,6 +152,22 @@ class SolveJob:
         # an empty grid under the first rule set of each engine the rows take, a node
         # of search: its tables and kernels (serial, or parallel for a group of equal
         # rules big enough to run in parallel) compile or load here
+        if isinstance(rules, KillerRows):
+            # killer rows run together, each under its own table: a few of them warm that
+            caged = np.flatnonzero(rules.valid)[:17]
+            if caged.size:
+                _sudoku.solve(
+                    np.zeros((caged.size, n * n), dtype=np.uint8),
+                    rules=rules.take(caged),
+                    engine=self.engine,
+                    box=self.box,
+                    limit=1,
+                    max_nodes=1,
+                    threads=self.threads,
+                )
+            if caged.size == len(rules):
+                return
+            rules = [_sudoku.Rules()]  # the rows without cages: classic
         sizes = Counter(rules)
         first = {}
         for item in sizes:

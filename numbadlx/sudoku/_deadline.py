@@ -118,14 +118,16 @@ def solve_by_deadline(
             part_guesses = np.zeros(rows.size, dtype=np.int64)
             part = (part_solutions, part_status, part_counts, part_nodes, part_guesses)
             puzzles = np.ascontiguousarray(grid[rows])
+            # a table per row (rows that differ in their cages) goes with its rows
+            part_table = table.for_rows(rows) if hasattr(table, "for_rows") else table
             # compiled (or loaded from the cache) before the call: a compile then stops
             # no clock, a load counts, and the cost model never sees either
-            make_ready(engine, puzzles, table, limit, call_budget, chunk, threads, part)
+            make_ready(engine, puzzles, part_table, limit, call_budget, chunk, threads, part)
             began = time.perf_counter()
             stopped = run(
                 engine,
                 puzzles,
-                table,
+                part_table,
                 limit,
                 call_budget,
                 chunk,

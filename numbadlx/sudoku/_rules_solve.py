@@ -21,16 +21,26 @@ from . import engines, geometry
 from ._cover_rules import clashing_givens
 from ._deadline import solve_by_deadline
 from .cover import decode_cover, to_exact_cover
-from .engines import COVER, REGISTRY, pick_engine
+from .engines import COVER, MAX_ROWS_SIZE, REGISTRY, CageRows, cage_rows, pick_engine
 from .engines import run as run_engine
-from .variants import Rules
+from .variants import KillerRows, Rules
 
 __all__ = ["rule_groups", "solve_rules"]
 
 
-def rule_groups(rules, n_puzzles, n, box):
+def rule_groups(rules, n_puzzles, n, box, rows_tables=False):
     """``[(checked rules, rows), ...]``: the puzzles of each distinct rule set, rows in
-    increasing order, groups in order of first appearance."""
+    increasing order, groups in order of first appearance. With ``rows_tables`` (for
+    :func:`solve_rules` only), the rows of a :class:`KillerRows` that hold cages make
+    one group under the rules of the first of them (each row's own cages are read from
+    the arrays), where the grid is small enough for
+    :func:`~.engines._cage_rows.cage_rows`."""
+    if isinstance(rules, KillerRows):
+        if len(rules) != n_puzzles:
+            raise ValueError(f"rules: got {len(rules)} rule sets for {n_puzzles} puzzles")
+        if rows_tables and n <= MAX_ROWS_SIZE and rules.valid.any():
+            return _killer_groups(rules, n, box)
+        rules = list(rules)
     if isinstance(rules, Rules):
         per_row = None
         distinct = [rules]
@@ -58,6 +68,18 @@ def rule_groups(rules, n_puzzles, n, box):
     index = {item: k for k, item in enumerate(distinct)}
     keys = np.array([index[item] for item in per_row], dtype=np.int64)
     return [(checked[item], np.flatnonzero(keys == index[item])) for item in distinct]
+
+
+def _killer_groups(rules, n, box):
+    """:func:`rule_groups` of a :class:`KillerRows`: its rows with cages, and the others
+    (``Rules()``), in order of first appearance."""
+    caged = np.flatnonzero(rules.valid)
+    groups = [(rules[int(caged[0])].checked(n), caged)]
+    others = np.flatnonzero(~rules.valid)
+    if others.size:
+        plain = Rules() if box is None else Rules(box=tuple(box))
+        groups.insert(0 if others[0] < caged[0] else 1, (plain.checked(n), others))
+    return groups
 
 
 def _table(name, n, rules):
@@ -88,7 +110,7 @@ def solve_rules(
     ``(engine names, box)``: the engines that ran, in order, and the box shape of the
     first rule set."""
     if groups is None:
-        groups = rule_groups(rules, grid.shape[0], n, box)
+        groups = rule_groups(rules, grid.shape[0], n, box, rows_tables=True)
     names = []
     total = grid.shape[0]
     done = 0
@@ -101,7 +123,10 @@ def solve_rules(
         if name == COVER:
             _solve_cover(puzzles, checked, n, limit, max_nodes, deadline, part)
         else:
-            table = _table(name, n, checked)
+            if isinstance(rules, KillerRows) and checked.cages and name == "cages":
+                table = _killer_table(rules, rows, checked)
+            else:
+                table = _table(name, n, checked)
             if deadline is not None:
                 solve_by_deadline(
                     name, puzzles, table, limit, max_nodes, chunk, threads, deadline, part, None
@@ -113,7 +138,7 @@ def solve_rules(
                     run_engine(
                         name,
                         puzzles[begin:end],
-                        table,
+                        _rows_of(table, begin, end),
                         limit,
                         0 if max_nodes is None else int(max_nodes),
                         chunk,
@@ -126,6 +151,24 @@ def solve_rules(
         if progress is not None:
             progress(done, total)
     return names, groups[0][0].box
+
+
+def _killer_table(rules, rows, checked):
+    """The :class:`~.engines._cage_rows.CageRows` of ``rows`` of ``rules`` (a
+    :class:`KillerRows`): the tables of the rules they share (``checked`` less its
+    cages), each row with its own cages."""
+    n = rules.n
+    shared = dataclasses.replace(checked, cages=())
+    units = geometry.unit_table(n, rules=shared)
+    row_first, cage_start, cage_cells, totals = rules.take(rows).cage_arrays()
+    table = REGISTRY["cages"].table_for(units, shared)
+    return cage_rows(table, units, row_first, cage_start, cage_cells, totals)
+
+
+def _rows_of(table, begin, end):
+    """The table of puzzles ``begin`` to ``end - 1``: ``table`` itself, or its rows
+    where it holds one table per row."""
+    return table.for_rows(slice(begin, end)) if isinstance(table, CageRows) else table
 
 
 def _solve_cover(puzzles, rules, n, limit, max_nodes, deadline, out):

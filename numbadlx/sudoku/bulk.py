@@ -347,7 +347,7 @@ def solve(
         solution_column_messages(read, box, messages)
         engine = pick_engine(engine, n, box)
     else:
-        groups = rule_groups(rules, grid.shape[0], n, box)  # checks the rules first
+        groups = rule_groups(rules, grid.shape[0], n, box, rows_tables=True)  # checked first
         picked = {pick_engine(engine, n, checked.box, rules=checked): 0 for checked, _ in groups}
         shown = ",".join(picked)  # the engines the groups take (checked before any search)
         if all(checked.has_boxes for checked, _ in groups):

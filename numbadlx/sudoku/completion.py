@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from . import geometry
 from .formats import parse
 from .shape import box_shape
+from .variants import KillerRows
 
 __all__ = [
     "cage_column_messages",
@@ -152,15 +153,12 @@ def cage_errors(solutions: ArrayLike, rules, rows=None) -> dict[int, str]:
     size = solutions.shape[1]
     n = int(round(size**0.5))
     rows = np.arange(len(rules)) if rows is None else np.asarray(rows, dtype=np.int64)
-    cages = [rules[row].cages for row in rows.tolist()]
-    flat = list(itertools.chain.from_iterable(cages))
-    if not flat:
+    if isinstance(rules, KillerRows):
+        rows_of, owners, cells, totals = _killer_cages(rules, rows)
+    else:
+        rows_of, owners, cells, totals = _listed_cages(rules, rows)
+    if not totals.size:
         return {}
-    rows_of = np.repeat(rows, [len(c) for c in cages])  # the row of each cage
-    sizes = np.fromiter((len(cells) for cells, _ in flat), dtype=np.int64, count=len(flat))
-    owners = np.repeat(np.arange(len(flat)), sizes)  # the cage of each cell
-    cells = np.fromiter(itertools.chain.from_iterable(cells for cells, _ in flat), dtype=np.int64)
-    totals = np.array([-1 if total is None else total for _, total in flat], dtype=np.int64)
     digits = solutions[rows_of[owners], cells].astype(np.int64)
     sums = np.bincount(owners, weights=digits, minlength=totals.size).astype(np.int64)
     wrong = (totals >= 0) & (sums != totals)
@@ -168,6 +166,33 @@ def cage_errors(solutions: ArrayLike, rules, rows=None) -> dict[int, str]:
     wrong[keys[1:][keys[1:] == keys[:-1]] // (n + 1)] = True
     failing = np.unique(rows_of[wrong])
     return {int(row): _cage_error(solutions[row], rules[row].cages, n) for row in failing}
+
+
+def _listed_cages(rules, rows):
+    """``(row of each cage, cage of each cell, cells, totals (-1: none))`` of the cages
+    of ``rules[row]`` for each of ``rows``."""
+    cages = [rules[row].cages for row in rows.tolist()]
+    flat = list(itertools.chain.from_iterable(cages))
+    rows_of = np.repeat(rows, [len(c) for c in cages])
+    sizes = np.fromiter((len(cells) for cells, _ in flat), dtype=np.int64, count=len(flat))
+    owners = np.repeat(np.arange(len(flat)), sizes)
+    cells = np.fromiter(itertools.chain.from_iterable(cells for cells, _ in flat), dtype=np.int64)
+    totals = np.array([-1 if total is None else total for _, total in flat], dtype=np.int64)
+    return rows_of, owners, cells, totals
+
+
+def _killer_cages(rules, rows):
+    """:func:`_listed_cages` from the arrays of a :class:`KillerRows`."""
+    row_first, cage_start, cage_cells, every_total = rules.cage_arrays()
+    counts = row_first[rows + 1] - row_first[rows]
+    picked = np.repeat(row_first[rows] - np.cumsum(counts) + counts, counts) + np.arange(
+        counts.sum()
+    )
+    sizes = cage_start[picked + 1] - cage_start[picked]
+    begins = np.repeat(cage_start[picked] - np.cumsum(sizes) + sizes, sizes)
+    cells = cage_cells[begins + np.arange(sizes.sum())]
+    owners = np.repeat(np.arange(picked.size), sizes)
+    return np.repeat(rows, counts), owners, cells, every_total[picked]
 
 
 def cage_column_messages(chunk, rules, messages: dict) -> None:
@@ -178,10 +203,15 @@ def cage_column_messages(chunk, rules, messages: dict) -> None:
     :func:`~numbadlx.sudoku.solve`, which keeps the row's status the solver's."""
     if chunk.solutions is None or not len(chunk):
         return
-    per_row = [rules] * len(chunk) if hasattr(rules, "cages") else list(rules)
     n = chunk.n
     filled = ((chunk.solutions >= 1) & (chunk.solutions <= n)).all(axis=1)
-    rows = [k for k in np.flatnonzero(filled).tolist() if k not in messages and per_row[k].cages]
+    if isinstance(rules, KillerRows):
+        per_row = rules
+        caged = rules.valid
+    else:
+        per_row = [rules] * len(chunk) if hasattr(rules, "cages") else list(rules)
+        caged = np.array([bool(r.cages) for r in per_row], dtype=bool)
+    rows = [k for k in np.flatnonzero(filled & caged).tolist() if k not in messages]
     for row, why in cage_errors(chunk.solutions, per_row, rows).items():
         messages[row] = f"line {int(chunk.line_numbers[row])}: solution column: {why}"
 

@@ -75,7 +75,11 @@ X/V, non-consecutive, odd/even), takes a :class:`ConstraintTable` made by
 or link cells, a :class:`CrossTable` (:func:`crossing_table`): the unit table with the
 pairs of units that cross in two or more cells, for locked candidates between any two
 units, and each cell's peers as a bit set (:func:`peer_bits`), for the digits' common
-peers (:func:`propagate_crossing`).
+peers (:func:`propagate_crossing`). Rows that share every rule but their cages (a file
+of Killer Sudokus) take one :class:`CageRows` (:func:`cage_rows`) instead of a table
+each: the shared table and every row's cages, packed at once; :func:`run` hands it to
+the "cages" engine's per-row kernels (``_cage_rows``), which search each row under its
+own table in the same bulk loop.
 
 Examples
 --------
@@ -92,6 +96,7 @@ Examples
 (True, [4, 2, 1, 3])
 """
 
+from ._cage_rows import MAX_ROWS_SIZE, CageRows, cage_rows
 from ._constraint_tables import ConstraintTable, constraint_table
 from ._contract import (
     BUDGET,
@@ -151,6 +156,9 @@ __all__ = [
     "propagate_crossing",
     "ConstraintTable",
     "constraint_table",
+    "CageRows",
+    "cage_rows",
+    "MAX_ROWS_SIZE",
     "CrossTable",
     "crossing_table",
     "peer_bits",

@@ -70,6 +70,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ._cage_pass import cage_pass
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._line_rules import line_rules
 from ._loop import lanes_for, solve_rows, take_units
@@ -147,93 +148,6 @@ def _restrict(masks, cell, allowed, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def _cages(masks, table, queue, tail):
-    """The cage sums (see the module docstring). Returns ``(tail, state)``."""
-    changed = 0
-    cage_start = table.cage_start
-    cells = table.cage_cells
-    combo_start = table.combo_start
-    combos = table.combos
-    for c in range(cage_start.shape[0] - 1):
-        done = _ZERO
-        free = _ZERO
-        open_cells = 0
-        for k in range(cage_start[c], cage_start[c + 1]):
-            m = masks[cells[k]]
-            if m & PLACED:
-                if done & m:
-                    return tail, -1  # a digit twice in the cage
-                done |= m & _DIGITS
-            else:
-                free |= m
-                open_cells += 1
-        if table.cage_total[c] < 0:
-            # distinct digits only: the placed ones leave the open cells
-            if done & free:
-                for k in range(cage_start[c], cage_start[c + 1]):
-                    if masks[cells[k]] & PLACED:
-                        continue
-                    tail, state = _restrict(masks, cells[k], ~done, queue, tail)
-                    if state < 0:
-                        return tail, -1
-                    changed |= state
-            continue
-        union = _ZERO
-        required = _DIGITS
-        for j in range(combo_start[c], combo_start[c + 1]):
-            combo = combos[j]
-            if (combo & done) != done:
-                continue
-            rest = combo & ~done
-            if rest & ~free:
-                continue
-            union |= rest
-            required &= rest
-        if union == 0 and open_cells > 0:
-            return tail, -1
-        if open_cells == 0:
-            # every cell placed: the placed digits must be one of the sets
-            found = False
-            for j in range(combo_start[c], combo_start[c + 1]):
-                if combos[j] == done:
-                    found = True
-                    break
-            if not found:
-                return tail, -1
-            continue
-        once = _ZERO
-        twice = _ZERO
-        placed_now = _ZERO
-        for k in range(cage_start[c], cage_start[c + 1]):
-            cell = cells[k]
-            tail, state = _restrict(masks, cell, union | done, queue, tail)
-            if state < 0:
-                return tail, -1
-            changed |= state
-            m = masks[cell]
-            if m & PLACED:
-                placed_now |= m & _DIGITS
-            else:
-                twice |= once & m
-                once |= m
-        hidden = required & ~placed_now
-        if hidden & ~once:
-            return tail, -1  # a digit every set needs has no open cell left
-        hidden &= ~twice
-        while hidden:
-            bit = hidden & (~hidden + _ONE)
-            hidden ^= bit
-            for k in range(cage_start[c], cage_start[c + 1]):
-                cell = cells[k]
-                m = masks[cell]
-                if m & bit and not m & PLACED:
-                    tail = place(masks, cell, bit, queue, tail)
-                    changed = 1
-                    break
-    return tail, changed
-
-
-@njit(cache=True, nogil=True)
 def _support(mask, relation, r):
     """The digits allowed beside some digit of ``mask`` by relation ``r``."""
     out = _ZERO
@@ -299,6 +213,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
     contradiction. Runs the constraint pass at least once, so a grid the singles fill
     is checked against every rule."""
     placed = 0
+    seen = np.full(table.cage_start.shape[0] - 1, -1, dtype=np.int64)
     while True:
         got = propagate(
             masks,
@@ -316,24 +231,45 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         if got < 0:
             return -1
         placed += got
-        tail, s1 = _cages(masks, table, queue, 0)
-        if s1 < 0:
-            return -1
-        tail, s2 = _pairs(masks, table, queue, tail)
-        if s2 < 0:
-            return -1
-        tail, s3 = _thermos(masks, table, queue, tail)
-        if s3 < 0:
-            return -1
-        tail, s4 = propagate_sums(masks, table, queue, tail)
-        if s4 < 0:
-            return -1
-        tail, s5 = propagate_triples(masks, table, queue, tail)
-        if s5 < 0:
-            return -1
-        tail, s6 = line_rules(masks, table, queue, tail)
-        if s6 < 0:
-            return -1
+        # each pass only where the table has its rules: a call that takes the table
+        # counts a reference to each of its arrays in and out, which costs more than a
+        # pass over nothing
+        tail = 0
+        s1 = s2 = s3 = s4 = s5 = s6 = 0
+        if table.cage_total.shape[0]:
+            tail, s1 = cage_pass(
+                masks,
+                table.cage_start,
+                table.cage_cells,
+                table.combo_start,
+                table.combos,
+                table.cage_total,
+                queue,
+                tail,
+                seen,
+            )
+            if s1 < 0:
+                return -1
+        if table.pair_a.shape[0]:
+            tail, s2 = _pairs(masks, table, queue, tail)
+            if s2 < 0:
+                return -1
+        if table.thermo_start.shape[0] > 1:
+            tail, s3 = _thermos(masks, table, queue, tail)
+            if s3 < 0:
+                return -1
+        if table.sum_total.shape[0]:
+            tail, s4 = propagate_sums(masks, table, queue, tail)
+            if s4 < 0:
+                return -1
+        if table.tri_mid.shape[0]:
+            tail, s5 = propagate_triples(masks, table, queue, tail)
+            if s5 < 0:
+                return -1
+        if table.line_kind.shape[0]:
+            tail, s6 = line_rules(masks, table, queue, tail)
+            if s6 < 0:
+                return -1
         if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0 and s6 == 0:
             return placed
 

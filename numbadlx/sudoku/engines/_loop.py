@@ -24,6 +24,13 @@ from ._contract import INVALID, clear_result, fetch_add, stop_requested
 
 
 @njit(nogil=True, inline="always")
+def whole_table(table, k):
+    """The table of row ``k``: the one table every row shares (what
+    :func:`solve_rows` and :func:`take_units` hand each row)."""
+    return table
+
+
+@njit(nogil=True, inline="always")
 def solve_rows(
     solve_one,
     puzzles,
@@ -40,10 +47,50 @@ def solve_rows(
     nodes,
     guesses,
 ):
+    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with ``solve_one``, every row
+    under ``table`` (see :func:`solve_rows_of`)."""
+    solve_rows_of(
+        solve_one,
+        whole_table,
+        puzzles,
+        begin,
+        end,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        work,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )
+
+
+@njit(nogil=True, inline="always")
+def solve_rows_of(
+    solve_one,
+    table_of,
+    puzzles,
+    begin,
+    end,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    work,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
+):
     """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with ``solve_one`` and one set
-    of work buffers (rows already INVALID are cleared, not searched). Once the stop flag
-    is set, the rows not yet begun are left as they are (NOT_RUN, or INVALID not yet
-    cleared), and the one being searched ends as BUDGET."""
+    of work buffers, row ``k`` under ``table_of(table, k)`` (rows already INVALID are
+    cleared, not searched). Once the stop flag is set, the rows not yet begun are left
+    as they are (NOT_RUN, or INVALID not yet cleared), and the one being searched ends
+    as BUDGET."""
     for k in range(begin, end):
         if stop_requested(stop):
             break
@@ -51,7 +98,7 @@ def solve_rows(
             clear_result(k, solutions, counts, nodes, guesses)
             continue
         s, cnt, visited, guessed = solve_one(
-            puzzles[k], table, limit, max_nodes, stop, work, solutions[k]
+            puzzles[k], table_of(table, k), limit, max_nodes, stop, work, solutions[k]
         )
         status[k] = s
         counts[k] = cnt
@@ -76,9 +123,48 @@ def take_units(
     nodes,
     guesses,
 ):
+    """One thread's share of a bulk call, every row under ``table`` (see
+    :func:`take_units_of`)."""
+    take_units_of(
+        solve_one,
+        whole_table,
+        allocate_work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )
+
+
+@njit(nogil=True, inline="always")
+def take_units_of(
+    solve_one,
+    table_of,
+    allocate_work,
+    next_unit,
+    chunk,
+    puzzles,
+    table,
+    limit,
+    max_nodes,
+    stop,
+    solutions,
+    status,
+    counts,
+    nodes,
+    guesses,
+):
     """One thread's share of a bulk call: allocate its work buffers, then solve the
     unit that ``next_unit`` (a shared counter) hands out next, until none is left or the
-    stop flag is set."""
+    stop flag is set; row ``k`` under ``table_of(table, k)``."""
     n_puzzles = puzzles.shape[0]
     n_units = (n_puzzles + chunk - 1) // chunk
     work = allocate_work(table)
@@ -87,8 +173,9 @@ def take_units(
         if unit >= n_units or stop_requested(stop):
             break
         begin = unit * chunk
-        solve_rows(
+        solve_rows_of(
             solve_one,
+            table_of,
             puzzles,
             begin,
             min(n_puzzles, begin + chunk),

@@ -12,7 +12,7 @@ from ..._compiling import light_cache_load
 from ..._stopping import call_stoppable, new_flag
 from ..shape import box_shape
 from ..variants import RULE_KINDS
-from . import _bands, _bits, _cages, _dlx
+from . import _bands, _bits, _cage_rows, _cages, _dlx
 from ._constraint_tables import constraint_table
 from ._crossings import crossing_table
 from ._line_tables import LINE_RULES
@@ -183,6 +183,12 @@ REGISTRY = types.MappingProxyType(
     }
 )
 
+# The "cages" engine's kernels for a table per row (rows that differ in their cages)
+_ROW_KERNELS = (
+    light_cache_load(_cage_rows.solve_serial),
+    light_cache_load(_cage_rows.solve_bulk),
+)
+
 #: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
 #: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
 #: the per-digit band masks of 9x9 puzzles with 3x3 boxes, ``"cages"`` candidate bit
@@ -271,7 +277,7 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
         kernel, args = _kernel_call(
             engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
         )
-        if kernel is REGISTRY[engine].solve_bulk:
+        if kernel in (REGISTRY[engine].solve_bulk, _cage_rows.solve_bulk):
             kernel, args = _on_threads, (kernel, threads, args)
         _, stopped = call_stoppable(kernel, stop, *args, deadline=deadline)
     return stopped
@@ -302,13 +308,19 @@ def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
 
 def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out):
     """The batch kernel that runs these puzzles, and its arguments (the parallel one
-    when it is ``solve_bulk``)."""
+    when it is ``solve_bulk``): the "cages" engine's per-row kernels for a
+    :class:`~._cage_rows.CageRows`."""
     entry = REGISTRY[engine]
+    serial, bulk = entry.solve_serial, entry.solve_bulk
+    if isinstance(table, _cage_rows.CageRows):
+        if engine != "cages":
+            raise ValueError(f'a table per row is the "cages" engine\'s, not "{engine}"\'s')
+        serial, bulk = _ROW_KERNELS
     rows = puzzles.shape[0]
     if threads <= 1 or rows <= entry.serial_up_to:
-        return entry.solve_serial, (puzzles, table, limit, max_nodes, stop, *out)
+        return serial, (puzzles, table, limit, max_nodes, stop, *out)
     unit = work_unit(chunk, rows, threads)
-    return entry.solve_bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
+    return bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
 
 
 def _on_threads(kernel, threads, args):

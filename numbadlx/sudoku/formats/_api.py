@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ...core.textfile import check_file, check_text_bytes
 from ...core.validate import check_integer
 from ..shape import MIN_BOXLESS_SIZE, MIN_SIZE, NO_BOXES
-from ..variants import Rules, reading_box
+from ..variants import KillerRows, Rules, reading_box
 from ._columnar import COLUMNAR_FORMATS, columnar_chunks, columnar_format
 from ._csv import _csv_chunks
 from ._fpuzzles_file import fpuzzles_chunks
@@ -413,12 +413,17 @@ def parse_chunk(
             else None
         ),
         solution_errors=solution_errors,
-        rules=(
-            [r for part in parts for r in (part.rules or [Rules()] * len(part))]
-            if any(part.rules is not None for part in parts)
-            else None
-        ),
+        rules=_joined_rules(parts),
     )
+
+
+def _joined_rules(parts):
+    """The rules of the parts of one source, one after another (None: classic)."""
+    if all(part.rules is None for part in parts):
+        return None
+    if all(isinstance(part.rules, KillerRows) for part in parts):
+        return KillerRows.concatenate([part.rules for part in parts])
+    return [r for part in parts for r in (part.rules or [Rules()] * len(part))]
 
 
 def read_csv(

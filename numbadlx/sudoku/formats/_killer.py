@@ -16,11 +16,12 @@ bad row with its message.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 
 import numpy as np
 
-from ..variants import Rules
+from ..variants import KillerRows, Rules
 from ._cells import _SQUARES, _parse_line_batch
 from ._reader import (
     PUZZLE_COLUMNS,
@@ -152,7 +153,18 @@ def _read_cages(ctx: _Context, line: int, row: list[str], first: str, columns):
             (f"{where}: cage map of {k}x{k} cells, expected {ctx.n}x{ctx.n}{ctx.origin}"),
         )
     try:
-        rules = Rules.killer(letters, _sums(row[sums]), box=ctx.given_box).checked(k)
+        totals = _sums(row[sums])
+    except ValueError:
+        return None, text, sol, soff, _slow_rules(ctx, where, letters, row[sums], k)[1]
+    return (letters, totals, where), text, sol, soff, None
+
+
+def _slow_rules(ctx: _Context, where: str, letters: str, sums, k: int):
+    """``(rules, problem)`` of one row by :meth:`Rules.killer`: what a row that does not
+    fit (:meth:`KillerRows.fits`) gets, its message naming what is wrong."""
+    try:
+        totals = _sums(sums) if isinstance(sums, str) else sums
+        return Rules.killer(letters, totals, box=ctx.given_box).checked(k), None
     except ValueError as exc:
         hint = ""
         if letters[0] in "Kk":  # a prefix read as a cell: the map is one letter short?
@@ -160,8 +172,7 @@ def _read_cages(ctx: _Context, line: int, row: list[str], first: str, columns):
                 f" (the map starts with {letters[0]!r}: if that is the 'K' prefix, the map "
                 f"has {len(letters) - 1} cells, one short of {len(letters)})"
             )
-        return None, text, sol, soff, f"{where}: {exc}{hint}"
-    return rules, text, sol, soff, None
+        return None, f"{where}: {exc}{hint}"
 
 
 def killer_chunks(
@@ -208,10 +219,42 @@ def killer_chunks(
         yield _chunk(batch, ctx, solution is not None)
 
 
+def _rules(batch, ctx: _Context, n: int):
+    """The :class:`KillerRows` of a batch's rows, and the problems of the rows whose map
+    and sums do not fit (by row)."""
+    specs = [(i, b[2]) for i, b in enumerate(batch) if b[2] is not None]
+    problems = {}
+    fits = np.zeros(len(specs), dtype=bool)
+    if specs:
+        maps = [spec[0] for _, spec in specs]
+        with contextlib.suppress(ValueError):  # a box that does not fit: every row says so
+            Rules(box=ctx.given_box).checked(n)
+            fits = KillerRows.fits(maps, [spec[1] for _, spec in specs], n)
+    for j in np.flatnonzero(~fits).tolist():
+        i, (letters, totals, where) = specs[j]
+        rules, problem = _slow_rules(ctx, where, letters, totals, n)
+        if problem is None:
+            fits[j] = True  # what Rules.killer makes of it, the arrays hold as well
+        else:
+            problems[i] = problem
+    kept = [spec for spec, ok in zip(specs, fits.tolist()) if ok]
+    rules = KillerRows.from_maps(
+        [spec[0] for _, spec in kept],
+        [spec[1] for _, spec in kept],
+        n,
+        box=ctx.given_box if kept else None,
+        at=[i for i, _ in kept],
+        rows=len(batch),
+    )
+    return rules, problems
+
+
 def _chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
     k = len(batch)
     n = ctx.n if ctx.n is not None else 9  # a file of bad rows only: any size
     puzzles = np.zeros((k, n * n), dtype=np.uint8)
+    rules, problems = _rules(batch, ctx, n)
+    batch = [b if i not in problems else (*b[:6], problems[i], *b[7:]) for i, b in enumerate(batch)]
     errors = [(i, b[6]) for i, b in enumerate(batch) if b[6] is not None]
     given = [i for i, b in enumerate(batch) if b[7] and b[6] is None]
     if given:
@@ -256,5 +299,5 @@ def _chunk(batch, ctx: _Context, with_solutions: bool) -> PuzzleChunk:
         raw=[b[3] for b in batch],
         solutions=sols,
         solution_errors=solution_errors,
-        rules=[Rules() if b[2] is None else b[2] for b in batch],
+        rules=rules,
     )

@@ -64,9 +64,12 @@ class PuzzleChunk:
     solution_errors : list of (int, str)
         ``(row index in this chunk, message)`` for each row whose solution field
         could not be read (its solution row is zeros; the puzzle is not ``bad``).
-    rules : list of Rules or None
-        The :class:`~numbadlx.sudoku.Rules` of each row when the source gives them
-        (a killer CSV's cages), else None (the classic rules).
+    rules : sequence of Rules or None
+        The :class:`~numbadlx.sudoku.Rules` of each row when the source gives them,
+        else None (the classic rules): for a killer CSV a
+        :class:`~numbadlx.sudoku.variants.KillerRows`, the cages of every row held as
+        arrays (a Rules made when a row is asked for), which
+        :func:`~numbadlx.sudoku.solve` reads without a Rules per row.
     """
 
     puzzles: np.ndarray

@@ -12,11 +12,13 @@ Examples
 frozenset({'cages'})
 """
 
+from ._killer_rows import KillerRows
 from ._rules import CONSTRAINT_RULES, PEER_RULES, RULE_KINDS, UNIT_RULES, Rules, reading_box
 from ._sized import whisper_gap
 
 __all__ = [
     "Rules",
+    "KillerRows",
     "RULE_KINDS",
     "UNIT_RULES",
     "PEER_RULES",

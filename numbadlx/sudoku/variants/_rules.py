@@ -497,6 +497,9 @@ def reading_box(box, rules):
     """
     if box is not None or rules is None:
         return box
+    shape_of_rows = getattr(rules, "shape_of_rows", None)  # a KillerRows: no Rules per row
+    if shape_of_rows is not None:
+        return shape_of_rows()
     sets = [rules] if isinstance(rules, Rules) else rules
     try:
         sets = list(sets)
