@@ -37,10 +37,10 @@ median of ``--rounds`` calls:
   within 1,000 nodes (``max_nodes=1000``); the same chain along a row beside it;
 * anti-knight plus both diagonals on an empty grid: a solution (``limit=1``) within
   1 s (each call stopped at 300,000 nodes);
-* inequality ("greater than") Sudokus, no givens, signs as two-cell thermometers
-  (``inequality.py``: a course's puzzle with all 108 signs in the boxes, and hard ones
-  made with as few signs as keep one solution): each UNIQUE, equal to its solution,
-  within 1 s.
+* inequality ("greater than") Sudokus, no givens, signs as two-cell thermometers and
+  again as ``greater`` pairs (``inequality.py``: a course's puzzle with all 108 signs in
+  the boxes, and hard ones made with as few signs as keep one solution): each UNIQUE,
+  equal to its solution, within 1 s.
 
 **Generated variants** (``--generated N`` puzzles per rule set, 0 skips them): X,
 jigsaw, windoku, anti-knight, non-consecutive and thermometer puzzles made by
@@ -62,6 +62,7 @@ or in every unit when anti-knight or anti-king links cells).
 """
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -249,10 +250,15 @@ def target_rows(rounds):
             "SOLVED",
             seconds_at_most=1.0,
         )
-    for name, pairs, solution in [inequality.COURSE, *inequality.made()]:
-        rules = sudoku.Rules(thermos=pairs)
+    for (name, pairs, solution), form in itertools.product(
+        [inequality.COURSE, *inequality.made()], ("thermos", "greater")
+    ):
+        if form == "thermos":
+            rules = sudoku.Rules(thermos=pairs)
+        else:
+            rules = sudoku.Rules(greater=[(b, a) for a, b in pairs])
         row(
-            f"inequality: {name}, {len(pairs)} signs",
+            f"inequality: {name}, {len(pairs)} signs as {form}",
             lambda rules=rules: sudoku.solve(
                 empty, rules=rules, limit=2, threads=1, max_nodes=2_000_000
             ),

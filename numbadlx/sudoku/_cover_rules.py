@@ -1,8 +1,9 @@
 """A variant Sudoku as a generic exact-cover problem (Algorithm C), every rule included.
 
 Primary items: each cell (holds one digit), each unit and digit (rows, columns, boxes or
-regions, diagonals, windoku windows, disjoint groups: once each), each thermometer and
-each marked pair (dots, X, V): covered once, by one allowed tuple of digits.
+regions, diagonals, windoku windows, disjoint groups: once each), each thermometer, each
+marked pair (dots, X, V) and each relation of :mod:`._cover_lines` (the other rules on a
+few cells): covered once, by one allowed tuple of digits.
 
 Options that *own* cells, giving them their digits: "digit d in cell c" for a cell in
 no cage, and one option per allowed digit tuple of each cage (Knuth's way with Killer
@@ -13,6 +14,8 @@ Secondary items:
 
 * a link (anti-knight, anti-king) and a digit: held, without colour, by the owners
   giving that digit to either cell, so at most one of them is chosen;
+* an extra region and a digit: held by the owners giving that digit to one of its
+  cells;
 * a non-consecutive neighbour pair and a forbidden assignment (``a = d, b = d + 1`` or
   ``a = d + 1, b = d``): held by the two owners that would make it;
 * a cell's value, for cells in thermometers and marked pairs: every owner colours it
@@ -21,7 +24,8 @@ Secondary items:
 
 An owner option that would hold one secondary item twice (a cage whose tuple breaks
 a relation between two of its own cells) is dropped. Given cells keep only their digit;
-digits given to a peer (same unit or link) are left out of a cell's options.
+digits given to a peer (same unit or link) or not among a cell's given candidates are
+left out of its options.
 """
 
 from __future__ import annotations
@@ -31,16 +35,21 @@ import itertools
 import numpy as np
 
 from . import geometry
+from ._cover_lines import LINE_KINDS, line_relations
 
 __all__ = ["rules_cover", "cage_tuples", "clashing_givens", "MODELLED", "check_modelled"]
 
-#: The rule kinds the cover model encodes.
-MODELLED = frozenset(
-    {
-        "regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king",
-        "non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs",
-        "v_pairs", "odd", "even",
-    }
+#: The rule kinds the cover model encodes (all but the outside clues: sandwiches, x-sums
+#: and skyscrapers).
+MODELLED = (
+    frozenset(
+        {
+            "regions", "latin", "diagonals", "windoku", "disjoint", "anti_knight", "anti_king",
+            "non_consecutive", "cages", "thermos", "white_dots", "black_dots", "x_pairs",
+            "v_pairs", "odd", "even", "extra_regions", "candidates",
+        }
+    )
+    | LINE_KINDS
 )  # fmt: skip
 
 
@@ -62,6 +71,7 @@ def _candidates(puzzle, n, rules, table):
     left). A given is its cell's only candidate, and the cell's own rules (odd, even)
     still apply to it: a given that breaks them leaves the cell no digit."""
     odd, even = set(rules.odd), set(rules.even)
+    allowed = dict(rules.candidates)
     out = []
     for cell in range(n * n):
         given = int(puzzle[cell])
@@ -74,6 +84,8 @@ def _candidates(puzzle, n, rules, table):
             digits = [d for d in digits if d % 2]
         if cell in even:
             digits = [d for d in digits if d % 2 == 0]
+        if cell in allowed:
+            digits = [d for d in digits if d in allowed[cell]]
         out.append(digits)
     return out
 
@@ -169,20 +181,36 @@ def rules_cover(puzzle, n, rules):
     names = [f"r{r}c{c}" for r in range(n) for c in range(n)]
     kinds = _unit_names(n, rules)
     names += [f"{kind}#{d}" for kind in kinds for d in range(1, n + 1)]
-    relations = [("t", k, cells, None) for k, cells in enumerate(rules.thermos)]
+    relations = [
+        (f"t{k}", list(cells), _relation_tuples(cells, None, candidates, n))
+        for k, cells in enumerate(rules.thermos)
+    ]
     for rule, test in _PAIR_TESTS.items():
         short = {"white_dots": "w", "black_dots": "k", "x_pairs": "x", "v_pairs": "v"}[rule]
-        relations += [(short, k, cells, test) for k, cells in enumerate(getattr(rules, rule))]
+        relations += [
+            (f"{short}{k}", list(cells), _relation_tuples(cells, test, candidates, n))
+            for k, cells in enumerate(getattr(rules, rule))
+        ]
+    peer_sets = [set(row) for row in table.peers.tolist()]
+    relations += line_relations(n, rules, candidates, peer_sets)
     first_relation = len(names)
-    names += [f"{short}{k}" for short, k, _, _ in relations]
+    names += [name for name, _, _ in relations]
     n_primary = len(names)
     links = table.links.tolist()
     first_link = len(names)
     names += [f"link{k}#{d}" for k in range(len(links)) for d in range(1, n + 1)]
+    # extra regions: a secondary item per region and digit (at most one of its cells
+    # holds the digit; a region of n cells then holds every digit)
+    first_extra = len(names)
+    names += [f"x{k}#{d}" for k in range(len(rules.extra_regions)) for d in range(1, n + 1)]
+    cell_extras = [[] for _ in range(nn)]
+    for k, region in enumerate(rules.extra_regions):
+        for cell in region:
+            cell_extras[cell].append(k)
     adjacent = _adjacent(n) if rules.non_consecutive else []
     first_pair = len(names)
     names += [f"nc{j}{s}#{d}" for j in range(len(adjacent)) for s in "ab" for d in range(1, n)]
-    valued = sorted({cell for _, _, cells, _ in relations for cell in cells})
+    valued = sorted({cell for _, cells, _ in relations for cell in cells})
     value_item = {cell: len(names) + k for k, cell in enumerate(valued)}
     names += [f"{names[cell]}=" for cell in valued]
     cell_links = [[] for _ in range(nn)]
@@ -206,6 +234,7 @@ def rules_cover(puzzle, n, rules):
     def _owner_items(cell, d):
         items = [cell] + [nn + u * n + d - 1 for u in units[cell]]
         items += [first_link + k * n + d - 1 for k in cell_links[cell]]
+        items += [first_extra + k * n + d - 1 for k in cell_extras[cell]]
         for j, is_a in cell_pairs[cell]:
             base = first_pair + 2 * j * (n - 1)
             # s = 0: a = e, b = e + 1; s = 1: a = e + 1, b = e (e from 1 to n - 1)
@@ -250,10 +279,10 @@ def rules_cover(puzzle, n, rules):
                 items.extend(more)
                 cols.extend(more_cols)
             add(items, cols, f"cage{k}:{''.join(map(str, digits))}", list(zip(cells, digits)))
-    for r, (short, k, cells, test) in enumerate(relations):
-        for digits in _relation_tuples(cells, test, candidates, n):
+    for r, (name, cells, tuples) in enumerate(relations):
+        for digits in tuples:
             items = [first_relation + r] + [value_item[c] for c in cells]
-            add(items, [0, *digits], f"{short}{k}:{''.join(map(str, digits))}", [])
+            add(items, [0, *digits], f"{name}:{''.join(map(str, digits))}", [])
     width = max((len(o) for o in owned), default=1) or 1
     option_cells = np.full((len(owned), width), -1, dtype=np.int64)
     option_digits = np.zeros((len(owned), width), dtype=np.int64)

@@ -72,11 +72,14 @@ def to_exact_cover(
 
     With ``rules`` (a :class:`~numbadlx.sudoku.Rules`), every rule is in the model
     (see :mod:`numbadlx.sudoku.variants`): a cage is one option per digit tuple over
-    all its cells, thermometers and marked pairs are items whose options colour the
-    cells' value items (Algorithm C), links and non-consecutive neighbours are
-    secondary items. ``option_cells`` and ``option_digits`` are then ``(O, K)``
-    arrays, the cells each option fills (-1 padding) and their digits; decode with
-    :func:`decode_cover`.
+    all its cells, thermometers, marked pairs, the other rules between two cells and
+    the lines, arrows, little killers and quadruples are items whose options (their
+    allowed digit tuples) colour the cells' value items (Algorithm C), links,
+    non-consecutive neighbours and extra regions are secondary items. ValueError names
+    the rules it cannot model: the outside clues (sandwiches, x-sums, skyscrapers) and
+    any rule with too many digit assignments to enumerate. ``option_cells`` and
+    ``option_digits`` are then ``(O, K)`` arrays, the cells each option fills (-1
+    padding) and their digits; decode with :func:`decode_cover`.
 
     >>> from numbadlx.sudoku import Rules
     >>> rules = Rules(cages=[([0, 1], 3)], diagonals=True)

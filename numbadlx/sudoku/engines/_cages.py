@@ -27,8 +27,9 @@ constraint rules, repeated with the singles until neither changes a mask:
 * **outside clues, lines, quadruples** (sandwiches, x-sums, skyscrapers, between and
   lockout lines, quadruples, renbans) - the propagators of :mod:`._line_rules`;
 
-and, with thermometers, the bounds of :mod:`._ordering` (a cell above ``k`` cells of
-one unit along the thermometers exceeds ``k`` distinct digits).
+and, with thermometers or ordering pairs (``greater``, minimums, maximums), the bounds
+of :mod:`._ordering` (a cell above ``k`` cells of one unit along those steps exceeds
+``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
 mask copies. Where pairs or thermometers link cells, the state is probed before each

