@@ -118,6 +118,32 @@ class Step(NamedTuple):
 _SERIAL_UP_TO = 256
 
 
+#: A rough guess of one puzzle's rating (up to 9x9) on the ladder driven from Python,
+#: one thread: 0.8-1.1 ms a puzzle on typical sets, 7 ms on top1465's, 36 ms on the
+#: hardest ones (the compiled ladder takes 0.4-0.8 of that).
+_ROW_SECONDS = 1e-3
+
+#: A call of puzzles up to 9x9 whose expected work (:data:`_ROW_SECONDS` a puzzle) is
+#: at most this also runs on the calling thread, on the ladder driven from Python, as
+#: long as the compiled ladder is neither in this process nor in Numba's disk cache:
+#: compiling it whole, with its loop, costs 25-35 CPU s on first use, the stepwise
+#: rungs 6-9 s, and a thousand typical puzzles take a second either way.
+_STEPWISE_SECONDS = 5.0
+
+
+def _compiled_ladder_cached(threads):
+    """Whether the kernel of a large call on ``threads`` threads (the compiled rating
+    loop) is loaded in this process or in Numba's disk cache (an index file for it
+    there: it loads in a fraction of a second)."""
+    kernel = rate_chunk if threads == 1 else rate_bulk
+    if kernel.signatures:
+        return True
+    index = getattr(
+        getattr(getattr(kernel, "_cache", None), "_cache_file", None), "_index_path", None
+    )
+    return index is not None and os.path.exists(index)
+
+
 def _fast_ladder_loaded():
     """True once this process holds the compiled rating loop (a large call ran): small
     calls then take it too (it runs faster) rather than compile the rungs of small
@@ -418,7 +444,13 @@ def rate(
             checked = (solutions[todo], status[todo], *(a[todo] for a in found))
             # a small call runs on the calling thread (no parallel kernel to compile),
             # and the rater's own search checks uniqueness (no engine to compile)
-            small = count <= _SERIAL_UP_TO and n <= 9
+            small = n <= 9 and (
+                count <= _SERIAL_UP_TO
+                or (
+                    count * _ROW_SECONDS <= _STEPWISE_SECONDS
+                    and not _compiled_ladder_cached(threads)
+                )
+            )
             serial = threads == 1 or small
             if not small:
                 run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)

@@ -28,6 +28,7 @@ def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
     puzzles = np.vstack([unique, few, sudoku.parse(NO_SOLUTION_9), clash, hard])
     small = sudoku.rate(puzzles, steps=True, threads=1)
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large": an engine checks
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, steps=True, threads=1)
     names = ["UNIQUE"] * 3 + ["MULTIPLE", "NO_SOLUTION", "INVALID", "UNIQUE"]
     assert small.status_names().tolist() == large.status_names().tolist() == names
@@ -63,6 +64,7 @@ def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
     below, whole = _ladder.T_FIRST_TRIAL, _ladder.T_SEARCH
     assert driven.count(below) >= len(puzzles) and whole in driven
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, steps=True, threads=1)
     assert _bodies.rate_chunk.signatures  # the compiled ladder, in its rating loop
     for field in ("tries", "logic"):
@@ -80,6 +82,51 @@ def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
     again = sudoku.rate(puzzles[:3], steps=True)
     assert not driven  # the compiled ladder, now loaded
     assert np.array_equal(again.step_table, large.step_table[:3])
+
+
+class _Large(Exception):
+    """Raised where a large call starts (the engine's uniqueness check)."""
+
+
+def test_a_first_call_of_moderate_work_rates_stepwise(monkeypatch):
+    """A call of a thousand puzzles (a second's work) runs the ladder driven from
+    Python while the compiled ladder is neither loaded nor in Numba's cache (no
+    compile of it, 25-35 s, before a second's work), and the compiled ladder once it
+    is there, or when the expected work is larger."""
+    from numbadlx.sudoku.making import _rate
+
+    def large(*args):
+        raise _Large
+
+    monkeypatch.setattr(_rate, "run", large)
+    puzzles = sudoku.parse(sudoku.default_sample_path())
+    assert len(puzzles) * _rate._ROW_SECONDS <= _rate._STEPWISE_SECONDS
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    ratings = sudoku.rate(puzzles, logic=False, threads=2)
+    assert ratings.status_names().tolist() == ["UNIQUE"] * len(puzzles)
+    assert np.isfinite(ratings.tries).all()
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: True)
+    with pytest.raises(_Large):
+        sudoku.rate(puzzles, logic=False, threads=2)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", len(puzzles) * _rate._ROW_SECONDS / 2)
+    with pytest.raises(_Large):
+        sudoku.rate(puzzles, logic=False, threads=2)
+
+
+def test_the_compiled_ladder_counts_as_cached_by_its_index_file(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from numbadlx.sudoku.making import _rate
+
+    index = tmp_path / "rate_bulk.nbi"
+    cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index)))
+    monkeypatch.setattr(_rate, "rate_bulk", SimpleNamespace(signatures=[], _cache=cache))
+    assert not _rate._compiled_ladder_cached(2)
+    index.write_bytes(b"")
+    assert _rate._compiled_ladder_cached(2)
+    monkeypatch.setattr(_rate, "rate_bulk", SimpleNamespace(signatures=["loaded"], _cache=None))
+    assert _rate._compiled_ladder_cached(2)
 
 
 _EASY_ONLY = """
@@ -123,6 +170,7 @@ def test_small_calls_rate_every_box_shape_as_large_ones(monkeypatch, n, box):
     puzzles = np.vstack([puzzles, np.zeros((1, n * n), dtype=np.uint8)])  # + a MULTIPLE
     small = sudoku.rate(puzzles, box=box, threads=1, seed=9)
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, box=box, threads=1, seed=9)
     assert small.status_names().tolist() == ["UNIQUE"] * 6 + ["MULTIPLE"]
     for field in ("tries", "logic"):
