@@ -44,6 +44,14 @@ def _groups(everything):
         """A small call (the serial kernel) and a big one (the parallel kernel)."""
         return lambda: (call(1, 1), call(300, None))
 
+    def compiled_rater(k, threads):
+        """A large call's compiled ladder (a first call of moderate work runs the
+        stepwise one until this is in the cache)."""
+        from ..sudoku.making._rate import compiled_ladder
+
+        with compiled_ladder():
+            return sudoku.rate(sample[:k], threads=threads)
+
     groups = [
         ("Sudoku solver, 9x9 (bands engine)", lambda: sudoku.warm_up(("bands",))),
         (
@@ -59,6 +67,10 @@ def _groups(everything):
     ]
     if everything:
         groups += [
+            (
+                "Sudoku rater, compiled ladder (large calls)",
+                lambda: (compiled_rater(300, 1), compiled_rater(300, None)),
+            ),
             ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
             ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
             (

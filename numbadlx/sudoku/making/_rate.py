@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -142,6 +143,19 @@ def _compiled_ladder_cached(threads):
         getattr(getattr(kernel, "_cache", None), "_cache_file", None), "_index_path", None
     )
     return index is not None and os.path.exists(index)
+
+
+@contextlib.contextmanager
+def compiled_ladder():
+    """Within the block, a call larger than the small ones (more than
+    :data:`_SERIAL_UP_TO` puzzles) takes the compiled ladder even when it is not in
+    the cache yet: ``numbadlx warm-up --all`` compiles it so for later large calls."""
+    global _STEPWISE_SECONDS
+    saved, _STEPWISE_SECONDS = _STEPWISE_SECONDS, 0.0
+    try:
+        yield
+    finally:
+        _STEPWISE_SECONDS = saved
 
 
 def _fast_ladder_loaded():

@@ -114,6 +114,26 @@ def test_a_first_call_of_moderate_work_rates_stepwise(monkeypatch):
         sudoku.rate(puzzles, logic=False, threads=2)
 
 
+def test_warm_up_takes_the_compiled_ladder_for_calls_past_the_small_ones(monkeypatch):
+    """Within compiled_ladder() (what ``numbadlx warm-up --all`` uses), a call of more
+    than the small calls' puzzles takes the compiled ladder though it is not cached; a
+    small call still runs stepwise; after the block, the first rule again."""
+    from numbadlx.sudoku.making import _rate
+
+    def large(*args):
+        raise _Large
+
+    monkeypatch.setattr(_rate, "run", large)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    puzzles = sudoku.parse(sudoku.default_sample_path())[: _rate._SERIAL_UP_TO + 1]
+    with _rate.compiled_ladder():
+        with pytest.raises(_Large):
+            sudoku.rate(puzzles, logic=False, threads=2)
+        small = sudoku.rate(puzzles[:-1], logic=False, threads=2)
+    assert np.isfinite(small.tries).all()
+    assert np.isfinite(sudoku.rate(puzzles, logic=False, threads=2).tries).all()
+
+
 def test_the_compiled_ladder_counts_as_cached_by_its_index_file(monkeypatch, tmp_path):
     from types import SimpleNamespace
 
