@@ -174,7 +174,7 @@ def chains(cand, units, peers, n, mixed, cands, first):
     return remove_marked(cand, gone, first)
 
 
-@inner_njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def settle(trial, units, peers, where, full, plus, ints, stack, first, consts):
     """Follow the consequences in ``trial``: naked and hidden singles until none is left
     and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
@@ -204,13 +204,15 @@ def settle(trial, units, peers, where, full, plus, ints, stack, first, consts):
         return True
 
 
-@inner_njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True, inline="always")
 def try_branch(
     cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first, consts
 ):
     """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
     settled (:func:`settle`, ``consts`` its constants); False if that leads to a
-    contradiction."""
+    contradiction. Inlined by Numba into its caller: compiled on its own, this
+    wrapper would be one more level that links :func:`settle` and every helper under
+    it and optimises them all again."""
     copy_into(trial, cand)
     trial[cell] = keep
     if keep == ZERO:
