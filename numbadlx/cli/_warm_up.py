@@ -34,6 +34,7 @@ def _groups(everything):
     """``(name, function)`` for each group of kernels, the common paths first."""
     from .. import sudoku
     from ..core import ExactCover
+    from ..sudoku.engines import REGISTRY
 
     sample = sudoku.parse(sudoku.default_sample_path())[:300]
 
@@ -75,7 +76,11 @@ def _groups(everything):
             ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
             (
                 "Sudoku variants: cages, thermos, pairs (cages engine and its tables)",
-                both(lambda k, threads: _variant(sudoku, k, threads, _KILLER)),
+                lambda: (
+                    _variant(sudoku, 1, 1, _KILLER),
+                    # more grids than one thread takes (see Engine.serial_up_to)
+                    _variant(sudoku, REGISTRY["cages"].serial_up_to(4) + 1, None, _KILLER),
+                ),
             ),
             (
                 "Sudoku variants: regions and peers (rule tables of bits and dlx)",
@@ -101,11 +106,11 @@ def _groups(everything):
 
 
 #: Roughly how long a run takes on an empty Numba cache, said before it starts: the
-#: common groups took 49 CPU s, --all 104 CPU s (two-core machine; compiling runs on
-#: one thread, so an idle machine's wall time is about that; 78 s wall were seen for the
-#: common groups elsewhere). A cache that holds the kernels makes it seconds; a busy
-#: machine, longer.
-ABOUT_MINUTES = {False: "1-2", True: "2-3"}
+#: common groups took 25 CPU s on a loaded two-core machine (49 before the rater's
+#: moderate calls ran stepwise), --all about 104 CPU s on an idle one (compiling runs on
+#: one thread, so an idle machine's wall time is about that). A cache that holds the
+#: kernels makes it seconds; a busy machine, longer.
+ABOUT_MINUTES = {False: "0.5-1", True: "2-3"}
 
 
 class _Showing:
