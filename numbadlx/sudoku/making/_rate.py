@@ -137,7 +137,7 @@ def _compiled_ladder_cached(threads):
     loop) is loaded in this process or in Numba's disk cache (an index file for it
     there: it loads in a fraction of a second)."""
     kernel = rate_chunk if threads == 1 else rate_bulk
-    if kernel.signatures:
+    if getattr(kernel, "signatures", None):
         return True
     index = getattr(
         getattr(getattr(kernel, "_cache", None), "_cache_file", None), "_index_path", None
@@ -149,7 +149,17 @@ def _compiled_ladder_cached(threads):
 def compiled_ladder():
     """Within the block, a call larger than the small ones (more than
     :data:`_SERIAL_UP_TO` puzzles) takes the compiled ladder even when it is not in
-    the cache yet: ``numbadlx warm-up --all`` compiles it so for later large calls."""
+    the cache yet: ``numbadlx warm-up --all`` compiles it so for later large calls.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku.making import _rate
+    >>> with compiled_ladder():
+    ...     _rate._STEPWISE_SECONDS
+    0.0
+    >>> _rate._STEPWISE_SECONDS
+    5.0
+    """
     global _STEPWISE_SECONDS
     saved, _STEPWISE_SECONDS = _STEPWISE_SECONDS, 0.0
     try:
