@@ -152,7 +152,7 @@ def _entry(name, module, **fields):
 # when its puzzles' expected work, each at the engine's row_seconds (from the rates
 # of benchmarks/engines.py, on the high side: "bands" solves 9x9 sets at 1-9 us a
 # puzzle on average, 80 us on the hardest; "bits" at 3-55 us on 9x9 and 250 us on the
-# hard 16x16 ones; "dlx" 2-5x "bits"), is at most SERIAL_SECONDS.
+# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS.
 REGISTRY = types.MappingProxyType(
     {
         "dlx": _entry(
