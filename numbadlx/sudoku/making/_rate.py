@@ -39,9 +39,9 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._bodies import rate_chunk
+from ._bodies import rate_chunk, trial_chunk
 from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
-from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
+from ._loops import rate_serial, rate_threads, trials_serial
 from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -132,11 +132,11 @@ _ROW_SECONDS = 1e-3
 _STEPWISE_SECONDS = 5.0
 
 
-def _compiled_ladder_cached(threads):
-    """Whether the kernel of a large call on ``threads`` threads (the compiled rating
-    loop) is loaded in this process or in Numba's disk cache (an index file for it
-    there: it loads in a fraction of a second)."""
-    kernel = rate_chunk if threads == 1 else rate_bulk
+def _compiled_ladder_cached():
+    """Whether the kernel of a large call (the compiled rating chunk) is loaded in this
+    process or in Numba's disk cache (an index file for it there: it loads in a
+    fraction of a second)."""
+    kernel = rate_chunk
     if getattr(kernel, "signatures", None):
         return True
     index = getattr(
@@ -470,10 +470,7 @@ def rate(
             # and the rater's own search checks uniqueness (no engine to compile)
             small = n <= 9 and (
                 count <= _SERIAL_UP_TO
-                or (
-                    count * _ROW_SECONDS <= _STEPWISE_SECONDS
-                    and not _compiled_ladder_cached(threads)
-                )
+                or (count * _ROW_SECONDS <= _STEPWISE_SECONDS and not _compiled_ladder_cached())
             )
             serial = threads == 1 or small
             if not small:
@@ -508,13 +505,13 @@ def rate(
             if serial:
                 rate_serial(*arguments, stepwise=stepwise)
             else:
-                rate_bulk(*arguments)
+                rate_threads(rate_chunk, arguments, threads)
             # the puzzles the ladder below the trials left stuck, on the whole ladder
             if logic and np.any(outcome[todo] == NEEDS_TRIALS):
                 if serial:
                     trials_serial(*arguments, stepwise=stepwise)
                 else:
-                    trials_bulk(*arguments)
+                    rate_threads(trial_chunk, arguments, threads)
             if progress is not None:
                 progress(end, count)
     return Ratings(

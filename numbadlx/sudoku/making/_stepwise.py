@@ -164,7 +164,7 @@ def rate_logic_stepwise(
     """The first logic pass of a small call, as :func:`~._bodies.rate_logic` gives it
     for every puzzle that is UNIQUE and not INVALID (the ladder below the trials;
     outcome NEEDS_TRIALS where it runs out), on :func:`logic_solve_stepwise`.
-    Arguments as :func:`~._loops.rate_bulk`'s."""
+    Arguments as :func:`~._loops.rate_serial`'s."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
     cand, work, rungs, no_solution, no_steps = _pass_scratch(units, peers, where, full, steps)

@@ -101,14 +101,14 @@ def test_a_first_call_of_moderate_work_rates_stepwise(monkeypatch):
     monkeypatch.setattr(_rate, "run", large)
     puzzles = sudoku.parse(sudoku.default_sample_path())
     assert len(puzzles) * _rate._ROW_SECONDS <= _rate._STEPWISE_SECONDS
-    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
     ratings = sudoku.rate(puzzles, logic=False, threads=2)
     assert ratings.status_names().tolist() == ["UNIQUE"] * len(puzzles)
     assert np.isfinite(ratings.tries).all()
-    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: True)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: True)
     with pytest.raises(_Large):
         sudoku.rate(puzzles, logic=False, threads=2)
-    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
     monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", len(puzzles) * _rate._ROW_SECONDS / 2)
     with pytest.raises(_Large):
         sudoku.rate(puzzles, logic=False, threads=2)
@@ -124,7 +124,7 @@ def test_warm_up_takes_the_compiled_ladder_for_calls_past_the_small_ones(monkeyp
         raise _Large
 
     monkeypatch.setattr(_rate, "run", large)
-    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda threads: False)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
     puzzles = sudoku.parse(sudoku.default_sample_path())[: _rate._SERIAL_UP_TO + 1]
     with _rate.compiled_ladder():
         with pytest.raises(_Large):
@@ -134,19 +134,38 @@ def test_warm_up_takes_the_compiled_ladder_for_calls_past_the_small_ones(monkeyp
     assert np.isfinite(sudoku.rate(puzzles, logic=False, threads=2).tries).all()
 
 
+@pytest.mark.slow
+def test_large_calls_rate_the_same_on_threads_as_on_one(monkeypatch):
+    """A large call on two threads (the compiled chunks run from Python threads) rates
+    every puzzle as on one, the trial rungs' second pass included."""
+    from numbadlx.sudoku.making import _rate
+
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
+    puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:150], sudoku.parse(HARD_9)])
+    one = sudoku.rate(puzzles, steps=True, threads=1, chunk=8)
+    two = sudoku.rate(puzzles, steps=True, threads=2, chunk=8)
+    assert two.threads == 2
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(one, field), getattr(two, field), equal_nan=True)
+    for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    assert one.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+
+
 def test_the_compiled_ladder_counts_as_cached_by_its_index_file(monkeypatch, tmp_path):
     from types import SimpleNamespace
 
     from numbadlx.sudoku.making import _rate
 
-    index = tmp_path / "rate_bulk.nbi"
+    index = tmp_path / "rate_chunk.nbi"
     cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index)))
-    monkeypatch.setattr(_rate, "rate_bulk", SimpleNamespace(signatures=[], _cache=cache))
-    assert not _rate._compiled_ladder_cached(2)
+    monkeypatch.setattr(_rate, "rate_chunk", SimpleNamespace(signatures=[], _cache=cache))
+    assert not _rate._compiled_ladder_cached()
     index.write_bytes(b"")
-    assert _rate._compiled_ladder_cached(2)
-    monkeypatch.setattr(_rate, "rate_bulk", SimpleNamespace(signatures=["loaded"], _cache=None))
-    assert _rate._compiled_ladder_cached(2)
+    assert _rate._compiled_ladder_cached()
+    monkeypatch.setattr(_rate, "rate_chunk", SimpleNamespace(signatures=["loaded"], _cache=None))
+    assert _rate._compiled_ladder_cached()
 
 
 _EASY_ONLY = """
