@@ -127,7 +127,7 @@ _ROW_SECONDS = 1e-3
 #: A call of puzzles up to 9x9 whose expected work (:data:`_ROW_SECONDS` a puzzle) is
 #: at most this also runs on the calling thread, on the ladder driven from Python, as
 #: long as the compiled ladder is neither in this process nor in Numba's disk cache:
-#: compiling it whole, with its loop, costs 25-35 CPU s on first use, the stepwise
+#: compiling it whole costs 20-30 CPU s on first use (with an engine), the stepwise
 #: rungs 6-9 s, and a thousand typical puzzles take a second either way.
 _STEPWISE_SECONDS = 5.0
 

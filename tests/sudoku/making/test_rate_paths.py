@@ -91,7 +91,7 @@ class _Large(Exception):
 def test_a_first_call_of_moderate_work_rates_stepwise(monkeypatch):
     """A call of a thousand puzzles (a second's work) runs the ladder driven from
     Python while the compiled ladder is neither loaded nor in Numba's cache (no
-    compile of it, 25-35 s, before a second's work), and the compiled ladder once it
+    compile of it, 20-30 s, before a second's work), and the compiled ladder once it
     is there, or when the expected work is larger."""
     from numbadlx.sudoku.making import _rate
 
