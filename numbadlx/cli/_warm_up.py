@@ -69,7 +69,7 @@ def _groups(everything):
     if everything:
         groups += [
             (
-                "Sudoku rater, compiled ladder (large calls, all threads)",
+                "Sudoku rater, compiled ladder (large calls)",
                 lambda: compiled_rater(300, None),
             ),
             ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
