@@ -106,9 +106,8 @@ def _groups(everything):
 
 
 #: Roughly how long a run takes on an empty Numba cache, said before it starts: the
-#: common groups took 25 CPU s on a loaded two-core machine (49 before the rater's
-#: moderate calls ran stepwise), --all about 104 CPU s on an idle one (compiling runs on
-#: one thread, so an idle machine's wall time is about that). A cache that holds the
+#: common groups took 22 s, --all 112 s on a two-core machine at load 1-2 (compiling
+#: runs on one thread, so wall time is about CPU time there). A cache that holds the
 #: kernels makes it seconds; a busy machine, longer.
 ABOUT_MINUTES = {False: "0.5-1", True: "2-3"}
 
