@@ -24,7 +24,8 @@ target column is the goal the package is held to on an idle machine, where wall 
 is about the CPU time (compiling runs on one thread): "met" compares the CPU time.
 
 The puzzles are made here from one pattern grid per box shape with cells blanked (no
-dataset needed); ``rate`` reads the first 20 puzzles of the built-in sample.
+dataset needed); ``rate`` reads the first 20 puzzles of the built-in sample, and all
+1,000 of them; ``warm-up --all`` compiles every group of kernels.
 
 What the children measure is what a user's process does, nothing more: the package's
 Python bytecode is compiled once before the figures (``compileall``, as ``pip install``
@@ -83,6 +84,8 @@ def write_inputs(folder):
     lines = [line for line in sample.read_text().splitlines() if line and line[0] != "#"]
     paths["rate"] = folder / "rate20.txt"
     paths["rate"].write_text("\n".join(lines[:20]) + "\n")
+    paths["rate1000"] = folder / "rate1000.txt"
+    paths["rate1000"].write_text("\n".join(lines[:1000]) + "\n")
     paths["dlx"] = ROOT / "examples" / "knuth.dlx"
     return paths
 
@@ -102,6 +105,11 @@ def figures(paths):
     return [
         ("generate -n 10", cli + ["generate", "-n", "10", "--seed", "1", "--no-progress"], 10),
         ("rate (20 puzzles)", cli + ["rate", str(paths["rate"]), "--no-progress"], 8),
+        (
+            "rate (1,000 puzzles)",
+            cli + ["rate", str(paths["rate1000"]), "--no-progress"],
+            10,
+        ),
         ("solve 9x9", cli + ["solve", str(paths["9x9"]), "--no-progress"], 6),
         ("solve 16x16", cli + ["solve", str(paths["16x16"]), "--no-progress"], 6),
         ("solve 25x25", cli + ["solve", str(paths["25x25"]), "--no-progress"], 6),
@@ -111,6 +119,7 @@ def figures(paths):
             6,
         ),
         ("count --method memo", cli + ["count", "--method", "memo", str(paths["dlx"])], 4),
+        ("warm-up --all", cli + ["warm-up", "--all"], 30),
     ]
 
 

@@ -193,6 +193,7 @@ def test_each_solver_kernel_has_one_name_wherever_it_compiles(monkeypatch):
 
     from numbadlx import sudoku
     from numbadlx.sudoku import bulk
+    from numbadlx.sudoku.engines import REGISTRY
 
     names = []
 
@@ -204,7 +205,8 @@ def test_each_solver_kernel_has_one_name_wherever_it_compiles(monkeypatch):
     monkeypatch.setattr(bulk, "first_use", recorded)
     empty = np.zeros((1, 16), dtype=np.uint8)
     sudoku.solve(empty, engine="bits", limit=1, threads=1)
-    sudoku.solve(np.zeros((40, 16), dtype=np.uint8), engine="bits", limit=1, threads=2)
+    big = REGISTRY["bits"].serial_up_to(4) + 1  # the most puzzles one thread runs, and one
+    sudoku.solve(np.zeros((big, 16), dtype=np.uint8), engine="bits", limit=1, threads=2)
     sudoku.solve(np.zeros((1, 81), dtype=np.uint8), engine="bits", limit=1)
     solved = names[:]
     names.clear()

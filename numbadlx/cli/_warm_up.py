@@ -34,6 +34,7 @@ def _groups(everything):
     """``(name, function)`` for each group of kernels, the common paths first."""
     from .. import sudoku
     from ..core import ExactCover
+    from ..sudoku.engines import REGISTRY
 
     sample = sudoku.parse(sudoku.default_sample_path())[:300]
 
@@ -43,6 +44,14 @@ def _groups(everything):
     def both(call):
         """A small call (the serial kernel) and a big one (the parallel kernel)."""
         return lambda: (call(1, 1), call(300, None))
+
+    def compiled_rater(k, threads):
+        """A large call's compiled ladder (a first call of moderate work runs the
+        stepwise one until this is in the cache)."""
+        from ..sudoku.making._rate import compiled_ladder
+
+        with compiled_ladder():
+            return sudoku.rate(sample[:k], threads=threads)
 
     groups = [
         ("Sudoku solver, 9x9 (bands engine)", lambda: sudoku.warm_up(("bands",))),
@@ -59,11 +68,19 @@ def _groups(everything):
     ]
     if everything:
         groups += [
+            (
+                "Sudoku rater, compiled ladder (large calls)",
+                lambda: compiled_rater(300, None),
+            ),
             ("Sudoku solver, every size (bits engine)", lambda: sudoku.warm_up(("bits",))),
             ("Sudoku solver, every size (dlx engine)", lambda: sudoku.warm_up(("dlx",))),
             (
                 "Sudoku variants: cages, thermos, pairs (cages engine and its tables)",
-                both(lambda k, threads: _variant(sudoku, k, threads, _KILLER)),
+                lambda: (
+                    _variant(sudoku, 1, 1, _KILLER),
+                    # more grids than one thread takes (see Engine.serial_up_to)
+                    _variant(sudoku, REGISTRY["cages"].serial_up_to(4) + 1, None, _KILLER),
+                ),
             ),
             (
                 "Sudoku variants: regions and peers (rule tables of bits and dlx)",
@@ -89,11 +106,10 @@ def _groups(everything):
 
 
 #: Roughly how long a run takes on an empty Numba cache, said before it starts: the
-#: common groups took 49 CPU s, --all 104 CPU s (two-core machine; compiling runs on
-#: one thread, so an idle machine's wall time is about that; 78 s wall were seen for the
-#: common groups elsewhere). A cache that holds the kernels makes it seconds; a busy
-#: machine, longer.
-ABOUT_MINUTES = {False: "1-2", True: "2-3"}
+#: common groups took 22 s, --all 112 s on a two-core machine at load 1-2 (compiling
+#: runs on one thread, so wall time is about CPU time there). A cache that holds the
+#: kernels makes it seconds; a busy machine, longer.
+ABOUT_MINUTES = {False: "0.5-1", True: "2-3"}
 
 
 class _Showing:

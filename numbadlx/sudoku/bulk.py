@@ -368,7 +368,7 @@ def solve(
     # a call small enough for the serial kernels alone (one thread's work, see
     # engines.run), or on one thread, leaves Numba's thread settings, and its
     # threading layer, alone
-    serial_up_to = REGISTRY[engine].serial_up_to if engine in REGISTRY and rules is None else 1
+    serial_up_to = REGISTRY[engine].serial_up_to(n) if engine in REGISTRY and rules is None else 1
     serial = n_puzzles <= serial_up_to or (rules is None and check_threads(threads) == 1)
     threads_used = (
         contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
@@ -476,7 +476,7 @@ def warm_up(
             table = REGISTRY[name].rules_table(table, Rules(box=box).checked(n))
         # one puzzle (the serial kernel) and a bigger batch (the parallel one); the
         # kernels take every size's unit table, so a 4x4 one compiles them for all
-        serial_up_to = REGISTRY[name].serial_up_to
+        serial_up_to = REGISTRY[name].serial_up_to(n)
         sizes = (1, serial_up_to + 1)
         if puzzles is not None:
             serial = check_threads(threads) <= 1 or puzzles <= serial_up_to

@@ -493,7 +493,7 @@ def _warm_up_with(monkeypatch, groups, live):
 def test_warm_up_says_how_long_up_front_and_each_group_as_it_starts(monkeypatch):
     text = _warm_up_with(monkeypatch, lambda _: [("first", lambda: None), ("second", int)], False)
     lines = text.splitlines()
-    assert re.match(r"numbadlx: warming up 2 kernel groups: about [\d-]+ minutes", lines[0])
+    assert re.match(r"numbadlx: warming up 2 kernel groups: about [\d.-]+ minutes", lines[0])
     assert "--all, every engine and kernel, " in lines[0]
     assert lines[1] == "[1/2] first ..."
     assert re.fullmatch(r"\[1/2\] first: loaded from the cache in \d+\.\d s", lines[2])

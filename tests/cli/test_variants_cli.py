@@ -105,6 +105,10 @@ def test_warm_up_all_covers_the_variant_kernels(capsys):
     for name, run in _groups(True):
         if "Sudoku variants" in name:
             run()
+    from numbadlx.sudoku.engines import _cages
+
+    # the serial kernel and the parallel one that files of more puzzles take
+    assert _cages.solve_serial.signatures and _cages.solve_bulk.signatures
 
 
 def test_json_lines_and_a_byte_order_mark(tmp_path):

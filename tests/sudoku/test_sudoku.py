@@ -140,7 +140,12 @@ def test_bad_arguments_raise():
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
-def test_results_do_not_depend_on_threads_or_chunks():
+def test_results_do_not_depend_on_threads_or_chunks(monkeypatch):
+    from numbadlx.sudoku.engines import _registry
+
+    # every call of more than one puzzle on the parallel kernel (a call of this size
+    # would run on the calling thread)
+    monkeypatch.setattr(_registry, "SERIAL_SECONDS", 0.0)
     puzzles = np.concatenate([random_puzzles(150, seed=3), random_puzzles(50, seed=4, keep=60)])
     puzzles[::7, :3] = 0  # some with several solutions
     one = sudoku.solve(puzzles, threads=1, chunk=64, limit=3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 import types
 from collections.abc import Callable
@@ -38,9 +39,9 @@ class Engine:
     auto_rank : int or None
         Order of preference for ``engine="auto"`` among the engines that fit a shape
         (lowest first); None for an engine "auto" never picks.
-    serial_up_to : int
-        Calls with at most this many puzzles run on the calling thread (so do calls
-        with one thread).
+    row_seconds : callable
+        ``row_seconds(n)``: a rough, rather high guess of one thread's time for a
+        typical ``n x n`` puzzle, from which :meth:`serial_up_to` follows.
     node_seconds : callable
         ``node_seconds(n)``: a deadline planner's deliberately high guess of one search
         node's cost on ``n x n`` grids.
@@ -66,11 +67,23 @@ class Engine:
     shapes: str
     fits: Callable[[int, tuple[int, int]], bool]
     auto_rank: int | None
-    serial_up_to: int
+    row_seconds: Callable[[int], float]
     node_seconds: Callable[[int], float]
     rules: frozenset = frozenset()
     rules_table: Callable | None = None
     unit_rules_table: Callable | None = None
+
+    def serial_up_to(self, n: int) -> int:
+        """The most ``n x n`` puzzles a call runs on the calling thread: those whose
+        expected work (:attr:`row_seconds` each) is at most :data:`SERIAL_SECONDS`
+        (calls with one thread always do). At least one.
+
+        Examples
+        --------
+        >>> REGISTRY["bands"].serial_up_to(9)
+        2000
+        """
+        return max(1, round(SERIAL_SECONDS / self.row_seconds(n)))
 
     def solves(self, kinds) -> bool:
         """Whether it solves puzzles under rules of these kinds (a set of names)."""
@@ -99,6 +112,10 @@ _CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
      "little_killers", "region_sum_lines", "zipper_lines"}
 ) | LINE_RULES  # fmt: skip
 assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
+
+#: The expected work, in seconds, up to which a call runs on the calling thread (see
+#: :meth:`Engine.serial_up_to`).
+SERIAL_SECONDS = 0.02
 
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'
 #: exact-cover models (:func:`~numbadlx.sudoku.to_exact_cover`) searched one by one by
@@ -139,10 +156,13 @@ def _entry(name, module, **fields):
 # empty 9x9 under anti-knight and both diagonals, 10,532 nodes (0.03 s) on "bits",
 # 102,255 (0.17-0.26 s) on "cages".
 #
-# Small calls: a 9x9 puzzle takes "bands" microseconds, so up to 16 of them run on the
-# calling thread (waking the other threads and loading the parallel kernel cost more);
-# "dlx" and "bits" solve grids of every size, where two hard puzzles already fill two
-# threads, so only a single puzzle runs on the calling thread.
+# Small calls run on the calling thread: a second thread saves at most half of their
+# work, and waking it costs about a millisecond, loading the parallel kernel from the
+# cache a tenth of a second, and compiling it on first use seconds. A call is small
+# when its puzzles' expected work, each at the engine's row_seconds (from the rates
+# of benchmarks/engines.py, on the high side: "bands" solves 9x9 sets at 1-9 us a
+# puzzle on average, 80 us on the hardest; "bits" at 3-55 us on 9x9 and 250 us on the
+# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS.
 REGISTRY = types.MappingProxyType(
     {
         "dlx": _entry(
@@ -152,7 +172,7 @@ REGISTRY = types.MappingProxyType(
             shapes="every shape",
             fits=lambda n, box: True,
             auto_rank=None,
-            serial_up_to=1,
+            row_seconds=lambda n: 3e-6 * n * n,
             node_seconds=lambda n: 2e-8 * n,  # a node is one item chosen
             rules=_TABLE_RULES,
         ),
@@ -163,7 +183,7 @@ REGISTRY = types.MappingProxyType(
             shapes="every shape",
             fits=lambda n, box: True,
             auto_rank=1,
-            serial_up_to=1,
+            row_seconds=lambda n: 1e-6 * n * n,
             node_seconds=lambda n: 4e-8 * n * n,  # a node is a whole propagation
             rules=_TABLE_RULES,
             unit_rules_table=crossing_table,
@@ -175,7 +195,7 @@ REGISTRY = types.MappingProxyType(
             shapes="9x9 puzzles with 3x3 boxes",
             fits=_classic,
             auto_rank=0,
-            serial_up_to=16,
+            row_seconds=lambda n: 1e-5,
             node_seconds=lambda n: 4e-8 * n * n,
         ),
         "cages": _entry(
@@ -185,7 +205,7 @@ REGISTRY = types.MappingProxyType(
             shapes="every shape",
             fits=lambda n, box: True,
             auto_rank=2,  # after "bands" and "bits": "auto" takes it for what they lack
-            serial_up_to=1,
+            row_seconds=lambda n: 2e-6 * n * n,
             node_seconds=lambda n: 8e-8 * n * n,
             rules=_CONSTRAINT_ENGINE_RULES,
             rules_table=constraint_table,
@@ -272,7 +292,8 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
 
     ``max_nodes`` 0 is no budget; ``chunk`` bounds the rows of a work unit (see
     :func:`work_unit`); ``threads`` is the thread count, and with one thread, or a call
-    of at most the engine's ``serial_up_to`` puzzles, the serial kernel runs alone.
+    of at most the engine's :meth:`Engine.serial_up_to` puzzles, the serial kernel runs
+    alone.
 
     The kernel runs with a fresh stop flag through
     :func:`numbadlx._stopping.call_stoppable` (on a helper thread, or without a
@@ -326,8 +347,8 @@ def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads,
         if engine != "cages":
             raise ValueError(f'a table per row is the "cages" engine\'s, not "{engine}"\'s')
         serial, bulk = _ROW_KERNELS
-    rows = puzzles.shape[0]
-    if threads <= 1 or rows <= entry.serial_up_to:
+    rows, cells = puzzles.shape
+    if threads <= 1 or rows <= entry.serial_up_to(math.isqrt(cells)):
         return serial, (puzzles, table, limit, max_nodes, stop, *out)
     unit = work_unit(chunk, rows, threads)
     return bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)

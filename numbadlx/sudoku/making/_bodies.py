@@ -303,7 +303,7 @@ def rate_chunk(
     status,
     solutions,
 ):
-    """Chunk ``c`` of ``n_chunks`` of :func:`~._loops.rate_bulk`: puzzles ``c``,
+    """Chunk ``c`` of ``n_chunks`` of :func:`~._loops.rate_serial`: puzzles ``c``,
     ``c + n_chunks``, ... (see there for the arguments)."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count

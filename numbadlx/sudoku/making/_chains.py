@@ -174,41 +174,50 @@ def chains(cand, units, peers, n, mixed, cands, first):
     return remove_marked(cand, gone, first)
 
 
-@inner_njit(cache=True, nogil=True)
-def settle(trial, units, peers, where, full, plus, ints, stack, first):
+@inner_njit(cache=True, nogil=True, inline="always")
+def settle(trial, units, peers, where, full, plus, ints, stack, first, consts):
     """Follow the consequences in ``trial``: naked and hidden singles until none is left
     and, with ``plus``, also locked candidates, hidden and naked pairs and X-wings (the
     techniques Sudoku Explainer's "dynamic forcing chains (+)" use inside a chain).
-    The subset sizes and flags are constants here, so that these helpers are
-    compiled for them: settling is the inner loop of the trial rungs.
+    ``consts`` is ``(2, True, False)``: the pair size and the two flags of locked
+    candidates, given by the caller so that these helpers are compiled for the types
+    the caller's own rungs take: constants in the compiled ladder (settling is the
+    inner loop of the trial rungs), plain values in the ladder driven from Python
+    (whose rungs then share one compile with the helpers here).
     False on a contradiction. ``ints`` (two rows of n) and ``stack`` are scratch."""
+    pair, yes, no = consts
     while True:
         if singles(trial, units, peers, stack) < 0:
             return False
         if not plus:
             return True
-        if locked_candidates(trial, units, where, True, first) > 0:
+        if locked_candidates(trial, units, where, yes, first) > 0:
             continue
-        if locked_candidates(trial, units, where, False, first) > 0:
+        if locked_candidates(trial, units, where, no, first) > 0:
             continue
-        if hidden_subset(trial, units, 2, first, ints[1], ints[0]) > 0:
+        if hidden_subset(trial, units, pair, first, ints[1], ints[0]) > 0:
             continue
-        if naked_subset(trial, units, 2, first, ints[0]) > 0:
+        if naked_subset(trial, units, pair, first, ints[0]) > 0:
             continue
-        if fish(trial, units, 2, first, ints[0], ints[1]) > 0:
+        if fish(trial, units, pair, first, ints[0], ints[1]) > 0:
             continue
         return True
 
 
-@inner_njit(cache=True, nogil=True)
-def try_branch(cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first):
+@inner_njit(cache=True, nogil=True, inline="always")
+def try_branch(
+    cand, trial, cell, keep, units, peers, where, full, plus, ints, stack, first, consts
+):
     """``trial`` becomes ``cand`` with ``cell`` cut down to the candidates ``keep``,
-    settled (:func:`settle`); False if that leads to a contradiction."""
+    settled (:func:`settle`, ``consts`` its constants); False if that leads to a
+    contradiction. Inlined by Numba into its caller: compiled on its own, this
+    wrapper would be one more level that links :func:`settle` and every helper under
+    it and optimises them all again."""
     copy_into(trial, cand)
     trial[cell] = keep
     if keep == ZERO:
         return False
-    return settle(trial, units, peers, where, full, plus, ints, stack, first)
+    return settle(trial, units, peers, where, full, plus, ints, stack, first, consts)
 
 
 @inner_njit(cache=True, nogil=True)
@@ -289,13 +298,13 @@ def nishio(cand, units, peers, where, cands, first):
 
 
 @njit(cache=True, nogil=True)  # with an entry point: the small calls' ladder
-def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
+def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first, consts):
     """Dynamic forcing chains: every candidate is assumed in turn (and, in a cell with
     three or more, its absence too), each branch followed by :func:`settle`. A candidate
     whose branch ends in a contradiction goes (whose absence does: the cell's others
     go); what all the digits of a cell (cell forcing), all the places of a digit in a
     unit (unit forcing), or a candidate and its absence (double forcing) agree on
-    removing goes. All on the same candidates."""
+    removing goes. All on the same candidates. ``consts``: :func:`settle`'s."""
     n = units.shape[1]
     nn = cand.shape[0]
     trial = cands[0]
@@ -316,7 +325,7 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
             bit = lowest_bit(rest)
             rest ^= bit
             if not try_branch(
-                cand, on, cell, bit, units, peers, where, full, plus, ints, stack, dummy
+                cand, on, cell, bit, units, peers, where, full, plus, ints, stack, dummy, consts
             ):
                 gone[cell] |= bit
                 continue
@@ -326,7 +335,19 @@ def dynamic_chains(cand, units, peers, where, full, plus, ints, cands, first):
                 add_branch(unions[(kind * n + where[cell, kind]) * n + d], on)
             if popcount(c) > 2:  # a two-digit cell's double forcing is its cell forcing
                 if not try_branch(
-                    cand, trial, cell, c & ~bit, units, peers, where, full, plus, ints, stack, dummy
+                    cand,
+                    trial,
+                    cell,
+                    c & ~bit,
+                    units,
+                    peers,
+                    where,
+                    full,
+                    plus,
+                    ints,
+                    stack,
+                    dummy,
+                    consts,
                 ):
                     gone[cell] |= c & ~bit
                     continue

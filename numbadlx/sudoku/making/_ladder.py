@@ -132,12 +132,13 @@ def apply_technique(technique, cand, units, peers, where, full, work, first):
     if technique < T_FIRST_TRIAL:
         return apply_static(technique, cand, units, peers, where, full, work, first)
     ints, cands = work
+    consts = (2, True, False)  # constants: the helpers of settling compiled for them
     if technique == T_NISHIO:
         return nishio(cand, units, peers, where, cands, first)
     if technique == T_DYNAMIC_CHAIN:
-        return dynamic_chains(cand, units, peers, where, full, False, ints, cands, first)
+        return dynamic_chains(cand, units, peers, where, full, False, ints, cands, first, consts)
     if technique == T_DYNAMIC_CHAIN_PLUS:
-        return dynamic_chains(cand, units, peers, where, full, True, ints, cands, first)
+        return dynamic_chains(cand, units, peers, where, full, True, ints, cands, first, consts)
     return 0
 
 

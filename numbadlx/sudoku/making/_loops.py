@@ -5,6 +5,10 @@ Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)
 (:func:`._random.seed_state`), so no result depends on the threads.
 """
 
+import itertools
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit, prange
 
@@ -53,132 +57,39 @@ def transform_bulk(puzzles, n, box_rows, box_cols, seed, first_index, out, chunk
             )
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def rate_bulk(
-    puzzles,
-    n,
-    box_rows,
-    box_cols,
-    units,
-    peers,
-    where,
-    full,
-    isomorphs,
-    seed,
-    first_index,
-    do_logic,
-    ratings,
-    tries,
-    logic,
-    outcome,
-    hardest,
-    n_steps,
-    steps,
-    chunk,
-    status,
-    solutions,
-):
-    """Ratings of every puzzle (rows assumed valid: values 0..n).
+def rate_threads(body, arguments, threads):
+    """``body(c, n_chunks, *arguments)`` for every chunk ``c`` of a large ``rate``
+    call's rows, on ``threads`` Python threads: ``body`` is
+    :func:`~._bodies.rate_chunk` or :func:`~._bodies.trial_chunk`, ``arguments``
+    those of :func:`rate_serial` (``chunk`` rows a chunk; chunk ``c`` rates the rows
+    ``c``, ``c + n_chunks``, ..., each from its own seed, so no result depends on the
+    threads).
 
-    Only the rows whose ``status`` (an engine's, searched with limit 2) is UNIQUE are
-    rated, with ``solutions[k]`` their solution; every other row gets NaN ``tries``
-    and ``logic`` and is left alone otherwise. A row whose status is NOT_RUN gets its
-    status and solution here, from :func:`search` with limit 2 (a small call needs no
-    engine compiled). Puzzle ``k`` draws its isomorphs from
-    ``(seed, first_index + k)``. ``tries[k]``: mean tries of :func:`search` (first
-    solution, first cell of fewest candidates, lowest digit first) over ``isomorphs``
-    random isomorphs. With ``do_logic``: the ladder's ``outcome``, ``hardest``
-    technique, step count and :func:`logic_value`. ``steps`` receives the steps of
-    puzzle ``k`` in ``steps[k]`` when its first dimension is the number of puzzles
-    (and is ignored otherwise).
+    The bodies are compiled kernels that release the GIL, so the chunks run in
+    parallel without a parallel kernel around them, which Numba would compile with the
+    whole ladder linked into it and optimised once more (about a third of a first
+    large call's compile). Ctrl-C stops the threads after the chunks they are rating.
     """
+    puzzles, chunk = arguments[0], arguments[19]
     n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        rate_chunk(
-            np.int64(c),  # one type: the prange index is typed int64, then uint64
-            n_chunks,
-            puzzles,
-            n,
-            box_rows,
-            box_cols,
-            units,
-            peers,
-            where,
-            full,
-            isomorphs,
-            seed,
-            first_index,
-            do_logic,
-            ratings,
-            tries,
-            logic,
-            outcome,
-            hardest,
-            n_steps,
-            steps,
-            chunk,
-            status,
-            solutions,
-        )
+    taken = itertools.count()  # next() is atomic under the GIL
+    stop = threading.Event()
 
+    def work():
+        while not stop.is_set():
+            c = next(taken)
+            if c >= n_chunks:
+                return
+            body(np.int64(c), np.int64(n_chunks), *arguments)
 
-@njit(cache=True, parallel=True, nogil=True)
-def trials_bulk(
-    puzzles,
-    n,
-    box_rows,
-    box_cols,
-    units,
-    peers,
-    where,
-    full,
-    isomorphs,
-    seed,
-    first_index,
-    do_logic,
-    ratings,
-    tries,
-    logic,
-    outcome,
-    hardest,
-    n_steps,
-    steps,
-    chunk,
-    status,
-    solutions,
-):
-    """The second pass of :func:`rate_bulk` (same arguments): the logic ratings of
-    the puzzles it left with outcome NEEDS_TRIALS, on the whole ladder. Run only when
-    there are some, so a call whose puzzles never need the trial rungs never compiles
-    them."""
-    n_chunks = (puzzles.shape[0] + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        trial_chunk(
-            np.int64(c),
-            n_chunks,
-            puzzles,
-            n,
-            box_rows,
-            box_cols,
-            units,
-            peers,
-            where,
-            full,
-            isomorphs,
-            seed,
-            first_index,
-            do_logic,
-            ratings,
-            tries,
-            logic,
-            outcome,
-            hardest,
-            n_steps,
-            steps,
-            chunk,
-            status,
-            solutions,
-        )
+    workers = max(1, min(threads, n_chunks))
+    pool = ThreadPoolExecutor(workers, "numbadlx-rate")
+    try:
+        for future in [pool.submit(work) for _ in range(workers)]:
+            future.result()
+    finally:
+        stop.set()
+        pool.shutdown(wait=True)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -315,7 +226,21 @@ def rate_serial(
     *,
     stepwise=False,
 ):
-    """:func:`rate_bulk` on the calling thread (same arguments).
+    """The ratings of every puzzle (rows assumed valid: values 0..n), on the calling
+    thread.
+
+    Only the rows whose ``status`` (an engine's, searched with limit 2) is UNIQUE are
+    rated, with ``solutions[k]`` their solution; every other row gets NaN ``tries``
+    and ``logic`` and is left alone otherwise. A row whose status is NOT_RUN gets its
+    status and solution here, from :func:`search` with limit 2 (a small call needs no
+    engine compiled). Puzzle ``k`` draws its isomorphs from
+    ``(seed, first_index + k)``. ``tries[k]``: mean tries of :func:`search` (first
+    solution, first cell of fewest candidates, lowest digit first) over ``isomorphs``
+    random isomorphs. With ``do_logic``: the ladder's ``outcome``, ``hardest``
+    technique, step count and :func:`logic_value`. ``steps`` receives the steps of
+    puzzle ``k`` in ``steps[k]`` when its first dimension is the number of puzzles
+    (and is ignored otherwise). :func:`rate_threads` runs the same chunks on several
+    threads.
 
     With ``stepwise`` (a small call), nothing of the compiled chunk runs: the
     uniqueness and ``tries`` come from :func:`_tries_serial` and the ladder is driven
@@ -370,7 +295,7 @@ def _tries_serial(
     the search a second time inside it, and the isomorphs and candidates are drawn in
     NumPy (:func:`~._isomorphs.isomorphs_from_python`,
     :func:`~._masks.candidates_from_python`: two kernels less to compile, at some tens
-    of microseconds an isomorph). Same arguments as :func:`rate_bulk`; same results
+    of microseconds an isomorph). Same arguments as :func:`rate_serial`; same results
     as the compiled chunk."""
     count, nn = puzzles.shape
     work_s = (
@@ -427,8 +352,11 @@ def trials_serial(
     do_logic, ratings, tries, logic, outcome, hardest, n_steps, steps, chunk, status, solutions,
     *, stepwise=False,
 ):  # fmt: skip
-    """:func:`trials_bulk` on the calling thread (same arguments); with ``stepwise``
-    (a small call) on the ladder driven from Python (:mod:`._stepwise`)."""
+    """The second pass of :func:`rate_serial` (same arguments), on the calling thread:
+    the logic ratings of the puzzles it left with outcome NEEDS_TRIALS, on the whole
+    ladder. Run only when there are some, so a call whose puzzles never need the trial
+    rungs never compiles them. With ``stepwise`` (a small call) on the ladder driven
+    from Python (:mod:`._stepwise`)."""
     if stepwise:
         trials_stepwise(
             puzzles, units, peers, where, full, ratings, tries, logic, outcome, hardest, n_steps,

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -38,9 +39,9 @@ from ..formats import parse_chunk
 from ..geometry import unit_table, unit_tables
 from ..parallel import parallel_threads
 from ..shape import box_shape
-from ._bodies import rate_chunk
+from ._bodies import rate_chunk, trial_chunk
 from ._ladder import NEEDS_TRIALS, STEP_FIELDS, T_SEARCH
-from ._loops import rate_bulk, rate_serial, trials_bulk, trials_serial
+from ._loops import rate_serial, rate_threads, trials_serial
 from ._masks import full_mask
 
 __all__ = ["TECHNIQUES", "Technique", "Ratings", "Step", "rate", "solving_path"]
@@ -116,6 +117,55 @@ class Step(NamedTuple):
 #: fraction of a second), so they do not compile the parallel kernels, and check
 #: uniqueness with the rater's own search, so they do not compile an engine.
 _SERIAL_UP_TO = 256
+
+
+#: A rough guess of one puzzle's rating (up to 9x9) on the ladder driven from Python,
+#: one thread: 0.8-1.1 ms a puzzle on typical sets, 7 ms on top1465's, 36 ms on the
+#: hardest ones (the compiled ladder takes 0.4-0.8 of that).
+_ROW_SECONDS = 1e-3
+
+#: A call of puzzles up to 9x9 whose expected work (:data:`_ROW_SECONDS` a puzzle) is
+#: at most this also runs on the calling thread, on the ladder driven from Python, as
+#: long as the compiled ladder is neither in this process nor in Numba's disk cache:
+#: compiling it whole costs 20-30 CPU s on first use (with an engine), the stepwise
+#: rungs 6-9 s, and a thousand typical puzzles take a second either way.
+_STEPWISE_SECONDS = 5.0
+
+
+def _compiled_ladder_cached():
+    """Whether the kernel of a large call (the compiled rating chunk) is loaded in this
+    process or in Numba's disk cache (an index file for it there: it loads in a
+    fraction of a second)."""
+    kernel = rate_chunk
+    if getattr(kernel, "signatures", None):
+        return True
+    index = getattr(
+        getattr(getattr(kernel, "_cache", None), "_cache_file", None), "_index_path", None
+    )
+    return index is not None and os.path.exists(index)
+
+
+@contextlib.contextmanager
+def compiled_ladder():
+    """Within the block, a call larger than the small ones (more than
+    :data:`_SERIAL_UP_TO` puzzles) takes the compiled ladder even when it is not in
+    the cache yet: ``numbadlx warm-up --all`` compiles it so for later large calls.
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku.making import _rate
+    >>> with compiled_ladder():
+    ...     _rate._STEPWISE_SECONDS
+    0.0
+    >>> _rate._STEPWISE_SECONDS
+    5.0
+    """
+    global _STEPWISE_SECONDS
+    saved, _STEPWISE_SECONDS = _STEPWISE_SECONDS, 0.0
+    try:
+        yield
+    finally:
+        _STEPWISE_SECONDS = saved
 
 
 def _fast_ladder_loaded():
@@ -418,7 +468,10 @@ def rate(
             checked = (solutions[todo], status[todo], *(a[todo] for a in found))
             # a small call runs on the calling thread (no parallel kernel to compile),
             # and the rater's own search checks uniqueness (no engine to compile)
-            small = count <= _SERIAL_UP_TO and n <= 9
+            small = n <= 9 and (
+                count <= _SERIAL_UP_TO
+                or (count * _ROW_SECONDS <= _STEPWISE_SECONDS and not _compiled_ladder_cached())
+            )
             serial = threads == 1 or small
             if not small:
                 run(engine, grid[todo], shape, 2, 0, chunk, 1 if serial else threads, checked)
@@ -452,13 +505,13 @@ def rate(
             if serial:
                 rate_serial(*arguments, stepwise=stepwise)
             else:
-                rate_bulk(*arguments)
+                rate_threads(rate_chunk, arguments, threads)
             # the puzzles the ladder below the trials left stuck, on the whole ladder
             if logic and np.any(outcome[todo] == NEEDS_TRIALS):
                 if serial:
                     trials_serial(*arguments, stepwise=stepwise)
                 else:
-                    trials_bulk(*arguments)
+                    rate_threads(trial_chunk, arguments, threads)
             if progress is not None:
                 progress(end, count)
     return Ratings(

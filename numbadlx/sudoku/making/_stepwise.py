@@ -72,11 +72,14 @@ def ladder_rungs(units, peers, where, full, work):
     rungs[T_X_CHAIN] = lambda cand, first: chains(cand, units, peers, n, False, cands, first)
     rungs[T_FORCING_CHAIN] = lambda cand, first: chains(cand, units, peers, n, True, cands, first)
     rungs[T_NISHIO] = lambda cand, first: nishio(cand, units, peers, where, cands, first)
+    # settling's pair size and flags as values, as the rungs above take them (one
+    # compile of each helper for both)
+    consts = (2, True, False)
     rungs[T_DYNAMIC_CHAIN] = lambda cand, first: dynamic_chains(
-        cand, units, peers, where, full, False, ints, cands, first
+        cand, units, peers, where, full, False, ints, cands, first, consts
     )
     rungs[T_DYNAMIC_CHAIN_PLUS] = lambda cand, first: dynamic_chains(
-        cand, units, peers, where, full, True, ints, cands, first
+        cand, units, peers, where, full, True, ints, cands, first, consts
     )
     return rungs
 
@@ -161,7 +164,7 @@ def rate_logic_stepwise(
     """The first logic pass of a small call, as :func:`~._bodies.rate_logic` gives it
     for every puzzle that is UNIQUE and not INVALID (the ladder below the trials;
     outcome NEEDS_TRIALS where it runs out), on :func:`logic_solve_stepwise`.
-    Arguments as :func:`~._loops.rate_bulk`'s."""
+    Arguments as :func:`~._loops.rate_serial`'s."""
     count, nn = puzzles.shape
     keep_steps = steps.shape[0] == count
     cand, work, rungs, no_solution, no_steps = _pass_scratch(units, peers, where, full, steps)

@@ -28,6 +28,7 @@ def test_small_calls_check_uniqueness_as_an_engine_does(monkeypatch):
     puzzles = np.vstack([unique, few, sudoku.parse(NO_SOLUTION_9), clash, hard])
     small = sudoku.rate(puzzles, steps=True, threads=1)
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large": an engine checks
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, steps=True, threads=1)
     names = ["UNIQUE"] * 3 + ["MULTIPLE", "NO_SOLUTION", "INVALID", "UNIQUE"]
     assert small.status_names().tolist() == large.status_names().tolist() == names
@@ -63,6 +64,7 @@ def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
     below, whole = _ladder.T_FIRST_TRIAL, _ladder.T_SEARCH
     assert driven.count(below) >= len(puzzles) and whole in driven
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)  # every call "large"
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, steps=True, threads=1)
     assert _bodies.rate_chunk.signatures  # the compiled ladder, in its rating loop
     for field in ("tries", "logic"):
@@ -80,6 +82,90 @@ def test_small_calls_run_the_ladder_rung_by_rung(monkeypatch):
     again = sudoku.rate(puzzles[:3], steps=True)
     assert not driven  # the compiled ladder, now loaded
     assert np.array_equal(again.step_table, large.step_table[:3])
+
+
+class _Large(Exception):
+    """Raised where a large call starts (the engine's uniqueness check)."""
+
+
+def test_a_first_call_of_moderate_work_rates_stepwise(monkeypatch):
+    """A call of a thousand puzzles (a second's work) runs the ladder driven from
+    Python while the compiled ladder is neither loaded nor in Numba's cache (no
+    compile of it, 20-30 s, before a second's work), and the compiled ladder once it
+    is there, or when the expected work is larger."""
+    from numbadlx.sudoku.making import _rate
+
+    def large(*args):
+        raise _Large
+
+    monkeypatch.setattr(_rate, "run", large)
+    puzzles = sudoku.parse(sudoku.default_sample_path())
+    assert len(puzzles) * _rate._ROW_SECONDS <= _rate._STEPWISE_SECONDS
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
+    ratings = sudoku.rate(puzzles, logic=False, threads=2)
+    assert ratings.status_names().tolist() == ["UNIQUE"] * len(puzzles)
+    assert np.isfinite(ratings.tries).all()
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: True)
+    with pytest.raises(_Large):
+        sudoku.rate(puzzles, logic=False, threads=2)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", len(puzzles) * _rate._ROW_SECONDS / 2)
+    with pytest.raises(_Large):
+        sudoku.rate(puzzles, logic=False, threads=2)
+
+
+def test_warm_up_takes_the_compiled_ladder_for_calls_past_the_small_ones(monkeypatch):
+    """Within compiled_ladder() (what ``numbadlx warm-up --all`` uses), a call of more
+    than the small calls' puzzles takes the compiled ladder though it is not cached; a
+    small call still runs stepwise; after the block, the first rule again."""
+    from numbadlx.sudoku.making import _rate
+
+    def large(*args):
+        raise _Large
+
+    monkeypatch.setattr(_rate, "run", large)
+    monkeypatch.setattr(_rate, "_compiled_ladder_cached", lambda: False)
+    puzzles = sudoku.parse(sudoku.default_sample_path())[: _rate._SERIAL_UP_TO + 1]
+    with _rate.compiled_ladder():
+        with pytest.raises(_Large):
+            sudoku.rate(puzzles, logic=False, threads=2)
+        small = sudoku.rate(puzzles[:-1], logic=False, threads=2)
+    assert np.isfinite(small.tries).all()
+    assert np.isfinite(sudoku.rate(puzzles, logic=False, threads=2).tries).all()
+
+
+@pytest.mark.slow
+def test_large_calls_rate_the_same_on_threads_as_on_one(monkeypatch):
+    """A large call on two threads (the compiled chunks run from Python threads) rates
+    every puzzle as on one, the trial rungs' second pass included."""
+    from numbadlx.sudoku.making import _rate
+
+    monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
+    puzzles = np.vstack([sudoku.parse(sudoku.default_sample_path())[:150], sudoku.parse(HARD_9)])
+    one = sudoku.rate(puzzles, steps=True, threads=1, chunk=8)
+    two = sudoku.rate(puzzles, steps=True, threads=2, chunk=8)
+    assert two.threads == 2
+    for field in ("tries", "logic"):
+        assert np.array_equal(getattr(one, field), getattr(two, field), equal_nan=True)
+    for field in ("status", "hardest", "n_steps", "solved_by_logic", "step_table"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    assert one.hardest[-1] >= sudoku.TECHNIQUES.index(("nishio", 7.5))
+
+
+def test_the_compiled_ladder_counts_as_cached_by_its_index_file(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from numbadlx.sudoku.making import _rate
+
+    index = tmp_path / "rate_chunk.nbi"
+    cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index)))
+    monkeypatch.setattr(_rate, "rate_chunk", SimpleNamespace(signatures=[], _cache=cache))
+    assert not _rate._compiled_ladder_cached()
+    index.write_bytes(b"")
+    assert _rate._compiled_ladder_cached()
+    monkeypatch.setattr(_rate, "rate_chunk", SimpleNamespace(signatures=["loaded"], _cache=None))
+    assert _rate._compiled_ladder_cached()
 
 
 _EASY_ONLY = """
@@ -123,6 +209,7 @@ def test_small_calls_rate_every_box_shape_as_large_ones(monkeypatch, n, box):
     puzzles = np.vstack([puzzles, np.zeros((1, n * n), dtype=np.uint8)])  # + a MULTIPLE
     small = sudoku.rate(puzzles, box=box, threads=1, seed=9)
     monkeypatch.setattr(_rate, "_SERIAL_UP_TO", 0)
+    monkeypatch.setattr(_rate, "_STEPWISE_SECONDS", 0.0)
     large = sudoku.rate(puzzles, box=box, threads=1, seed=9)
     assert small.status_names().tolist() == ["UNIQUE"] * 6 + ["MULTIPLE"]
     for field in ("tries", "logic"):
