@@ -48,7 +48,7 @@ def _groups(everything):
     def compiled_rater(k, threads):
         """A large call's compiled ladder (a first call of moderate work runs the
         stepwise one until this is in the cache)."""
-        from ..sudoku.making._rate import compiled_ladder
+        from ..sudoku.making import compiled_ladder
 
         with compiled_ladder():
             return sudoku.rate(sample[:k], threads=threads)

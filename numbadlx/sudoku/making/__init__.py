@@ -41,6 +41,7 @@ from ._equivalence import (
 from ._generate import SYMMETRIES, generate, random_grid, random_grids, random_puzzles
 from ._killer import Killers, generate_killer
 from ._rate import TECHNIQUES, Ratings, Step, Technique, rate, solving_path
+from ._rate import compiled_ladder as compiled_ladder  # for numbadlx warm-up; not in __all__
 from ._transform import transform
 
 __all__ = [
