@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..variants import Rules
+from . import _line_totals
 from . import _rule_tables as rule_tables
 from ._line_tables import LineTable, line_table, no_lines
 
@@ -28,6 +29,17 @@ RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive"
 #: Sums whose open cells have at most this product of candidate counts are enumerated
 #: for exact support (see :mod:`._sums`).
 SUM_EXACT = 512
+
+
+def _no_totals():
+    start = np.zeros(1, dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int32)
+    start.flags.writeable = False
+    empty.flags.writeable = False
+    return start, start, empty
+
+
+_NO_TOTALS = _no_totals()
 
 
 class ConstraintTable(NamedTuple):
@@ -73,6 +85,10 @@ class ConstraintTable(NamedTuple):
     line_need: np.ndarray
     line_sets: np.ndarray
     line_set_start: np.ndarray
+    # region-sum lines by their shared total (see _line_totals)
+    total_line: np.ndarray
+    total_seg: np.ndarray
+    total_cells: np.ndarray
 
 
 @functools.cache
@@ -276,6 +292,7 @@ def build(
     sum_groups: bool = True,
     triples: bool = True,
     lines: LineTable | None = None,
+    line_totals=None,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -313,6 +330,8 @@ def build(
     lines : LineTable, optional
         The outside clues, lines and quadruples (:func:`~._line_tables.line_table`);
         None: none.
+    line_totals : tuple of three int32 arrays, optional
+        The region-sum lines' segments (:func:`~._line_totals.line_totals`); None: none.
 
     Examples
     --------
@@ -387,6 +406,7 @@ def build(
         tri_ra=tri_cols[3],
         tri_rb=tri_cols[4],
         **(no_lines() if lines is None else lines)._asdict(),
+        **dict(zip(("total_line", "total_seg", "total_cells"), line_totals or _NO_TOTALS)),
     )
 
 
@@ -444,5 +464,6 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,
         lines=line_table(n, rules),
+        line_totals=_line_totals.line_totals(n, rules),
         **options,
     )

@@ -113,4 +113,8 @@ def rule_degree(table, out):
         for k in range(start[t], start[t + 1] - 1):
             out[cells[k]] += 1
             out[cells[k + 1]] += 1
-    return table.pair_a.shape[0] + start[start.shape[0] - 1] - start[0] - (start.shape[0] - 1)
+    links = table.pair_a.shape[0] + start[start.shape[0] - 1] - start[0] - (start.shape[0] - 1)
+    # a region-sum line links each cell to the line's other segments
+    for k in range(table.total_cells.shape[0]):
+        out[table.total_cells[k]] += 1
+    return links + table.total_cells.shape[0]
