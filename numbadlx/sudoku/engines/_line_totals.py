@@ -2,24 +2,27 @@
 
 Box (or region) borders cut a region-sum line into segments that all sum to one
 total. The linear sums of :mod:`._sums` compare each segment with the first; this
-pass reasons about the total itself:
+pass reasons about the total itself, once per line:
 
-* the sums each segment can reach are a bit mask (bit ``s``: sum ``s``), made by a
-  dynamic programme over its cells' candidates (``reach << d`` for each digit ``d``);
+* the sums each segment can reach are a bit mask (bit ``s``: sum ``s``): a segment
+  whose open cells have at most ``TOTALS_ENUMERATED`` (1024) assignments is enumerated
+  with distinct digits (it lies in one box), recording for each digit of each cell
+  the sums it takes part in; a wider one goes through a dynamic programme over its
+  cells' candidates (``reach << d`` for each digit ``d``, before and after each cell),
+  which ignores that the digits differ - sound, but weaker;
 * the possible totals ``S`` are the intersection of those masks over the segments, and
   an empty ``S`` is a contradiction;
-* a digit ``d`` of a segment's cell stays while the sums of the cells before it, ``d``
-  and the sums of the cells after it reach some total of ``S``.
+* a digit of a cell stays while some assignment through it reaches a total of ``S``.
 
-The programme ignores that a segment's digits differ (it lies in one box, whose
-singles enforce that), so it is sound but weaker than an enumeration. Sums are bits
-of one ``uint64``: a line with a segment of ``k`` cells on an ``n x n`` grid is left
-out (to the linear sums alone) when ``n * k`` exceeds 63.
+Sums are bits of one ``uint64``: a line with a segment of ``k`` cells on an
+``n x n`` grid is left to the linear sums alone when ``n * k`` exceeds 63; a line
+whose segments are always enumerated (``n ** k`` at most 1024) has no linear sums, a
+line between the two has both (:func:`~._rule_tables.by_totals`).
 
 Table fields (see :class:`~._constraint_tables.ConstraintTable`)::
 
-    total_line (L+1,) int32    line l's segments are total_seg[total_line[l]:...+1]
-    total_seg  (G+1,) int32    segment g's cells are total_cells[total_seg[g]:...+1]
+    total_line (L+1,) int32    line l's segments are g = total_line[l] .. total_line[l+1]-1
+    total_seg  (G+1,) int32    segment g's cells are total_cells[total_seg[g]:total_seg[g+1]]
     total_cells        int32
 """
 
@@ -31,6 +34,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._compiling import inner_njit
 from ._contract import PLACED, popcount
+from ._rule_tables import TOTALS_ENUMERATED as ENUMERATED
+from ._rule_tables import _regions_of, _segments, by_totals
 from ._sums import _keep
 
 __all__ = ["line_totals", "propagate_totals"]
@@ -38,11 +43,6 @@ __all__ = ["line_totals", "propagate_totals"]
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
-#: Sums are bits of a uint64: the largest sum a segment may reach.
-MAX_TOTAL = 63
-#: A segment whose open cells have at most this product of candidate counts is
-#: enumerated (distinct digits); a larger one goes through the dynamic programme.
-ENUMERATED = 1024
 
 
 def _readonly(values):
@@ -64,13 +64,11 @@ def line_totals(n, rules):
     >>> line.tolist(), seg.tolist(), cells.tolist()
     ([0, 2], [0, 2, 4], [0, 1, 2, 6])
     """
-    from ._rule_tables import _regions_of, _segments
-
     line_start, seg_start, flat = [0], [0], []
     region_of = _regions_of(n, rules)
     for line in rules.region_sum_lines if region_of is not None else ():
         pieces = _segments(list(line), region_of)
-        if len(pieces) < 2 or n * max(map(len, pieces)) > MAX_TOTAL:
+        if not by_totals(n, pieces):
             continue
         for piece in pieces:
             flat.extend(int(c) for c in piece)
