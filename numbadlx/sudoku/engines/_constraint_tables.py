@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 
 from ..variants import Rules
-from . import _line_totals
 from . import _rule_tables as rule_tables
 from ._line_tables import LineTable, line_table, no_lines
 
@@ -31,15 +30,12 @@ RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive"
 SUM_EXACT = 512
 
 
-def _no_totals():
-    start = np.zeros(1, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.int32)
-    start.flags.writeable = False
-    empty.flags.writeable = False
-    return start, start, empty
-
-
-_NO_TOTALS = _no_totals()
+def _totals_fields(lines):
+    """``(total_line, total_seg, total_cells)`` of region-sum lines given as their
+    segments (see :mod:`._line_totals`)."""
+    seg_start, cells = _csr([piece for pieces in lines for piece in pieces])
+    line_start, _ = _csr([[0] * len(pieces) for pieces in lines])
+    return line_start, seg_start, cells
 
 
 class ConstraintTable(NamedTuple):
@@ -331,7 +327,8 @@ def build(
         The outside clues, lines and quadruples (:func:`~._line_tables.line_table`);
         None: none.
     line_totals : tuple of three int32 arrays, optional
-        The region-sum lines' segments (:func:`~._line_totals.line_totals`); None: none.
+        The region-sum lines' segments, ``(total_line, total_seg, total_cells)`` (see
+        :mod:`._line_totals`); None: none.
 
     Examples
     --------
@@ -406,7 +403,7 @@ def build(
         tri_ra=tri_cols[3],
         tri_rb=tri_cols[4],
         **(no_lines() if lines is None else lines)._asdict(),
-        **dict(zip(("total_line", "total_seg", "total_cells"), line_totals or _NO_TOTALS)),
+        **dict(zip(("total_line", "total_seg", "total_cells"), line_totals or _totals_fields([]))),
     )
 
 
@@ -464,6 +461,6 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,
         lines=line_table(n, rules),
-        line_totals=_line_totals.line_totals(n, rules),
+        line_totals=_totals_fields(rule_tables.total_segments(n, rules)),
         **options,
     )

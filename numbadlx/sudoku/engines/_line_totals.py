@@ -17,7 +17,8 @@ pass reasons about the total itself, once per line:
 Sums are bits of one ``uint64``: a line with a segment of ``k`` cells on an
 ``n x n`` grid is left to the linear sums alone when ``n * k`` exceeds 63; a line
 whose segments are always enumerated (``n ** k`` at most 1024) has no linear sums, a
-line between the two has both (:func:`~._rule_tables.by_totals`).
+line between the two has both (:func:`by_totals`). The segments come from
+:func:`~._rule_tables.total_segments`.
 
 Table fields (see :class:`~._constraint_tables.ConstraintTable`)::
 
@@ -34,47 +35,37 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._compiling import inner_njit
 from ._contract import PLACED, popcount
-from ._rule_tables import TOTALS_ENUMERATED as ENUMERATED
-from ._rule_tables import _regions_of, _segments, by_totals
 from ._sums import _keep
 
-__all__ = ["line_totals", "propagate_totals"]
+__all__ = ["by_totals", "propagate_totals"]
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
 
 
-def _readonly(values):
-    array = np.ascontiguousarray(np.array(values, dtype=np.int32))
-    array.flags.writeable = False
-    return array
+#: Sums are bits of a uint64: the largest sum a segment may reach.
+MAX_TOTAL = 63
+#: A segment whose open cells have at most this product of candidate counts is
+#: enumerated (distinct digits); a wider one goes through the dynamic programme.
+ENUMERATED = 1024
 
 
-def line_totals(n, rules):
-    """The table fields ``(total_line, total_seg, total_cells)`` of the region-sum
-    lines of ``rules`` (a :class:`~numbadlx.sudoku.Rules` checked for ``n``): each
-    line of two segments or more whose segments' sums fit in a ``uint64`` (see the
-    module docstring).
+def by_totals(n, lengths):
+    """How this pass takes a region-sum line on an ``n x n`` grid whose segments hold
+    ``lengths`` cells: 0 not at all (one segment, or sums past :data:`MAX_TOTAL`), 1 in
+    part (a segment may be too wide to enumerate), 2 with every segment enumerated
+    (linear sums add nothing).
 
     Examples
     --------
-    >>> from numbadlx.sudoku import Rules
-    >>> line, seg, cells = line_totals(4, Rules(region_sum_lines=[[0, 1, 2, 6]]).checked(4))
-    >>> line.tolist(), seg.tolist(), cells.tolist()
-    ([0, 2], [0, 2, 4], [0, 1, 2, 6])
+    >>> by_totals(9, [3, 2]), by_totals(9, [4, 1]), by_totals(9, [8, 1]), by_totals(9, [3])
+    (2, 1, 0, 0)
     """
-    line_start, seg_start, flat = [0], [0], []
-    region_of = _regions_of(n, rules)
-    for line in rules.region_sum_lines if region_of is not None else ():
-        pieces = _segments(list(line), region_of)
-        if not by_totals(n, pieces):
-            continue
-        for piece in pieces:
-            flat.extend(int(c) for c in piece)
-            seg_start.append(len(flat))
-        line_start.append(len(seg_start) - 1)
-    return _readonly(line_start), _readonly(seg_start), _readonly(flat)
+    longest = max(lengths)
+    if len(lengths) < 2 or n * longest > MAX_TOTAL:
+        return 0
+    return 2 if n**longest <= ENUMERATED else 1
 
 
 @inner_njit(cache=True, nogil=True)

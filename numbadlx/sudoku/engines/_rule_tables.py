@@ -32,11 +32,14 @@ import functools
 
 import numpy as np
 
+from ._line_totals import by_totals
+
 __all__ = [
     "relation_pairs",
     "relation_rows",
     "relation_triples",
     "linear_sums",
+    "total_segments",
     "sum_groups",
     "extra_units",
     "candidate_masks",
@@ -252,21 +255,23 @@ def _regions_of(n, rules):
     return [(cell // n // r) * (n // c) + (cell % n) // c for cell in range(n * n)]
 
 
-#: Sums are bits of a uint64 in :mod:`._line_totals`: the largest a segment may reach.
-TOTALS_MAX = 63
-#: A segment whose open cells have at most this product of candidate counts is
-#: enumerated by :mod:`._line_totals` (distinct digits).
-TOTALS_ENUMERATED = 1024
+def total_segments(n, rules):
+    """The region-sum lines :mod:`._line_totals` takes, each as its segments (lists of
+    cells; see :func:`~._line_totals.by_totals`).
 
-
-def by_totals(n, pieces):
-    """How :mod:`._line_totals` takes a region-sum line cut into ``pieces``: 0 not at
-    all (one segment, or sums past :data:`TOTALS_MAX`), 1 in part (a segment may be too
-    wide to enumerate), 2 with every segment enumerated (the linear sums add nothing)."""
-    longest = max(map(len, pieces))
-    if len(pieces) < 2 or n * longest > TOTALS_MAX:
-        return 0
-    return 2 if n**longest <= TOTALS_ENUMERATED else 1
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> total_segments(4, Rules(region_sum_lines=[[0, 1, 2, 6], [0, 1]]).checked(4))
+    [[[0, 1], [2, 6]]]
+    """
+    region_of = _regions_of(n, rules)
+    out = []
+    for line in rules.region_sum_lines if region_of is not None else ():
+        pieces = _segments([int(c) for c in line], region_of)
+        if by_totals(n, list(map(len, pieces))):
+            out.append(pieces)
+    return out
 
 
 def linear_sums(n, rules):
@@ -298,7 +303,7 @@ def linear_sums(n, rules):
     region_of = _regions_of(n, rules)
     for line in rules.region_sum_lines if region_of is not None else ():
         pieces = _segments(line, region_of)
-        if by_totals(n, pieces) == 2:
+        if by_totals(n, list(map(len, pieces))) == 2:
             continue  # the totals pass is stronger and needs no sums (see _line_totals)
         for piece in pieces[1:]:
             out.append(([(c, 1) for c in piece] + [(c, -1) for c in pieces[0]], 0))

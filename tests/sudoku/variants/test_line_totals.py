@@ -15,10 +15,9 @@ import numpy as np
 import pytest
 
 from numbadlx import sudoku
-from numbadlx.sudoku import Rules
-from numbadlx.sudoku.engines import PLACED
-from numbadlx.sudoku.engines._line_totals import line_totals, propagate_totals
-from numbadlx.sudoku.engines._rule_tables import TOTALS_ENUMERATED
+from numbadlx.sudoku import Rules, geometry
+from numbadlx.sudoku.engines import PLACED, constraint_table
+from numbadlx.sudoku.engines._line_totals import ENUMERATED, propagate_totals
 
 BOXES = {6: (2, 3), 9: (3, 3)}
 
@@ -96,7 +95,8 @@ def test_kernel_against_naive_twin(n):
     for _ in range(400):
         line = king_path(n, rng, int(rng.integers(2, 9)))
         rules = Rules(region_sum_lines=[line], box=BOXES[n]).checked(n)
-        fields = line_totals(n, rules)
+        table = constraint_table(geometry.unit_table(n, rules=rules), rules)
+        fields = (table.total_line, table.total_seg, table.total_cells)
         pieces = _segments(n, line)
         if len(pieces) < 2:
             assert fields[0].tolist() == [0]  # one segment: no rule to propagate
@@ -107,7 +107,7 @@ def test_kernel_against_naive_twin(n):
         tail, state = propagate_totals(masks, n, *fields, queue, 0)
         expected = naive_totals(before, n, line)
         where = f"{n}x{n} line {line} masks {before.tolist()}"
-        exact = all(n ** len(piece) <= TOTALS_ENUMERATED for piece in pieces)
+        exact = all(n ** len(piece) <= ENUMERATED for piece in pieces)
         if expected is None:
             # a wide segment's programme may miss a dead end: search finds it later
             assert state == -1 or not exact, where
