@@ -33,13 +33,14 @@ of :mod:`._ordering` (a cell above ``k`` cells of one unit along those steps exc
 ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies. Where pairs or thermometers link cells, the state is probed before each
+mask copies. Where pairs, thermometers or region-sum lines link cells (on the published
+"Region sum lines", probing took 272,195 nodes to 10,244), the state is probed before each
 branch of the search's first four levels (:mod:`._probing`): each candidate of each
 cell with at most four is tried, and one that propagates to a contradiction goes
 (deeper, where the subtrees are small, probing cost more than it saved on inequality
 Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
 open cell with the fewest candidates, ties going to the cell whose probes placed the
-most, then to the cell most pair and thermometer links touch.
+most, then to the cell most pair, thermometer and line links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
