@@ -240,6 +240,9 @@ def row_table(rows, k):
         t.line_need,
         t.line_sets,
         t.line_set_start,
+        t.total_line,
+        t.total_seg,
+        t.total_cells,
     )
 
 

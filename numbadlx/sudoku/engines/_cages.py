@@ -19,7 +19,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   second cell's row is ``pair_back``); two relations meeting in a cell, towards two
   peers, are checked together (:mod:`._relations`);
 * **sums** - linear sums with coefficients (arrows, little killers, region-sum and
-  zipper lines), bounds and exact support: :mod:`._sums`;
+  zipper lines), bounds and exact support: :mod:`._sums`; and a region-sum line's
+  segments by the totals they all reach: :mod:`._line_totals`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
 * **odd/even, candidates** - a mask of allowed digits per cell, applied once to the
@@ -32,13 +33,14 @@ of :mod:`._ordering` (a cell above ``k`` cells of one unit along those steps exc
 ``k`` distinct digits).
 
 What propagation does not finish is searched depth first over an explicit stack of
-mask copies. Where pairs or thermometers link cells, the state is probed before each
+mask copies. Where pairs, thermometers or region-sum lines link cells (on the published
+"Region sum lines", probing took 272,195 nodes to 10,244), the state is probed before each
 branch of the search's first four levels (:mod:`._probing`): each candidate of each
 cell with at most four is tried, and one that propagates to a contradiction goes
 (deeper, where the subtrees are small, probing cost more than it saved on inequality
 Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
 open cell with the fewest candidates, ties going to the cell whose probes placed the
-most, then to the cell most pair and thermometer links touch.
+most, then to the cell most pair, thermometer and line links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -60,6 +62,7 @@ arrays, its cages including those the sums imply (innies and outies of each unit
     tri_mid, tri_a, tri_b, tri_ra, tri_rb: see _relations
     line_kind, line_number, line_start, line_cells, line_need: the outside clues,
                            lines and quadruples (a LineTable's fields, _line_tables)
+    total_line, total_seg, total_cells: region-sum lines' segments, _line_totals
 
 Statuses: INVALID for a value above n or two equal givens that are peers (in a unit
 or in a cage); a given that breaks another rule (an odd cell holding 4, a cage sum,
@@ -74,6 +77,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from ._cage_pass import cage_pass
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._line_rules import line_rules
+from ._line_totals import propagate_totals
 from ._loop import lanes_for, solve_rows, take_units
 from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
@@ -236,7 +240,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         # counts a reference to each of its arrays in and out, which costs more than a
         # pass over nothing
         tail = 0
-        s1 = s2 = s3 = s4 = s5 = s6 = 0
+        s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0
         if table.cage_total.shape[0]:
             tail, s1 = cage_pass(
                 masks,
@@ -271,7 +275,13 @@ def _settle(masks, table, queue, tail, segments, open_cells):
             tail, s6 = line_rules(masks, table, queue, tail)
             if s6 < 0:
                 return -1
-        if tail == 0 and s1 == 0 and s2 == 0 and s3 == 0 and s4 == 0 and s5 == 0 and s6 == 0:
+        if table.total_line.shape[0] > 1:
+            tail, s7 = propagate_totals(
+                masks, table.n, table.total_line, table.total_seg, table.total_cells, queue, tail
+            )
+            if s7 < 0:
+                return -1
+        if tail == 0 and (s1 | s2 | s3 | s4 | s5 | s6 | s7) == 0:
             return placed
 
 

@@ -30,6 +30,14 @@ RELATIONS = ("white_dots", "black_dots", "x_pairs", "v_pairs", "non_consecutive"
 SUM_EXACT = 512
 
 
+def _totals_fields(lines):
+    """``(total_line, total_seg, total_cells)`` of region-sum lines given as their
+    segments (see :mod:`._line_totals`)."""
+    seg_start, cells = _csr([piece for pieces in lines for piece in pieces])
+    line_start, _ = _csr([[0] * len(pieces) for pieces in lines])
+    return line_start, seg_start, cells
+
+
 class ConstraintTable(NamedTuple):
     """A grid's units and constraint rules as the "cages" engine takes them
     (read-only arrays; see the engine module for each field)."""
@@ -73,6 +81,10 @@ class ConstraintTable(NamedTuple):
     line_need: np.ndarray
     line_sets: np.ndarray
     line_set_start: np.ndarray
+    # region-sum lines by their shared total (see _line_totals)
+    total_line: np.ndarray
+    total_seg: np.ndarray
+    total_cells: np.ndarray
 
 
 @functools.cache
@@ -276,6 +288,7 @@ def build(
     sum_groups: bool = True,
     triples: bool = True,
     lines: LineTable | None = None,
+    line_totals=None,
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -313,6 +326,9 @@ def build(
     lines : LineTable, optional
         The outside clues, lines and quadruples (:func:`~._line_tables.line_table`);
         None: none.
+    line_totals : tuple of three int32 arrays, optional
+        The region-sum lines' segments, ``(total_line, total_seg, total_cells)`` (see
+        :mod:`._line_totals`); None: none.
 
     Examples
     --------
@@ -387,6 +403,7 @@ def build(
         tri_ra=tri_cols[3],
         tri_rb=tri_cols[4],
         **(no_lines() if lines is None else lines)._asdict(),
+        **dict(zip(("total_line", "total_seg", "total_cells"), line_totals or _totals_fields([]))),
     )
 
 
@@ -444,5 +461,6 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
         extra_regions=rules.extra_regions,
         candidates=rules.candidates,
         lines=line_table(n, rules),
+        line_totals=_totals_fields(rule_tables.total_segments(n, rules)),
         **options,
     )

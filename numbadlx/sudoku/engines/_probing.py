@@ -11,9 +11,9 @@ branching rule.
   more than the cells the probe placed), the branching rule's first tie-break: among
   the cells with the fewest candidates the engine branches on the one whose digits
   settle the most.
-* :func:`rule_degree` - how many rule links touch each cell (pairs and thermometer
-  steps), the second tie-break: the cell most rules touch, where a wrong digit shows
-  soonest.
+* :func:`rule_degree` - how many rule links touch each cell (pairs, thermometer
+  steps, region-sum lines), the second tie-break: the cell most rules touch, where a
+  wrong digit shows soonest.
 
 Both serve :func:`._cages.solve_one`; ``settle`` is the engine's propagation to the
 fixed point (its ``_settle``), passed in and inlined so that the caller stays a cached
@@ -101,7 +101,8 @@ def probe(
 @njit(cache=True, nogil=True)
 def rule_degree(table, out):
     """Into ``out`` (one per cell): the number of pair relations and thermometer steps
-    that touch the cell. Returns the number of links."""
+    that touch the cell, plus one on a region-sum line the totals pass takes
+    (:mod:`._line_totals`). Returns the number of links."""
     for cell in range(out.shape[0]):
         out[cell] = 0
     for q in range(table.pair_a.shape[0]):
@@ -113,4 +114,8 @@ def rule_degree(table, out):
         for k in range(start[t], start[t + 1] - 1):
             out[cells[k]] += 1
             out[cells[k + 1]] += 1
-    return table.pair_a.shape[0] + start[start.shape[0] - 1] - start[0] - (start.shape[0] - 1)
+    links = table.pair_a.shape[0] + start[start.shape[0] - 1] - start[0] - (start.shape[0] - 1)
+    # a region-sum line links each cell to the line's other segments
+    for k in range(table.total_cells.shape[0]):
+        out[table.total_cells[k]] += 1
+    return links + table.total_cells.shape[0]

@@ -21,8 +21,9 @@ What the propagation leaves to search: a relation is reasoned about one pair at 
 (and two at a time through a middle cell, :mod:`._relations`), never a whole line at
 once (a modular line's residues as a set, a palindrome's halves as a whole); a sum
 with more than a few hundred combinations of open digits gets bounds only; a
-region-sum line compares each segment with the first, with no shared total of its
-own; an extra region of fewer than ``n`` cells gets naked singles, not hidden ones.
+region-sum line's segments share a total through :mod:`._line_totals`, whose segments
+of distinct digits are enumerated only while small; an extra region of fewer than
+``n`` cells gets naked singles, not hidden ones.
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ import functools
 
 import numpy as np
 
+from ._line_totals import by_totals
+
 __all__ = [
     "relation_pairs",
     "relation_rows",
     "relation_triples",
     "linear_sums",
+    "total_segments",
     "sum_groups",
     "extra_units",
     "candidate_masks",
@@ -251,6 +255,25 @@ def _regions_of(n, rules):
     return [(cell // n // r) * (n // c) + (cell % n) // c for cell in range(n * n)]
 
 
+def total_segments(n, rules):
+    """The region-sum lines :mod:`._line_totals` takes, each as its segments (lists of
+    cells; see :func:`~._line_totals.by_totals`).
+
+    Examples
+    --------
+    >>> from numbadlx.sudoku import Rules
+    >>> total_segments(4, Rules(region_sum_lines=[[0, 1, 2, 6], [0, 1]]).checked(4))
+    [[[0, 1], [2, 6]]]
+    """
+    region_of = _regions_of(n, rules)
+    out = []
+    for line in rules.region_sum_lines if region_of is not None else ():
+        pieces = _segments([int(c) for c in line], region_of)
+        if by_totals(n, list(map(len, pieces))):
+            out.append(pieces)
+    return out
+
+
 def linear_sums(n, rules):
     """Every linear sum the rules make: a list of ``(terms, total)``, ``terms`` a list of
     ``(cell, coefficient)`` (a cell at most once), meaning
@@ -259,7 +282,8 @@ def linear_sums(n, rules):
     Arrows: the line's digits less the bulb's number (a pill's digits weigh 100, 10, 1
     in reading order) make 0. Little killers: the diagonal's digits make the total.
     Region-sum lines: box (region) borders cut the line into segments, and each segment
-    less the first makes 0. Zipper lines: each pair of cells equally far from the
+    less the first makes 0 (unless :mod:`._line_totals` enumerates every segment).
+    Zipper lines: each pair of cells equally far from the
     centre less the centre digit makes 0 (odd length), or less the end pair (even).
 
     Examples
@@ -279,6 +303,8 @@ def linear_sums(n, rules):
     region_of = _regions_of(n, rules)
     for line in rules.region_sum_lines if region_of is not None else ():
         pieces = _segments(line, region_of)
+        if by_totals(n, list(map(len, pieces))) == 2:
+            continue  # the totals pass is stronger and needs no sums (see _line_totals)
         for piece in pieces[1:]:
             out.append(([(c, 1) for c in piece] + [(c, -1) for c in pieces[0]], 0))
     for line in rules.zipper_lines:
