@@ -92,10 +92,13 @@ def engine_for(problem):
 
 # engine='auto' picks cells only for problems shaped like polyomino packings: no
 # secondary items, options of at least _AUTO_OPTION_LENGTH items on average and items
-# in at least _AUTO_OPTIONS_PER_ITEM options on average (measured, CPU time: cells took
-# 0.87-0.88 of DLX's time on pentominoes 3 x 20, 5 x 12 and 6 x 10, and 1.1-1.5 times
-# DLX's on queens, Langford pairs, tetromino tilings, word squares and crosswords).
-# The same rule holds for Algorithm M (multiplicities), measured with
+# in at least _AUTO_OPTIONS_PER_ITEM options on average. Measured with
+# benchmarks/knuth.py (CPU time of the search): cells takes 0.70 of DLX's time on
+# pentominoes 6 x 10, about the same on queens, and 1.15-1.20 times DLX's on word
+# squares and crosswords. Langford pairs are where the rule is wrong: cells takes 0.78
+# of DLX's time there, but no shape measure found so far sets them apart from tromino
+# tilings (also short options in a dozen places each), where cells is 1.38 times
+# slower. The same rule holds for Algorithm M (multiplicities), measured with
 # benchmarks/multiplicities.py: cells took 0.82-0.85 of DLX's time on pentomino packings
 # with each piece an item of multiplicity 0..1, about the same on tetromino packings (a
 # piece in some 50 options), and 1.2-1.35 times DLX's on k marks per row and column, n

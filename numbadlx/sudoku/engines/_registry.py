@@ -73,17 +73,19 @@ class Engine:
     rules_table: Callable | None = None
     unit_rules_table: Callable | None = None
 
-    def serial_up_to(self, n: int) -> int:
+    def serial_up_to(self, n: int, warm: bool = False) -> int:
         """The most ``n x n`` puzzles a call runs on the calling thread: those whose
-        expected work (:attr:`row_seconds` each) is at most :data:`SERIAL_SECONDS`
-        (calls with one thread always do). At least one.
+        expected work (:attr:`row_seconds` each) is at most :data:`SERIAL_SECONDS`,
+        or :data:`WARM_SERIAL_SECONDS` when ``warm`` (the parallel kernel is in this
+        process already); calls with one thread always do. At least one.
 
         Examples
         --------
-        >>> REGISTRY["bands"].serial_up_to(9)
-        2000
+        >>> REGISTRY["bands"].serial_up_to(9), REGISTRY["bands"].serial_up_to(9, warm=True)
+        (2000, 100)
         """
-        return max(1, round(SERIAL_SECONDS / self.row_seconds(n)))
+        seconds = min(SERIAL_SECONDS, WARM_SERIAL_SECONDS) if warm else SERIAL_SECONDS
+        return max(1, round(seconds / self.row_seconds(n)))
 
     def solves(self, kinds) -> bool:
         """Whether it solves puzzles under rules of these kinds (a set of names)."""
@@ -116,6 +118,11 @@ assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
 #: The expected work, in seconds, up to which a call runs on the calling thread (see
 #: :meth:`Engine.serial_up_to`).
 SERIAL_SECONDS = 0.02
+
+#: Expected seconds of work up to which a call runs on the calling thread once the
+#: engine's parallel kernel is in the process (compiled or loaded): waking the second
+#: thread is then all a parallel call costs, about a millisecond.
+WARM_SERIAL_SECONDS = 0.001
 
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'
 #: exact-cover models (:func:`~numbadlx.sudoku.to_exact_cover`) searched one by one by
@@ -162,7 +169,9 @@ def _entry(name, module, **fields):
 # when its puzzles' expected work, each at the engine's row_seconds (from the rates
 # of benchmarks/engines.py, on the high side: "bands" solves 9x9 sets at 1-9 us a
 # puzzle on average, 80 us on the hardest; "bits" at 3-55 us on 9x9 and 250 us on the
-# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS.
+# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS; once the parallel
+# kernel is in the process, at most WARM_SERIAL_SECONDS (without it, the two-thread rate
+# of top1465 and forum_hardest_1106, 9 and 20 ms a set, fell to one thread's).
 REGISTRY = types.MappingProxyType(
     {
         "dlx": _entry(
@@ -348,7 +357,8 @@ def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads,
             raise ValueError(f'a table per row is the "cages" engine\'s, not "{engine}"\'s')
         serial, bulk = _ROW_KERNELS
     rows, cells = puzzles.shape
-    if threads <= 1 or rows <= entry.serial_up_to(math.isqrt(cells)):
+    warm = bool(getattr(bulk, "overloads", None))  # the parallel kernel is ready here
+    if threads <= 1 or rows <= entry.serial_up_to(math.isqrt(cells), warm):
         return serial, (puzzles, table, limit, max_nodes, stop, *out)
     unit = work_unit(chunk, rows, threads)
     return bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
