@@ -4,9 +4,9 @@ against xcover and miniexact, counting every solution, in one run.
 Run by hand (not in CI), in the benchmark virtualenv that has the peers
 (``benchmarks/setup_env.sh``; numbadlx installed there editable)::
 
-    /work/bench-venv/bin/python benchmarks/colours.py
-    /work/bench-venv/bin/python benchmarks/colours.py --quick            # smoke run
-    /work/bench-venv/bin/python benchmarks/colours.py --problems ws4,queens13-M \\
+    .venv-bench/bin/python benchmarks/colours.py
+    .venv-bench/bin/python benchmarks/colours.py --quick            # smoke run
+    .venv-bench/bin/python benchmarks/colours.py --problems ws4,queens13-M \\
         --repeats 9 --clock wall
 
 Method

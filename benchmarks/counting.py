@@ -4,8 +4,8 @@ xcover's ZDD solver (``covers_zdd``'s kernel, memo cache on and off), in one run
 Run by hand (not in CI), in the benchmark virtualenv that has xcover (numbadlx
 installed there editable)::
 
-    /work/bench-venv/bin/python benchmarks/counting.py
-    /work/bench-venv/bin/python benchmarks/counting.py --rounds 1 --cap 20   # quicker
+    .venv-bench/bin/python benchmarks/counting.py
+    .venv-bench/bin/python benchmarks/counting.py --rounds 1 --cap 20   # quicker
 
 Method
 ------

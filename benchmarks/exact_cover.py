@@ -3,9 +3,9 @@
 Run by hand (not in CI), in the benchmark virtualenv that has the peers
 (see ``benchmarks/setup_env.sh`` and ``benchmarks/README_peers.md``)::
 
-    /work/bench-venv/bin/python benchmarks/exact_cover.py
-    /work/bench-venv/bin/python benchmarks/exact_cover.py --quick           # smoke run
-    /work/bench-venv/bin/python benchmarks/exact_cover.py --problems queens12 \\
+    .venv-bench/bin/python benchmarks/exact_cover.py
+    .venv-bench/bin/python benchmarks/exact_cover.py --quick           # smoke run
+    .venv-bench/bin/python benchmarks/exact_cover.py --problems queens12 \\
         --peers miniexact --repeats 9
 
 Every solver counts all solutions of the same problem in the same process.
