@@ -301,7 +301,8 @@ def test_two_threads_solving_under_the_workqueue_layer_do_not_abort():
         import threading
         import numba, numpy as np
         from numbadlx import sudoku
-        puzzles = sudoku.random_puzzles(400, seed=1)
+        # more puzzles than one thread is given on a first call (the parallel kernel runs)
+        puzzles = np.tile(sudoku.random_puzzles(400, seed=1), (6, 1))
         results = []
         def work():
             for _ in range(5):
