@@ -35,7 +35,7 @@ import itertools
 import numpy as np
 
 from . import geometry
-from ._cover_lines import LINE_KINDS, line_relations
+from ._cover_lines import _MARKS, LINE_KINDS, _neighbour_pairs, line_relations
 
 __all__ = ["rules_cover", "cage_tuples", "clashing_givens", "MODELLED", "check_modelled"]
 
@@ -145,23 +145,12 @@ def cage_tuples(candidates, total):
 
 
 _PAIR_TESTS = {
-    "white_dots": lambda x, y: abs(x - y) == 1,
-    "black_dots": lambda x, y: x == 2 * y or y == 2 * x,
-    "x_pairs": lambda x, y: x + y == 10,
-    "v_pairs": lambda x, y: x + y == 5,
+    "white_dots": _MARKS["white"],
+    "black_dots": _MARKS["black"],
+    "x_pairs": _MARKS["x"],
+    "v_pairs": _MARKS["v"],
 }
-
-
-def _adjacent(n):
-    """Orthogonal neighbour pairs ``(a, b)``, a < b, in reading order of a."""
-    out = []
-    for cell in range(n * n):
-        r, c = divmod(cell, n)
-        if c + 1 < n:
-            out.append((cell, cell + 1))
-        if r + 1 < n:
-            out.append((cell, cell + n))
-    return out
+_adjacent = _neighbour_pairs  # orthogonal neighbour pairs (a, b), a < b, by a
 
 
 def rules_cover(puzzle, n, rules):
