@@ -44,6 +44,7 @@ def _count_command(args):
             f"{plural(problem.n_options, 'option')} left",
             file=sys.stderr,
         )
+    problem.engine = args.engine
     if args.estimate:
         return _estimate_command(args, problem)
     if args.cheapest:
@@ -80,7 +81,8 @@ def _count_command(args):
             max_nodes=max_nodes,
             timeout=timeout,
             method=args.method,
-            progress=report if args.method == "dlx" else None,
+            threads=args.threads,
+            progress=report if args.method == "dlx" and args.threads == 1 else None,
         )
         if report is not None:
             report.finish()

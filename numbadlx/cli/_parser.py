@@ -243,6 +243,19 @@ def build_parser():
     count.add_argument(
         "--seed", type=int, default=None, help="random seed of --sample and --estimate"
     )
+    count.add_argument(
+        "--engine",
+        choices=["dlx", "cells", "auto"],
+        default="dlx",
+        help="dlx: dancing links (default); cells: dancing cells; auto: chosen by the "
+        "problem's shape (Algorithms X, C and M alike)",
+    )
+    count.add_argument(
+        "--threads",
+        type=positive,
+        default=1,
+        help="split the count (--method dlx) over this many threads",
+    )
     count.set_defaults(run=count_command)
     make = sub.add_parser(
         "generate",

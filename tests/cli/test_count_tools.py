@@ -1,6 +1,9 @@
-"""``numbadlx count --estimate`` and ``--reduce``."""
+"""``numbadlx count --estimate``, ``--reduce``, ``--cheapest``, ``--progress``,
+``--engine`` and ``--threads``."""
 
 import re
+
+import pytest
 
 from numbadlx import problems
 from numbadlx.cli import EXIT_OK, EXIT_USAGE, main
@@ -57,3 +60,21 @@ def _fast_clock(ticks):
         self.shown = False
 
     return init
+
+
+def test_engine_and_threads_count_multiplicities_on_dancing_cells(tmp_path, capsys, monkeypatch):
+    from numbadlx.core import search
+
+    path = tmp_path / "tetrominoes.dlx"
+    path.write_text(problems.polyomino_tilings(5, 8, problems.TETROMINOES, copies=2).to_dlx())
+    assert main(["count", str(path)]) == EXIT_OK
+    plain = capsys.readouterr().out.splitlines()[0]
+    engines = []
+    real = search.engine_for
+    monkeypatch.setattr(search, "engine_for", lambda p: engines.append(real(p)) or engines[-1])
+    assert main(["count", str(path), "--engine", "cells", "--threads", "2"]) == EXIT_OK
+    assert capsys.readouterr().out.splitlines()[0] == plain
+    assert engines and set(engines) == {"cells"}
+    with pytest.raises(SystemExit) as refused:
+        main(["count", str(path), "--engine", "links"])
+    assert refused.value.code == EXIT_USAGE
