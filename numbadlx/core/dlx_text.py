@@ -178,6 +178,18 @@ def _plain_option(tokens, index, secondary, colour_index):
     return items, codes
 
 
+def _trailing_cost(tokens):
+    """``(tokens, 0)``, or the tokens before a well-formed cost token that ends the
+    line (``|`` and a decimal integer) and that cost: the common shape of a line with a
+    cost, read on the fast path (any other place or form goes token by token)."""
+    last = tokens[-1]
+    if len(tokens) > 1 and last.startswith("|") and len(last) <= 20:
+        digits = last[1:]
+        if digits.isascii() and digits.isdigit():
+            return tokens[:-1], int(digits)
+    return tokens, 0
+
+
 def parse_dlx(source):
     """Parse DLX text (or a file) into item names and CSR options.
 
@@ -261,15 +273,17 @@ def parse_dlx(source):
             continue
         # (``stripped`` has no blank at either end: no empty token)
         tokens = _SEPARATOR.split(stripped)
-        plain = _plain_option(tokens, index, secondary, colour_index)
+        body, cost = _trailing_cost(tokens)
+        plain = _plain_option(body, index, secondary, colour_index)
         if plain is not None:  # the common case, read without columns or checks
             option, codes = plain
             lengths.append(len(option))
             flat.extend(option)
             colour_flat.extend(codes)
             line_numbers.append(number)
-            costs.append(0)
-            option_names.append(" ".join(tokens) if pending_name is None else pending_name)
+            costs.append(cost)
+            has_costs = has_costs or body is not tokens
+            option_names.append(" ".join(body) if pending_name is None else pending_name)
             pending_name = None
             continue
         seen = set()
