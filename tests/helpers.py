@@ -1,6 +1,8 @@
 """What the tests share, in one module (no test file imports another).
 
-* :func:`data_dir`: where the public datasets are;
+* :func:`data_dir`: where the public datasets are (:func:`need_data`: one file, or skip);
+* Sudoku text material for the I/O tests (``tests/_io_material.py``): :data:`LINE9`,
+  :data:`GRID9`, :func:`random_puzzles`, :func:`write_csv`, :func:`error_of`;
 * :func:`grid_errors`: an independent check of completed Sudoku grids;
 * :func:`line_rule_holds` and :func:`line_rules_hold`: plain checks of full grids
   against outside clues, lines and quadruples, written from the Rules docstring;
@@ -30,6 +32,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests._io_material import (  # noqa: F401 - shared through this module
+    GRID9,
+    LINE9,
+    error_of,
+    line_values,
+    random_puzzles,
+    write_csv,
+)
 from tests._rule_checks import (  # noqa: F401 - shared through this module
     LINE_KINDS,
     broken_rule,
@@ -95,6 +105,14 @@ def data_dir():
     if env:
         return Path(env)
     return Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def need_data(name: str) -> Path:
+    """The dataset file ``name``, or skip the test when it is absent."""
+    path = data_dir() / name
+    if not path.is_file():
+        pytest.skip(f"data file {path} not found (set NUMBADLX_DATA to the data folder)")
+    return path
 
 
 def grid_errors(puzzles, solutions, box):
