@@ -66,6 +66,13 @@ def check_costs(costs, n_options, option_names=None):
     """
     if costs is None:
         return None
+    if (
+        isinstance(costs, np.ndarray)
+        and costs.dtype.kind in "iu"
+        and costs.shape == (n_options,)
+        and (not n_options or (costs.min() >= 0 and int(costs.max()) * n_options < MAX_TOTAL_COST))
+    ):
+        return costs.astype(np.int64)  # every check below passes: done at once
     out = np.zeros(n_options, dtype=np.int64)
     if isinstance(costs, dict):
         where = {name: k for k, name in enumerate(option_names or ())}
@@ -134,13 +141,13 @@ def taxes(problem):
     tax = np.zeros(problem.n_items, dtype=np.int64)
     items = problem.indices[primary_entry]
     by_item = np.argsort(items, kind="stable")
-    holders = np.split(
-        rows[primary_entry][by_item], np.cumsum(np.bincount(items, minlength=problem.n_items))[:-1]
-    )
+    holders = rows[primary_entry][by_item]  # the options of each item, item by item
+    counts = np.bincount(items, minlength=problem.n_items)
+    ends, sizes = np.cumsum(counts).tolist(), counts.tolist()
     primary = np.flatnonzero(~problem.secondary).tolist()
-    for item in sorted(primary, key=lambda i: (len(holders[i]), i)):
-        options = holders[item]
-        if options.size:
+    for item in sorted(primary, key=lambda i: (sizes[i], i)):
+        if sizes[item]:
+            options = holders[ends[item] - sizes[item] : ends[item]]
             tax[item] = residual[options].min()
             residual[options] -= tax[item]
     return tax[~problem.secondary], residual

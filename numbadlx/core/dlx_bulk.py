@@ -1,0 +1,216 @@
+"""DLX text's option lines read in bulk: one split, one dictionary, NumPy.
+
+:func:`numbadlx.core.dlx_text.parse_dlx` reads the item line itself and hands the rest
+of the text to :func:`read_options`. That reads every option line at once:
+
+* the token boundaries and the line of every token come from NumPy over the UTF-8
+  bytes (the separators are ASCII, so no byte of a multi-byte character is one);
+* the tokens themselves from one ``str.split`` (or one regular expression when the
+  text holds characters that ``str.split`` would also split at);
+* each distinct token is decoded once (an item, ``item:colour`` or a ``|cost``) into
+  one integer, and the tokens are mapped through a dictionary of those integers;
+* lengths, costs, colours and repeated items are then array operations.
+
+It answers None for any text it does not read exactly as the line-by-line reader does
+(an unknown item, a bad colour or cost, an item twice in an option, an option with no
+item, a cost too large to add up in 64 bits): the caller then reads the text line by
+line, which names the first problem with its line and column. So the two readers give
+the same problem for every text this one accepts, and the errors are the line reader's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+
+__all__ = ["read_options"]
+
+#: The bytes that end a token: ASCII blanks and the line feed.
+_SEPARATOR = np.zeros(256, dtype=bool)
+_SEPARATOR[list(b" \t\v\f\r\n")] = True
+#: Bytes that ``str.split()`` also splits at (file, group, record and unit separators),
+#: and that are name characters in DLX text.
+_ODD = np.zeros(256, dtype=bool)
+_ODD[0x1C:0x20] = True
+_TOKEN = re.compile(r"[^ \t\v\f\r\n]+")
+_PIPE, _COLON, _LINE_FEED = ord("|"), ord(":"), ord("\n")
+#: Costs below this are added up in int64 without overflow (the caller refuses a total
+#: of 2**62 or more anyway).
+_COST_CAP = 2**62
+
+
+def read_options(body, first_number, index, secondary, n_items):
+    """The options of ``body`` (the text after the item line), or None.
+
+    ``first_number`` is the line number of the body's first line, ``index`` maps item
+    names to items and ``secondary`` is a sequence of booleans, one per item. Returns
+    ``(indptr, indices, colours, colour_names, line_numbers, option_names, costs)`` as
+    :class:`numbadlx.core.dlx_text.DLXText` holds them, or None (see the module).
+
+    Examples
+    --------
+    >>> got = read_options("a c:red |2\\n| a comment\\nb\\n", 2, {"a": 0, "b": 1, "c": 2},
+    ...                    [False, False, True], 3)
+    >>> [x.tolist() for x in got[:3]], got[3], got[4].tolist(), got[5], got[6].tolist()
+    ([[0, 2, 3], [0, 2, 1], [0, 1, 0]], ['red'], [2, 4], ['a c:red', 'b'], [2, 0])
+    """
+    try:
+        data = body.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the line reader says where
+        return None
+    raw = np.frombuffer(data, dtype=np.uint8)
+    separator = _SEPARATOR[raw]
+    begins = ~separator
+    begins[1:] &= separator[:-1]
+    starts = np.flatnonzero(begins)
+    if body.isascii() and not _ODD[raw].any():
+        tokens = body.split()
+    else:
+        tokens = _TOKEN.findall(body)
+    if len(tokens) != starts.size:  # cannot happen; never guess
+        return None
+    feeds = np.flatnonzero(raw == _LINE_FEED)
+    line_of = np.searchsorted(feeds, starts)
+    # comment lines: those whose first byte is '|'
+    line_starts = np.concatenate(([0], feeds + 1))
+    first = np.zeros(line_starts.size, dtype=np.uint8)
+    inside = line_starts < raw.size
+    first[inside] = raw[line_starts[inside]]
+    comment = first == _PIPE
+    keep = ~comment[line_of]
+    if not keep.all():
+        tokens = list(itertools.compress(tokens, keep.tolist()))
+        line_of = line_of[keep]
+    codes, colour_names = _codes(tokens, index, secondary, n_items)
+    if codes is None:
+        return None
+    new_line = np.ones(line_of.size, dtype=bool)
+    new_line[1:] = line_of[1:] != line_of[:-1]
+    option_lines = line_of[new_line]
+    n_options = option_lines.size
+    option_of = np.cumsum(new_line) - 1
+    is_cost = codes < 0
+    has_costs = bool(is_cost.any())
+    costs = None
+    lines = body.split("\n")
+    texts = _line_texts(data, lines, option_lines)
+    if has_costs:
+        values = -1 - codes[is_cost]
+        if int(values.max()) * values.size >= _COST_CAP:
+            return None
+        costs = np.zeros(n_options, dtype=np.int64)
+        np.add.at(costs, option_of[is_cost], values)
+        if texts is not None:
+            texts = _without_cost(texts, is_cost, new_line)
+        is_item = ~is_cost
+        codes, option_of = codes[is_item], option_of[is_item]
+    lengths = np.bincount(option_of, minlength=n_options)
+    if n_options and lengths.min() == 0:  # an option with costs and no item
+        return None
+    indices = codes % max(n_items, 1)
+    key = np.sort(option_of * n_items + indices)
+    if key.size > 1 and not (key[1:] != key[:-1]).all():  # an item twice in an option
+        return None
+    colours = None
+    if not colour_names:
+        colour_names = None
+    else:
+        colours = (codes // n_items).astype(np.int32)
+    indptr = np.zeros(n_options + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    if texts is None:
+        texts = _joined(tokens, is_cost if has_costs else None, indptr)
+    if comment.any():
+        _named_options(lines, raw, line_starts, comment, option_lines, texts)
+    return (
+        indptr,
+        indices.astype(np.int32),
+        colours,
+        colour_names,
+        first_number + option_lines.astype(np.int64),
+        texts,
+        costs,
+    )
+
+
+def _codes(tokens, index, secondary, n_items):
+    """Each token as one int64: ``item + n_items * colour`` for an item, ``-1 - cost``
+    for a cost; and the colour names, numbered in order of first appearance as the line
+    reader numbers them (the distinct tokens are met in that order). (None, None) for
+    a token the line reader would refuse."""
+    lookup = dict(index)
+    colour_index = {}
+    for token in dict.fromkeys(tokens):
+        if token in lookup:
+            continue
+        if token.startswith("|"):
+            digits = token[1:]
+            if len(token) > 20 or not (digits.isascii() and digits.isdigit()):
+                return None, None
+            value = int(digits)
+            if value >= _COST_CAP:
+                return None, None
+            lookup[token] = -1 - value
+            continue
+        name, colon, colour = token.partition(":")
+        item = index.get(name)
+        if item is None or not colon or not secondary[item]:
+            return None, None
+        if not colour or "|" in colour or ":" in colour:
+            return None, None
+        code = colour_index.setdefault(colour, len(colour_index) + 1)
+        lookup[token] = item + n_items * code
+    codes = np.fromiter(map(lookup.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+    return codes, list(colour_index)
+
+
+def _line_texts(data, lines, option_lines):
+    """The option lines as they stand when the text is tidy (single spaces between
+    tokens, none at either end of a line, no other blank), else None."""
+    if data.startswith(b" ") or data.endswith(b" "):
+        return None
+    if any(odd in data for odd in (b"  ", b"\n ", b" \n", b"\t", b"\r", b"\v", b"\f")):
+        return None
+    n_options = option_lines.size
+    if n_options and option_lines[-1] == n_options - 1:  # no comment or blank line
+        return lines[:n_options]
+    return [lines[k] for k in option_lines.tolist()]
+
+
+def _without_cost(texts, is_cost, new_line):
+    """Tidy option lines without their cost token when each ends in exactly one (the
+    shape DLX5's inputs have), else None."""
+    last = np.empty(new_line.size, dtype=bool)
+    last[:-1] = new_line[1:]
+    last[-1:] = True
+    if not (is_cost[last].all() and is_cost.sum() == len(texts)):
+        return None
+    return [text.rpartition(" ")[0] for text in texts]
+
+
+def _joined(tokens, is_cost, indptr):
+    """Each option's text: its item tokens joined by single spaces."""
+    if is_cost is not None:
+        tokens = list(itertools.compress(tokens, (~is_cost).tolist()))
+    join = " ".join
+    bounds = indptr.tolist()
+    return [join(tokens[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _named_options(lines, raw, line_starts, comment, option_lines, names):
+    """Apply ``|: name`` lines: each names the next option line (the last such line
+    before an option wins); one with no option after it names nothing."""
+    second = np.zeros(line_starts.size, dtype=np.uint8)
+    inside = line_starts + 1 < raw.size
+    second[inside] = raw[line_starts[inside] + 1]
+    marked = np.flatnonzero(comment & (second == _COLON))
+    if not marked.size:
+        return
+    targets = np.searchsorted(option_lines, marked)
+    for line, target in zip(marked.tolist(), targets.tolist()):
+        if target < len(names):
+            text = lines[line]
+            text = text[:-1] if text.endswith("\r") else text
+            names[target] = text[3:] if text.startswith("|: ") else text[2:]
