@@ -30,10 +30,6 @@ __all__ = ["read_options"]
 #: The bytes that end a token: ASCII blanks and the line feed.
 _SEPARATOR = np.zeros(256, dtype=bool)
 _SEPARATOR[list(b" \t\v\f\r\n")] = True
-#: Bytes that ``str.split()`` also splits at (file, group, record and unit separators),
-#: and that are name characters in DLX text.
-_ODD = np.zeros(256, dtype=bool)
-_ODD[0x1C:0x20] = True
 _TOKEN = re.compile(r"[^ \t\v\f\r\n]+")
 _PIPE, _COLON, _LINE_FEED = ord("|"), ord(":"), ord("\n")
 #: Costs below this are added up in int64 without overflow (the caller refuses a total
@@ -61,14 +57,14 @@ def read_options(body, first_number, index, secondary, n_items):
     except UnicodeEncodeError:  # a lone surrogate: the line reader says where
         return None
     raw = np.frombuffer(data, dtype=np.uint8)
-    separator = _SEPARATOR[raw]
+    # with no control byte but tab, line feed, vertical tab, form feed and CR, the
+    # separators are the bytes below 33, and str.split() splits where the format does
+    controls = np.count_nonzero(raw < 9) + np.count_nonzero((raw - np.uint8(14)) < 18)
+    separator = _SEPARATOR[raw] if controls else raw < 33
     begins = ~separator
     begins[1:] &= separator[:-1]
     starts = np.flatnonzero(begins)
-    if body.isascii() and not _ODD[raw].any():
-        tokens = body.split()
-    else:
-        tokens = _TOKEN.findall(body)
+    tokens = body.split() if not controls and body.isascii() else _TOKEN.findall(body)
     if len(tokens) != starts.size:  # cannot happen; never guess
         return None
     feeds = np.flatnonzero(raw == _LINE_FEED)
@@ -141,18 +137,21 @@ def _codes(tokens, index, secondary, n_items):
     reader numbers them (the distinct tokens are met in that order). (None, None) for
     a token the line reader would refuse."""
     lookup = dict(index)
+    fresh = [token for token in dict.fromkeys(tokens) if token not in lookup]
+    priced = [token for token in fresh if token[0] == "|"]
+    if priced:  # '|' and at most 19 decimal digits, all at once
+        numbers = [token[1:] for token in priced]
+        if max(map(len, priced)) > 20 or not all(map(str.isdigit, numbers)):
+            return None, None
+        if not "".join(numbers).isascii():
+            return None, None
+        values = list(map(int, numbers))
+        if max(values) >= _COST_CAP:
+            return None, None
+        lookup.update(zip(priced, [-1 - value for value in values]))
     colour_index = {}
-    for token in dict.fromkeys(tokens):
-        if token in lookup:
-            continue
-        if token.startswith("|"):
-            digits = token[1:]
-            if len(token) > 20 or not (digits.isascii() and digits.isdigit()):
-                return None, None
-            value = int(digits)
-            if value >= _COST_CAP:
-                return None, None
-            lookup[token] = -1 - value
+    for token in fresh if len(priced) < len(fresh) else ():
+        if token[0] == "|":
             continue
         name, colon, colour = token.partition(":")
         item = index.get(name)
