@@ -69,6 +69,13 @@ def read_options(body, first_number, index, secondary, n_items):
         return None
     feeds = np.flatnonzero(raw == _LINE_FEED)
     line_of = np.searchsorted(feeds, starts)
+    # tidy: single spaces between the tokens of a line and no other blank (a line of
+    # t tokens holds at least t - 1 spaces, and exactly that many when tidy)
+    spaces = np.count_nonzero(raw == 32)
+    token_lines = np.count_nonzero(line_of[1:] != line_of[:-1]) + (line_of.size > 0)
+    tidy = (
+        np.count_nonzero(separator) == spaces + feeds.size and spaces == starts.size - token_lines
+    )
     # comment lines: those whose first byte is '|'
     line_starts = np.concatenate(([0], feeds + 1))
     first = np.zeros(line_starts.size, dtype=np.uint8)
@@ -91,7 +98,7 @@ def read_options(body, first_number, index, secondary, n_items):
     has_costs = bool(is_cost.any())
     costs = None
     lines = body.split("\n")
-    texts = _line_texts(data, lines, option_lines)
+    texts = _line_texts(lines, option_lines) if tidy else None
     if has_costs:
         values = -1 - codes[is_cost]
         if int(values.max()) * values.size >= _COST_CAP:
@@ -165,13 +172,9 @@ def _codes(tokens, index, secondary, n_items):
     return codes, list(colour_index)
 
 
-def _line_texts(data, lines, option_lines):
-    """The option lines as they stand when the text is tidy (single spaces between
-    tokens, none at either end of a line, no other blank), else None."""
-    if data.startswith(b" ") or data.endswith(b" "):
-        return None
-    if any(odd in data for odd in (b"  ", b"\n ", b" \n", b"\t", b"\r", b"\v", b"\f")):
-        return None
+def _line_texts(lines, option_lines):
+    """The option lines as they stand (the text being tidy: they are their tokens
+    joined by single spaces)."""
     n_options = option_lines.size
     if n_options and option_lines[-1] == n_options - 1:  # no comment or blank line
         return lines[:n_options]
