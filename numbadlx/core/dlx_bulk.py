@@ -25,7 +25,9 @@ import re
 
 import numpy as np
 
-__all__ = ["read_options"]
+from .._compiling import first_use
+
+__all__ = ["read_options", "SCAN_BYTES"]
 
 #: The bytes that end a token: ASCII blanks and the line feed.
 _SEPARATOR = np.zeros(256, dtype=bool)
@@ -35,6 +37,10 @@ _PIPE, _COLON, _LINE_FEED = ord("|"), ord(":"), ord("\n")
 #: Costs below this are added up in int64 without overflow (the caller refuses a total
 #: of 2**62 or more anyway).
 _COST_CAP = 2**62
+#: Texts of at least this many bytes are scanned by a compiled kernel (compiled on
+#: first use, then loaded from Numba's cache); shorter ones are split in Python, which
+#: costs less than loading a kernel.
+SCAN_BYTES = 16384
 
 
 def read_options(body, first_number, index, secondary, n_items):
@@ -57,6 +63,68 @@ def read_options(body, first_number, index, secondary, n_items):
     except UnicodeEncodeError:  # a lone surrogate: the line reader says where
         return None
     raw = np.frombuffer(data, dtype=np.uint8)
+    front = None
+    if raw.size >= SCAN_BYTES:
+        front = _scanned(data, raw, index, secondary, n_items)
+    if front is None:
+        front = _split(body, raw, index, secondary, n_items)
+    if front is None:
+        return None
+    codes, colour_names, line_of, tidy, tokens, named = front
+    new_line = np.ones(line_of.size, dtype=bool)
+    new_line[1:] = line_of[1:] != line_of[:-1]
+    option_lines = line_of[new_line]
+    n_options = option_lines.size
+    option_of = np.cumsum(new_line) - 1
+    is_cost = codes < 0
+    has_costs = bool(is_cost.any())
+    costs = None
+    lines = body.split("\n")
+    texts = _line_texts(lines, option_lines) if tidy else None
+    if has_costs:
+        values = -1 - codes[is_cost]
+        if int(values.max()) * values.size >= _COST_CAP:
+            return None
+        costs = np.zeros(n_options, dtype=np.int64)
+        np.add.at(costs, option_of[is_cost], values)
+        if texts is not None:
+            trimmed = _without_cost(texts, is_cost, new_line)
+            texts = trimmed if trimmed is not None or tokens is not None else _uncosted(texts)
+        is_item = ~is_cost
+        codes, option_of = codes[is_item], option_of[is_item]
+    lengths = np.bincount(option_of, minlength=n_options)
+    if n_options and lengths.min() == 0:  # an option with costs and no item
+        return None
+    indices = codes % max(n_items, 1)
+    key = np.sort(option_of * n_items + indices)
+    if key.size > 1 and not (key[1:] != key[:-1]).all():  # an item twice in an option
+        return None
+    colours = None
+    if not colour_names:
+        colour_names = None
+    else:
+        colours = (codes // n_items).astype(np.int32)
+    indptr = np.zeros(n_options + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    if texts is None:
+        texts = _joined(tokens, is_cost if has_costs else None, indptr)
+    if named is not None:
+        _named_options(lines, raw, *named, option_lines, texts)
+    return (
+        indptr,
+        indices.astype(np.int32),
+        colours,
+        colour_names,
+        first_number + option_lines.astype(np.int64),
+        texts,
+        costs,
+    )
+
+
+def _split(body, raw, index, secondary, n_items):
+    """The tokens by ``str.split`` (or a regular expression) and their lines by NumPy:
+    ``(codes, colour names, line of each token, tidy, tokens, comment lines or None)``,
+    comments left out; None for a token the line reader would refuse."""
     # with no control byte but tab, line feed, vertical tab, form feed and CR, the
     # separators are the bytes below 33, and str.split() splits where the format does
     controls = np.count_nonzero(raw < 9) + np.count_nonzero((raw - np.uint8(14)) < 18)
@@ -89,53 +157,44 @@ def read_options(body, first_number, index, secondary, n_items):
     codes, colour_names = _codes(tokens, index, secondary, n_items)
     if codes is None:
         return None
-    new_line = np.ones(line_of.size, dtype=bool)
-    new_line[1:] = line_of[1:] != line_of[:-1]
-    option_lines = line_of[new_line]
-    n_options = option_lines.size
-    option_of = np.cumsum(new_line) - 1
-    is_cost = codes < 0
-    has_costs = bool(is_cost.any())
-    costs = None
-    lines = body.split("\n")
-    texts = _line_texts(lines, option_lines) if tidy else None
-    if has_costs:
-        values = -1 - codes[is_cost]
-        if int(values.max()) * values.size >= _COST_CAP:
-            return None
-        costs = np.zeros(n_options, dtype=np.int64)
-        np.add.at(costs, option_of[is_cost], values)
-        if texts is not None:
-            texts = _without_cost(texts, is_cost, new_line)
-        is_item = ~is_cost
-        codes, option_of = codes[is_item], option_of[is_item]
-    lengths = np.bincount(option_of, minlength=n_options)
-    if n_options and lengths.min() == 0:  # an option with costs and no item
+    named = (line_starts, comment) if comment.any() else None
+    return codes, colour_names, line_of, tidy, tokens, named
+
+
+def _scanned(data, raw, index, secondary, n_items):
+    """The front end of :func:`_split` by one compiled pass (:mod:`.kernels.scan`) that
+    gives each distinct token an id, so that only those are decoded and looked up; for
+    tidy text without ``|:`` lines and control bytes (else None: split it)."""
+    from .kernels.scan import SCAN_FIELDS, scan_tokens
+
+    cap = raw.size // 2 + 1  # tokens at most
+    token_id = np.empty(cap, dtype=np.int64)
+    token_line = np.empty(cap, dtype=np.int64)
+    first_start = np.empty(cap, dtype=np.int64)
+    first_length = np.empty(cap, dtype=np.int64)
+    hashes = np.empty(cap, dtype=np.uint64)
+    slots = np.full(1 << (2 * cap).bit_length(), -1, dtype=np.int64)
+    counts = np.zeros(len(SCAN_FIELDS), dtype=np.int64)
+    with first_use("the DLX text scanner"):
+        scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, slots, counts)
+    got = dict(zip(SCAN_FIELDS, counts.tolist()))
+    if got["control"] or got["named"] or got["other_blanks"]:
         return None
-    indices = codes % max(n_items, 1)
-    key = np.sort(option_of * n_items + indices)
-    if key.size > 1 and not (key[1:] != key[:-1]).all():  # an item twice in an option
+    if got["spaces"] != got["tokens"] - got["token_lines"]:
+        return None  # not tidy: the option names need the tokens
+    distinct = got["distinct"]
+    ends = (first_start[:distinct] + first_length[:distinct]).tolist()
+    texts = [data[a:b].decode("utf-8") for a, b in zip(first_start[:distinct].tolist(), ends)]
+    codes, colour_names = _codes(texts, index, secondary, n_items)
+    if codes is None:
         return None
-    colours = None
-    if not colour_names:
-        colour_names = None
-    else:
-        colours = (codes // n_items).astype(np.int32)
-    indptr = np.zeros(n_options + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    if texts is None:
-        texts = _joined(tokens, is_cost if has_costs else None, indptr)
-    if comment.any():
-        _named_options(lines, raw, line_starts, comment, option_lines, texts)
-    return (
-        indptr,
-        indices.astype(np.int32),
-        colours,
-        colour_names,
-        first_number + option_lines.astype(np.int64),
-        texts,
-        costs,
-    )
+    tokens = got["tokens"]
+    return codes[token_id[:tokens]], colour_names, token_line[:tokens], True, None, None
+
+
+def _uncosted(texts):
+    """Tidy option lines without their cost tokens, wherever they stand."""
+    return [" ".join(t for t in text.split(" ") if not t.startswith("|")) for text in texts]
 
 
 def _codes(tokens, index, secondary, n_items):

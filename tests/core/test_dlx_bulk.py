@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbadlx import ExactCover, problems
-from numbadlx.core import dlx_text
+from numbadlx.core import dlx_bulk, dlx_text
 from numbadlx.core.dlx_bulk import read_options
 
 FIELDS = (
@@ -34,15 +34,30 @@ def _same(bulk, lines):
             assert a == b, field
 
 
+def _read(read, text):
+    try:
+        return read(text, "<t>")
+    except ValueError as error:
+        return str(error)
+
+
 def _both(text):
-    """``(bulk result or None or the error, line reader's result or error)``."""
-    results = []
-    for read in (dlx_text._parse_bulk, dlx_text._parse_lines):
-        try:
-            results.append(read(text, "<t>"))
-        except ValueError as error:
-            results.append(str(error))
-    return results
+    """``(bulk result or None or the error, line reader's result or error)``; the bulk
+    reader is run twice, its front end splitting the text in Python and scanning it
+    with the compiled kernel, and the two must agree."""
+    split = _read(dlx_text._parse_bulk, text)
+    saved = dlx_bulk.SCAN_BYTES
+    dlx_bulk.SCAN_BYTES = 0
+    try:
+        scanned = _read(dlx_text._parse_bulk, text)
+    finally:
+        dlx_bulk.SCAN_BYTES = saved
+    if isinstance(split, dlx_text.DLXText):
+        assert isinstance(scanned, dlx_text.DLXText), scanned
+        _same(scanned, split)
+    else:
+        assert scanned == split
+    return split, _read(dlx_text._parse_lines, text)
 
 
 GOOD = ["a", "b", "c", "x", "y", "x:red", "y:blue", "y:red", "x:vert\u00a0clair", "é", "|3", "|0",
@@ -131,9 +146,29 @@ def test_named_options_and_colour_order():
         "a \ud800\n",  # a lone surrogate
     ],
 )
-def test_bulk_reader_declines_what_the_line_reader_refuses(body):
+@pytest.mark.parametrize("scan_bytes", [0, dlx_bulk.SCAN_BYTES])
+def test_bulk_reader_declines_what_the_line_reader_refuses(body, scan_bytes, monkeypatch):
+    monkeypatch.setattr(dlx_bulk, "SCAN_BYTES", scan_bytes)
     index = {"a": 0, "b": 1, "x": 2}
     assert read_options(body, 2, index, [False, False, True], 3) is None
+    # and past a good first half (the scanner reads the whole text first)
+    good = "a x:red |1\nb\n" * 50
+    assert read_options(good + body, 2, index, [False, False, True], 3) is None
+    assert read_options(good, 2, index, [False, False, True], 3)[6].tolist() == [1, 0] * 50
+
+
+def test_scanner_tells_distinct_tokens_by_their_bytes_not_their_hash():
+    from numbadlx.core.kernels.scan import scan_tokens
+
+    raw = np.frombuffer(b"ab ba ab\n| ab ab\nab  ba\tc\n", dtype=np.uint8)
+    cap = raw.size // 2 + 1
+    ids, lines, starts, lengths = (np.zeros(cap, dtype=np.int64) for _ in range(4))
+    hashes = np.zeros(cap, dtype=np.uint64)
+    counts = np.zeros(8, dtype=np.int64)
+    slots = np.full(4, -1, dtype=np.int64)  # a small table: probes go past taken slots
+    scan_tokens(raw, ids, lines, starts, lengths, hashes, slots, counts)
+    assert counts.tolist() == [6, 3, 4, 4, 2, 1, 0, 0]
+    assert ids[:6].tolist() == [0, 1, 0, 0, 1, 2] and lines[:6].tolist() == [0, 0, 0, 2, 2, 2]
 
 
 LIBRARY = {
