@@ -11,6 +11,11 @@ of the text to :func:`read_options`. That reads every option line at once:
   one integer, and the tokens are mapped through a dictionary of those integers;
 * lengths, costs, colours and repeated items are then array operations.
 
+A text of :data:`SCAN_BYTES` or more is first scanned by a compiled kernel
+(:mod:`numbadlx.core.kernels.scan`), which gives every token the id of its distinct
+token: no string is made per token, only per distinct one. It takes tidy text (single
+spaces, no ``|:`` lines), the common shape of generated files; other text is split.
+
 It answers None for any text it does not read exactly as the line-by-line reader does
 (an unknown item, a bad colour or cost, an item twice in an option, an option with no
 item, a cost too large to add up in 64 bits): the caller then reads the text line by
