@@ -90,8 +90,11 @@ def read_options(body, first_number, index, secondary, n_items):
         values = -1 - codes[is_cost]
         if int(values.max()) * values.size >= _COST_CAP:
             return None
-        costs = np.zeros(n_options, dtype=np.int64)
-        np.add.at(costs, option_of[is_cost], values)
+        if int(values.sum()) < 2**53:  # exact in float64: one bincount
+            costs = np.bincount(option_of[is_cost], values, n_options).astype(np.int64)
+        else:
+            costs = np.zeros(n_options, dtype=np.int64)
+            np.add.at(costs, option_of[is_cost], values)
         if texts is not None:
             trimmed = _without_cost(texts, is_cost, new_line)
             texts = trimmed if trimmed is not None or tokens is not None else _uncosted(texts)
@@ -149,20 +152,20 @@ def _split(body, raw, index, secondary, n_items):
     tidy = (
         np.count_nonzero(separator) == spaces + feeds.size and spaces == starts.size - token_lines
     )
-    # comment lines: those whose first byte is '|'
-    line_starts = np.concatenate(([0], feeds + 1))
-    first = np.zeros(line_starts.size, dtype=np.uint8)
-    inside = line_starts < raw.size
-    first[inside] = raw[line_starts[inside]]
-    comment = first == _PIPE
-    keep = ~comment[line_of]
-    if not keep.all():
+    named = None
+    if body.startswith("|") or "\n|" in body:  # comment lines: first byte '|'
+        line_starts = np.concatenate(([0], feeds + 1))
+        first = np.zeros(line_starts.size, dtype=np.uint8)
+        inside = line_starts < raw.size
+        first[inside] = raw[line_starts[inside]]
+        comment = first == _PIPE
+        keep = ~comment[line_of]
         tokens = list(itertools.compress(tokens, keep.tolist()))
         line_of = line_of[keep]
+        named = line_starts, comment
     codes, colour_names = _codes(tokens, index, secondary, n_items)
     if codes is None:
         return None
-    named = (line_starts, comment) if comment.any() else None
     return codes, colour_names, line_of, tidy, tokens, named
 
 
