@@ -46,8 +46,8 @@ import numpy as np
 
 from . import jobs as _jobs
 from . import sudoku as _sudoku
-from .core.split import _check_depth, split_prefixes
 from .core.split import count_prefixes as _count_prefixes_local
+from .core.split import split_prefixes
 from .core.split_m import split_m
 from .core.validate import check_count
 from .core.words import plural
@@ -375,7 +375,7 @@ def count(
     90
     """
     if getattr(problem, "bounds", None) is not None:
-        parts = split_m(problem, 1, depth=_check_depth(depth))
+        parts = split_m(problem, 1, depth=depth)
         known = sum(settled for part, settled in parts if part is None)
         pieces = [part for part, _ in parts if part is not None]
         if not pieces:
