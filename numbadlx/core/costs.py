@@ -45,6 +45,8 @@ _SLICE_NODES = 20_000
 #: stops at every solution that ties or beats the best so far, and announcing a compile
 #: costs more than a short call of the kernel.
 _loaded = []
+#: Primary entries up to which :func:`taxes` runs on Python lists.
+_SMALL_TAXES = 4096
 #: Solutions one call of the kernel may record while it lowers the threshold itself.
 _BATCH = 64
 #: Past every option index (sorts last).
@@ -153,7 +155,19 @@ def taxes(problem):
     counts = np.bincount(items, minlength=problem.n_items)
     ends, sizes = np.cumsum(counts).tolist(), counts.tolist()
     primary = np.flatnonzero(~problem.secondary).tolist()
-    for item in sorted(primary, key=lambda i: (sizes[i], i)):
+    order = sorted(primary, key=lambda i: (sizes[i], i))
+    if holders.size <= _SMALL_TAXES:  # a few entries: Python lists beat NumPy calls
+        left, held = residual.tolist(), holders.tolist()
+        for item in order:
+            if sizes[item]:
+                options = held[ends[item] - sizes[item] : ends[item]]
+                paid = min(map(left.__getitem__, options))
+                tax[item] = paid
+                if paid:
+                    for k in options:
+                        left[k] -= paid
+        return tax[~problem.secondary], np.array(left, dtype=np.int64)
+    for item in order:
         if sizes[item]:
             options = holders[ends[item] - sizes[item] : ends[item]]
             tax[item] = residual[options].min()

@@ -194,3 +194,27 @@ def test_the_cheapest_in_runs_of_solutions_is_the_search_stopping_at_each(name, 
             problem.cheapest(1, max_nodes=budget)
         got = [(c, tuple(s.tolist())) for c, s in stop.value.best]
         assert got == ([] if expected is None else [expected])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_taxes_on_lists_and_on_arrays_agree(seed, monkeypatch):
+    from numbadlx.core import costs as cost_module
+
+    rng = np.random.default_rng(seed)
+    for base in (problems.langford(9), problems.word_square(3, problems.WORDS3[:80])):
+        problem = ExactCover(
+            [base.option(k) for k in range(base.n_options)],
+            n_items=base.n_items,
+            secondary=base.secondary,
+            colours=[base.option_colours(k) for k in range(base.n_options)]
+            if base.colours is not None
+            else None,
+            costs=rng.integers(1, 50, base.n_options).tolist(),
+        )
+        on_lists = cost_module.taxes(problem)
+        monkeypatch.setattr(cost_module, "_SMALL_TAXES", -1)
+        on_arrays = cost_module.taxes(problem)
+        monkeypatch.undo()
+        for a, b in zip(on_lists, on_arrays):
+            assert a.dtype == b.dtype == np.int64 and a.tolist() == b.tolist()
+        assert (on_lists[1] >= 0).all() and on_lists[0].sum() > 0
