@@ -69,7 +69,7 @@ def read_options(body, first_number, index, secondary, n_items):
         return None
     raw = np.frombuffer(data, dtype=np.uint8)
     front = None
-    if raw.size >= SCAN_BYTES:
+    if SCAN_BYTES <= raw.size < 2**31 - 1:
         front = _scanned(data, raw, index, secondary, n_items)
     if front is None:
         front = _split(body, raw, index, secondary, n_items)
@@ -176,12 +176,13 @@ def _scanned(data, raw, index, secondary, n_items):
     from .kernels.scan import SCAN_FIELDS, scan_tokens
 
     cap = raw.size // 2 + 1  # tokens at most
-    token_id = np.empty(cap, dtype=np.int64)
-    token_line = np.empty(cap, dtype=np.int64)
-    first_start = np.empty(cap, dtype=np.int64)
-    first_length = np.empty(cap, dtype=np.int64)
+    # 32-bit offsets and ids (the text is shorter than 2 GiB): 28 bytes a token at most
+    token_id = np.empty(cap, dtype=np.int32)
+    token_line = np.empty(cap, dtype=np.int32)
+    first_start = np.empty(cap, dtype=np.int32)
+    first_length = np.empty(cap, dtype=np.int32)
     hashes = np.empty(cap, dtype=np.uint64)
-    slots = np.full(1 << (2 * cap).bit_length(), -1, dtype=np.int64)
+    slots = np.full(1 << (2 * cap).bit_length(), -1, dtype=np.int32)
     counts = np.zeros(len(SCAN_FIELDS), dtype=np.int64)
     with first_use("the DLX text scanner"):
         scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, slots, counts)

@@ -163,10 +163,10 @@ def test_scanner_tells_distinct_tokens_by_their_bytes_not_their_hash():
 
     raw = np.frombuffer(b"ab ba ab\n| ab ab\nab  ba\tc\n", dtype=np.uint8)
     cap = raw.size // 2 + 1
-    ids, lines, starts, lengths = (np.zeros(cap, dtype=np.int64) for _ in range(4))
+    ids, lines, starts, lengths = (np.zeros(cap, dtype=np.int32) for _ in range(4))
     hashes = np.zeros(cap, dtype=np.uint64)
     counts = np.zeros(8, dtype=np.int64)
-    slots = np.full(4, -1, dtype=np.int64)  # a small table: probes go past taken slots
+    slots = np.full(4, -1, dtype=np.int32)  # a small table: probes go past taken slots
     scan_tokens(raw, ids, lines, starts, lengths, hashes, slots, counts)
     assert counts.tolist() == [6, 3, 4, 4, 2, 1, 0, 0]
     assert ids[:6].tolist() == [0, 1, 0, 0, 1, 2] and lines[:6].tolist() == [0, 0, 0, 2, 2, 2]
