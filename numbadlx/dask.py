@@ -13,7 +13,9 @@ An optional layer (``pip install numbadlx[dask]``); the core package never impor
   ``resume=True`` (``--resume``) carries on an interrupted run, with or without Dask.
   Its :class:`FileSummary` is the runner's, re-exported here.
 * :func:`count` splits an exact-cover search tree into prefixes
-  (:mod:`numbadlx.core.split`), counts them as tasks and adds the results.
+  (:mod:`numbadlx.core.split`), or a problem with multiplicities into the states of
+  Algorithm M's branches (:mod:`numbadlx.core.split_m`), counts them as tasks and adds
+  the results.
 
 This module is ``numbadlx.dask``; the ``import dask`` lines below are absolute imports
 (Python 3 has no implicit relative imports), so they load the real Dask.
@@ -46,6 +48,7 @@ from . import jobs as _jobs
 from . import sudoku as _sudoku
 from .core.split import count_prefixes as _count_prefixes_local
 from .core.split import split_prefixes
+from .core.split_m import split_m
 from .core.validate import check_count
 from .core.words import plural
 from .jobs import DEFAULT_RANGE_BYTES, DaskExecutor, FileSummary
@@ -293,6 +296,14 @@ def _count_batch(problem, prefixes, max_nodes, timeout):
     return _count_prefixes_local(problem, prefixes, max_nodes=max_nodes, timeout=timeout)
 
 
+def _count_parts(parts, max_nodes, timeout):
+    return [int(part.count(max_nodes=max_nodes, timeout=timeout)) for part in parts]
+
+
+def _tasks(tasks, jobs):
+    return min(jobs, 1024) if tasks is None else max(1, min(int(tasks), jobs))
+
+
 def count_prefixes(
     problem: Any,
     prefixes: Sequence[tuple[int, ...]],
@@ -315,7 +326,7 @@ def count_prefixes(
     prefixes = [tuple(int(k) for k in prefix) for prefix in prefixes]
     if not prefixes:
         return np.zeros(0, dtype=np.int64)
-    tasks = min(len(prefixes), 1024) if tasks is None else max(1, min(int(tasks), len(prefixes)))
+    tasks = _tasks(tasks, len(prefixes))
     batches = [prefixes[j::tasks] for j in range(tasks)]
     shared = _dask.delayed(problem, pure=True)
     count_batch = _dask.delayed(_count_batch, pure=True)
@@ -346,12 +357,34 @@ def count(
     (:func:`count_prefixes`) and the counts are added: the total equals
     ``problem.count()``. ``max_nodes`` and ``timeout`` budget each prefix.
 
+    A problem with multiplicities (Algorithm M) cannot be cut at prefixes of chosen
+    options: two of M's branches may hold the same options yet leave different
+    problems (one passed over an option that the other may still take). Its tree is
+    cut instead into the states of its branches ``depth`` levels down
+    (:func:`numbadlx.core.split_m.split_m`, as the threaded count does): each is a
+    smaller problem with what is left of the bounds, the branches partition the
+    solutions, and the parts are counted as tasks (``max_nodes`` and ``timeout``
+    budget each part) and added.
+
     Examples
     --------
     >>> from numbadlx import problems
     >>> count(problems.n_queens(8), depth=2, scheduler="threads")
     92
+    >>> count(problems.k_per_row_and_column(4, 2), depth=2, scheduler="threads")
+    90
     """
+    if getattr(problem, "bounds", None) is not None:
+        parts = split_m(problem, 1, depth=depth)
+        known = sum(settled for part, settled in parts if part is None)
+        pieces = [part for part, _ in parts if part is not None]
+        if not pieces:
+            return int(known)
+        tasks = _tasks(tasks, len(pieces))
+        count_batch = _dask.delayed(_count_parts, pure=False)
+        batches = [count_batch(pieces[j::tasks], max_nodes, timeout) for j in range(tasks)]
+        results = _dask.compute(*batches, scheduler=client if client is not None else scheduler)
+        return int(known) + sum(sum(result) for result in results)
     prefixes = split_prefixes(problem, depth)
     counts = count_prefixes(
         problem,

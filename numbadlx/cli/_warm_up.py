@@ -30,6 +30,12 @@ _KILLER = ("killer", ("aabbcddecfgehfgg", [3, 7, 5, 5, 5, 4, 7, 4]))
 _X_KNIGHT = ("rules", {"diagonals": True, "anti_knight": True})
 
 
+def _priced_text():
+    """DLX text long enough for the compiled scanner, with costs."""
+    options = "".join(f"{item} |{k}\n" for k in range(1500) for item in "ab")
+    return "a b\n" + options
+
+
 def _groups(everything):
     """``(name, function)`` for each group of kernels, the common paths first."""
     from .. import sudoku
@@ -101,6 +107,10 @@ def _groups(everything):
                 lambda: (cover(_PLAIN).count(method="memo"), cover(_COLOURED).zdd().sample(1)),
             ),
             ("exact cover: threaded count", lambda: cover(_PLAIN).count(threads=2)),
+            (
+                "exact cover: large DLX text and the cheapest cover",
+                lambda: cover(_priced_text()).cheapest(),
+            ),
         ]
     return groups
 

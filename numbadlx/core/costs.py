@@ -41,6 +41,16 @@ __all__ = [
 ]
 
 _SLICE_NODES = 20_000
+#: Not empty once the kernel has run in this process (compiled or loaded): the search
+#: stops at every solution that ties or beats the best so far, and announcing a compile
+#: costs more than a short call of the kernel.
+_loaded = []
+#: Primary entries up to which :func:`taxes` runs on Python lists.
+_SMALL_TAXES = 4096
+#: Solutions one call of the kernel may record while it lowers the threshold itself.
+_BATCH = 64
+#: Past every option index (sorts last).
+_PAST = np.iinfo(np.int64).max
 
 
 #: Largest sum of all options' costs: any solution's cost then fits in int64.
@@ -66,6 +76,13 @@ def check_costs(costs, n_options, option_names=None):
     """
     if costs is None:
         return None
+    if (
+        isinstance(costs, np.ndarray)
+        and costs.dtype.kind in "iu"
+        and costs.shape == (n_options,)
+        and (not n_options or (costs.min() >= 0 and int(costs.max()) * n_options < MAX_TOTAL_COST))
+    ):
+        return costs.astype(np.int64)  # every check below passes: done at once
     out = np.zeros(n_options, dtype=np.int64)
     if isinstance(costs, dict):
         where = {name: k for k, name in enumerate(option_names or ())}
@@ -134,13 +151,25 @@ def taxes(problem):
     tax = np.zeros(problem.n_items, dtype=np.int64)
     items = problem.indices[primary_entry]
     by_item = np.argsort(items, kind="stable")
-    holders = np.split(
-        rows[primary_entry][by_item], np.cumsum(np.bincount(items, minlength=problem.n_items))[:-1]
-    )
+    holders = rows[primary_entry][by_item]  # the options of each item, item by item
+    counts = np.bincount(items, minlength=problem.n_items)
+    ends, sizes = np.cumsum(counts).tolist(), counts.tolist()
     primary = np.flatnonzero(~problem.secondary).tolist()
-    for item in sorted(primary, key=lambda i: (len(holders[i]), i)):
-        options = holders[item]
-        if options.size:
+    order = sorted(primary, key=lambda i: (sizes[i], i))
+    if holders.size <= _SMALL_TAXES:  # a few entries: Python lists beat NumPy calls
+        left, held = residual.tolist(), holders.tolist()
+        for item in order:
+            if sizes[item]:
+                options = held[ends[item] - sizes[item] : ends[item]]
+                paid = min(map(left.__getitem__, options))
+                tax[item] = paid
+                if paid:
+                    for k in options:
+                        left[k] -= paid
+        return tax[~problem.secondary], np.array(left, dtype=np.int64)
+    for item in order:
+        if sizes[item]:
+            options = holders[ends[item] - sizes[item] : ends[item]]
             tax[item] = residual[options].min()
             residual[options] -= tax[item]
     return tax[~problem.secondary], residual
@@ -184,6 +213,10 @@ class CostSearch:
             net[self.order], lengths
         )
         self.node_net = node_net
+        # net cost and index of each option in the search's order, and at index -1 (a
+        # record's padding) 0 and past every index
+        self._net_padded = np.append(net[self.order], 0)
+        self._order_padded = np.append(self.order, _PAST)
         self.colours = problem.colours is not None
         self.n_items = problem.n_items
         depth = max(problem.n_primary, 1) + 1
@@ -192,7 +225,9 @@ class CostSearch:
         self.limits = np.zeros(2 * depth, dtype=np.int64)
         self.state = np.zeros(2, dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
-        self.record = np.full((1, depth), -1, dtype=np.int32)
+        # rows for a run of ever cheaper solutions (run_lowering), a few MB at most
+        rows = max(1, min(_BATCH, (1 << 20) // depth))
+        self.record = np.full((rows, depth), -1, dtype=np.int32)
         self.stopped_by = None
         self.seconds = 0.0
 
@@ -204,6 +239,34 @@ class CostSearch:
         """Search on; returns ``(solution or None, count)``: the next solution costing
         at most ``max_cost`` when ``stop_at_solutions``, else None and how many such
         solutions the rest of the search holds. Raises BudgetExceeded at a budget."""
+        code, found = self._advance(max_cost, 1 if stop_at_solutions else 0, False)
+        if code == RET_LIMIT:
+            return self.order[decode_solution(self.record[0])], 1
+        return None, found
+
+    def run_lowering(self, max_cost):
+        """Search on for the one cheapest solution: the kernel lowers the threshold to
+        the cost of each solution it meets, so one call meets a run of ever cheaper (or
+        tying) solutions. Returns the first of them in the order of :func:`cheapest`
+        (cost, then sorted option indices), or None at the end of the search. The
+        nodes visited are those of :meth:`run` with ``max_cost`` lowered to the best
+        cost after each solution. Raises BudgetExceeded at a budget."""
+        rows = self.record.shape[0]
+        _, found = self._advance(max_cost, rows, True)
+        if not found:
+            return None
+        met = self.record[: min(found, rows)]  # option indices padded with -1
+        net = self._net_padded[met].sum(axis=1)
+        # the cheapest rows' options sorted, then -1s: rows compare as tuples do
+        options = self._order_padded[met[net == net.min()]]
+        options.sort(axis=1)
+        options[options == _PAST] = -1
+        first = np.lexsort(options.T[::-1])[0] if options.shape[1] else 0
+        return options[first][options[first] >= 0]
+
+    def _advance(self, max_cost, max_solutions, lower):
+        """Slices of the search until a solution limit, the end, or (``lower``) a slice
+        that found solutions: the threshold it lowered is the caller's to pass next."""
         from .kernels.cost import search_cost
 
         threshold = max_cost - self.tax_total
@@ -217,28 +280,32 @@ class CostSearch:
                 limit = int(self.stats[ST_NODES]) + _SLICE_NODES
                 if self.max_nodes is not None:
                     limit = min(limit, self.max_nodes)
-                with first_use("the minimum-cost search"):
-                    code, got = search_cost(
-                        self.nodes,
-                        self.items,
-                        self.n_items,
-                        self.choice,
-                        self.spent,
-                        self.limits,
-                        self.state,
-                        self.node_net,
-                        threshold,
-                        1 if stop_at_solutions else 0,
-                        limit,
-                        self.record,
-                        self.stats,
-                        self.colours,
-                    )
+                args = (
+                    self.nodes,
+                    self.items,
+                    self.n_items,
+                    self.choice,
+                    self.spent,
+                    self.limits,
+                    self.state,
+                    self.node_net,
+                    threshold,
+                    max_solutions,
+                    limit,
+                    self.record,
+                    self.stats,
+                    self.colours,
+                    lower,
+                )
+                if _loaded:  # no compile left to announce: spare the reporter per call
+                    code, got = search_cost(*args)
+                else:
+                    with first_use("the minimum-cost search"):
+                        code, got = search_cost(*args)
+                    _loaded.append(True)
                 found += got
-                if code == RET_LIMIT:
-                    return self.order[decode_solution(self.record[0])], 1
-                if code != RET_BUDGET:
-                    return None, found
+                if code != RET_BUDGET or (lower and got):
+                    return code, found
                 if self.max_nodes is not None and limit >= self.max_nodes:
                     self.stopped_by = "max_nodes"
                     raise self._budget(found)
@@ -279,11 +346,13 @@ def cheapest(problem, k=1, *, max_nodes=None, timeout=None):
     try:
         while True:
             limit = best[-1][0] if len(best) == k else ceiling
-            solution, _ = search.run(limit, stop_at_solutions=True)
+            if k == 1:  # the kernel lowers the threshold itself: one call, many solutions
+                solution = search.run_lowering(limit)
+            else:
+                solution, _ = search.run(limit, stop_at_solutions=True)
             if solution is None:
                 break
-            entry = (search.cost_of(solution), tuple(sorted(solution.tolist())))
-            best.append(entry)
+            best.append((search.cost_of(solution), tuple(sorted(solution.tolist()))))
             best.sort()
             del best[k:]
     except BudgetExceeded as stop:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .dlx_bulk import read_options
 from .textfile import check_text_bytes, check_text_file
 from .validate import check_link_size
 
@@ -199,6 +200,9 @@ def parse_dlx(source):
     option, or an option with no items. FileNotFoundError for a file that is not there
     (see :meth:`numbadlx.ExactCover.from_dlx` for how a string is told from a path).
 
+    The option lines are read in bulk (:mod:`numbadlx.core.dlx_bulk`); text that the
+    bulk reader does not take is read line by line, which names the first problem.
+
     Examples
     --------
     >>> parsed = parse_dlx("a b | c\\na c\\nb\\n")
@@ -211,11 +215,131 @@ def parse_dlx(source):
     text, label = _read(source)
     if text.startswith("\ufeff"):
         text = text[1:]
+    parsed = _parse_bulk(text, label)
+    return parsed if parsed is not None else _parse_lines(text, label)
+
+
+def _line_text(raw):
+    """A line without its ``\\r`` (of a ``\\r\\n`` line end)."""
+    return raw[:-1] if raw.endswith("\r") else raw
+
+
+def _item_line(line, number, label):
+    """``(item names, secondary flags, name -> item, (u, v) per primary item)`` of the
+    item line ``line`` (line ``number``); ValueError naming the column of a problem."""
+    tokens = _tokens(line.strip(_BLANKS))
+    joined = "".join(tokens)
+    bars = joined.count("|")
+    if ":" not in joined and bars <= 1 and tokens.count("|") == bars:
+        # plain names and at most one lone '|': read at once unless a name repeats
+        split = tokens.index("|") if bars else len(tokens)
+        names = tokens[:split] + tokens[split + 1 :]
+        index = dict(zip(names, range(len(names))))
+        if len(index) == len(names):
+            secondary = [False] * split + [True] * (len(names) - split)
+            return names, secondary, index, [(1, 1)] * split
+    item_names, secondary, index, bound_rows = [], [], {}, []
+    in_secondary = False
+    search_from = 0
+    for token in tokens:
+        col = _column(line, token, search_from)
+        search_from = col - 1 + len(token)
+        if token == "|":
+            if in_secondary:
+                raise ValueError(f"{label}:{number}:{col}: a second '|' in the item line")
+            in_secondary = True
+            continue
+        where = f"{label}:{number}:{col}"
+        name = token
+        bound = (1, 1)
+        if "|" in token:
+            if in_secondary:
+                raise ValueError(
+                    f"{where}: multiplicity on secondary item "
+                    f"{token!r} (only primary items may have one)"
+                )
+            mult, name = token.split("|", 1)
+            bound = _parse_bound(mult, token, where)
+            col += len(mult) + 1
+        if not name:
+            raise ValueError(f"{where}: no item name in {token!r}")
+        bad = _FORBIDDEN.intersection(name)
+        if bad:
+            raise ValueError(
+                f"{label}:{number}:{col}: item name {name!r} contains "
+                f"{sorted(bad)[0]!r} (multiplicities are written "
+                f"'u:v|item', colours only in options)"
+            )
+        if name in index:
+            raise ValueError(f"{label}:{number}:{col}: item {name!r} is named twice")
+        index[name] = len(item_names)
+        item_names.append(name)
+        secondary.append(in_secondary)
+        if not in_secondary:
+            bound_rows.append(bound)
+    return item_names, secondary, index, bound_rows
+
+
+def _parse_bulk(text, label):
+    """The item line read as :func:`_parse_lines` reads it, the option lines by
+    :func:`numbadlx.core.dlx_bulk.read_options`; None where that declines."""
+    start, number = 0, 1
+    while True:
+        end = text.find("\n", start)
+        line = _line_text(text[start:] if end < 0 else text[start:end])
+        if line.strip(_BLANKS) and not line.startswith("|"):
+            break
+        if end < 0:
+            return None  # no item line: the line reader says so
+        start, number = end + 1, number + 1
+    item_names, secondary, index, bound_rows = _item_line(line, number, label)
+    body = "" if end < 0 else text[end + 1 :]
+    got = read_options(body, number + 1, index, secondary, len(item_names))
+    if got is None:
+        return None
+    indptr, indices, colours, colour_names, line_numbers, option_names, costs = got
+    check_link_size(len(item_names), indptr.size - 1, indices.size)
+    return _result(
+        label, item_names, secondary, bound_rows, indptr, indices, line_numbers,
+        colours, colour_names, option_names, costs,
+    )  # fmt: skip
+
+
+def _result(
+    label,
+    item_names,
+    secondary,
+    bound_rows,
+    indptr,
+    indices,
+    line_numbers,
+    colours,
+    colour_names,
+    option_names,
+    costs,
+):
+    bounds = None
+    if any(bound != (1, 1) for bound in bound_rows):
+        bounds = np.asarray(bound_rows, dtype=np.int64).reshape(-1, 2)
+    return DLXText(
+        item_names=item_names,
+        secondary=np.array(secondary, dtype=bool),
+        indptr=indptr,
+        indices=indices,
+        line_numbers=line_numbers,
+        source=label,
+        colours=colours,
+        colour_names=colour_names,
+        bounds=bounds,
+        option_names=option_names,
+        costs=costs,
+    )
+
+
+def _parse_lines(text, label):
+    """:func:`parse_dlx`, line by line: the reader that names every problem."""
     item_names = None
-    secondary = []
-    index = {}
     lengths, flat, line_numbers = [], [], []
-    bound_rows = []  # (u, v) of each primary item
     colour_flat = []
     colour_index = {}
     option_names, pending_name = [], None
@@ -224,52 +348,14 @@ def parse_dlx(source):
     # tab, form feed, CR) separate names: U+2028 or a no-break space are characters of
     # a name, as in Knuth's reader, and a form feed never ends a line.
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw[:-1] if raw.endswith("\r") else raw
+        line = _line_text(raw)
         stripped = line.strip(_BLANKS)
         if line.startswith("|:") and item_names is not None:
             pending_name = line[3:] if line.startswith("|: ") else line[2:]
         if not stripped or line.startswith("|"):
             continue
         if item_names is None:
-            item_names = []
-            in_secondary = False
-            search_from = 0
-            for token in _tokens(stripped):
-                col = _column(line, token, search_from)
-                search_from = col - 1 + len(token)
-                if token == "|":
-                    if in_secondary:
-                        raise ValueError(f"{label}:{number}:{col}: a second '|' in the item line")
-                    in_secondary = True
-                    continue
-                where = f"{label}:{number}:{col}"
-                name = token
-                bound = (1, 1)
-                if "|" in token:
-                    if in_secondary:
-                        raise ValueError(
-                            f"{where}: multiplicity on secondary item "
-                            f"{token!r} (only primary items may have one)"
-                        )
-                    mult, name = token.split("|", 1)
-                    bound = _parse_bound(mult, token, where)
-                    col += len(mult) + 1
-                if not name:
-                    raise ValueError(f"{where}: no item name in {token!r}")
-                bad = _FORBIDDEN.intersection(name)
-                if bad:
-                    raise ValueError(
-                        f"{label}:{number}:{col}: item name {name!r} contains "
-                        f"{sorted(bad)[0]!r} (multiplicities are written "
-                        f"'u:v|item', colours only in options)"
-                    )
-                if name in index:
-                    raise ValueError(f"{label}:{number}:{col}: item {name!r} is named twice")
-                index[name] = len(item_names)
-                item_names.append(name)
-                secondary.append(in_secondary)
-                if not in_secondary:
-                    bound_rows.append(bound)
+            item_names, secondary, index, bound_rows = _item_line(line, number, label)
             continue
         # (``stripped`` has no blank at either end: no empty token)
         tokens = _SEPARATOR.split(stripped)
@@ -343,22 +429,18 @@ def parse_dlx(source):
     if lengths:
         np.cumsum(lengths, out=indptr[1:])
     check_link_size(len(item_names), len(lengths), len(flat))
-    colours = np.asarray(colour_flat, dtype=np.int32) if colour_index else None
-    bounds = None
-    if any(bound != (1, 1) for bound in bound_rows):
-        bounds = np.asarray(bound_rows, dtype=np.int64).reshape(-1, 2)
-    return DLXText(
-        item_names=item_names,
-        secondary=np.array(secondary, dtype=bool),
-        indptr=indptr,
-        indices=np.asarray(flat, dtype=np.int32),
-        line_numbers=np.asarray(line_numbers, dtype=np.int64),
-        source=label,
-        colours=colours,
-        colour_names=list(colour_index) if colour_index else None,
-        bounds=bounds,
-        option_names=option_names,
-        costs=np.asarray(costs, dtype=np.int64) if has_costs else None,
+    return _result(
+        label,
+        item_names,
+        secondary,
+        bound_rows,
+        indptr,
+        np.asarray(flat, dtype=np.int32),
+        np.asarray(line_numbers, dtype=np.int64),
+        np.asarray(colour_flat, dtype=np.int32) if colour_index else None,
+        list(colour_index) if colour_index else None,
+        option_names,
+        np.asarray(costs, dtype=np.int64) if has_costs else None,
     )
 
 

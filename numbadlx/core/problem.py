@@ -91,7 +91,10 @@ class ExactCover(ExplorerTools):
         The search of ``solve``, ``solutions`` and ``count`` (an attribute too):
         ``'dlx'`` (the default), ``'cells'`` (dancing cells, for Algorithms X, C and
         M) or ``'auto'`` (cells for packings without secondary items, of options of
-        5+ items in 100+ options per item on average; else DLX). Same solutions.
+        5+ items in 100+ options per item on average, and for Algorithms X and C on
+        options of about 3 items when items are in 12+ options on average and none in
+        more than twice as many as the rarest, as Langford pairs; else DLX). Same
+        solutions.
 
     Notes
     -----

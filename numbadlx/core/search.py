@@ -90,21 +90,31 @@ def engine_for(problem):
     return engine
 
 
-# engine='auto' picks cells only for problems shaped like polyomino packings: no
-# secondary items, options of at least _AUTO_OPTION_LENGTH items on average and items
-# in at least _AUTO_OPTIONS_PER_ITEM options on average. Measured with
-# benchmarks/knuth.py (CPU time of the search): cells takes 0.70 of DLX's time on
-# pentominoes 6 x 10, about the same on queens, and 1.15-1.20 times DLX's on word
-# squares and crosswords. Langford pairs are where the rule is wrong: cells takes 0.78
-# of DLX's time there, but no shape measure found so far sets them apart from tromino
-# tilings (also short options in a dozen places each), where cells is 1.38 times
-# slower. The same rule holds for Algorithm M (multiplicities), measured with
+# engine='auto' picks cells for two shapes of problems without secondary items.
+#
+# Packings: options of at least _AUTO_OPTION_LENGTH items on average and items in at
+# least _AUTO_OPTIONS_PER_ITEM options on average. Measured with benchmarks/knuth.py
+# (CPU time of the search): cells takes 0.70 of DLX's time on pentominoes 6 x 10,
+# about the same on queens, and 1.15-1.20 times DLX's on word squares and crosswords.
+# The same rule holds for Algorithm M (multiplicities), measured with
 # benchmarks/multiplicities.py: cells took 0.82-0.85 of DLX's time on pentomino packings
 # with each piece an item of multiplicity 0..1, about the same on tetromino packings (a
 # piece in some 50 options), and 1.2-1.35 times DLX's on k marks per row and column, n
 # queens and domino tilings with a number of horizontal dominoes.
+#
+# Even triples (Algorithms X and C only): options of about three items, items in at
+# least _AUTO_EVEN_DEGREE options on average and none in more than twice as many as the
+# rarest. That
+# is Langford pairs (a number and its two places; numbers in n - 1 to 2n - 2 options,
+# places alike), where cells takes 0.76-0.82 of DLX's time (n = 9..12, whole counts),
+# and Latin squares (cell, row-value, column-value; 0.58-0.63 over their first
+# solutions). Polyomino tilings have short options too but corner cells in few of them
+# (trominoes: 5 against 18; cells 1.4-1.5 times slower, whole counts of 5 x 6, 6 x 6 and
+# 4 x 9 boards), and options of two items (dominoes, assignments: cells 1.2 times
+# slower) or four (tetrominoes, Sudoku as exact cover) stay with DLX.
 _AUTO_OPTION_LENGTH = 5
 _AUTO_OPTIONS_PER_ITEM = 100
+_AUTO_EVEN_DEGREE = 12
 
 
 def _auto_rule(problem):
@@ -115,7 +125,14 @@ def _auto_rule(problem):
         return "dlx"
     long_options = nnz >= _AUTO_OPTION_LENGTH * problem.n_options
     busy_items = nnz >= _AUTO_OPTIONS_PER_ITEM * problem.n_items
-    return "cells" if long_options and busy_items else "dlx"
+    if long_options and busy_items:
+        return "cells"
+    if problem.bounds is None and 2.5 * problem.n_options <= nnz <= 3.5 * problem.n_options:
+        degrees = np.bincount(problem.indices, minlength=problem.n_items)
+        rarest = int(degrees.min())
+        if nnz >= _AUTO_EVEN_DEGREE * problem.n_items and int(degrees.max()) <= 2 * rarest:
+            return "cells"
+    return "dlx"
 
 
 class BudgetExceeded(RuntimeError):

@@ -19,7 +19,10 @@ secondary items differently (any other use when the chosen option gives the item
 colour; another colour, or none, when it gives colour ``c``: Knuth's Algorithm C). A
 primary item left with no option ends the branch (it holds no solutions).
 
-Problems with multiplicities (``bounds``, Algorithm M) are not split.
+Problems with multiplicities (``bounds``, Algorithm M) are not split here: a prefix of
+chosen options does not say what is left of an M problem (see
+:mod:`numbadlx.core.split_m`, which splits them by the states of their branches, for
+threaded counts and :func:`numbadlx.dask.count`).
 
 Examples
 --------
@@ -49,8 +52,9 @@ class _Tables:
     def __init__(self, problem):
         if getattr(problem, "bounds", None) is not None:
             raise ValueError(
-                "splitting supports Algorithms X and C (no multiplicities); "
-                "this problem has bounds (Algorithm M)"
+                "prefixes of chosen options split Algorithms X and C (no multiplicities); "
+                "this problem has bounds (Algorithm M), whose branches are split by their "
+                "states instead: count it with numbadlx.dask.count or count(threads=...)"
             )
         self.problem = problem
         self.indptr = np.asarray(problem.indptr, dtype=np.int64)

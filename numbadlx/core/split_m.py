@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .split import _check_depth
+
 __all__ = ["split_m"]
 
 
@@ -181,7 +183,7 @@ def split_m(problem, threads, *, depth=None, per_thread=16, max_depth=4):
     tables = _Bounded(problem)
     states = [tables.root()]
     settled = 0
-    levels = max_depth if depth is None else depth
+    levels = max_depth if depth is None else _check_depth(depth)
     for _ in range(levels):
         if depth is None and len(states) >= per_thread * threads:
             break

@@ -182,13 +182,22 @@ def test_engine_choice_and_refusals():
     assert engine_for(bounded) == "cells" and bounded.count() == 3  # Algorithm M too
     bounded.engine = "auto"
     assert engine_for(bounded) == "dlx" and bounded.count() == 3
-    # auto: cells for big packings of long options, DLX elsewhere
+    # auto: cells for big packings of long options and for even triples, DLX elsewhere
     for build, engine in [
         (lambda: problems.pentominoes(6, 10), "cells"),
         (lambda: problems.pentominoes(3, 20), "cells"),
         (lambda: problems.tetromino_tilings(4, 6), "dlx"),
         (lambda: problems.n_queens(8), "dlx"),
         (lambda: problems.word_square(3), "dlx"),
+        # even triples: Langford pairs from n = 9 (12 options an item), not tilings
+        (lambda: problems.langford(11), "cells"),
+        (lambda: problems.langford(9), "cells"),
+        (lambda: problems.langford(8), "dlx"),
+        (lambda: problems.tromino_tilings(6, 6), "dlx"),
+        (lambda: problems.tromino_tilings(15, 15), "dlx"),
+        (lambda: problems.domino_tilings(8, 8), "dlx"),
+        (lambda: problems.assignment(np.ones((12, 12), dtype=int)), "dlx"),
+        (lambda: problems.k_per_row_and_column(14, 1), "dlx"),
     ]:
         problem = build()
         problem.engine = "auto"

@@ -189,6 +189,14 @@ def test_auto_picks_per_problem_as_for_x_and_c():
         (lambda: problems.polyomino_tilings(5, 8, problems.TETROMINOES, copies=2), "dlx"),
         (lambda: problems.k_per_row_and_column(7, 2), "dlx"),
         (lambda: problems.domino_tilings(6, 6, horizontal=8), "dlx"),
+        # options of three items in even numbers: the rule for X and C only
+        (
+            lambda: ExactCover(
+                [[i, 12 + j, 24 + (i + j) % 12] for i in range(12) for j in range(12)],
+                bounds=[(1, 12)] * 12 + [(1, 1)] * 24,
+            ),
+            "dlx",
+        ),
     ]:
         problem = build()
         assert problem.algorithm == "M"

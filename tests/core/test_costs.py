@@ -6,6 +6,7 @@ import pytest
 
 from numbadlx import ExactCover, problems
 from numbadlx.core import BudgetExceeded
+from numbadlx.core.costs import CostSearch
 from tests.helpers import naive_solutions_xcc, random_xcc
 
 
@@ -142,3 +143,78 @@ def test_assignment_finds_the_cheapest_permutation(seed):
     assert problem.verify(solution)
     with pytest.raises(ValueError, match="square matrix"):
         problems.assignment([[1, 2, 3]])
+
+
+def _one_by_one(problem, max_nodes=None):
+    """The one cheapest as a search that stops at each solution finds it: ``(best, nodes,
+    stopped by a budget)``."""
+    search = CostSearch(problem, max_nodes=max_nodes)
+    best = None
+    try:
+        while True:
+            limit = best[0] if best else 2**60
+            solution, _ = search.run(limit, stop_at_solutions=True)
+            if solution is None:
+                return best, search.summary().nodes, False
+            entry = (search.cost_of(solution), tuple(sorted(solution.tolist())))
+            best = entry if best is None else min(best, entry)
+    except BudgetExceeded:
+        return best, search.summary().nodes, True
+
+
+@pytest.mark.parametrize(
+    "name, costs",
+    [
+        ("queens8", lambda k: 0),  # 92 ties: more than one run of the kernel
+        ("langford8", lambda k: k % 3),
+        ("langford8", lambda k: 1 + (7919 * k) % 100),
+        ("pentominoes3x20", lambda k: (k * 37) % 11),
+    ],
+)
+def test_the_cheapest_in_runs_of_solutions_is_the_search_stopping_at_each(name, costs):
+    build = {
+        "queens8": lambda: problems.n_queens(8),
+        "langford8": lambda: problems.langford(8),
+        "pentominoes3x20": lambda: problems.pentominoes(3, 20),
+    }[name]()
+    problem = ExactCover(
+        [build.option(k) for k in range(build.n_options)],
+        n_items=build.n_items,
+        secondary=build.secondary,
+        costs=[costs(k) for k in range(build.n_options)],
+    )
+    best, nodes, _ = _one_by_one(problem)
+    ((cost, solution),) = problem.cheapest(1)
+    assert (cost, tuple(solution.tolist())) == best
+    assert problem.stats.nodes == nodes
+    for budget in (1, 50, nodes // 3, nodes - 1):
+        expected, _, stopped = _one_by_one(problem, max_nodes=budget)
+        assert stopped
+        with pytest.raises(BudgetExceeded) as stop:
+            problem.cheapest(1, max_nodes=budget)
+        got = [(c, tuple(s.tolist())) for c, s in stop.value.best]
+        assert got == ([] if expected is None else [expected])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_taxes_on_lists_and_on_arrays_agree(seed, monkeypatch):
+    from numbadlx.core import costs as cost_module
+
+    rng = np.random.default_rng(seed)
+    for base in (problems.langford(9), problems.word_square(3, problems.WORDS3[:80])):
+        problem = ExactCover(
+            [base.option(k) for k in range(base.n_options)],
+            n_items=base.n_items,
+            secondary=base.secondary,
+            colours=[base.option_colours(k) for k in range(base.n_options)]
+            if base.colours is not None
+            else None,
+            costs=rng.integers(1, 50, base.n_options).tolist(),
+        )
+        on_lists = cost_module.taxes(problem)
+        monkeypatch.setattr(cost_module, "_SMALL_TAXES", -1)
+        on_arrays = cost_module.taxes(problem)
+        monkeypatch.undo()
+        for a, b in zip(on_lists, on_arrays):
+            assert a.dtype == b.dtype == np.int64 and a.tolist() == b.tolist()
+        assert (on_lists[1] >= 0).all() and on_lists[0].sum() > 0

@@ -18,9 +18,10 @@ import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 
 import numbadlx  # noqa: E402
-from numbadlx import cli, problems, sudoku  # noqa: E402
+from numbadlx import BudgetExceeded, ExactCover, cli, problems, sudoku  # noqa: E402
 from numbadlx import dask as ndask  # noqa: E402
 from numbadlx.sudoku import parse  # noqa: E402
+from tests.helpers import random_xcc  # noqa: E402
 
 
 def _warm():
@@ -382,3 +383,42 @@ def test_one_checkpointed_output_for_local_and_dask(tmp_path, monkeypatch):
     assert notes == summary.messages and "already written" in notes[0]
     assert summary.resumed_puzzles == 20 and summary.puzzles == 50
     assert out.read_bytes() == want  # one CSV header, nothing lost or repeated
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2, 3])
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        (lambda: problems.k_per_row_and_column(5, 2), 2040),  # OEIS A001499
+        (lambda: problems.domino_tilings(4, 4, horizontal=4), 16),
+    ],
+)
+def test_split_count_of_multiplicities(build, expected, depth):
+    problem = build()
+    assert problem.bounds is not None
+    assert ndask.count(problem, depth=depth, scheduler="threads") == problem.count() == expected
+
+
+def test_split_count_of_random_multiplicities_is_the_plain_count():
+    rng = np.random.default_rng(37)
+    bounded = 0
+    for trial in range(80):
+        kwargs = random_xcc(rng, colours=trial % 2 == 1, bounds=True, max_items=6, max_options=10)
+        problem = ExactCover(**kwargs)
+        if problem.bounds is None:
+            continue
+        bounded += 1
+        for depth in (1, 2):
+            got = ndask.count(problem, depth=depth, scheduler="synchronous", tasks=3)
+            assert got == problem.count(), (kwargs, depth)
+    assert bounded >= 40
+
+
+def test_split_count_of_multiplicities_budgets_each_part_and_prefixes_refuse_it():
+    problem = problems.k_per_row_and_column(6, 2)
+    with pytest.raises(BudgetExceeded):
+        ndask.count(problem, depth=1, max_nodes=50, scheduler="threads")
+    with pytest.raises(ValueError, match="depth must be a non-negative integer"):
+        ndask.count(problem, depth=-1, scheduler="threads")
+    with pytest.raises(ValueError, match="multiplicities.*numbadlx.dask.count"):
+        ndask.count_prefixes(problem, [()], scheduler="synchronous")

@@ -21,7 +21,9 @@ Link updates are not counted here (``stats[ST_UPDATES]`` stays as it was).
 The rest is Algorithm X (``colours`` False) or C (True) as in :mod:`.xc`, with the same
 resumable ``state`` (``[pc, level]``) and node budget. A call stops at each solution
 when ``max_solutions`` is 1, so the caller can lower ``threshold`` before the next
-call: the cut stays sound, since it only removes branches above the threshold.
+call: the cut stays sound, since it only removes branches above the threshold. For
+the one cheapest solution the kernel lowers it itself (``lower``), and a call records
+up to ``max_solutions`` of them.
 """
 
 from numba import literally, njit
@@ -89,6 +91,7 @@ def _search(
     record,
     stats,
     colours,
+    lower,
 ):
     literally(colours)
     pc = state[0]
@@ -111,6 +114,8 @@ def _search(
                 if found < n_record:
                     record_solution(nodes, choice, level, n_items, record, found)
                 found += 1
+                if lower:
+                    threshold = spent[level]  # the best so far: only ties and better now
                 pc = PC_LEAVE
                 if max_solutions > 0 and found >= max_solutions:
                     code = RET_LIMIT
@@ -172,6 +177,7 @@ def search_cost(
     record,
     stats,
     colours,
+    lower,
 ):
     """Run the bounded search from the point saved in ``state`` (see the module).
 
@@ -190,6 +196,10 @@ def search_cost(
         Largest net cost a solution may have.
     colours : bool
         Algorithm C's commit (purify) instead of X's cover.
+    lower : bool
+        Lower ``threshold`` to each solution's net cost (the search for the one
+        cheapest): with ``max_solutions`` above 1, one call then records a run of
+        ever cheaper solutions (ties included) instead of stopping at each.
 
     Returns
     -------
@@ -198,9 +208,9 @@ def search_cost(
     if colours:
         return _search(
             nodes, items, n_items, choice, spent, limits, state, node_net, threshold,
-            max_solutions, max_nodes, record, stats, True,
+            max_solutions, max_nodes, record, stats, True, lower,
         )  # fmt: skip
     return _search(
         nodes, items, n_items, choice, spent, limits, state, node_net, threshold,
-        max_solutions, max_nodes, record, stats, False,
+        max_solutions, max_nodes, record, stats, False, lower,
     )  # fmt: skip
