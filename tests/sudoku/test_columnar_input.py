@@ -153,6 +153,11 @@ def test_long_values_are_bad_rows_and_never_expanded(tmp_path):
     pq.write_table(pa.table({"puzzle": pa.array([[0] * 200_000] * 20, lists.type)}), parquet)
     with pytest.raises(ValueError, match="row group 0 holds 4,000,000 values"):
         list(sudoku.iter_chunks(parquet))
+    # the column found by its place in the schema, whatever its name holds
+    huge = pa.array([[0] * 200_000] * 20, lists.type)
+    pq.write_table(pa.table({"a": [{"b": 1}] * 20, "my.puzzle": huge}), parquet)
+    with pytest.raises(ValueError, match="holds 4,000,000 values of the column my.puzzle"):
+        list(sudoku.iter_chunks(parquet, column="my.puzzle"))
 
 
 @pytest.mark.xfail(

@@ -232,10 +232,24 @@ def _is_text(kind, pa) -> bool:
     )
 
 
-def _leaf_columns(meta, wanted: list[str]) -> list[int]:
-    """The Parquet leaf columns holding the Arrow columns ``wanted``."""
-    schema = meta.schema
-    return [i for i in range(len(schema)) if schema.column(i).path.split(".")[0] in set(wanted)]
+def _leaf_count(kind, pa) -> int:
+    """How many Parquet leaf columns an Arrow column of type ``kind`` is stored in."""
+    if pa.types.is_struct(kind):
+        return sum(_leaf_count(kind.field(i).type, pa) for i in range(kind.num_fields))
+    if pa.types.is_map(kind):
+        return _leaf_count(kind.key_type, pa) + _leaf_count(kind.item_type, pa)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _leaf_count(kind.value_type, pa)
+    return 1
+
+
+def _leaf_columns(schema, picked: list[int], pa) -> list[int]:
+    """The Parquet leaf columns holding the Arrow columns ``picked`` (indices in the
+    file's Arrow ``schema``: its leaves are stored in field order)."""
+    starts = [0]
+    for field in schema:
+        starts.append(starts[-1] + _leaf_count(field.type, pa))
+    return [leaf for i in picked for leaf in range(starts[i], starts[i + 1])]
 
 
 def _check_group_size(meta, g: int, leaves: list[int], rows: int, name: str) -> None:
@@ -283,7 +297,7 @@ def parquet_chunks(
     with handle:
         meta = handle.metadata
         spans = _parquet_group_spans(meta)
-        leaves = _leaf_columns(meta, wanted)
+        leaves = _leaf_columns(schema, picked, pa)
         row = 0
         for g in range(meta.num_row_groups):
             rows = meta.row_group(g).num_rows
