@@ -119,10 +119,11 @@ def check_costs(costs, n_options, option_names=None):
 
 
 def check_max_cost(value):
-    """``value`` as an int if it is a non-negative integer, else ValueError."""
+    """``value`` as an int if it is a non-negative integer, else ValueError; a value
+    past :data:`MAX_TOTAL_COST`, which no solution reaches, is taken as that."""
     if not is_integer(value) or value < 0:
         raise ValueError(f"max_cost must be a non-negative integer, got {value!r}")
-    return int(value)
+    return min(int(value), MAX_TOTAL_COST)
 
 
 def taxes(problem):
@@ -342,7 +343,7 @@ def cheapest(problem, k=1, *, max_nodes=None, timeout=None):
     k = check_count(k, "k")
     search = CostSearch(problem, max_nodes=max_nodes, timeout=timeout)
     best = []  # (cost, tuple of option indices), at most k, sorted
-    ceiling = np.iinfo(np.int64).max // 4
+    ceiling = MAX_TOTAL_COST  # above every solution's cost (check_costs)
     try:
         while True:
             limit = best[-1][0] if len(best) == k else ceiling

@@ -48,6 +48,18 @@ def test_ties_are_broken_by_option_indices_and_zero_costs_give_any_k():
     assert [(c, s.tolist()) for c, s in tied.cheapest(2)] == [(2, [0, 1]), (2, [2])]
 
 
+def test_costs_past_2_to_the_61_are_found_and_any_max_cost_is_taken():
+    # every total the problem accepts (all costs together below 2**62) is within reach
+    half, single = 2**60 + 1, 2**61 - 10
+    problem = ExactCover([[0], [1], [0, 1]], costs=[half, half, single])
+    pairs = [(c, s.tolist()) for c, s in problem.cheapest(2)]
+    assert pairs == [(single, [2]), (2 * half, [0, 1])]
+    for ceiling in (single - 1, single, 2 * half, 2**62, 2**63, 10**30):
+        count = problem.count(max_cost=ceiling)
+        assert count == (ceiling >= single) + (ceiling >= 2 * half)
+        assert len(list(problem.solutions(max_cost=ceiling))) == count
+
+
 def test_dlx_text_costs_round_trip_and_add_up():
     text = "a b | x\na b |2 |3\na x:red |1\nb x:red\nb x:blue |4\n"
     problem = ExactCover.from_dlx(text)

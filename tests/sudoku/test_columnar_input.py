@@ -113,3 +113,65 @@ def test_a_read_resumed_after_any_chunk_gives_the_rest(kaggle, tmp_path):
         )
         assert rest[0].line_numbers[0] == done + 1, k
         assert np.array_equal(np.concatenate([c.puzzles for c in rest]), whole[done:]), k
+
+
+def _peak_reading(path, **kwargs):
+    """The chunks of ``path`` and the most bytes Arrow held at once while reading them."""
+    pool = pa.proxy_memory_pool(pa.default_memory_pool())
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        chunks = list(sudoku.iter_chunks(path, **kwargs))
+    finally:
+        pa.set_memory_pool(before)
+    return chunks, pool.max_memory()
+
+
+def _repeated(value, rows, good):
+    """A dictionary column: ``good`` first and last, ``value`` on the rows between (a
+    small file however long ``value`` is)."""
+    indices = pa.array([0] + [1] * rows + [0], pa.int32())
+    return pa.DictionaryArray.from_arrays(indices, pa.array([good, value]))
+
+
+def test_long_values_are_bad_rows_and_never_expanded(tmp_path):
+    good = "1.....1..3.....4"
+    column = _repeated("0" * 50_000, 1000, good)  # 50 MB of text in a few hundred bytes
+    parquet, arrow = tmp_path / "p.parquet", tmp_path / "p.arrow"
+    pq.write_table(pa.table({"puzzle": column}), parquet, compression="zstd")
+    with pa.ipc.new_file(arrow, pa.schema([("puzzle", column.type)])) as writer:
+        writer.write_table(pa.table({"puzzle": column}))
+    for path in (parquet, arrow):
+        chunks, peak = _peak_reading(path)
+        assert peak < 5_000_000, path
+        bad = np.concatenate([c.bad for c in chunks])
+        assert bad.tolist() == [False] + [True] * 1000 + [False]
+        assert "50000 long" in chunks[0].errors[0][1] and ":2:1:" in chunks[0].errors[0][1]
+    lists = pa.array([[0] * 16, [0] * 20_000, [0] * 16], pa.list_(pa.int8()))
+    pq.write_table(pa.table({"puzzle": lists}), parquet)
+    assert sudoku.solve(parquet).status_names().tolist() == ["MULTIPLE", "INVALID", "MULTIPLE"]
+    pq.write_table(pa.table({"puzzle": pa.array([[0] * 200_000] * 20, lists.type)}), parquet)
+    with pytest.raises(ValueError, match="row group 0 holds 4,000,000 values"):
+        list(sudoku.iter_chunks(parquet))
+    # the column found by its place in the schema, whatever its name holds
+    huge = pa.array([[0] * 200_000] * 20, lists.type)
+    pq.write_table(pa.table({"a": [{"b": 1}] * 20, "my.puzzle": huge}), parquet)
+    with pytest.raises(ValueError, match="holds 4,000,000 values of the column my.puzzle"):
+        list(sudoku.iter_chunks(parquet, column="my.puzzle"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an Arrow IPC file with compressed buffers is decompressed a whole record batch "
+    "at a time before any value is measured",
+)
+def test_a_compressed_arrow_file_is_not_expanded(tmp_path):
+    path = tmp_path / "p.arrow"
+    table = pa.table({"puzzle": ["0" * 50_000] * 1000})
+    options = pa.ipc.IpcWriteOptions(compression="zstd")
+    with pa.ipc.new_file(path, table.schema, options=options) as writer:
+        writer.write_table(table)
+    del table
+    assert path.stat().st_size < 100_000
+    _, peak = _peak_reading(path)
+    assert peak < 5_000_000

@@ -119,6 +119,30 @@ def test_iter_chunks_small_read_blocks(tmp_path, monkeypatch, block):
         np.testing.assert_array_equal(rest, got[done:])
 
 
+@pytest.mark.parametrize("block", [1, 2, 5, 64])
+def test_read_blocks_split_lines_longer_than_many_blocks(tmp_path, monkeypatch, block):
+    """Lines of any length against a plain split: a line spanning many read blocks is
+    joined once (its blocks are held, not re-joined and searched at every block)."""
+    import numbadlx.sudoku.formats._reader as sio
+
+    monkeypatch.setattr(sio, "_READ_BLOCK", block)
+    rng = np.random.default_rng(block)
+    path = tmp_path / "long.txt"
+    for _ in range(40):
+        lines = [b"x" * int(rng.choice([0, 1, 3, 9, 200])) for _ in range(rng.integers(1, 6))]
+        data = b"\n".join(lines) + (b"\n" if rng.random() < 0.5 else b"")
+        path.write_bytes(data)
+        with open(path, "rb") as f:
+            got = list(sio._iter_blocks(f, 0, 1))
+        pieces = [p for _, _, _, ps, _ in got for p in ps]
+        whole = (data[:-1] if data.endswith(b"\n") else data).split(b"\n")
+        assert pieces == (whole if data else [])
+        for first, start, body, ps, terminated in got:
+            assert data[start : start + len(body)] == body == b"\n".join(ps)
+            assert terminated == (start + len(body) < len(data))
+            assert first == 1 + data[:start].count(b"\n")
+
+
 def test_iter_chunks_csv_resume(tmp_path):
     puzzles = random_puzzles(9, 10, seed=4)
     sols = random_puzzles(9, 10, seed=5)

@@ -38,6 +38,10 @@ __all__ = [
 COLUMNAR_FORMATS = ("parquet", "arrow")
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
+#: The longest puzzle value read (characters of a string, cells of a list): a longer one
+#: is an unreadable row, never copied; a Parquet row group whose puzzle column would
+#: decompress to more than this a row (on average) is refused before it is read.
+VALUE_LIMIT = 10_000
 
 
 def require_pyarrow(what: str):
@@ -88,23 +92,70 @@ def _pick(names: list[str], column, name: str) -> tuple[int, int | None]:
     return pcol, (None if scol == pcol else scol)
 
 
-def _texts(array, pa) -> list:
+def _bounded(array, pa):
+    """``array`` with every value longer than :data:`VALUE_LIMIT` (characters, bytes or
+    cells) made null, and ``{row: length}`` of those values: the long values are never
+    copied (a dictionary's long entries are dropped before it is expanded)."""
+    import pyarrow.compute as pc
+
+    kind = array.type
+    if pa.types.is_dictionary(kind):
+        entries = _lengths(array.dictionary, pc, pa)
+        if entries is None or not len(array):
+            return array, {}
+        lengths = entries.take(array.indices)
+        too_long = pc.greater(entries, VALUE_LIMIT)
+        if pc.any(too_long).as_py():
+            kept = pc.if_else(too_long, pa.nulls(len(entries), kind.value_type), array.dictionary)
+            array = pa.DictionaryArray.from_arrays(array.indices, kept)
+    else:
+        lengths = _lengths(array, pc, pa)
+        if lengths is None or not len(array):
+            return array, {}
+    over = pc.fill_null(pc.greater(lengths, VALUE_LIMIT), False)
+    if not pc.any(over).as_py():
+        return array, {}
+    rows = np.flatnonzero(over.to_numpy(zero_copy_only=False))
+    found = {int(i): int(lengths[int(i)].as_py()) for i in rows}
+    if not pa.types.is_dictionary(array.type):
+        array = pc.if_else(over, pa.nulls(len(array), array.type), array)
+    return array, found
+
+
+def _lengths(values, pc, pa):
+    """The length of each value (characters of a string, bytes, list cells), or None
+    for a type that has none."""
+    kind = values.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return pc.utf8_length(values)
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+        return pc.binary_length(values)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return pc.list_value_length(values)
+    return None
+
+
+def _texts(array, pa) -> tuple[list, dict]:
     """The values of an Arrow column as puzzle texts: strings as they are, lists of
-    integers joined by commas, None for a null; TypeError for any other type."""
+    integers joined by commas, None for a null; TypeError for any other type. Also
+    ``{row: length}`` of the values longer than :data:`VALUE_LIMIT`, which are None
+    too (see :func:`_bounded`)."""
+    array, too_long = _bounded(array, pa)
     kind = array.type
     if pa.types.is_dictionary(kind):
         array = array.cast(kind.value_type)
         kind = array.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        return array.to_pylist()
+        return array.to_pylist(), too_long
     if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
         return [
             None if v is None else v.decode("utf-8", "surrogateescape") for v in array.to_pylist()
-        ]
+        ], too_long
     if (
         pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind)
     ) and pa.types.is_integer(kind.value_type):
-        return [None if v is None else ",".join(map(str, v)) for v in array.to_pylist()]
+        texts = [None if v is None else ",".join(map(str, v)) for v in array.to_pylist()]
+        return texts, too_long
     raise TypeError(f"a puzzle column holds strings or lists of integers, not {kind}")
 
 
@@ -119,20 +170,29 @@ def _chunks_of_batch(batch_columns, first_row, end_byte, ctx, chunk_size, scol, 
     for begin in range(0, rows, chunk_size):
         stop = min(rows, begin + chunk_size)
         try:
-            texts = _texts(puzzles.slice(begin, stop - begin), pa)
+            texts, too_long = _texts(puzzles.slice(begin, stop - begin), pa)
         except TypeError as error:
             raise ValueError(f"{ctx.name}: {error}") from None
         sols = None
         if solutions is not None:
             try:
-                sols = _texts(solutions.slice(begin, stop - begin), pa)
+                sols, long_solutions = _texts(solutions.slice(begin, stop - begin), pa)
             except TypeError:
                 sols = None
+            else:
+                for i, length in long_solutions.items():
+                    sols[i] = f"({length} long)"  # unreadable: the row says so
         batch = []
         for i, text in enumerate(texts):
             line = first_row + begin + i + 1
             problem = None
-            if text is None:
+            if i in too_long:
+                problem = (
+                    f"{ctx.at(line, 0)}: the puzzle is {too_long[i]} long (characters or "
+                    f"cells), past the {VALUE_LIMIT:,} a value may have"
+                )
+                text = ""
+            elif text is None:
                 problem = f"{ctx.at(line, 0)}: the puzzle is null"
                 text = ""
             sol = "" if sols is None or sols[i] is None else sols[i]
@@ -160,6 +220,59 @@ def _parquet_group_spans(meta) -> list[tuple[int, int]]:
     return spans
 
 
+def _is_text(kind, pa) -> bool:
+    return any(
+        test(kind)
+        for test in (
+            pa.types.is_string,
+            pa.types.is_large_string,
+            pa.types.is_binary,
+            pa.types.is_large_binary,
+        )
+    )
+
+
+def _leaf_count(kind, pa) -> int:
+    """How many Parquet leaf columns an Arrow column of type ``kind`` is stored in."""
+    if pa.types.is_struct(kind):
+        return sum(_leaf_count(kind.field(i).type, pa) for i in range(kind.num_fields))
+    if pa.types.is_map(kind):
+        return _leaf_count(kind.key_type, pa) + _leaf_count(kind.item_type, pa)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _leaf_count(kind.value_type, pa)
+    return 1
+
+
+def _leaf_columns(schema, picked: list[int], pa) -> list[int]:
+    """The Parquet leaf columns holding the Arrow columns ``picked`` (indices in the
+    file's Arrow ``schema``: its leaves are stored in field order)."""
+    starts = [0]
+    for field in schema:
+        starts.append(starts[-1] + _leaf_count(field.type, pa))
+    return [leaf for i in picked for leaf in range(starts[i], starts[i + 1])]
+
+
+def _check_group_size(meta, g: int, leaves: list[int], rows: int, name: str) -> None:
+    """ValueError when row group ``g`` would decompress (values or bytes) to more than
+    :data:`VALUE_LIMIT` a row on average: a few bytes of a compressed file must not
+    become gigabytes in memory. A dictionary stays encoded (see :func:`parquet_chunks`),
+    so its size is the stored one."""
+    group = meta.row_group(g)
+    most = (rows + 1) * VALUE_LIMIT
+    for leaf in leaves:
+        column = group.column(leaf)
+        for what, size in (
+            ("values", column.num_values),
+            ("bytes", column.total_uncompressed_size),
+        ):
+            if size > most:
+                raise ValueError(
+                    f"{name}: row group {g} holds {size:,} {what} of the column "
+                    f"{column.path_in_schema} for {rows:,} rows, more than {VALUE_LIMIT:,} "
+                    f"a row: not a file of puzzles"
+                )
+
+
 def parquet_chunks(
     path: str, ctx: _Context, chunk_size: int, start_byte: int, start_row: int, column
 ) -> Iterator[PuzzleChunk]:
@@ -175,14 +288,23 @@ def parquet_chunks(
         names = handle.schema_arrow.names
         pcol, scol = _pick(names, column, ctx.name)
         wanted = [names[pcol]] + ([names[scol]] if scol is not None else [])
+        # strings kept dictionary-encoded as stored: a value repeated on many rows is
+        # then measured once, never expanded past VALUE_LIMIT (see _bounded)
+        schema = handle.schema_arrow
+        picked = [pcol] + ([scol] if scol is not None else [])
+        textual = [names[i] for i in picked if _is_text(schema.field(i).type, pa)]
+    handle = pq.ParquetFile(path, read_dictionary=textual or None)
+    with handle:
         meta = handle.metadata
         spans = _parquet_group_spans(meta)
+        leaves = _leaf_columns(schema, picked, pa)
         row = 0
         for g in range(meta.num_row_groups):
             rows = meta.row_group(g).num_rows
             if row + rows <= start_row or rows == 0:
                 row += rows
                 continue
+            _check_group_size(meta, g, leaves, rows, ctx.name)
             if spans[g][1] <= start_byte:
                 raise ValueError(
                     f"{ctx.name}: a resumed read starts at row {start_row + 1} and byte "

@@ -358,6 +358,9 @@ def _iter_blocks(f, pos: int, line: int):
     """
     f.seek(pos)
     pending = b""
+    # the blocks of a line longer than a block, joined once its end is read: a long line
+    # costs its length, not its length squared over the block size
+    held: list[bytes] = []
     at_start = pos == 0
     while True:
         block = f.read(_READ_BLOCK)
@@ -368,16 +371,24 @@ def _iter_blocks(f, pos: int, line: int):
                 pos += len(_BOM)
         if not block:
             break
-        data = pending + block if pending else block
-        cut = data.rfind(b"\n")
+        cut = block.rfind(b"\n")
         if cut < 0:
-            pending = data
+            held.append(block)
             continue
+        if held:
+            cut += len(pending) + sum(map(len, held))
+            data = b"".join([pending, *held, block])
+            held = []
+        else:
+            cut += len(pending)
+            data = pending + block if pending else block
         body, pending = data[:cut], data[cut + 1 :]
         pieces = body.split(b"\n")
         yield line, pos, body, pieces, True
         pos += len(body) + 1
         line += len(pieces)
+    if held:
+        pending = b"".join([pending, *held])
     if pending:
         yield line, pos, pending, [pending], False
 

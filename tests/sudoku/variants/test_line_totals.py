@@ -143,3 +143,18 @@ def test_a_total_no_segment_shares_is_no_solution():
     result = sudoku.solve(puzzle, rules=rules, engine="cages")
     assert result.status_names()[0] == "NO_SOLUTION"
     assert int(result.nodes[0]) <= 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a segment of 8 cells on a 9x9 grid sums past 63, so the totals pass leaves the "
+    "line to the linear sums alone, and the search needs about 1.5 million nodes",
+)
+def test_a_long_segment_is_solved_by_propagation_not_search():
+    # one line on an empty grid: 8 cells of the bottom-right box, then 6 of its neighbour
+    line = [60, 61, 71, 80, 70, 69, 79, 78, 68, 59, 67, 77, 76, 75]
+    rules = Rules(region_sum_lines=[line])
+    result = sudoku.solve("0" * 81, rules=rules, engine="cages", limit=1, max_nodes=100_000)
+    assert result.status_names()[0] == "SOLVED"
+    digits = result.solutions[0]
+    assert sum(digits[c] for c in line[:8]) == sum(digits[c] for c in line[8:])
