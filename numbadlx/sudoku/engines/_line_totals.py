@@ -14,8 +14,12 @@ pass reasons about the total itself, once per line:
   an empty ``S`` is a contradiction;
 * a digit of a cell stays while some assignment through it reaches a total of ``S``.
 
-Sums are bits of one ``uint64``: a line with a segment of ``k`` cells on an
-``n x n`` grid is left to the linear sums alone when ``n * k`` exceeds 63; a line
+Sums are bits of one ``uint64``. A segment lies in one box or region, so its digits
+differ and it sums to at most ``n + (n - 1) + ... + (n - k + 1)`` for ``k`` cells; a
+line with a segment that may sum past 63 (on 9x9 none can) is left to the linear sums
+alone. The dynamic programme lets digits repeat, so it meets sums past 63 too: their
+bits fall off the top of the mask, and they are sums no assignment of distinct digits
+reaches, so nothing sound is lost. A line
 whose segments are always enumerated (``n ** k`` at most 1024) has no linear sums, a
 line between the two has both (:func:`by_totals`). The segments come from
 :func:`~._rule_tables.total_segments`.
@@ -59,11 +63,14 @@ def by_totals(n, lengths):
 
     Examples
     --------
-    >>> by_totals(9, [3, 2]), by_totals(9, [4, 1]), by_totals(9, [8, 1]), by_totals(9, [3])
-    (2, 1, 0, 0)
+    >>> by_totals(9, [3, 2]), by_totals(9, [4, 1]), by_totals(9, [8, 6]), by_totals(9, [3])
+    (2, 1, 1, 0)
+    >>> by_totals(16, [4, 2]), by_totals(16, [5, 2])
+    (1, 0)
     """
     longest = max(lengths)
-    if len(lengths) < 2 or n * longest > MAX_TOTAL:
+    largest_sum = longest * n - longest * (longest - 1) // 2  # distinct digits
+    if len(lengths) < 2 or largest_sum > MAX_TOTAL:
         return 0
     return 2 if n**longest <= ENUMERATED else 1
 
