@@ -424,6 +424,7 @@ def solve_file(
     engine: str = "auto",
     grid: bool = False,
     column: str | int | None = None,
+    overwrite: bool = False,
 ) -> FileSummary:
     """Solve a puzzle file on Dask and write one result line per puzzle, in input order.
 
@@ -476,6 +477,10 @@ def solve_file(
         the notes are also in the summary's ``messages``.
     engine, grid, column : as in :func:`numbadlx.jobs.solve_file`: the search engine,
         grid blocks instead of lines, the puzzle column of a CSV input.
+    overwrite : bool
+        Replace an ``output`` that holds something; without it a regular file that is
+        not empty is refused (FileExistsError, before any task; one with a checkpoint
+        is named as an interrupted run, to carry on with ``resume``).
 
     Returns
     -------
@@ -504,4 +509,5 @@ def solve_file(
         column=column,
         executor=executor,
         header=header,
+        overwrite=overwrite,
     )

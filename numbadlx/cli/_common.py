@@ -18,6 +18,9 @@ EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
 _USAGE = "  2    usage or input error (bad option, missing or unreadable file{})\n"
+#: Exit code 2 also when -o names a file that holds something (nothing is written then).
+_REFUSED = "       or -o names a file that holds something, without --overwrite{}\n"
+_RESUMABLE = _REFUSED.format(" (or --resume,\n       for an interrupted run)")
 _INTERRUPTED = "  130  interrupted (Ctrl-C){}\n"
 
 #: The exit codes each command can give, as its help lists them.
@@ -27,6 +30,7 @@ EXIT_CODES = {
         "  0    done: every puzzle got an answer, the count finished\n"
         "  1    some puzzle got no answer (solve) or could not be read (rate)\n"
         + _USAGE.format(", bad DLX text")
+        + _REFUSED.format("")
         + "  3    a budget (--max-nodes, --timeout) stopped a puzzle or the count\n"
         + _INTERRUPTED.format("")
     ),
@@ -35,6 +39,7 @@ EXIT_CODES = {
         "  0    every puzzle got an answer (UNIQUE, SOLVED or MULTIPLE)\n"
         "  1    some puzzle is INVALID or has NO_SOLUTION\n"
         + _USAGE.format("")
+        + _RESUMABLE
         + "  3    a budget (--max-nodes, --timeout) stopped some puzzle (BUDGET)\n"
         + _INTERRUPTED.format("; run again with --resume to carry on")
     ),
@@ -50,13 +55,15 @@ EXIT_CODES = {
         "  0    every puzzle was made\n"
         + _USAGE.format("")
         + "       or no puzzle met --clues/--rating within --attempts\n"
+        + _RESUMABLE
         + _INTERRUPTED.format("; run again with --resume to carry on")
     ),
     "dedup": (
         "exit codes:\n"
         "  0    every row was read and the classes written\n"
         "  1    some row could not be read or its givens clash (listed on stderr)\n"
-        + _USAGE.format(", or OUTPUT exists")
+        + _USAGE.format("")
+        + _REFUSED.format("")
         + _INTERRUPTED.format("; nothing is written to OUTPUT")
     ),
     "rate": (
@@ -64,6 +71,7 @@ EXIT_CODES = {
         "  0    every puzzle was rated\n"
         "  1    some puzzle could not be read (its reason is in the CSV)\n"
         + _USAGE.format("")
+        + _RESUMABLE
         + _INTERRUPTED.format("; run again with --resume to carry on")
     ),
 }

@@ -7,8 +7,9 @@ file is read a chunk at a time; the canonical forms seen are kept (n*n bytes a c
 Each kept puzzle is written as one line, in input order: its text (or its canonical
 form with ``--canonical``). A row that cannot be read, or whose givens clash, belongs to
 no class: it is not written, and it is reported on standard error with its line and
-reason. The output file is written under a temporary name and renamed once complete; an
-existing file is never overwritten.
+reason. The output file is written under a temporary name and put in place once
+complete; a file that holds something is replaced only with ``--overwrite`` (checked
+before the work and again, under its lock, when the new file is put in place).
 """
 
 import os
@@ -27,6 +28,7 @@ def dedup_command(args):
 
 
 def _dedup_command(args):
+    from ..jobs import check_replace, replace_file
     from ..sudoku.formats import format_line, iter_chunks
     from ..sudoku.making import canonical_chunk
 
@@ -34,12 +36,15 @@ def _dedup_command(args):
     if args.box and box is None:
         return EXIT_USAGE
     if args.output not in (None, "-"):
-        if os.path.lexists(args.output):
-            print(
-                f"numbadlx: error: {args.output} exists; dedup never overwrites a file "
-                f"(remove it or choose another name)",
-                file=sys.stderr,
-            )
+        try:
+            if os.path.lexists(args.output) and not os.path.isfile(args.output):
+                raise FileExistsError(
+                    f"{args.output} exists and is not a regular file; dedup writes a new "
+                    f"file (choose another name)"
+                )
+            check_replace(args.output, overwrite=args.overwrite)
+        except FileExistsError as error:
+            print(f"numbadlx: error: {error}", file=sys.stderr)
             return EXIT_USAGE
     name = args.input
     seen = set()
@@ -77,8 +82,8 @@ def _dedup_command(args):
         if temp is not None:
             os.fsync(out.fileno())
             out.close()
-            os.link(temp, args.output)  # fails, and keeps the file, if one appeared
-            os.unlink(temp)
+            # refused, and the file kept, if one that holds something appeared
+            replace_file(temp, args.output, overwrite=args.overwrite)
             temp = None
     except (OSError, ValueError) as error:
         print(f"numbadlx: error: {os_error_text(error)}", file=sys.stderr)

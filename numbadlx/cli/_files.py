@@ -71,12 +71,14 @@ def _input_size(path):
         return 0
 
 
-def _run_file_job(args, run, source, desc):
+def _run_file_job(args, run, source, desc, output):
     """Run ``run(path, progress)`` on ``source`` (a path, ``-`` or a pipe, read through
     :class:`numbadlx.jobs.JobInput`) with a progress bar; its summary, or None after
-    an error message."""
+    an error message. An ``output`` that must not be replaced is refused first, before
+    standard input is read."""
     from .. import jobs
 
+    jobs.check_replace(output, resume=args.resume, overwrite=args.overwrite)
     job_input = jobs.JobInput(source, getattr(args, "resume", False))
     with job_input as path:
         progress = ProgressBar(_input_size(path), show_progress(args), desc)
@@ -145,6 +147,7 @@ def solve_command(args):
             threads=threads,
             timeout=args.timeout,
             resume=args.resume,
+            overwrite=args.overwrite,
             progress=progress,
             log=progress.note,
             engine=args.engine,
@@ -158,7 +161,8 @@ def solve_command(args):
         )
 
     source = args.input if args.input is not None else default_sample_path()
-    summary = _run_file_job(args, run, source, "solving on Dask" if args.dask else "solving")
+    desc = "solving on Dask" if args.dask else "solving"
+    summary = _run_file_job(args, run, source, desc, output)
     tally = ", ".join(f"{name} {count}" for name, count in summary.tally.items())
     shown_source = "standard input" if args.input == "-" else source
     note(
@@ -255,12 +259,13 @@ def rate_command(args):
             format=args.format,
             threads=args.threads or (1 if args.dask else None),
             resume=args.resume,
+            overwrite=args.overwrite,
             progress=progress,
             log=progress.note,
             executor=executor,
         )
 
-    summary = _run_file_job(args, run, args.input, "rating")
+    summary = _run_file_job(args, run, args.input, "rating", output)
     rate = _rate(summary.puzzles, summary.seconds - summary.compile_seconds)  # no compiling
     note(
         f"rated {plural(summary.puzzles, 'puzzle')} in {summary.seconds:.2f} s "
@@ -289,6 +294,7 @@ def generate_command(args):
     if executor is False:
         return EXIT_USAGE
     output = None if args.output in (None, "-") else args.output
+    jobs.check_replace(output, resume=args.resume, overwrite=args.overwrite)
     desc = "generating on Dask" if args.dask else "generating"
     bar = ProgressBar(args.n, show_progress(args), desc)
     try:
@@ -308,6 +314,7 @@ def generate_command(args):
             chunk_size=args.chunk_size,
             executor=executor,
             resume=args.resume,
+            overwrite=args.overwrite,
             progress=lambda done, total: bar(done, done),
             log=bar.note,
         )

@@ -315,6 +315,7 @@ def build_parser():
         help="carry on an interrupted run into the same -o file (same options; the "
         "seed drawn is taken from the checkpoint when --seed is not given)",
     )
+    make.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
     make.add_argument(
         "--dask",
         metavar="SCHEDULER",
@@ -393,12 +394,17 @@ def build_parser():
         "class of equivalent puzzles (the same canonical form, see "
         "numbadlx.sudoku.canonical), one line each, in input order. How many were dropped, "
         "and every row that could not be read or whose givens clash (not written), go to "
-        "standard error. An existing OUTPUT is never overwritten.",
+        "standard error. An OUTPUT that holds something is replaced only with --overwrite.",
         epilog=EXIT_CODES["dedup"],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     dedup.add_argument("input", help="puzzle file")
     dedup.add_argument("-o", "--output", help="new file to write; - or no -o: standard output")
+    dedup.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an -o file that holds something (once the new one is complete)",
+    )
     dedup.add_argument(
         "--canonical", action="store_true", help="write each kept puzzle's canonical form"
     )
@@ -458,11 +464,18 @@ def _column_options(parser):
     )
 
 
+_OVERWRITE_HELP = (
+    "replace an -o file that holds something (without it such a file is refused, and one "
+    "that holds an interrupted run is named as such)"
+)
+
+
 def _run_options(parser, verb):
-    """The options of where and how a file job runs: --resume and --dask."""
+    """The options of where and how a file job runs: --resume, --overwrite and --dask."""
     parser.add_argument(
         "--resume", action="store_true", help="carry on an interrupted run into the same -o file"
     )
+    parser.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
     parser.add_argument(
         "--dask",
         metavar="SCHEDULER",

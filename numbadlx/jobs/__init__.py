@@ -17,7 +17,10 @@ input was read and how long the output is. So an interrupted run loses nothing:
   the output bytes committed, and resuming refuses a checkpoint of another or a
   changed input, of other options, or of an output whose committed bytes changed;
 * an output file is locked while a job writes it: a second job (solve, rate or
-  generate) writing the same file is refused.
+  generate) writing the same file is refused;
+* a file that holds something is never replaced unless the caller says so
+  (``overwrite=True``): an interrupted run's output is refused without ``resume`` or
+  ``overwrite``, so a rerun cannot discard it.
 
 The pieces:
 
@@ -36,7 +39,12 @@ The pieces:
   :func:`write_checkpoint`, :func:`fsync_file`, :func:`output_options`, the
   :class:`FileSummary` of a run;
 * the input: :func:`input_file`, :func:`check_output` and :class:`JobInput` (standard
-  input or a pipe, copied to a temporary file).
+  input or a pipe, copied to a temporary file);
+* what may be replaced: an output that holds something (a regular file that is not
+  empty) only with ``overwrite=True``, checked before any work and again under the
+  lock (:func:`check_replace`); one with a checkpoint is named as an interrupted run,
+  which ``resume=True`` carries on. :func:`replace_file` puts a finished file in place
+  by the same rule.
 
 Examples
 --------
@@ -57,6 +65,7 @@ Examples
 from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, write_checkpoint
 from ._columnar import columnar_kind, spool_path
 from ._executors import DEFAULT_RANGE_BYTES, DaskExecutor, LocalExecutor, Piece
+from ._guard import check_replace, replace_file
 from ._inputs import JobInput, check_output, input_file
 from ._jobs import GenerateJob, RateJob, SolveJob, output_options
 from ._lines import (
@@ -71,7 +80,8 @@ from ._lines import (
     solutions_text,
 )
 from ._output import CheckpointedOutput, FileSummary
-from ._runner import generate_file, rate_file, run_job, save_puzzles, solve_file
+from ._runner import generate_file, rate_file, run_job, solve_file
+from ._save import save_puzzles
 
 __all__ = [
     "solve_file",
@@ -96,6 +106,8 @@ __all__ = [
     "input_file",
     "check_output",
     "JobInput",
+    "check_replace",
+    "replace_file",
     "CSV_HEADER",
     "RATE_HEADER",
     "result_lines",

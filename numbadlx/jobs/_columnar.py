@@ -161,17 +161,25 @@ def _mask_lists(pa, column):
     return pa.ListArray.from_arrays(offsets, values, mask=pa.array(~present))
 
 
-def finish_output(spool: str, output: str, kind: str) -> None:
+def finish_output(spool: str, output: str, kind: str, *, overwrite: bool = False) -> None:
     """Write the finished stream ``spool`` to ``output`` as a Parquet file (one row group
     per batch), an Arrow IPC file or an Arrow IPC stream, a batch at a time, under the
     output's lock; then remove the spool. An empty run (no batch) writes a file of the
-    schema alone."""
+    schema alone. An ``output`` that holds something once the lock is taken (one that
+    appeared during the run) is replaced only with ``overwrite``; else FileExistsError,
+    and the spool is kept."""
+    from ._guard import check_locked  # (it names the spool of a columnar output)
+
     pa = _pyarrow()
     import pyarrow.parquet as pq
 
     with pa.OSFile(spool, "rb") as source:
         reader = pa.ipc.open_stream(source)
         with open_locked(output) as handle:
+            try:
+                check_locked(handle, output, overwrite=overwrite)
+            except FileExistsError as error:
+                raise FileExistsError(f"{error} (the finished rows are kept in {spool})") from None
             handle.truncate(0)
             if kind == "parquet":
                 writer = pq.ParquetWriter(handle, reader.schema)

@@ -20,6 +20,7 @@ from ._checkpoint import (
     open_locked,
     write_checkpoint,
 )
+from ._guard import check_locked
 from ._lines import TALLY_SIZE, tally_dict
 
 
@@ -96,7 +97,8 @@ class _TextWriter:
 class CheckpointedOutput:
     """The output of a file job, committed a chunk (or a range) at a time.
 
-    Opening it starts a fresh output (removing a stale checkpoint), or with ``resume``
+    Opening it starts a fresh output (removing a stale checkpoint; an output that
+    holds something only with ``overwrite``), or with ``resume``
     and a checkpoint, validates the checkpoint against the input and ``options``,
     checks that the output still begins with the bytes the checkpoint vouches for (their
     length and SHA-256), cuts the output back to that length and carries on from there
@@ -118,13 +120,20 @@ class CheckpointedOutput:
         :func:`output_options` of the run (the job's ``options``).
     resume : bool
         Carry on from ``OUTPUT.progress`` if it exists (else start afresh).
+    overwrite : bool
+        Start afresh in an output that holds something: without it a regular file that
+        is not empty is refused (FileExistsError, checked once its lock is held; one
+        with a checkpoint is named as an interrupted run), unless ``resume`` carries it
+        on. An empty file, a new one and a stream are written either way.
     header : bytes, optional
         Written before the first line when the run starts at the beginning.
     log : callable, optional
         Called with each message as it arises (they are also kept in ``messages``).
     """
 
-    def __init__(self, output, input, options, *, resume=False, header=None, log=None):
+    def __init__(
+        self, output, input, options, *, resume=False, overwrite=False, header=None, log=None
+    ):
         self.output = None if output is None else os.fspath(output)
         self.input = None if input is None else os.fspath(input)
         info = os.stat(self.input) if self.input is not None else None
@@ -164,6 +173,8 @@ class CheckpointedOutput:
             self._file = open(self.output, "ab")
         else:
             self._file = open_locked(self.output)
+            # after the lock is taken: no other run can write or cut it meanwhile
+            check_locked(self._file, self.output, resume=resume, overwrite=overwrite)
         try:
             if self.checkpoint and resume and os.path.exists(self.checkpoint):
                 self._resume_from(Checkpoint.read(self.checkpoint), header)

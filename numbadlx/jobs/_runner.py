@@ -5,23 +5,18 @@ and the public job functions built on it."""
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from numpy.typing import ArrayLike
-
-from .. import sudoku as _sudoku
 from .._compiling import compile_seconds
 from ..core.validate import check_count, check_integer
-from ._checkpoint import Checkpoint, checkpoint_path, open_locked
+from ._checkpoint import Checkpoint, checkpoint_path
 from ._columnar import columnar_kind, finish_output, spool_path
 from ._executors import LocalExecutor
 from ._extras import check_candidates_level
+from ._guard import check_replace
 from ._inputs import JobInput, check_output
 from ._jobs import GenerateJob, RateJob, SolveJob
 from ._output import CheckpointedOutput, FileSummary
@@ -37,6 +32,7 @@ def run_job(
     header: bool = True,
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> FileSummary:
     """Run ``job`` (:class:`SolveJob` or :class:`RateJob`) over the puzzle file
     ``input`` into ``output`` on ``executor`` (default: a :class:`LocalExecutor`); or
@@ -50,13 +46,25 @@ def run_job(
     checkpoint; ``header`` writes the job's header (CSV, .npy) when starting from the top;
     ``progress(end_byte, puzzles)`` is called after each piece (and first with the
     starting point when resuming); ``log`` gets each note on the run.
+    An ``output`` that holds something (a regular file that is not empty) is replaced
+    only with ``overwrite``; else FileExistsError, before any work or any input is read
+    (:func:`~numbadlx.jobs.check_replace`: one with a checkpoint is named as an
+    interrupted run, which ``resume`` carries on).
     The executor is closed at the end.
     """
     started = time.perf_counter()
     executor = LocalExecutor() if executor is None else executor
+    try:
+        check_replace(output, resume=resume, overwrite=overwrite)  # before any work
+    except BaseException:
+        executor.close()
+        raise
+    sink_options = {"resume": resume, "overwrite": overwrite}
     if input is None:
         try:
-            return _run(job, None, output, executor, resume, header, progress, log, started, None)
+            return _run(
+                job, None, output, executor, sink_options, header, progress, log, started, None
+            )
         finally:
             executor.close()
     source = JobInput(input, resume)
@@ -68,7 +76,7 @@ def run_job(
                     path,
                     output,
                     executor,
-                    resume,
+                    sink_options,
                     header,
                     progress,
                     log,
@@ -84,8 +92,9 @@ def run_job(
         executor.close()
 
 
-def _run(job, path, output, executor, resume, header, progress, log, started, label):
+def _run(job, path, output, executor, sink_options, header, progress, log, started, label):
     output = None if output is None else os.fspath(output)
+    resume = sink_options["resume"]
     if path is not None:
         check_output(path, output)
     if isinstance(job, GenerateJob):
@@ -93,7 +102,7 @@ def _run(job, path, output, executor, resume, header, progress, log, started, la
         job = _settle_seed(job, output, resume, log)
     executor.check(path, job)  # before the output is opened, which would empty it
     sink = CheckpointedOutput(
-        output, path, job.options, resume=resume, header=job.header if header else None, log=log
+        output, path, job.options, header=job.header if header else None, log=log, **sink_options
     )
     interrupted = ok = False
     seconds = 0.0
@@ -175,6 +184,7 @@ def solve_file(
     canonical: bool = False,
     candidates: str | None = None,
     backtracks: bool = False,
+    overwrite: bool = False,
 ) -> FileSummary:
     """Solve a puzzle file chunk by chunk and write one result line per puzzle
     (:func:`~numbadlx.jobs.result_lines`), in input order, with checkpoints.
@@ -202,6 +212,12 @@ def solve_file(
         if it belongs to another input, other options, or the output does not begin
         with the bytes it says were written (their length and SHA-256). A run of
         either executor resumes with the other.
+    overwrite : bool
+        Replace an ``output`` that holds something. Without it a regular file that is
+        not empty is refused (FileExistsError, before any work; one with a checkpoint
+        is named as an interrupted run, to carry on with ``resume``); a new or empty
+        file, standard output and a device are written either way. A Parquet or Arrow
+        output is checked with its spool.
     progress : callable, optional
         Called as ``progress(end_byte, puzzles_written)`` after each chunk is written,
         and first with the starting point when resuming.
@@ -299,27 +315,32 @@ def solve_file(
     )
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return _run_into(job, input, output, kind, executor, resume, header, progress, log)
+    return _run_into(job, input, output, kind, executor, resume, overwrite, header, progress, log)
 
 
-def _run_into(job, input, output, kind, executor, resume, header, progress, log):
+def _run_into(job, input, output, kind, executor, resume, overwrite, header, progress, log):
     """:func:`run_job` into ``output``; for a columnar ``kind``, into its spool, written
     out as the file asked for once the run is complete."""
     if kind is None:
         return run_job(
             job, input, output, executor=executor, resume=resume, header=header,
-            progress=progress, log=log,
+            progress=progress, log=log, overwrite=overwrite,
         )  # fmt: skip
     name = os.fspath(output)
     if input != "-" and os.path.exists(name) and os.path.exists(input):
         check_output(os.fspath(input), name)  # the output is not the input
+    try:
+        check_replace(name, resume=resume, overwrite=overwrite)  # the file and its spool
+    except BaseException:
+        executor.close()
+        raise
     spool = spool_path(name)
     summary = run_job(
         job, input, spool, executor=executor, resume=resume, header=True,
-        progress=progress, log=log,
+        progress=progress, log=log, overwrite=overwrite,
     )  # fmt: skip
     if not summary.interrupted:
-        finish_output(spool, name, kind)
+        finish_output(spool, name, kind, overwrite=overwrite)
     return summary
 
 
@@ -341,6 +362,7 @@ def rate_file(
     executor: Any = None,
     steps: bool = False,
     masks: bool = False,
+    overwrite: bool = False,
 ) -> FileSummary:
     """Rate every puzzle of a file (:func:`numbadlx.sudoku.rate`) into a CSV:
     ``puzzle,tries,logic,hardest``, one line per puzzle in input order, with the
@@ -362,6 +384,8 @@ def rate_file(
     Puzzle ``k`` of the file (from 0) draws its isomorphs from ``(seed, k)``, so the
     ratings do not depend on ``chunk_size``, ``threads`` or the executor. ``input``
     ``"-"`` reads standard input; ``output`` None or ``"-"`` writes standard output.
+    ``overwrite`` replaces an output that holds something, as in :func:`solve_file`
+    (without it a regular file that is not empty is refused with FileExistsError).
 
     Examples
     --------
@@ -393,31 +417,7 @@ def rate_file(
     )
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return _run_into(job, input, output, kind, executor, resume, True, progress, log)
-
-
-def save_puzzles(
-    path: str | os.PathLike | None, puzzles: ArrayLike, *, csv: bool | None = None
-) -> None:
-    """Write puzzles to ``path``: ``.npy`` (any case; not with ``csv=True``) as an
-    array, CSV (``*.csv`` or ``csv=True``) with a ``puzzle`` column, else one line per
-    puzzle. None or ``"-"``: standard output
-    (lines or CSV). A file is locked while it is written, as the output of every file
-    job is (ValueError if another job is writing it).
-
-    Examples
-    --------
-    >>> save_puzzles(None, [[1, 0, 0, 0] * 4])
-    1000100010001000
-    """
-    array = _sudoku.parse(puzzles) if not isinstance(puzzles, np.ndarray) else puzzles
-    with _PuzzleOutput(path, csv) as out:
-        out.write(array)
-
-
-def _puzzle_text(array, as_csv):
-    lines = _sudoku.format_lines(array) if len(array) else []
-    return ("puzzle\n" if as_csv else "") + "".join(line + "\n" for line in lines)
+    return _run_into(job, input, output, kind, executor, resume, overwrite, True, progress, log)
 
 
 def generate_file(
@@ -439,6 +439,7 @@ def generate_file(
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
     executor: Any = None,
+    overwrite: bool = False,
 ) -> FileSummary:
     """Make ``count`` puzzles (:func:`numbadlx.sudoku.generate` with the options of the
     same names) into ``output``, ``chunk_size`` at a time, with the checkpoints, lock
@@ -461,7 +462,10 @@ def generate_file(
     loadable only once it is resumed and finished); None or ``"-"`` is standard output
     (lines or CSV, no checkpoint), ``os.devnull`` nowhere. A new file is removed again
     when the run fails before its first block. ``progress(done, count)`` is called
-    after each block; the options are all checked before the output is opened.
+    after each block; the options are all checked before the output is opened. A
+    regular file that is not empty is replaced only with ``overwrite`` (else
+    FileExistsError before any puzzle is made; one with a checkpoint is named as an
+    interrupted run, which ``resume`` carries on).
 
     Returns
     -------
@@ -503,58 +507,7 @@ def generate_file(
     report = None if progress is None else (lambda end, done: progress(done, job.count))
     if executor is None:
         executor = LocalExecutor(chunk_size)
-    return run_job(job, None, name, executor=executor, resume=resume, progress=report, log=log)
-
-
-class _PuzzleOutput:
-    """Where :func:`save_puzzles` writes: standard output, a device (written as it is),
-    or a regular file, locked from opening to closing and emptied only when written
-    (a new file that gets nothing is removed again)."""
-
-    def __init__(self, path, csv):
-        self.name = None if path is None or str(path) == "-" else os.fspath(path)
-        self.npy = self.name is not None and self.name.lower().endswith(".npy")
-        if self.npy and csv:
-            raise ValueError(f"cannot write CSV to {self.name}: a .npy output is an array")
-        self.csv = (
-            csv if csv is not None else bool(self.name and self.name.lower().endswith(".csv"))
-        )
-        self.handle = None
-        self.created = False
-        self.written = False
-
-    def __enter__(self):
-        name = self.name
-        if name is not None and (os.path.isfile(name) or not os.path.exists(name)):
-            self.created = not os.path.exists(name)
-            self.handle = open_locked(name)
-        return self
-
-    def write(self, array):
-        if self.npy:
-            array = np.ascontiguousarray(array, dtype=np.uint8)
-            if self.handle is not None:
-                self.handle.truncate(0)
-                np.save(self.handle, array)
-            else:  # a device or a pipe, which numpy cannot write as it is named
-                # (it adds ".npy" to a name in other case) nor seek in
-                buffer = io.BytesIO()
-                np.save(buffer, array)
-                with open(self.name, "wb") as device:
-                    device.write(buffer.getvalue())
-        elif self.name is None:
-            sys.stdout.write(_puzzle_text(array, self.csv))
-        elif self.handle is None:
-            with open(self.name, "w", encoding="ascii") as device:
-                device.write(_puzzle_text(array, self.csv))
-        else:
-            self.handle.truncate(0)
-            self.handle.write(_puzzle_text(array, self.csv).encode("ascii"))
-        self.written = True
-
-    def __exit__(self, *exc):
-        if self.handle is not None:
-            self.handle.close()
-            if self.created and not self.written:
-                os.remove(self.name)
-        return False
+    return run_job(
+        job, None, name, executor=executor, resume=resume, progress=report, log=log,
+        overwrite=overwrite,
+    )  # fmt: skip
