@@ -220,7 +220,10 @@ def test_interrupt_and_resume(client, part17, tmp_path):
     assert out.read_bytes() == want
     assert not os.path.exists(checkpoint)
     # the checkpoint is the local CLI's: a Dask run resumes locally too
-    ndask.solve_file(part17, out, scheduler=client, chunk_bytes=60_000, progress=stop_after_three)
+    ndask.solve_file(
+        part17, out, scheduler=client, chunk_bytes=60_000, progress=stop_after_three,
+        overwrite=True,
+    )  # fmt: skip
     assert cli.main(["solve", str(part17), "-o", str(out), "--resume", "--no-progress"]) == 0
     assert out.read_bytes() == want
 

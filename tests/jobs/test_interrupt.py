@@ -294,10 +294,11 @@ def test_a_fresh_run_removes_a_stale_checkpoint(tmp_path, monkeypatch):
         _failing_solve(patch, after=3)
         assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
     assert (tmp_path / "out.txt.progress").exists()
-    # a new run without --resume, stopped before its first commit
+    # a new run started afresh (--overwrite), stopped before its first commit
     with monkeypatch.context() as patch:
         _failing_solve(patch, after=0)
-        assert main(["solve", str(source), "-o", str(out), "--chunk-size", "10"]) == 130
+        args = ["solve", str(source), "-o", str(out), "--chunk-size", "10", "--overwrite"]
+        assert main(args) == 130
     assert out.read_bytes() == b""
     assert not (tmp_path / "out.txt.progress").exists()
     # so --resume starts over instead of padding the empty output to the old length

@@ -215,8 +215,8 @@ def test_resume_refuses_an_output_of_an_older_column_layout(tmp_path, capsys):
     assert "header" in err and "puzzle,solution,status,count,nodes'" in err and "--resume" in err
     assert out.read_bytes() == older  # refused: nothing cut or appended
     assert checkpoint.exists()
-    # started again without --resume, the output is the whole run's
-    assert main(args[:-1] + ["--no-progress"]) == EXIT_OK
+    # started afresh (--overwrite), the output is the whole run's
+    assert main(args[:-1] + ["--no-progress", "--overwrite"]) == EXIT_OK
     assert out.read_bytes().splitlines()[0] == jobs.CSV_HEADER.encode()
     assert len(out.read_bytes().splitlines()) == 31
 
