@@ -322,8 +322,11 @@ class MatrixPlayer:
         """
         return _player_html(self)
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write the player as a complete HTML page (UTF-8) and return its path.
+
+        A file that holds something (not empty) is replaced only with ``overwrite``;
+        else FileExistsError and the file is left as it is.
 
         Examples
         --------
@@ -335,6 +338,11 @@ class MatrixPlayer:
         True
         """
         path = Path(path)
+        if not overwrite and path.is_file() and path.stat().st_size:
+            raise FileExistsError(
+                f"{path} exists ({plural(path.stat().st_size, 'byte')}); pass overwrite=True "
+                f"to replace it, or choose another name"
+            )
         page = (
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             "<title>numbadlx: Dancing Links step by step</title></head>"

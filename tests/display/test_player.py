@@ -525,3 +525,16 @@ def test_browser_choices_show_the_colours_of_secondary_items(browser, tmp_path):
         uid,
     )
     assert solution == ["morning: shop drive van:red"]
+
+
+def test_save_never_replaces_a_page_that_holds_something_unless_asked(tmp_path):
+    player = play(ExactCover([[0], [0]]))
+    page = tmp_path / "dance.html"
+    page.write_text("my notes\n")
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        player.save(page)
+    assert page.read_text() == "my notes\n"
+    assert player.save(page, overwrite=True).read_text().startswith("<!DOCTYPE html>")
+    empty = tmp_path / "empty.html"
+    empty.write_text("")
+    assert player.save(empty).read_text() == page.read_text()
