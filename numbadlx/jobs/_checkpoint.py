@@ -48,11 +48,34 @@ def open_locked(path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise ValueError(
-                f"{path} is being written by another run (it is locked); wait for that "
-                f"run to end or choose another output"
-            ) from None
+            raise locked_error(path) from None
     return os.fdopen(fd, "r+b")
+
+
+def is_locked(path):
+    """Whether another open file holds the lock of :func:`open_locked` on ``path`` (a
+    run writing it); False where files cannot be locked or opened."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (and the probe's own lock with it)
+    return False
+
+
+def locked_error(path):
+    """The error of an output another run is writing."""
+    return ValueError(
+        f"{path} is being written by another run (it is locked); wait for that "
+        f"run to end or choose another output"
+    )
 
 
 def hash_range(path, digest, begin, end):

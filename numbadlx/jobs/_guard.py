@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from ..core.words import plural
-from ._checkpoint import Checkpoint, checkpoint_path, open_locked
+from ._checkpoint import Checkpoint, checkpoint_path, is_locked, locked_error, open_locked
 from ._columnar import columnar_kind, spool_path
 
 
@@ -56,7 +56,8 @@ def check_replace(
 ) -> None:
     """Refuse (FileExistsError) to start a file job that would replace what ``output``
     holds: a regular file that is not empty, unless ``overwrite``; one with a checkpoint
-    (an interrupted run) is named as such, and ``resume`` carries it on. A Parquet or
+    (an interrupted run) is named as such, and ``resume`` carries it on; one that
+    another run is writing (it holds the lock) is refused as such (ValueError). A Parquet or
     Arrow output is checked with its spool (:func:`~numbadlx.jobs.spool_path`). None,
     ``"-"``, a missing or empty file and a device (a name under /dev or /proc) pass.
 
@@ -89,6 +90,8 @@ def check_replace(
         carry_on = resume and (place != name or len(places) == 1)
         why = refusal(place, _size(place), resume=carry_on, overwrite=overwrite)
         if why is not None:
+            if is_locked(place):  # a run in progress, not a finished or interrupted one
+                raise locked_error(place)
             raise FileExistsError(why)
 
 

@@ -341,6 +341,7 @@ def test_cli_writes_the_documented_line_for_every_status(tmp_path, capsys):
         source.write_text("\n".join(line for line, _, _ in cases) + "\n")
         for name in ("out.txt", "out.csv"):
             command = ["solve", str(source), "-o", str(tmp_path / name), "--no-progress"]
+            command.append("--overwrite")  # the file of the run before is replaced
             assert main(command + options) == _exit_code([status for _, status, _ in cases])
         capsys.readouterr()
         # count and nodes of the CSV rows: those of the library on the same puzzles
@@ -383,7 +384,7 @@ def test_progress_bar_is_tqdm(tmp_path, capsys):
     err = capsys.readouterr().err
     # it counts puzzles, with a rate and an ETA
     assert "solving: 100%" in err and "20/20" in err and "puzzles/s" in err
-    assert main(["solve", str(source), "-o", str(tmp_path / "o.txt"), "--no-progress"]) == 0
+    assert main(["solve", str(source), "-o", str(tmp_path / "o2.txt"), "--no-progress"]) == 0
     assert "solving" not in capsys.readouterr().err
 
 

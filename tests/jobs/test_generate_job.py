@@ -71,7 +71,9 @@ def test_blocks_give_the_bytes_of_one_generate_call(tmp_path, name, csv):
     reference = _text(sudoku.generate(11, 4, seed=3), csv)
     for chunk_size in (1, 4, 11, 100):
         out = tmp_path / name
-        summary = jobs.generate_file(11, out, size=4, seed=3, chunk_size=chunk_size)
+        summary = jobs.generate_file(
+            11, out, size=4, seed=3, chunk_size=chunk_size, overwrite=True
+        )  # the file of the last pass, replaced
         assert out.read_bytes() == reference
         assert summary.puzzles == 11 and summary.seed == 3 and not summary.interrupted
         assert summary.ranges == -(-11 // chunk_size)
@@ -214,11 +216,12 @@ def test_the_output_is_locked_while_blocks_are_made(tmp_path, capsys):
 def test_options_are_checked_before_the_output_is_touched(tmp_path):
     out = tmp_path / "out.txt"
     out.write_text("keep me\n")
+    # (even a run allowed to replace it)
     for bad in (dict(clues=(2, 3)), dict(symmetry="spiral"), dict(seed=-1), dict(box=(3, 3))):
         with pytest.raises(ValueError):
-            jobs.generate_file(2, out, size=4, **bad)
+            jobs.generate_file(2, out, size=4, overwrite=True, **bad)
     with pytest.raises(TypeError):
-        jobs.generate_file(2.5, out, size=4)
+        jobs.generate_file(2.5, out, size=4, overwrite=True)
     assert out.read_text() == "keep me\n"
 
 

@@ -422,7 +422,10 @@ def test_checkpointed_output_commits_and_cuts_back(tmp_path):
     assert not (tmp_path / "out.csv.progress").exists()  # finished: no checkpoint
     # other options, another input, a shorter output: refused before touching anything
     (tmp_path / "other.txt").write_text(source.read_text() + "\n")
-    sink = jobs.CheckpointedOutput(out, source, options, header=header)
+    with pytest.raises(FileExistsError, match="exists"):  # a finished output is kept
+        jobs.CheckpointedOutput(out, source, options, header=header)
+    assert out.read_bytes() == header + b"a\nb\nc\n"
+    sink = jobs.CheckpointedOutput(out, source, options, header=header, overwrite=True)
     sink.commit(b"d\n", 10, 1, [0] * 7)
     sink.close(ok=False)
     other = jobs.output_options(limit=1, csv=True)

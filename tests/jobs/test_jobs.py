@@ -248,10 +248,12 @@ def test_rate_and_generate_take_the_lock_of_an_output_another_job_writes(tmp_pat
         assert (tmp_path / "out.csv.progress").exists()
     finally:
         sink.close(ok=False)
-    # once the job is done, each of them may write it
-    jobs.generate_file(2, out, size=4, seed=0)
+    # once the job is stopped, its output is an interrupted run's: kept unless replaced
+    with pytest.raises(FileExistsError, match="interrupted run"):
+        jobs.generate_file(2, out, size=4, seed=0)
+    jobs.generate_file(2, out, size=4, seed=0, overwrite=True)
     assert sudoku.parse(out).shape == (2, 16)
-    jobs.rate_file(source, out)
+    jobs.rate_file(source, out, overwrite=True)
     assert out.read_text().splitlines()[0] == jobs.RATE_HEADER
 
 
