@@ -150,11 +150,10 @@ def test_solve_exit_codes_say_whether_every_puzzle_got_an_answer(tmp_path, capsy
     source.write_text(_lines(good))
     assert main(["solve", str(source), "-o", out]) == EXIT_OK
     source.write_text("1" * 81 + "\n" + "11" + "0" * 79 + "\n")  # every puzzle INVALID
-    assert main(["solve", str(source), "-o", out]) == EXIT_NO_ANSWER
+    assert main(["solve", str(source), "-o", out, "--overwrite"]) == EXIT_NO_ANSWER
     source.write_text(_lines(good) + "0" * 81 + "\n")
-    assert main(["solve", str(source), "-o", out, "--limit", "9999", "--max-nodes", "50"]) == (
-        EXIT_UNFINISHED
-    )
+    budget = ["--limit", "9999", "--max-nodes", "50", "--overwrite"]
+    assert main(["solve", str(source), "-o", out, *budget]) == EXIT_UNFINISHED
     assert main(["solve", str(source), "--box", "0x9"]) == EXIT_USAGE
     assert "--box must be ROWSxCOLS with both at least 2" in capsys.readouterr().err
 
@@ -204,7 +203,9 @@ def test_a_second_writer_of_the_same_output_is_refused(tmp_path):
         with pytest.raises(ValueError, match="being written by another run"):
             jobs.solve_file(source, out)
         assert out.read_text() == "held by another run\n"  # untouched
-    assert jobs.solve_file(source, out).puzzles == 2
+    with pytest.raises(FileExistsError, match="--overwrite"):  # it holds something
+        jobs.solve_file(source, out)
+    assert jobs.solve_file(source, out, overwrite=True).puzzles == 2
 
 
 def test_npy_output_is_refused_not_written_as_text(tmp_path, capsys):

@@ -78,6 +78,8 @@ def _run_file_job(args, run, source, desc, output):
     standard input is read."""
     from .. import jobs
 
+    if output is not None and source != "-" and os.path.isfile(source):
+        jobs.check_output(source, output)  # the output is not the input: said first
     jobs.check_replace(output, resume=args.resume, overwrite=args.overwrite)
     job_input = jobs.JobInput(source, getattr(args, "resume", False))
     with job_input as path:

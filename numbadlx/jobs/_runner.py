@@ -55,6 +55,8 @@ def run_job(
     started = time.perf_counter()
     executor = LocalExecutor() if executor is None else executor
     try:
+        if output is not None and input not in (None, "-") and os.path.isfile(input):
+            check_output(os.fspath(input), os.fspath(output))  # said first
         check_replace(output, resume=resume, overwrite=overwrite)  # before any work
     except BaseException:
         executor.close()
