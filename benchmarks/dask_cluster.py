@@ -106,6 +106,7 @@ def main(argv=None):
                     str(source),
                     "-o",
                     str(tmp / "local.txt"),
+                    "--overwrite",  # each repeat replaces the one before
                     "--no-progress",
                     "--threads",
                     str(workers),
@@ -164,8 +165,9 @@ def main(argv=None):
             chunk_bytes = -(-size // tasks)
             out = tmp / f"dask-{tasks}.txt"
             ndask.solve_file(
-                source, out, scheduler=client, chunk_bytes=chunk_bytes, limit=args.limit
-            )
+                source, out, scheduler=client, chunk_bytes=chunk_bytes, limit=args.limit,
+                overwrite=True,
+            )  # fmt: skip
             assert out.read_bytes() == expected
             runs.append(
                 (
@@ -173,8 +175,13 @@ def main(argv=None):
                     len(ndask.line_ranges(source, chunk_bytes)),
                     "file",
                     lambda out=out, chunk_bytes=chunk_bytes: ndask.solve_file(
-                        source, out, scheduler=client, chunk_bytes=chunk_bytes, limit=args.limit
-                    ),
+                        source,
+                        out,
+                        scheduler=client,
+                        chunk_bytes=chunk_bytes,
+                        limit=args.limit,
+                        overwrite=True,
+                    ),  # fmt: skip
                 )
             )
         # interleaved repeats: a busy machine slows every mode alike

@@ -233,6 +233,7 @@ def parquet_rows(launcher, sizes, threads_list):
             assert int(count) == rows
             for threads in threads_list:
                 target = Path(work) / "out.parquet"
+                target.unlink(missing_ok=True)  # a run never replaces a file that holds rows
                 argv = [sys.executable, "-m", "numbadlx", "solve", path, "-o", target]
                 argv += ["--limit", "1", "--no-progress", "--threads", threads]
                 code, seconds, peak, _, err = launcher.run(argv)

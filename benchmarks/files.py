@@ -94,6 +94,9 @@ def run_file(path, out, threads, root=None):
     env = dict(os.environ)
     root = root or str(Path(numbadlx.__file__).resolve().parents[1])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    # removed first, not --overwrite: the command of an older commit (--baseline) has no
+    # such option, and a run never replaces a file that holds results
+    Path(out).unlink(missing_ok=True)
     command = [sys.executable, "-m", "numbadlx", "solve", str(path), "-o", str(out)]
     command += ["--threads", str(threads), "--no-progress"]
     cpu, start = child_cpu(), time.perf_counter()

@@ -98,6 +98,7 @@ def columnar_rows(base, options, source, work, count, baseline):
     subprocess.run([sys.executable, "-c", _TO_PARQUET, str(source), str(parquet_in)], check=True)
     for label, path in (("text -> parquet", source), ("parquet -> parquet", parquet_in)):
         out = work / f"out_{count}.parquet"
+        out.unlink(missing_ok=True)  # the label before wrote it; a run never replaces it
         code, seconds, peak, err = run(base + [str(path), "-o", str(out)] + options)
         if code:
             sys.exit(f"numbadlx solve failed ({code}):\n{err}")
