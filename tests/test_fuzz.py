@@ -476,6 +476,7 @@ def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size)
             "--max-nodes",
             "5000",
             "--no-progress",
+            "--overwrite",  # the examples share tmp_path: each replaces the one before
         ]
     )
     err = capsys.readouterr().err
