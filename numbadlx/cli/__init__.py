@@ -40,6 +40,10 @@ What an interruption leaves:
   the output kind and the puzzle size) and a SHA-256 of the output bytes committed,
   and ``--resume`` refuses a changed input, other options or a changed output. The
   output is locked while a run writes it.
+* An output that holds something (a regular file that is not empty) is never replaced
+  without ``--overwrite``: the command stops before any work (exit code 2), and names
+  a file with a checkpoint as an interrupted run, to carry on with ``--resume`` or
+  start afresh with ``--overwrite``. ``dedup`` takes ``--overwrite`` too.
 
 ``--timeout SECONDS`` limits the wall-clock time spent on each chunk of
 ``--chunk-size`` puzzles (``timeout`` of :func:`numbadlx.sudoku.solve`): puzzles of
