@@ -92,6 +92,8 @@ def check_replace(
         if why is not None:
             if is_locked(place):  # a run in progress, not a finished or interrupted one
                 raise locked_error(place)
+            if resume and not carry_on:  # a written-out file beside a run to resume
+                why += " (with --resume: the run is carried on, then written over it)"
             raise FileExistsError(why)
 
 

@@ -217,7 +217,13 @@ def test_a_parquet_output_and_its_spool_are_kept(tmp_path, capsys):
     with pytest.raises(FileExistsError, match="interrupted run"):
         jobs.solve_file(source, again, chunk_size=8)
     assert spool.read_bytes() == kept
-    assert jobs.solve_file(source, again, chunk_size=8, resume=True).puzzles == 30
+    # a file of that name that appeared meanwhile is kept, the run too
+    again.write_bytes(MINE)
+    with pytest.raises(FileExistsError, match="with --resume: the run is carried on"):
+        jobs.solve_file(source, again, chunk_size=8, resume=True)
+    assert spool.read_bytes() == kept and again.read_bytes() == MINE
+    summary = jobs.solve_file(source, again, chunk_size=8, resume=True, overwrite=True)
+    assert summary.puzzles == 30 and summary.resumed_puzzles == 8
     assert pq.read_table(again).equals(pq.read_table(full))
 
 
