@@ -1,5 +1,5 @@
-"""The checkpoint of a file job (``OUTPUT.progress``), the lock on its output, and
-Ctrl-C held back while a commit runs."""
+"""The checkpoint of a file job (``OUTPUT.progress``), the lock on its output and what
+may be replaced once it is held, and Ctrl-C held back while a commit runs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import os
 import signal
 import threading
 from dataclasses import dataclass
+
+from ..core.words import plural
 
 try:  # POSIX: an output file is locked while a job writes it
     import fcntl
@@ -76,6 +78,43 @@ def locked_error(path):
         f"{path} is being written by another run (it is locked); wait for that "
         f"run to end or choose another output"
     )
+
+
+def refusal(path: str, size: int, *, resume: bool = False, overwrite: bool = False):
+    """Why a run must not start writing the regular file ``path`` of ``size`` bytes
+    (a message), or None when it may: an empty file holds nothing to lose; ``overwrite``
+    allows any; ``resume`` carries on from a checkpoint (checked later) or, without
+    one, starts from the beginning."""
+    if not size or overwrite:
+        return None
+    checkpoint = checkpoint_path(path)
+    if os.path.isfile(checkpoint):
+        if resume:
+            return None
+        try:
+            done = f"{plural(Checkpoint.read(checkpoint).puzzles, 'puzzle')} done"
+        except ValueError:
+            done = f"its checkpoint {checkpoint} is unreadable"
+        return (
+            f"{path} holds an interrupted run ({done}); run again with --resume to carry "
+            f"on, or with --overwrite to start afresh"
+        )
+    if resume:
+        return None
+    return (
+        f"{path} exists ({plural(size, 'byte')}); run again with --overwrite to replace "
+        f"it, or choose another output"
+    )
+
+
+def check_locked(handle, path: str, *, resume: bool = False, overwrite: bool = False) -> None:
+    """:func:`~numbadlx.jobs.check_replace` of the file ``path`` once its lock is held
+    (``handle``, from :func:`open_locked`): the check another writer cannot race. Closes
+    ``handle`` before raising."""
+    why = refusal(path, os.fstat(handle.fileno()).st_size, resume=resume, overwrite=overwrite)
+    if why is not None:
+        handle.close()
+        raise FileExistsError(why)
 
 
 def hash_range(path, digest, begin, end):

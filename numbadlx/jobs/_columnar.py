@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from ..sudoku import format_lines
-from ._checkpoint import fsync_file, open_locked
+from ._checkpoint import check_locked, fsync_file, open_locked
 
 __all__ = ["columnar_kind", "spool_path", "result_schema", "batch_bytes", "finish_output"]
 
@@ -168,8 +168,6 @@ def finish_output(spool: str, output: str, kind: str, *, overwrite: bool = False
     schema alone. An ``output`` that holds something once the lock is taken (one that
     appeared during the run) is replaced only with ``overwrite``; else FileExistsError,
     and the spool is kept."""
-    from ._guard import check_locked  # (it names the spool of a columnar output)
-
     pa = _pyarrow()
     import pyarrow.parquet as pq
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..core.words import plural
-from ._checkpoint import Checkpoint, checkpoint_path, is_locked, locked_error, open_locked
+from ._checkpoint import check_locked, is_locked, locked_error, open_locked, refusal
 from ._columnar import columnar_kind, spool_path
 
 
@@ -15,33 +14,6 @@ def is_stream(path: str) -> bool:
     """A name under /dev or /proc: written as a stream (a terminal, a pipe, /dev/null),
     never checked, cut back or replaced."""
     return os.path.abspath(path).startswith(("/dev/", "/proc/"))
-
-
-def refusal(path: str, size: int, *, resume: bool = False, overwrite: bool = False):
-    """Why a run must not start writing the regular file ``path`` of ``size`` bytes
-    (a message), or None when it may: an empty file holds nothing to lose; ``overwrite``
-    allows any; ``resume`` carries on from a checkpoint (checked later) or, without
-    one, starts from the beginning."""
-    if not size or overwrite:
-        return None
-    checkpoint = checkpoint_path(path)
-    if os.path.isfile(checkpoint):
-        if resume:
-            return None
-        try:
-            done = f"{plural(Checkpoint.read(checkpoint).puzzles, 'puzzle')} done"
-        except ValueError:
-            done = f"its checkpoint {checkpoint} is unreadable"
-        return (
-            f"{path} holds an interrupted run ({done}); run again with --resume to carry "
-            f"on, or with --overwrite to start afresh"
-        )
-    if resume:
-        return None
-    return (
-        f"{path} exists ({plural(size, 'byte')}); run again with --overwrite to replace "
-        f"it, or choose another output"
-    )
 
 
 def _size(path):
@@ -95,16 +67,6 @@ def check_replace(
             if resume and not carry_on:  # a written-out file beside a run to resume
                 why += " (with --resume: the run is carried on, then written over it)"
             raise FileExistsError(why)
-
-
-def check_locked(handle, path: str, *, resume: bool = False, overwrite: bool = False) -> None:
-    """:func:`check_replace` of the file ``path`` once its lock is held (``handle``, from
-    :func:`~._checkpoint.open_locked`): the check another writer cannot race. Closes
-    ``handle`` before raising."""
-    why = refusal(path, os.fstat(handle.fileno()).st_size, resume=resume, overwrite=overwrite)
-    if why is not None:
-        handle.close()
-        raise FileExistsError(why)
 
 
 def replace_file(temp: str, output: str, *, overwrite: bool = False) -> None:

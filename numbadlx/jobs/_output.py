@@ -14,13 +14,13 @@ import numpy as np
 from ._checkpoint import (
     Checkpoint,
     DeferInterrupt,
+    check_locked,
     checkpoint_path,
     fsync_file,
     hash_range,
     open_locked,
     write_checkpoint,
 )
-from ._guard import check_locked
 from ._lines import TALLY_SIZE, tally_dict
 
 

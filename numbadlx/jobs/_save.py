@@ -11,8 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import sudoku as _sudoku
-from ._checkpoint import open_locked
-from ._guard import check_locked
+from ._checkpoint import check_locked, open_locked
 
 
 def save_puzzles(
