@@ -55,8 +55,8 @@ def _box_of(n, rules):
 
 
 def _windows(line, width):
-    """Every run of ``width`` consecutive cells (none on a shorter line)."""
-    return [line[i : i + width] for i in range(len(line) - width + 1)]
+    """Every run of ``width`` consecutive cells (a shorter line is one run)."""
+    return [line[i : i + width] for i in range(max(1, len(line) - width + 1))]
 
 
 def keeps(grid, n, rules):
