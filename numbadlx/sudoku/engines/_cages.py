@@ -7,7 +7,8 @@ constraint rules, repeated with the singles until neither changes a mask:
 
 * **cages** - a digit placed in a cage leaves its other cells (distinct digits); for a
   cage with a total, each digit set of its size that reaches the total (``combos``, made
-  once in Python) survives while it holds the cage's placed digits and its other
+  once in Python; where the cage meets a quadruple, only the sets that leave room for
+  its listed digits) survives while it holds the cage's placed digits and its other
   digits lie among the candidates of the open cells; the open cells keep the union
   of the surviving sets (this is also the min/max bound on the sum), and a digit in
   every surviving set with one open cell left for it is placed there;

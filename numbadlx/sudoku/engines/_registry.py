@@ -159,9 +159,11 @@ def _entry(name, module, **fields):
 # 5.2 times its CPU time (X 3.0x, anti-knight 3.5x, anti-knight plus diagonals 3.9x,
 # diagonals plus windoku 5.2x, disjoint groups 1.5x), and 1.1 to 2.0x on puzzles with
 # 22-26 givens. "bits" was weak only where few givens leave many solutions, which its
-# branch on cells alone under these rules fixed (see _bits._UNITS_WEIGHED_UP_TO): the
-# empty 9x9 under anti-knight and both diagonals, 10,532 nodes (0.03 s) on "bits",
-# 102,255 (0.17-0.26 s) on "cages".
+# branch on cells alone under these rules fixed (see _bits_choose._UNITS_WEIGHED_UP_TO):
+# the empty 9x9 under anti-knight and both diagonals, 10,532 nodes (0.03 s) on "bits",
+# 102,255 (0.17-0.26 s) on "cages"; the digit branch takes turns with it (see
+# _bits._FIRST_RUN) for grids with no solution such as the empty 9x9 under
+# anti-knight, anti-king and both diagonals (16,549 nodes on "bits").
 #
 # Small calls run on the calling thread: a second thread saves at most half of their
 # work, and waking it costs about a millisecond, loading the parallel kernel from the
