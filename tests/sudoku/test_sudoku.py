@@ -143,8 +143,8 @@ def test_bad_arguments_raise():
 def test_results_do_not_depend_on_threads_or_chunks(monkeypatch):
     from numbadlx.sudoku.engines import _registry
 
-    # every call of more than one puzzle on the parallel kernel (a call of this size
-    # would run on the calling thread)
+    # every call of more than one puzzle on two threads (a call of this size would run
+    # on the calling thread alone)
     monkeypatch.setattr(_registry, "SERIAL_SECONDS", 0.0)
     puzzles = np.concatenate([random_puzzles(150, seed=3), random_puzzles(50, seed=4, keep=60)])
     puzzles[::7, :3] = 0  # some with several solutions
