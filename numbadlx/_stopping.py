@@ -185,14 +185,16 @@ def call_stoppable(function, flag, *args, deadline: float | None = None):
     return _call_on_helper(function, flag, args, deadline)
 
 
-def call_on_lanes(function, flag, lanes, *args, deadline: float | None = None):
+def call_on_lanes(function, flag, lanes, *args, deadline: float | None = None, meanwhile=None):
     """``function(*args)`` on ``lanes`` threads at once, every call watching ``flag``:
     ``lanes - 1`` on helper threads, one through :func:`call_stoppable` (on this thread
     where it may run there); True if ``deadline`` stopped them.
 
     For a kernel that releases the GIL and shares its work between its calls (a
     counter among ``args`` that hands out units until none is left): the calls run
-    in parallel without a parallel kernel. When the first calls end, the rest are
+    in parallel without a parallel kernel. ``meanwhile`` (a function, or None) runs on
+    this thread once the others have started, before its own call: work of the
+    caller's that the calls do not wait for. When the first calls end, the rest are
     waited for in short waits. Ctrl-C or the deadline sets the flag: every call returns
     at its next node, each is waited for at most :data:`LET_GO_SECONDS` (then let go),
     and KeyboardInterrupt is raised again, as in :func:`call_stoppable`; so is an
@@ -210,6 +212,8 @@ def call_on_lanes(function, flag, lanes, *args, deadline: float | None = None):
     """
     others = [_start_lane(function, args) for _ in range(lanes - 1)]
     try:
+        if meanwhile is not None:
+            meanwhile()
         _, timed_out = call_stoppable(function, flag, *args, deadline=deadline)
         for thread, done, _ in others:
             timed_out = timed_out or _wait_lane(thread, done, flag, deadline)

@@ -190,7 +190,9 @@ class SudokuResult:
 
 
 def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
-    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk)``.
+    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk,
+    shared)``: ``shared`` when the array is the caller's own memory (a uint8 array
+    passed in), which the result is to keep a copy of.
 
     A puzzle that cannot be read (a bad line, a value out of range) gets INVALID status
     and its message, or raises ValueError with ``errors="raise"``; anything that is not
@@ -209,9 +211,8 @@ def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
     else:
         pre = np.full(chunk.bad.shape[0], engines.NOT_RUN, dtype=np.uint8)
     grid = np.ascontiguousarray(chunk.puzzles, dtype=np.uint8)
-    if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
-        grid = grid.copy()  # the result keeps its own givens
-    return grid, pre, chunk.n, dict(chunk.errors), chunk
+    shared = isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles)
+    return grid, pre, chunk.n, dict(chunk.errors), chunk, shared
 
 
 def _unread_texts(chunk) -> dict:
@@ -336,7 +337,13 @@ def solve(
     elif frames.is_columnar(puzzles):
         puzzles = columnar_chunk(puzzles, column, reading_box(box, rules))
         column = None
-    grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
+    grid, status, n, messages, read, shared = _as_puzzles(puzzles, box, errors, column, rules)
+    # the result keeps its own copy of the givens: made while the other threads solve
+    # (the engines only read the givens) when the call is one kernel call, else here
+    kept = [grid]
+    copy_meanwhile = shared and rules is None and timeout is None and progress is None
+    if shared and not copy_meanwhile:
+        kept[0] = grid = grid.copy()
     if rules is None and read.rules is not None:
         rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
     if rules is None and REGISTRY.get(engine) and REGISTRY[engine].rules_table:
@@ -420,11 +427,14 @@ def solve(
                 chunk,
                 threads,
                 tuple(array[begin:end] for array in out),
+                meanwhile=(lambda: kept.__setitem__(0, grid.copy())) if copy_meanwhile else None,
             )
             if progress is not None:
                 progress(end, n_puzzles)
+    if kept[0] is grid and copy_meanwhile:  # no kernel call (no puzzles)
+        kept[0] = grid.copy()
     return SudokuResult(
-        puzzles=grid,
+        puzzles=kept[0],
         solutions=solutions,
         status=status,
         counts=counts,

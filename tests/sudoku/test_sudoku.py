@@ -155,6 +155,25 @@ def test_results_do_not_depend_on_threads_or_chunks(monkeypatch):
     assert two.threads == 2
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_result_keeps_its_own_givens(threads, monkeypatch):
+    # a uint8 array passed in is the caller's: the result keeps a copy (made while the
+    # second thread solves), and the caller's later writes do not reach it
+    from numbadlx.sudoku.engines import _registry
+
+    monkeypatch.setattr(_registry, "SERIAL_SECONDS", 0.0)  # two threads for 2+ rows
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("needs 2 threads")
+    for puzzles in (random_puzzles(40, seed=8), np.zeros((0, 81), dtype=np.uint8)):
+        before = puzzles.copy()
+        result = sudoku.solve(puzzles, threads=threads)
+        assert not np.shares_memory(result.puzzles, puzzles)
+        puzzles[:] = 0
+        assert np.array_equal(result.puzzles, before)
+        if len(before):
+            assert (result.status != Status.NOT_RUN).all()
+
+
 def test_solve_one_and_count_solutions():
     solution = sudoku.solve_one(EXAMPLE)
     assert sudoku.format_line(solution) == EXAMPLE_SOLUTION

@@ -283,7 +283,9 @@ def work_unit(chunk: int, rows: int, threads: int) -> int:
     return max(1, min(chunk, -(-rows // (64 * threads))))
 
 
-def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=None):
+def run(
+    engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=None, meanwhile=None
+):
     """Solve every row of ``puzzles`` with engine ``engine``'s kernel into
     ``out = (solutions, status, counts, nodes, guesses)``; True if ``deadline`` stopped
     it first.
@@ -304,14 +306,20 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
     compile; None: none) the flag is set too, and the call returns with the puzzle
     being searched as BUDGET and the rows not reached as they were (NOT_RUN). Call
     :func:`make_ready` first to compile or load the kernel outside the call.
+
+    ``meanwhile``, a function, runs on the calling thread while the other threads
+    solve (before the kernel on one thread): work of the caller's that the search
+    does not wait for, done in its shadow.
     """
     with new_flag() as stop:
         kernel, lanes, args = _kernel_call(
             engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
         )
         if lanes == 1:
+            if meanwhile is not None:
+                meanwhile()
             return call_stoppable(kernel, stop, *args, deadline=deadline)[1]
-        return call_on_lanes(kernel, stop, lanes, *args, deadline=deadline)
+        return call_on_lanes(kernel, stop, lanes, *args, deadline=deadline, meanwhile=meanwhile)
 
 
 def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
