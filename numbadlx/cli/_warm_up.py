@@ -95,10 +95,10 @@ def _groups(everything):
 
 
 #: Roughly how long a run takes on an empty Numba cache, said before it starts: the
-#: common groups took 22 s, --all 112 s on a two-core machine at load 1-2 (compiling
-#: runs on one thread, so wall time is about CPU time there). A cache that holds the
-#: kernels makes it seconds; a busy machine, longer.
-ABOUT_MINUTES = {False: "0.5-1", True: "2-3"}
+#: common groups took 18 CPU s, --all 94 CPU s on a two-core machine (compiling runs
+#: on one thread, so on an idle machine wall time is about CPU time). A cache that
+#: holds the kernels makes it seconds; a busy machine, longer.
+ABOUT_MINUTES = {False: "0.5-1", True: "1.5-2"}
 
 
 class _Showing:
