@@ -296,7 +296,7 @@ def test_built_in_sample_is_what_its_header_says():
 
 @pytest.mark.slow
 def test_a_serial_solve_leaves_numba_threading_layer_unstarted():
-    # a few puzzles run the serial kernel: no thread count to set, no threading layer
+    # a few puzzles run on the calling thread: no thread count to set, no threading layer
     # to load; a larger call then runs on the threads asked for
     import subprocess
     import sys
@@ -346,9 +346,9 @@ def test_big_array_is_one_kernel_call_without_progress(monkeypatch):
     calls = []
     real = bulk.run_engine
 
-    def counting(engine, grid_rows, *args):
+    def counting(engine, grid_rows, *args, **options):
         calls.append(grid_rows.shape[0])
-        return real(engine, grid_rows, *args)
+        return real(engine, grid_rows, *args, **options)
 
     monkeypatch.setattr(bulk, "run_engine", counting)
     whole = sudoku.solve(puzzles, threads=2)
