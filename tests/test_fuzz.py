@@ -593,14 +593,10 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         ("numbadlx.core.kernels.memo", "memo_x"),
         ("numbadlx.core.kernels.memo", "memo_c"),
         ("numbadlx.core.kernels.memo", "rehash"),
-        ("numbadlx.sudoku.engines._dlx", "solve_serial"),
-        ("numbadlx.sudoku.engines._dlx", "solve_bulk"),
-        ("numbadlx.sudoku.engines._bits", "solve_serial"),
-        ("numbadlx.sudoku.engines._bits", "solve_bulk"),
-        ("numbadlx.sudoku.engines._bands", "solve_serial"),
-        ("numbadlx.sudoku.engines._bands", "solve_bulk"),
-        ("numbadlx.sudoku.engines._cages", "solve_serial"),
-        ("numbadlx.sudoku.engines._cages", "solve_bulk"),
+        ("numbadlx.sudoku.engines._dlx", "solve_units"),
+        ("numbadlx.sudoku.engines._bits", "solve_units"),
+        ("numbadlx.sudoku.engines._bands", "solve_units"),
+        ("numbadlx.sudoku.engines._cages", "solve_units"),
         ("numbadlx.sudoku.engines._constraint_tables", "_derive"),
     ]:
         stats = getattr(modules[name], attribute).stats

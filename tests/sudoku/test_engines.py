@@ -506,13 +506,12 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
 
 
 @pytest.mark.parametrize("engine", ["dlx", "bits", "bands"])
-def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
-    # every engine's two batch kernels run the one bulk loop: same rows, same results
-    import numba
-
+def test_threads_sharing_the_units_equal_one_call_for_any_unit_size(engine):
+    # every engine's batch kernel runs the one bulk loop: one call on one thread, or
+    # calls at once on several threads sharing one counter, same rows, same results
+    from numbadlx._stopping import call_on_lanes, new_flag
     from numbadlx.sudoku.engines import REGISTRY
     from numbadlx.sudoku.geometry import unit_table
-    from numbadlx.sudoku.parallel import parallel_threads
 
     rng = np.random.default_rng(21)
     puzzles = np.concatenate([random_puzzles(150, seed=22), _holed(9, (3, 3), rng, 40)])
@@ -520,9 +519,9 @@ def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
     invalid = np.zeros(len(puzzles), dtype=np.uint8)
     invalid[5] = Status.INVALID
     table = unit_table(9)
-    kernels = REGISTRY[engine]
+    kernel = REGISTRY[engine].solve_units
 
-    def run(kernel, *args):
+    def run(chunk, lanes):
         out = (
             np.zeros_like(puzzles),
             invalid.copy(),
@@ -530,16 +529,19 @@ def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
             np.zeros(len(puzzles), dtype=np.int64),
             np.zeros(len(puzzles), dtype=np.int64),
         )
-        kernel(puzzles, table, 3, 0, np.zeros(1, np.int64), *args, *out)
+        counter = np.zeros(1, np.int64)
+        with new_flag() as stop:
+            call_on_lanes(kernel, stop, lanes, puzzles, table, 3, 0, stop, chunk, counter, *out)
+        units = -(-len(puzzles) // chunk)
+        assert counter[0] == units + lanes  # each lane's last take found no unit left
         return out
 
-    serial = run(kernels.solve_serial)
+    serial = run(len(puzzles), 1)
     assert serial[1][5] == Status.INVALID and not serial[0][5].any()
-    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    assert (serial[1][serial[1] != Status.INVALID] != Status.NOT_RUN).all()
     for chunk in (1, 3, 64, 1000):
-        for lanes in (1, threads, 5):  # 5: more lanes than threads
-            with parallel_threads(threads):
-                parallel = run(kernels.solve_bulk, chunk, lanes)
+        for lanes in (1, 2, 5):  # 5: more lanes than cores
+            parallel = run(chunk, lanes)
             for a, b in zip(serial, parallel):
                 assert np.array_equal(a, b), (chunk, lanes)
 
@@ -551,7 +553,7 @@ def test_every_engine_keeps_the_one_contract():
 
     from numbadlx.sudoku import engines
 
-    kernels = ("allocate_work", "solve_one", "solve_serial", "solve_bulk")
+    kernels = ("allocate_work", "solve_one", "solve_units")
 
     def parameters(engine):
         return [list(inspect.signature(getattr(engine, k).py_func).parameters) for k in kernels]

@@ -52,7 +52,7 @@ and lowering most of the rest; no function above 0.5 s of its own.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -60,7 +60,7 @@ from numba.extending import intrinsic
 from ..._compiling import inner_njit
 from ._bits_choose import choose
 from ._contract import INVALID, PLACED, final_status, stop_requested
-from ._loop import lanes_for, solve_rows, take_units
+from ._loop import take_units
 from ._propagation import place, propagate, propagate_crossing
 
 _ONE = np.uint64(1)
@@ -493,60 +493,38 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return _search(grid, table, limit, max_nodes, stop, work, solution)
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = _allocate(table)
-    solve_rows(
-        _search,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    work = _allocate(table)
+    take_units(
+        _search,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

@@ -72,14 +72,14 @@ a dot) is a puzzle without a solution (NO_SOLUTION). Counters as the "bits" engi
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._cage_pass import cage_pass
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._line_rules import line_rules
 from ._line_totals import propagate_totals
-from ._loop import lanes_for, solve_rows, take_units
+from ._loop import take_units
 from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
 from ._propagation import place, propagate
@@ -451,60 +451,38 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return final_status(complete, count, limit), count, visited, guesses
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = allocate_work(table)
-    solve_rows(
-        solve_one,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    take_units(
+        solve_one,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

@@ -31,7 +31,16 @@ def run(puzzles, rules, n, limit=2, max_nodes=0, engine=ENGINE, **build):
         table = constraint_table(units, checked, **build)
     else:
         table = engine.table_for(units, checked)
-    engine.solve_serial(puzzles, table, limit, max_nodes, np.zeros(1, np.int64), *out)
+    engine.solve_units(
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        np.zeros(1, np.int64),
+        max(1, rows),
+        np.zeros(1, np.int64),
+        *out,
+    )
     return out
 
 

@@ -79,7 +79,9 @@ def _solve(puzzles, table):
         np.zeros(rows, np.int64),
         np.zeros(rows, np.int64),
     )
-    REGISTRY["bits"].solve_serial(puzzles, table, 2, 0, np.zeros(1, np.int64), *out)
+    REGISTRY["bits"].solve_units(
+        puzzles, table, 2, 0, np.zeros(1, np.int64), max(1, rows), np.zeros(1, np.int64), *out
+    )
     return out
 
 

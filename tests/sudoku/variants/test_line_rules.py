@@ -182,7 +182,8 @@ def random_grid(n, box, rng):
 
 
 def run(puzzles, rules, n, limit):
-    """The engine's serial kernel on ``puzzles`` (rows of n*n) under ``rules``."""
+    """The engine's kernel, one call on this thread, on ``puzzles`` (rows of n*n) under
+    ``rules``."""
     puzzles = np.atleast_2d(np.asarray(puzzles, dtype=np.uint8))
     rows = puzzles.shape[0]
     out = (
@@ -194,7 +195,9 @@ def run(puzzles, rules, n, limit):
     )
     checked = rules.checked(n)
     table = constraint_table(geometry.unit_table(n, rules=checked), checked)
-    ENGINE.solve_serial(puzzles, table, limit, 0, np.zeros(1, np.int64), *out)
+    ENGINE.solve_units(
+        puzzles, table, limit, 0, np.zeros(1, np.int64), max(1, rows), np.zeros(1, np.int64), *out
+    )
     return out
 
 
