@@ -264,7 +264,17 @@ def _settle(masks, table, queue, tail, segments, open_cells):
             if s3 < 0:
                 return -1
         if table.sum_total.shape[0]:
-            tail, s4 = propagate_sums(masks, table, queue, tail)
+            tail, s4 = propagate_sums(
+                masks,
+                table.sum_start,
+                table.sum_cells,
+                table.sum_coef,
+                table.sum_group,
+                table.sum_total,
+                table.sum_exact,
+                queue,
+                tail,
+            )
             if s4 < 0:
                 return -1
         if table.tri_mid.shape[0]:

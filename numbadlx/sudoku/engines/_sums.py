@@ -88,15 +88,15 @@ def _keep(masks, cell, kept, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def _bounds(masks, table, s, queue, tail):
-    """The bounds step of sum ``s``. Returns ``(tail, state, open cells, product of
-    their candidate counts)``; state -1 for a contradiction."""
-    start = table.sum_start[s]
-    end = table.sum_start[s + 1]
-    cells = table.sum_cells
-    coef = table.sum_coef
-    group = table.sum_group
-    total = table.sum_total[s]
+def _bounds(masks, sum_start, cells, coef, group, totals, exact, s, queue, tail):
+    """The bounds step of sum ``s`` (the table's sum arrays passed one by one: a call
+    that takes the whole table counts a reference to each of its arrays in and out,
+    which cost more than the step itself on the arrow puzzles). Returns ``(tail,
+    state, open cells, product of their candidate counts)``; state -1 for a
+    contradiction; the product stops growing past ``exact``."""
+    start = sum_start[s]
+    end = sum_start[s + 1]
+    total = totals[s]
     lo = 0
     hi = 0
     t = start
@@ -178,29 +178,27 @@ def _bounds(masks, table, s, queue, tail):
             m = masks[cell]
             if not m & PLACED:
                 open_cells += 1
-                if product <= table.sum_exact:  # past the bound it stays past it
+                if product <= exact:  # past the bound it stays past it
                     product *= np.int64(popcount(m))
         t = g
     return tail, changed, open_cells, product
 
 
 @njit(cache=True, nogil=True)
-def _exact(masks, table, s, open_cells, queue, tail):
+def _exact(masks, sum_start, cells, coef, group, totals, s, open_cells, ints, bits, queue, tail):
     """The exact step of sum ``s`` over its ``open_cells`` open cells: each digit kept
     is part of an assignment that makes the total (distinct within each group; placed
-    cells count as they are). Returns ``(tail, state)``."""
-    start = table.sum_start[s]
-    end = table.sum_start[s + 1]
-    cells = table.sum_cells
-    coef = table.sum_coef
-    group = table.sum_group
-    target = table.sum_total[s]
-    term = np.empty(open_cells, dtype=np.int64)
-    left = np.empty(open_cells + 1, dtype=np.uint64)
-    chosen = np.empty(open_cells, dtype=np.uint64)
-    support = np.zeros(open_cells, dtype=np.uint64)
-    reach_lo = np.zeros(open_cells + 1, dtype=np.int64)
-    reach_hi = np.zeros(open_cells + 1, dtype=np.int64)
+    cells count as they are); ``ints`` and ``bits`` are scratch rows (three each, of at
+    least ``open_cells + 1``). Returns ``(tail, state)``."""
+    start = sum_start[s]
+    end = sum_start[s + 1]
+    target = totals[s]
+    term, reach_lo, reach_hi = ints[0], ints[1], ints[2]
+    left, chosen, support = bits[0], bits[1], bits[2]
+    reach_lo[open_cells] = 0
+    reach_hi[open_cells] = 0
+    for i in range(open_cells):
+        support[i] = _ZERO
     m_open = 0
     for t in range(start, end):
         m = masks[cells[t]]
@@ -263,18 +261,27 @@ def _exact(masks, table, s, open_cells, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def propagate_sums(masks, table, queue, tail):
-    """Every linear sum of ``table``: bounds, then exact support where it is cheap (see
-    the module docstring). Returns ``(tail, state)``: state -1 for a contradiction,
-    1 for a change, 0 for none; cells left with one digit are placed and queued."""
+def propagate_sums(masks, start, cells, coef, group, total, exact, queue, tail):
+    """Every linear sum of a table (its fields ``sum_start``, ``sum_cells``,
+    ``sum_coef``, ``sum_group``, ``sum_total``, ``sum_exact``, passed one by one: a
+    call that takes the whole table counts a reference to each of its arrays in and
+    out): bounds, then exact support where it is cheap (see the module docstring).
+    Returns ``(tail, state)``: state -1 for a contradiction, 1 for a change, 0 for
+    none; cells left with one digit are placed and queued."""
     changed = 0
-    for s in range(table.sum_total.shape[0]):
-        tail, state, open_cells, product = _bounds(masks, table, s, queue, tail)
+    ints = np.empty((3, masks.shape[0] + 1), dtype=np.int64)
+    bits = np.empty((3, masks.shape[0] + 1), dtype=np.uint64)
+    for s in range(total.shape[0]):
+        tail, state, open_cells, product = _bounds(
+            masks, start, cells, coef, group, total, exact, s, queue, tail
+        )
         if state < 0:
             return tail, -1
         changed |= state
-        if open_cells > 0 and product <= table.sum_exact:
-            tail, state = _exact(masks, table, s, open_cells, queue, tail)
+        if open_cells > 0 and product <= exact:
+            tail, state = _exact(
+                masks, start, cells, coef, group, total, s, open_cells, ints, bits, queue, tail
+            )
             if state < 0:
                 return tail, -1
             changed |= state
