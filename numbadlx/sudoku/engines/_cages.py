@@ -40,7 +40,7 @@ cell with at most four is tried, and one that propagates to a contradiction goes
 (deeper, where the subtrees are small, probing cost more than it saved on inequality
 Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
 open cell with the fewest candidates, ties going to the cell whose probes placed the
-most, then to the cell most pair, thermometer and line links touch.
+most, then to the cell most pair, thermometer, line and sum links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
