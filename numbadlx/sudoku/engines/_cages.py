@@ -19,7 +19,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   second cell's row is ``pair_back``); two relations meeting in a cell, towards two
   peers, are checked together (:mod:`._relations`);
 * **sums** - linear sums with coefficients (arrows, little killers, region-sum and
-  zipper lines), bounds and exact support: :mod:`._sums`; and a region-sum line's
+  zipper lines), bounds, exact support and the digits a group of peers on a sum
+  needs: :mod:`._sums`; and a region-sum line's
   segments by the totals they all reach: :mod:`._line_totals`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
@@ -266,6 +267,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
         if table.sum_total.shape[0]:
             tail, s4 = propagate_sums(
                 masks,
+                table.peers,
                 table.sum_start,
                 table.sum_cells,
                 table.sum_coef,

@@ -13,7 +13,17 @@ so hold distinct digits (an arrow's cells inside one box). Two steps per sum:
   a group whose cells have fewer than ``k`` candidates together is a contradiction;
 * **exact support** - a sum with few open cells (the product of their candidate counts
   at most ``table.sum_exact``) is enumerated, distinct within each group: each digit
-  left is part of an assignment that makes the total.
+  left is part of an assignment that makes the total;
+* **needed digits** - in the same enumeration, the digits that every assignment puts
+  into a group's open cells (two or more) leave each other cell that sees all of
+  them: a bulb of 6 over three cells of one box puts 1, 2 and 3 there, and the box's
+  other cells lose them (a person's first step on an arrow; the singles do not see
+  it). On the published arrow puzzles it took "Eddies" from 54,768 nodes to 29,876,
+  "Orbit" from 641 to 436, "Arrow" from 110 to 24 and "Pill arrow" from 131 to 17.
+
+The steps take the table's sum arrays one by one (a call that takes the whole table
+counts a reference to each of its arrays in and out, which cost more than the steps
+on the arrow puzzles), and the enumeration's scratch is made once a pass.
 
 Table fields (see :class:`~._constraint_tables.ConstraintTable`)::
 
@@ -185,20 +195,25 @@ def _bounds(masks, sum_start, cells, coef, group, totals, exact, s, queue, tail)
 
 
 @njit(cache=True, nogil=True)
-def _exact(masks, sum_start, cells, coef, group, totals, s, open_cells, ints, bits, queue, tail):
+def _exact(
+    masks, peers, sum_start, cells, coef, group, totals, s, open_cells, ints, bits, queue, tail
+):
     """The exact step of sum ``s`` over its ``open_cells`` open cells: each digit kept
     is part of an assignment that makes the total (distinct within each group; placed
-    cells count as they are); ``ints`` and ``bits`` are scratch rows (three each, of at
-    least ``open_cells + 1``). Returns ``(tail, state)``."""
+    cells count as they are); then the digits every assignment puts into a group's
+    open cells (two or more) leave the cells that see all of them (``peers``: each
+    cell's peers). ``ints`` and ``bits`` are scratch rows (three and four, of at least
+    ``open_cells + 1``). Returns ``(tail, state)``."""
     start = sum_start[s]
     end = sum_start[s + 1]
     target = totals[s]
     term, reach_lo, reach_hi = ints[0], ints[1], ints[2]
-    left, chosen, support = bits[0], bits[1], bits[2]
+    left, chosen, support, need = bits[0], bits[1], bits[2], bits[3]
     reach_lo[open_cells] = 0
     reach_hi[open_cells] = 0
     for i in range(open_cells):
         support[i] = _ZERO
+        need[i] = _DIGITS
     m_open = 0
     for t in range(start, end):
         m = masks[cells[t]]
@@ -244,8 +259,13 @@ def _exact(masks, sum_start, cells, coef, group, totals, s, open_cells, ints, bi
         chosen[depth] = bit
         if depth == open_cells - 1:
             if value == target:
+                used = _ZERO  # the digits of the group so far; kept at its last term
                 for i in range(open_cells):
                     support[i] |= chosen[i]
+                    used |= chosen[i]
+                    if i == open_cells - 1 or group[term[i + 1]] != group[term[i]]:
+                        need[i] &= used
+                        used = _ZERO
             continue
         partial = value
         depth += 1
@@ -257,11 +277,57 @@ def _exact(masks, sum_start, cells, coef, group, totals, s, open_cells, ints, bi
         if state < 0:
             return tail, -1
         changed |= state
+    first = 0
+    for i in range(open_cells):
+        if i < open_cells - 1 and group[term[i + 1]] == group[term[i]]:
+            continue
+        tail, state = _needed(masks, peers, cells, term, first, i + 1, need[i], queue, tail)
+        if state < 0:
+            return tail, -1
+        changed |= state
+        first = i + 1
+    return tail, changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _needed(masks, peers, cells, term, first, end, need, queue, tail):
+    """The digits ``need`` that the group of open terms ``term[first:end]`` (two or
+    more cells, peers of each other) holds whatever the assignment leave every other
+    cell that sees all its cells. Returns ``(tail, state)``."""
+    need &= _DIGITS
+    if end - first < 2 or need == 0:
+        return tail, 0
+    changed = 0
+    a = cells[term[first]]
+    for k in range(peers.shape[1]):
+        p = peers[a, k]
+        m = masks[p]
+        if m & PLACED or not m & need:
+            continue
+        sees = True
+        for j in range(first + 1, end):
+            q = cells[term[j]]
+            if q == p:
+                sees = False
+                break
+            seen = False
+            for r in range(peers.shape[1]):
+                if peers[q, r] == p:
+                    seen = True
+                    break
+            if not seen:
+                sees = False
+                break
+        if sees:
+            tail, state = _keep(masks, p, m & ~need, queue, tail)
+            if state < 0:
+                return tail, -1
+            changed |= state
     return tail, changed
 
 
 @njit(cache=True, nogil=True)
-def propagate_sums(masks, start, cells, coef, group, total, exact, queue, tail):
+def propagate_sums(masks, peers, start, cells, coef, group, total, exact, queue, tail):
     """Every linear sum of a table (its fields ``sum_start``, ``sum_cells``,
     ``sum_coef``, ``sum_group``, ``sum_total``, ``sum_exact``, passed one by one: a
     call that takes the whole table counts a reference to each of its arrays in and
@@ -270,7 +336,7 @@ def propagate_sums(masks, start, cells, coef, group, total, exact, queue, tail):
     none; cells left with one digit are placed and queued."""
     changed = 0
     ints = np.empty((3, masks.shape[0] + 1), dtype=np.int64)
-    bits = np.empty((3, masks.shape[0] + 1), dtype=np.uint64)
+    bits = np.empty((4, masks.shape[0] + 1), dtype=np.uint64)
     for s in range(total.shape[0]):
         tail, state, open_cells, product = _bounds(
             masks, start, cells, coef, group, total, exact, s, queue, tail
@@ -280,7 +346,19 @@ def propagate_sums(masks, start, cells, coef, group, total, exact, queue, tail):
         changed |= state
         if open_cells > 0 and product <= exact:
             tail, state = _exact(
-                masks, start, cells, coef, group, total, s, open_cells, ints, bits, queue, tail
+                masks,
+                peers,
+                start,
+                cells,
+                coef,
+                group,
+                total,
+                s,
+                open_cells,
+                ints,
+                bits,
+                queue,
+                tail,
             )
             if state < 0:
                 return tail, -1
