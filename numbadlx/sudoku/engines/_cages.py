@@ -20,7 +20,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   second cell's row is ``pair_back``); two relations meeting in a cell, towards two
   peers, are checked together (:mod:`._relations`);
 * **sums** - linear sums with coefficients (arrows, little killers, region-sum and
-  zipper lines), bounds and exact support: :mod:`._sums`; and a region-sum line's
+  zipper lines), bounds, exact support and the digits a group of peers on a sum
+  needs: :mod:`._sums`; and a region-sum line's
   segments by the totals they all reach: :mod:`._line_totals`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
@@ -41,7 +42,7 @@ cell with at most four is tried, and one that propagates to a contradiction goes
 (deeper, where the subtrees are small, probing cost more than it saved on inequality
 Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
 open cell with the fewest candidates, ties going to the cell whose probes placed the
-most, then to the cell most pair, thermometer and line links touch.
+most, then to the cell most pair, thermometer, line and sum links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -265,7 +266,18 @@ def _settle(masks, table, queue, tail, segments, open_cells):
             if s3 < 0:
                 return -1
         if table.sum_total.shape[0]:
-            tail, s4 = propagate_sums(masks, table, queue, tail)
+            tail, s4 = propagate_sums(
+                masks,
+                table.peers,
+                table.sum_start,
+                table.sum_cells,
+                table.sum_coef,
+                table.sum_group,
+                table.sum_total,
+                table.sum_exact,
+                queue,
+                tail,
+            )
             if s4 < 0:
                 return -1
         if table.tri_mid.shape[0]:
