@@ -253,6 +253,17 @@ def test_a_bomb_in_a_later_batch_or_another_column_is_never_expanded(tmp_path):
     message, peak = _peak_refusing(path)
     assert peak < 5_000_000
     assert "dictionary 0 would decompress to 10,000,008 bytes for 1 rows" in message
+    # dictionaries each within bounds, but held at once: 80 MB from a few kilobytes
+    entries = pa.array(["0" * 10_000] * 2000)
+    columns = {"puzzle": [good] * 10}
+    for k in range(4):
+        columns[f"d{k}"] = pa.DictionaryArray.from_arrays(pa.array([0] * 10, pa.int16()), entries)
+    _write_ipc(path, pa.table(columns))
+    assert path.stat().st_size < 100_000
+    message, peak = _peak_refusing(path)
+    assert peak < 5_000_000
+    assert "the dictionaries would decompress" in message
+    assert "to 80,032,016: past 67,108,864, more than 1,000 times as many" in message
     # an uncompressed file is read where it lies, however long its values
     _write_ipc(path, pa.table({"puzzle": [good, "0" * 10**6]}), compression=None)
     assert sudoku.solve(path).status_names().tolist() == ["UNIQUE", "INVALID"]

@@ -223,15 +223,17 @@ def _inflated(view, batch: _Table, body: int, length: int, first: int, count: in
 
 
 def _refuse(name, what, grown, stored, rows, per_row, limit):
-    if grown > (rows + 1) * per_row:
+    """ValueError when ``grown`` bytes (``stored`` as they are in the file) are more than
+    ``per_row`` a row (unless None), or past :data:`SMALL_BATCH` and :data:`MOST_RATIO`."""
+    if per_row is not None and grown > (rows + 1) * per_row:
         raise ValueError(
             f"{name}: {what} would decompress to {grown:,} bytes for {rows:,} rows, more "
             f"than {limit:,} values a row: not a file of puzzles"
         )
     if grown > max(SMALL_BATCH, MOST_RATIO * stored):
         raise ValueError(
-            f"{name}: {what} would decompress {stored:,} bytes to {grown:,}, more than "
-            f"{MOST_RATIO:,} times: not a file of puzzles"
+            f"{name}: {what} would decompress {stored:,} bytes to {grown:,}: past "
+            f"{SMALL_BATCH:,}, more than {MOST_RATIO:,} times as many: not a file of puzzles"
         )
 
 
@@ -240,8 +242,9 @@ def check_ipc(view, schema, picked: list[int], stream: bool, name: str, limit: i
     file, or a stream if ``stream``) would decompress its columns ``picked`` (indices
     in ``schema``) to more than ``limit`` values a row (plus :data:`ROW_SLACK` bytes),
     or past :data:`SMALL_BATCH` bytes to more than :data:`MOST_RATIO` times their stored
-    size; a dictionary batch is held to the same bounds by its own entries. Uncompressed
-    batches are passed over (they are read where they lie, memory-mapped).
+    size; a dictionary batch is held to the same bounds by its own entries, and all the
+    compressed dictionaries together (the reader holds them at once) to the last one.
+    Uncompressed batches are passed over (they are read where they lie, memory-mapped).
 
     Examples
     --------
@@ -267,7 +270,8 @@ def check_ipc(view, schema, picked: list[int], stream: bool, name: str, limit: i
 def _check(view, schema, picked, stream, name, limit, pa):
     types = [field.type for field in schema]
     dictionary_width = max([_dictionary_width(kind, pa) for kind in types] or [1])
-    batches = 0
+    batches = held = held_stored = 0
+    last = max(picked)
     for kind, header, body, length in _messages(view, stream):
         if kind not in (_RECORD_BATCH, _DICTIONARY_BATCH) or header is None:
             continue
@@ -283,6 +287,9 @@ def _check(view, schema, picked, stream, name, limit, pa):
             per_row = limit * dictionary_width + ROW_SLACK
             what = f"dictionary {header.scalar(0, '<q')}"
             _refuse(name, what, grown, stored, rows, per_row, limit)
+            # the reader holds every dictionary (and their deltas) at once
+            held, held_stored = held + grown, held_stored + stored
+            _refuse(name, "the dictionaries", held, held_stored, 0, None, limit)
             continue
         counts = batch.vector(4, 8)
         variadic = iter([_read(batch.buf, "<q", counts[0] + 8 * i) for i in range(counts[1])])
@@ -294,6 +301,8 @@ def _check(view, schema, picked, stream, name, limit, pa):
                 what = f"record batch {batches}, column {schema.names[index]}"
                 _refuse(name, what, grown, stored, rows, limit * width + ROW_SLACK, limit)
             first += count
+            if index == last:
+                break
         batches += 1
 
 
