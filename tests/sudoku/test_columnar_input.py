@@ -269,6 +269,45 @@ def test_a_bomb_in_a_later_batch_or_another_column_is_never_expanded(tmp_path):
     assert sudoku.solve(path).status_names().tolist() == ["UNIQUE", "INVALID"]
 
 
+def _columns_of_every_layout():
+    """Three rows of a column of each kind of Arrow layout (nested, views, unions)."""
+    unions = [pa.array([1, 2, 3]), pa.array(["a", "b", "c"])]
+    columns = {
+        "null": pa.nulls(3),
+        "bool": pa.array([True, None, False]),
+        "decimal": pa.array([1, 2, 3], pa.decimal128(10, 2)),
+        "fixed": pa.array([b"ab", b"cd", None], pa.binary(2)),
+        "large": pa.array(["a", None, "c"], pa.large_string()),
+        "list": pa.array([[1], None, [2, 3]], pa.large_list(pa.int64())),
+        "fixed_list": pa.array([[1, 2], None, [2, 3]], pa.list_(pa.int16(), 2)),
+        "struct": pa.array([{"a": 1, "b": "x"}, None, {"a": 2, "b": "yy"}]),
+        "map": pa.array([[("k", 1)], None, []], pa.map_(pa.string(), pa.int32())),
+        "dict": pa.array(["a", "b", "a"]).dictionary_encode(),
+        "sparse": pa.UnionArray.from_sparse(pa.array([0, 1, 0], pa.int8()), unions),
+        "dense": pa.UnionArray.from_dense(
+            pa.array([0, 1, 0], pa.int8()), pa.array([0, 0, 1], pa.int32()), unions
+        ),
+    }
+    if hasattr(pa, "string_view"):
+        columns["view"] = pa.array(["a" * 20, None, "c" * 30], pa.string_view())
+        columns["list_view"] = pa.array([[1], None, [2, 3]], pa.list_view(pa.int8()))
+    if hasattr(pa, "RunEndEncodedArray"):
+        runs = pa.array([2, 3], pa.int32())
+        columns["runs"] = pa.RunEndEncodedArray.from_arrays(runs, pa.array(["x", "y"]))
+    return columns
+
+
+def test_the_puzzle_column_is_measured_after_columns_of_every_layout(tmp_path):
+    # the buffers of the columns before it are counted as the writer lays them out: a
+    # miscount would measure the wrong buffers and give another size, or none
+    path = tmp_path / "p.arrows"
+    for name, column in _columns_of_every_layout().items():
+        table = pa.table({name: column, "puzzle": ["0" * 50_000] * 3})
+        _write_ipc(path, table, stream=True)
+        message, _ = _peak_refusing(path)
+        assert "column puzzle would decompress to 150,016 bytes for 3 rows" in message, name
+
+
 def _batch_body(path):
     """Where the first record batch's metadata and body start in the stream ``path``."""
     with pa.OSFile(str(path)) as source:

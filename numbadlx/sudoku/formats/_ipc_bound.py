@@ -109,12 +109,12 @@ def layout(kind, pa, variadic) -> tuple[int, int]:
         return 0, 1
     if t.is_string(kind) or t.is_large_string(kind) or t.is_binary(kind) or t.is_large_binary(kind):
         return 3, 1
-    if t.is_string_view(kind) or t.is_binary_view(kind):
+    if _is(kind, t, "is_string_view", "is_binary_view"):
         extra = next(variadic, None)
         if extra is None or extra < 0:
             raise _Malformed("a view column without its count of data buffers")
         return 2 + extra, 1
-    if t.is_run_end_encoded(kind):
+    if _is(kind, t, "is_run_end_encoded"):
         children = [kind.run_end_type, kind.value_type]
         own = 0
     elif t.is_struct(kind):
@@ -123,7 +123,7 @@ def layout(kind, pa, variadic) -> tuple[int, int]:
     elif t.is_union(kind):
         children = [kind.field(i).type for i in range(kind.num_fields)]
         own = 2 if kind.mode == "dense" else 1
-    elif t.is_list_view(kind) or t.is_large_list_view(kind):
+    elif _is(kind, t, "is_list_view", "is_large_list_view"):
         children, own = [kind.value_type], 3
     elif t.is_fixed_size_list(kind):
         children, own = [kind.value_type], 1
@@ -141,6 +141,12 @@ def layout(kind, pa, variadic) -> tuple[int, int]:
         more, wide = layout(child, pa, variadic)
         buffers, width = buffers + more, max(width, wide)
     return buffers, width
+
+
+def _is(kind, types, *tests: str) -> bool:
+    """Whether ``kind`` passes one of the ``pyarrow.types`` tests named (a test this
+    pyarrow lacks is for a type it cannot read)."""
+    return any(getattr(types, test, lambda _: False)(kind) for test in tests)
 
 
 def _message(view, at: int, room: int) -> tuple[_Table | None, int]:
