@@ -296,6 +296,7 @@ DEPENDENCIES = {
         "sudoku/formats/_fpuzzles_rules.py",
         "sudoku/formats/_fpuzzles_text.py",
         "sudoku/formats/_grid.py",
+        "sudoku/formats/_ipc_bound.py",
         "sudoku/formats/_items.py",
         "sudoku/formats/_killer.py",
         "sudoku/formats/_lines.py",
