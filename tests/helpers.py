@@ -3,7 +3,8 @@
 * :func:`data_dir`: where the public datasets are (:func:`need_data`: one file, or skip);
 * Sudoku text material for the I/O tests (``tests/_io_material.py``): :data:`LINE9`,
   :data:`GRID9`, :func:`random_puzzles`, :func:`write_csv`, :func:`error_of`;
-* :func:`grid_errors`: an independent check of completed Sudoku grids;
+* :func:`grid_errors`: an independent check of completed Sudoku grids; :func:`holed_puzzles`:
+  random grids with holes (unique, several-solution and no-solution puzzles);
 * :func:`line_rule_holds` and :func:`line_rules_hold`: plain checks of full grids
   against outside clues, lines and quadruples, written from the Rules docstring;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
@@ -515,3 +516,34 @@ def grids_with_first_row(box):
 
     fill(n)
     return np.array(found, dtype=np.uint8)
+
+
+def holed_puzzles(n, box, rng, count):
+    """Random grids with random holes: unique, several-solution and (with one given
+    changed to a digit nothing else in its units holds) mostly no-solution puzzles."""
+    from numbadlx.sudoku import random_grid as _random_grid
+
+    out = []
+    for k in range(count):
+        grid = _random_grid(n, box=box, seed=int(rng.integers(1 << 30)))
+        puzzle = grid.copy()
+        share = (0.3, 0.5, 0.7)[k % 3] if n <= 16 else (0.15, 0.25, 0.35)[k % 3]
+        puzzle[rng.random(n * n) < share] = 0
+        if k % 4 == 3:
+            # swap one given for a digit missing from its row, column and box
+            cells = np.flatnonzero(puzzle)
+            cell = int(rng.choice(cells))
+            r, c = divmod(cell, n)
+            b0, b1 = r - r % box[0], c - c % box[1]
+            units = np.concatenate(
+                [
+                    puzzle.reshape(n, n)[r],
+                    puzzle.reshape(n, n)[:, c],
+                    puzzle.reshape(n, n)[b0 : b0 + box[0], b1 : b1 + box[1]].ravel(),
+                ]
+            )
+            free = np.setdiff1d(np.arange(1, n + 1), units)
+            if free.size:
+                puzzle[cell] = rng.choice(free)
+        out.append(puzzle)
+    return np.array(out, dtype=np.uint8)
