@@ -15,6 +15,8 @@
   oracle, ``tests/sudoku/variants/sat_oracle.py``);
 * f-puzzles material: :func:`compress_base64` (lz-string packing, the twin of the
   reader), :func:`grid_json`, a real link (:data:`X_LINK`) and a classic (:data:`CLASSIC`);
+* :data:`FUZZ` and :data:`FEW`: the fuzz tests' Hypothesis settings, and
+  :func:`check_built_problem`, what every exact-cover problem a fuzzed builder makes must do;
 * :data:`run_once` and :func:`plain_env`: the tests of the user's path that one of CI's
   two runs of the suite takes (the plain one, or the bounds-checked one), and the
   environment their subprocesses get.
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests._io_material import (  # noqa: F401 - shared through this module
     GRID9,
@@ -547,3 +550,31 @@ def holed_puzzles(n, box, rng, count):
                 puzzle[cell] = rng.choice(free)
         out.append(puzzle)
     return np.array(out, dtype=np.uint8)
+
+
+# Hypothesis settings of the fuzz tests. More examples for a long bug hunt:
+# NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz*.py
+EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+FEW = settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+
+
+def check_built_problem(problem):
+    """A built problem can be searched, and every solution it gives is exact."""
+    total = problem.count(limit=200, max_nodes=200_000)
+    listed = list(problem.solutions(limit=20, max_nodes=200_000))
+    assert len(listed) == min(total, 20)
+    for solution in listed:
+        assert problem.verify(solution)
+    first = problem.solve(max_nodes=200_000)
+    assert (first is None) == (total == 0)
+    if first is not None:
+        assert problem.verify(first)
