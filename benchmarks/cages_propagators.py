@@ -199,8 +199,15 @@ def solve(puzzles, rules, setting):
         np.zeros(rows, np.int64),
     )
     began = time.process_time()
-    ENGINE.solve_serial(
-        np.asarray(puzzles, np.uint8), table, 2, 2_000_000, np.zeros(1, np.int64), *out
+    ENGINE.solve_units(
+        np.asarray(puzzles, np.uint8),
+        table,
+        2,
+        2_000_000,
+        np.zeros(1, np.int64),
+        max(1, rows),
+        np.zeros(1, np.int64),
+        *out,
     )
     return out[1], out[3], time.process_time() - began
 

@@ -231,8 +231,8 @@ def bench_threads(names, rounds, min_seconds):
     rows = []
     for name in names:
         puzzles = load(name)
-        # the parallel kernel is compiled (or loaded) before the clock runs: a rate
-        # excludes compile time
+        # the kernel is compiled (or loaded) before the clock runs: a rate excludes
+        # compile time
         for threads in (1, 2):
             sudoku.solve(puzzles, limit=2, threads=threads)
         times = {1: [], 2: []}

@@ -42,6 +42,11 @@ median of ``--rounds`` calls:
   the boxes, and hard ones made with as few signs as keep one solution): each UNIQUE,
   equal to its solution, within 1 s.
 
+**Published puzzles** (after the search targets; ``--published`` prints only them):
+every puzzle of the tests' published variant puzzles that numbadlx reads, solved on one
+thread by ``sudoku.solve`` and checked against its published solution; the target is
+2 CPU seconds a puzzle (``published.py``).
+
 **Generated variants** (``--generated N`` puzzles per rule set, 0 skips them): X,
 jigsaw, windoku, anti-knight, non-consecutive and thermometer puzzles made by
 ``sudoku.generate(N, rules=..., minimal=False, clues=(22, 26))`` (unique; a clue count
@@ -76,6 +81,7 @@ sys.path.insert(0, str(HERE))
 
 import inequality  # noqa: E402
 import machine  # noqa: E402
+import published  # noqa: E402
 
 from numbadlx import sudoku  # noqa: E402
 from numbadlx.sudoku import geometry  # noqa: E402
@@ -317,6 +323,9 @@ def main(argv=None):
         "it takes about half a second a killer)",
     )
     parser.add_argument("--targets", action="store_true", help="only the search targets")
+    parser.add_argument(
+        "--published", action="store_true", help="only the published puzzles (see published.py)"
+    )
     machine.add_results_option(parser, "variants")
     args = parser.parse_args(argv)
     env = os.environ.get("NUMBADLX_DATA")
@@ -324,10 +333,15 @@ def main(argv=None):
     path = folder / KILLERS
     print(machine.describe("Sudoku variants: the shared Killer Sudokus, one thread"))
     start_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    if args.published:
+        published.published_rows(args.rounds)
+        print(f"\n# load avg at end {machine.load_average()}")
+        return 0
     target_rows(args.rounds)
     if args.targets:
         print(f"\n# load avg at end {machine.load_average()}")
         return 0
+    published.published_rows(args.rounds)
     chunk = parse_chunk(path)
     check(chunk, solve_each(chunk, tables_of(chunk)))  # compile or load the kernel
     spans = {

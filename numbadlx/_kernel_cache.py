@@ -113,10 +113,12 @@ DEPENDENCIES = {
     ),
     "sudoku/engines/_bits.py": (
         "_compiling.py",
+        "sudoku/engines/_bits_choose.py",
         "sudoku/engines/_contract.py",
         "sudoku/engines/_loop.py",
         "sudoku/engines/_propagation.py",
     ),
+    "sudoku/engines/_bits_choose.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/engines/_cage_pass.py": ("sudoku/engines/_contract.py",),
     "sudoku/engines/_cage_rows.py": (
         "_compiling.py",
@@ -262,6 +264,7 @@ DEPENDENCIES = {
         "sudoku/engines/_band_tables.py",
         "sudoku/engines/_bands.py",
         "sudoku/engines/_bits.py",
+        "sudoku/engines/_bits_choose.py",
         "sudoku/engines/_cage_pass.py",
         "sudoku/engines/_cage_rows.py",
         "sudoku/engines/_cages.py",
@@ -293,6 +296,7 @@ DEPENDENCIES = {
         "sudoku/formats/_fpuzzles_rules.py",
         "sudoku/formats/_fpuzzles_text.py",
         "sudoku/formats/_grid.py",
+        "sudoku/formats/_ipc_bound.py",
         "sudoku/formats/_items.py",
         "sudoku/formats/_killer.py",
         "sudoku/formats/_lines.py",

@@ -71,6 +71,7 @@ import numpy as np
 
 __all__ = [
     "LET_GO_SECONDS",
+    "call_on_lanes",
     "call_stoppable",
     "clock",
     "ctrl_c_count",
@@ -182,6 +183,86 @@ def call_stoppable(function, flag, *args, deadline: float | None = None):
     if deadline is None and _runs_here(function):
         return _call_here(function, flag, args), False
     return _call_on_helper(function, flag, args, deadline)
+
+
+def call_on_lanes(function, flag, lanes, *args, deadline: float | None = None, meanwhile=None):
+    """``function(*args)`` on ``lanes`` threads at once, every call watching ``flag``:
+    ``lanes - 1`` on helper threads, one through :func:`call_stoppable` (on this thread
+    where it may run there); True if ``deadline`` stopped them.
+
+    For a kernel that releases the GIL and shares its work between its calls (a
+    counter among ``args`` that hands out units until none is left): the calls run
+    in parallel without a parallel kernel. ``meanwhile`` (a function, or None) runs on
+    this thread once the others have started, before its own call: work of the
+    caller's that the calls do not wait for. When the first calls end, the rest are
+    waited for in short waits. Ctrl-C or the deadline sets the flag: every call returns
+    at its next node, each is waited for at most :data:`LET_GO_SECONDS` (then let go),
+    and KeyboardInterrupt is raised again, as in :func:`call_stoppable`; so is an
+    error raised by any call.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> taken = []
+    >>> with new_flag() as flag:
+    ...     call_on_lanes(taken.append, flag, 3, "unit")
+    False
+    >>> taken
+    ['unit', 'unit', 'unit']
+    """
+    others = [_start_lane(function, args) for _ in range(lanes - 1)]
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        _, timed_out = call_stoppable(function, flag, *args, deadline=deadline)
+        for thread, done, _ in others:
+            timed_out = timed_out or _wait_lane(thread, done, flag, deadline)
+    except BaseException:  # Ctrl-C: every lane stops at its next node
+        flag[0] = 1
+        for thread, done, _ in others:
+            _wait_for(thread, done, LET_GO_SECONDS)
+        raise
+    for *_, outcome in others:
+        if "error" in outcome:
+            raise outcome["error"]
+    if flag[0] != 0 and not timed_out:  # stopped by stop_all, or Ctrl-C on another thread
+        raise KeyboardInterrupt
+    return timed_out
+
+
+def _start_lane(function, args):
+    """``function(*args)`` handed to a helper thread: ``(thread, done, outcome)``."""
+    outcome = {}
+    done = threading.Event()
+
+    def target():
+        try:
+            function(*args)
+        except BaseException as error:  # raised again by call_on_lanes
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    helper = _helper()
+    helper.calls.put(target)
+    return helper.thread, done, outcome
+
+
+def _wait_lane(thread, done, flag, deadline):
+    """Wait for one lane of :func:`call_on_lanes` in short waits (Ctrl-C comes between
+    them); at ``deadline`` set the flag and wait at most :data:`LET_GO_SECONDS` more.
+    True if the deadline passed."""
+    while not done.is_set():
+        wait = _POLL_SECONDS
+        if deadline is not None:
+            left = deadline - clock()
+            if left <= 0:
+                flag[0] = 1
+                _wait_for(thread, done, LET_GO_SECONDS)
+                return True
+            wait = min(wait, left)
+        done.wait(wait)
+    return False
 
 
 def _call_on_helper(function, flag, args, deadline):

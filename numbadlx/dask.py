@@ -73,7 +73,7 @@ _STATUS_NAMES = [status.name for status in _sudoku.Status]
 
 def _solve_array(grid, limit, max_nodes, box, threads, chunk, invalid=None, timeout=None):
     """``sudoku.solve`` with the task's options (it is safe to call from several
-    threads at once: it serialises its parallel calls under Numba's workqueue layer)."""
+    threads at once: each call runs its own threads over the compiled kernels)."""
     kwargs = dict(
         limit=limit, threads=threads, max_nodes=max_nodes, box=box, chunk=chunk, invalid=invalid
     )

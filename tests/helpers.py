@@ -3,7 +3,8 @@
 * :func:`data_dir`: where the public datasets are (:func:`need_data`: one file, or skip);
 * Sudoku text material for the I/O tests (``tests/_io_material.py``): :data:`LINE9`,
   :data:`GRID9`, :func:`random_puzzles`, :func:`write_csv`, :func:`error_of`;
-* :func:`grid_errors`: an independent check of completed Sudoku grids;
+* :func:`grid_errors`: an independent check of completed Sudoku grids; :func:`holed_puzzles`:
+  random grids with holes (unique, several-solution and no-solution puzzles);
 * :func:`line_rule_holds` and :func:`line_rules_hold`: plain checks of full grids
   against outside clues, lines and quadruples, written from the Rules docstring;
 * the slow, obviously correct twins of the search (``naive_*``): every subset of
@@ -14,6 +15,8 @@
   oracle, ``tests/sudoku/variants/sat_oracle.py``);
 * f-puzzles material: :func:`compress_base64` (lz-string packing, the twin of the
   reader), :func:`grid_json`, a real link (:data:`X_LINK`) and a classic (:data:`CLASSIC`);
+* :data:`FUZZ` and :data:`FEW`: the fuzz tests' Hypothesis settings, and
+  :func:`check_built_problem`, what every exact-cover problem a fuzzed builder makes must do;
 * :data:`run_once` and :func:`plain_env`: the tests of the user's path that one of CI's
   two runs of the suite takes (the plain one, or the bounds-checked one), and the
   environment their subprocesses get.
@@ -31,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests._io_material import (  # noqa: F401 - shared through this module
     GRID9,
@@ -515,3 +519,62 @@ def grids_with_first_row(box):
 
     fill(n)
     return np.array(found, dtype=np.uint8)
+
+
+def holed_puzzles(n, box, rng, count):
+    """Random grids with random holes: unique, several-solution and (with one given
+    changed to a digit nothing else in its units holds) mostly no-solution puzzles."""
+    from numbadlx.sudoku import random_grid as _random_grid
+
+    out = []
+    for k in range(count):
+        grid = _random_grid(n, box=box, seed=int(rng.integers(1 << 30)))
+        puzzle = grid.copy()
+        share = (0.3, 0.5, 0.7)[k % 3] if n <= 16 else (0.15, 0.25, 0.35)[k % 3]
+        puzzle[rng.random(n * n) < share] = 0
+        if k % 4 == 3:
+            # swap one given for a digit missing from its row, column and box
+            cells = np.flatnonzero(puzzle)
+            cell = int(rng.choice(cells))
+            r, c = divmod(cell, n)
+            b0, b1 = r - r % box[0], c - c % box[1]
+            units = np.concatenate(
+                [
+                    puzzle.reshape(n, n)[r],
+                    puzzle.reshape(n, n)[:, c],
+                    puzzle.reshape(n, n)[b0 : b0 + box[0], b1 : b1 + box[1]].ravel(),
+                ]
+            )
+            free = np.setdiff1d(np.arange(1, n + 1), units)
+            if free.size:
+                puzzle[cell] = rng.choice(free)
+        out.append(puzzle)
+    return np.array(out, dtype=np.uint8)
+
+
+# Hypothesis settings of the fuzz tests. More examples for a long bug hunt:
+# NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz*.py
+EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+FEW = settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+
+
+def check_built_problem(problem):
+    """A built problem can be searched, and every solution it gives is exact."""
+    total = problem.count(limit=200, max_nodes=200_000)
+    listed = list(problem.solutions(limit=20, max_nodes=200_000))
+    assert len(listed) == min(total, 20)
+    for solution in listed:
+        assert problem.verify(solution)
+    first = problem.solve(max_nodes=200_000)
+    assert (first is None) == (total == 0)
+    if first is not None:
+        assert problem.verify(first)

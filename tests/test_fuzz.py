@@ -10,32 +10,17 @@ that slips past the input checks into a kernel raises IndexError there.
 import csv
 import io
 import math
-import os
-import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from numbadlx import ExactCover, problems, sudoku
 from numbadlx.cli import EXIT_NO_ANSWER, EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, main
 from numbadlx.sudoku import format_lines, iter_chunks, parse, read_csv
-from tests.helpers import all_4x4_grids, bounds_checked, grid_errors
-
-# More examples for a long bug hunt: NUMBADLX_FUZZ_EXAMPLES=2000 python -m pytest ...
-EXAMPLES = int(os.environ.get("NUMBADLX_FUZZ_EXAMPLES", "150"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.function_scoped_fixture,
-    ],
-)
-FEW = settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+from tests.helpers import FEW, FUZZ, all_4x4_grids, bounds_checked, check_built_problem, grid_errors
 
 # --------------------------------------------------------------------- inputs
 # Text that looks a little like puzzles, so the fuzzing reaches past the first check.
@@ -252,67 +237,7 @@ def test_files_iter_chunks_and_read_csv(tmp_path, text, name, chunk_size):
         _check_puzzles(puzzles) if len(puzzles) else None
 
 
-# ------------------------------------------------------------------ builders
-JUNK = st.one_of(
-    st.none(),
-    st.text(max_size=3),
-    st.floats(),
-    st.booleans(),
-    st.integers(-(10**30), 10**30),
-    st.lists(st.integers(0, 3), max_size=2),
-    st.just(np.int64(2)),
-    st.just(np.float64(1.0)),
-)
-
-
-@st.composite
-def option_lists(draw):
-    n_items = draw(st.integers(0, 8))
-    options = []
-    for _ in range(draw(st.integers(0, 8))):
-        items = draw(st.lists(st.integers(-1, n_items + 1), max_size=4))
-        kinds = [list, tuple, np.array]
-        if draw(st.integers(0, 5)) == 0:
-            items = items + [draw(JUNK)]
-            kinds = [list, tuple]
-        option = draw(st.sampled_from(kinds))(items) if draw(st.integers(0, 6)) else draw(JUNK)
-        options.append(option)
-    n_given = draw(st.one_of(st.none(), st.integers(-1, 10), JUNK))
-    secondary = draw(
-        st.one_of(
-            st.none(), st.integers(-1, 4), JUNK, st.lists(st.booleans(), max_size=9).map(np.array)
-        )
-    )
-    return options, n_given, secondary
-
-
-def _check_problem(problem):
-    """A built problem can be searched, and every solution it gives is exact."""
-    total = problem.count(limit=200, max_nodes=200_000)
-    listed = list(problem.solutions(limit=20, max_nodes=200_000))
-    assert len(listed) == min(total, 20)
-    for solution in listed:
-        assert problem.verify(solution)
-    first = problem.solve(max_nodes=200_000)
-    assert (first is None) == (total == 0)
-    if first is not None:
-        assert problem.verify(first)
-
-
-@FUZZ
-@given(option_lists())
-def test_exact_cover_from_option_lists(case):
-    options, n_items, secondary = case
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. numpy on ragged or odd input
-            problem = ExactCover(options, n_items=n_items, secondary=secondary, dense=False)
-    except ValueError as error:
-        assert str(error)
-        return
-    _check_problem(problem)
-
-
+# ------------------------------------------------- builders (more in test_fuzz_exact_cover.py)
 @FUZZ
 @given(
     arrays(
@@ -328,70 +253,7 @@ def test_exact_cover_from_dense_arrays(matrix, secondary):
     except ValueError:
         return
     assert problem.n_options == (matrix.shape[0] if matrix.ndim == 2 else -1)
-    _check_problem(problem)
-
-
-@FUZZ
-@given(
-    st.lists(st.integers(-2, 12), max_size=12),
-    st.lists(st.integers(-2, 12), max_size=12),
-    st.one_of(st.none(), st.integers(-1, 12)),
-)
-def test_exact_cover_from_csr(indptr, indices, n_items):
-    try:
-        problem = ExactCover.from_csr(indptr, indices, n_items=n_items)
-    except ValueError:
-        return
-    _check_problem(problem)
-
-
-DLX_CHARS = "abcxyz|: \t\n\r:012"
-
-
-@st.composite
-def dlx_texts(draw):
-    if draw(st.booleans()):
-        return draw(st.text(DLX_CHARS, max_size=200))
-    names = draw(
-        st.lists(
-            st.sampled_from(["a", "b", "c", "x", "y", "2|a", "1:3|b", "0:2|c", "|", "q:r", "a"]),
-            max_size=7,
-        )
-    )
-    lines = [" ".join(names)]
-    for _ in range(draw(st.integers(0, 8))):
-        lines.append(
-            " ".join(
-                draw(
-                    st.lists(
-                        st.sampled_from(
-                            ["a", "b", "c", "x", "y", "x:red", "y:blue", "x:", "a:red", "zz", "|"]
-                        ),
-                        max_size=4,
-                    )
-                )
-            )
-        )
-    return "\n".join(lines) + "\n"
-
-
-@FUZZ
-@given(dlx_texts())
-def test_exact_cover_from_dlx_text(text):
-    assume("\n" in text)  # a one-line string might name a file
-    try:
-        problem = ExactCover.from_dlx(text)
-    except ValueError as error:
-        assert str(error)
-        return
-    total = problem.count(limit=200, max_nodes=200_000)
-    listed = list(problem.solutions(limit=10, max_nodes=200_000))
-    assert len(listed) == min(total, 10)
-    if problem.algorithm == "X":
-        assert all(problem.verify(solution) for solution in listed)
-    # and it writes back to text that reads as the same problem
-    again = ExactCover.from_dlx(problem.to_dlx())
-    assert again.count(limit=200, max_nodes=200_000) == total
+    check_built_problem(problem)
 
 
 # ---------------------------------------------------------------- bulk solver
@@ -533,20 +395,6 @@ def test_cli_on_random_files(tmp_path, capsys, text, name, out_name, chunk_size)
             assert grid_errors(puzzles[k : k + 1], grid, sudoku.box_shape(n)) == []
 
 
-@FEW
-@given(dlx_texts())
-def test_cli_count_on_random_dlx(tmp_path, capsys, text):
-    path = tmp_path / "p.dlx"
-    path.write_bytes(_to_bytes(text))
-    code = main(["count", str(path), "--limit", "50", "--max-nodes", "100000", "--show", "2"])
-    captured = capsys.readouterr()
-    assert code in (0, 2, 3), captured.err
-    if code == 2:
-        assert "numbadlx: error:" in captured.err
-    elif code == 0:
-        assert "solution" in captured.out
-
-
 # ------------------------------------------------------- bounds checking is real
 @pytest.mark.skipif(not bounds_checked(), reason="only in the NUMBA_BOUNDSCHECK=1 run")
 def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
@@ -594,14 +442,10 @@ def test_boundscheck_run_compiles_its_kernels_instead_of_loading_them():
         ("numbadlx.core.kernels.memo", "memo_x"),
         ("numbadlx.core.kernels.memo", "memo_c"),
         ("numbadlx.core.kernels.memo", "rehash"),
-        ("numbadlx.sudoku.engines._dlx", "solve_serial"),
-        ("numbadlx.sudoku.engines._dlx", "solve_bulk"),
-        ("numbadlx.sudoku.engines._bits", "solve_serial"),
-        ("numbadlx.sudoku.engines._bits", "solve_bulk"),
-        ("numbadlx.sudoku.engines._bands", "solve_serial"),
-        ("numbadlx.sudoku.engines._bands", "solve_bulk"),
-        ("numbadlx.sudoku.engines._cages", "solve_serial"),
-        ("numbadlx.sudoku.engines._cages", "solve_bulk"),
+        ("numbadlx.sudoku.engines._dlx", "solve_units"),
+        ("numbadlx.sudoku.engines._bits", "solve_units"),
+        ("numbadlx.sudoku.engines._bands", "solve_units"),
+        ("numbadlx.sudoku.engines._cages", "solve_units"),
         ("numbadlx.sudoku.engines._constraint_tables", "_derive"),
     ]:
         stats = getattr(modules[name], attribute).stats

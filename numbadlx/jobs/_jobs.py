@@ -143,15 +143,15 @@ class SolveJob:
 
     def warm(self, n, puzzles=None, rules=None):
         """Compile or load the kernels a chunk of ``puzzles`` puzzles of this size needs
-        (serial or parallel); ``rules``: the chunk's rules, one per row (a killer CSV,
-        an f-puzzles file), whose engines are warmed instead of the classic one."""
+        (one per engine, whatever the threads); ``rules``: the chunk's rules, one per
+        row (a killer CSV, an f-puzzles file), whose engines are warmed instead of the
+        classic one."""
         if rules is None:
             engine = _sudoku.pick_engine(self.engine, n, self.box)
             _sudoku.warm_up((engine,), puzzles=puzzles, threads=self.threads)
             return
         # an empty grid under the first rule set of each engine the rows take, a node
-        # of search: its tables and kernels (serial, or parallel for a group of equal
-        # rules big enough to run in parallel) compile or load here
+        # of search: its tables and kernel compile or load here
         if isinstance(rules, KillerRows):
             # killer rows run together, each under its own table: a few of them warm that
             caged = np.flatnonzero(rules.valid)[:17]

@@ -100,10 +100,8 @@ def _pair_rules(n, rules):
 
 
 def _window(line, width):
-    """``(a, b, apart)`` for the cells of a line at most ``width`` apart (none on a line
-    shorter than a window of ``width`` cells)."""
-    if len(line) < width:
-        return []
+    """``(a, b, apart)`` for the cells of a line at most ``width`` apart (on a line
+    shorter than a window, every pair, all fewer than ``width`` apart)."""
     return [
         (line[i], line[j], j - i)
         for i in range(len(line))

@@ -4,14 +4,13 @@
 __all__ = ["solver_label"]
 
 
-def solver_label(engines: str, parallel: bool = False) -> str:
+def solver_label(engines: str) -> str:
     """The name under which a first use announces the solver's kernels: one name for
-    a kernel wherever it compiles (the kernels serve every grid size), the parallel
-    kernel, which large inputs take, named apart from the one-thread kernel.
+    a kernel wherever it compiles (the kernels serve every grid size and thread count).
 
     Examples
     --------
-    >>> solver_label("bands"), solver_label("bits,cages", parallel=True)
-    ('the Sudoku solver (bands engine)', 'the Sudoku solver (bits,cages engine, parallel)')
+    >>> solver_label("bands"), solver_label("bits,cages")
+    ('the Sudoku solver (bands engine)', 'the Sudoku solver (bits,cages engine)')
     """
-    return f"the Sudoku solver ({engines} engine{', parallel' if parallel else ''})"
+    return f"the Sudoku solver ({engines} engine)"

@@ -21,7 +21,6 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import os
 import time
@@ -45,7 +44,7 @@ from .cover import decode_cover, to_exact_cover
 from .engines import ENGINES, REGISTRY, pick_engine
 from .engines import run as run_engine
 from .formats import columnar_chunk, parse_chunk
-from .parallel import check_threads, parallel_threads
+from .parallel import check_threads
 from .shape import box_note, box_shape
 from .variants import Rules, reading_box
 
@@ -191,7 +190,9 @@ class SudokuResult:
 
 
 def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
-    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk)``.
+    """Return ``(array (N, n*n) uint8, pre-status (N,) uint8, n, messages, chunk,
+    shared)``: ``shared`` when the array is the caller's own memory (a uint8 array
+    passed in), which the result is to keep a copy of.
 
     A puzzle that cannot be read (a bad line, a value out of range) gets INVALID status
     and its message, or raises ValueError with ``errors="raise"``; anything that is not
@@ -210,9 +211,8 @@ def _as_puzzles(puzzles, box, errors="status", column=None, rules=None):
     else:
         pre = np.full(chunk.bad.shape[0], engines.NOT_RUN, dtype=np.uint8)
     grid = np.ascontiguousarray(chunk.puzzles, dtype=np.uint8)
-    if isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles):
-        grid = grid.copy()  # the result keeps its own givens
-    return grid, pre, chunk.n, dict(chunk.errors), chunk
+    shared = isinstance(puzzles, np.ndarray) and np.may_share_memory(grid, puzzles)
+    return grid, pre, chunk.n, dict(chunk.errors), chunk, shared
 
 
 def _unread_texts(chunk) -> dict:
@@ -337,7 +337,13 @@ def solve(
     elif frames.is_columnar(puzzles):
         puzzles = columnar_chunk(puzzles, column, reading_box(box, rules))
         column = None
-    grid, status, n, messages, read = _as_puzzles(puzzles, box, errors, column, rules)
+    grid, status, n, messages, read, shared = _as_puzzles(puzzles, box, errors, column, rules)
+    # the result keeps its own copy of the givens: made while the other threads solve
+    # (the engines only read the givens) when the call is one kernel call, else here
+    kept = [grid]
+    copy_meanwhile = shared and rules is None and timeout is None and progress is None
+    if shared and not copy_meanwhile:
+        kept[0] = grid = grid.copy()
     if rules is None and read.rules is not None:
         rules = read.rules  # a source that gives each puzzle its rules (a killer CSV)
     if rules is None and REGISTRY.get(engine) and REGISTRY[engine].rules_table:
@@ -365,23 +371,16 @@ def solve(
     nodes = np.zeros(n_puzzles, dtype=np.int64)
     guesses = np.zeros(n_puzzles, dtype=np.int64)
     start = time.perf_counter()
-    # a call small enough for the serial kernels alone (one thread's work, see
-    # engines.run), or on one thread, leaves Numba's thread settings, and its
-    # threading layer, alone
-    serial_up_to = REGISTRY[engine].serial_up_to(n) if engine in REGISTRY and rules is None else 1
-    serial = n_puzzles <= serial_up_to or (rules is None and check_threads(threads) == 1)
-    threads_used = (
-        contextlib.nullcontext(check_threads(threads)) if serial else parallel_threads(threads)
-    )
-    label = solver_label(engine if rules is None else shown, parallel=not serial)
-    with threads_used as threads, first_use(label):
+    # the engines run on Python threads (see engines.run): Numba's thread settings,
+    # and its threading layer, are left alone
+    threads = check_threads(threads)
+    with first_use(solver_label(engine if rules is None else shown)):
         # Blocks of puzzles between progress reports. Each block is a kernel call, and
-        # each call wakes the other threads, which on a virtual machine can cost a
-        # millisecond, and ends with a tail where one thread waits for the other's last
-        # unit: "bands" solves 9x9 puzzles in a few microseconds, so its blocks are
-        # bigger (32,768 puzzles is still well under a second). Without progress
-        # reports the whole array is one call (Ctrl-C reaches a running call through
-        # its stop flag, see engines.run).
+        # each call wakes the other threads and ends with a tail where one thread waits
+        # for the other's last unit: "bands" solves 9x9 puzzles in a few microseconds,
+        # so its blocks are bigger (32,768 puzzles is still well under a second).
+        # Without progress reports the whole array is one call (Ctrl-C reaches a
+        # running call through its stop flag, see engines.run).
         block = max(chunk * threads * 16, 32768 if engine == "bands" else 4096)
         if progress is None:
             block = max(block, n_puzzles)
@@ -428,11 +427,14 @@ def solve(
                 chunk,
                 threads,
                 tuple(array[begin:end] for array in out),
+                meanwhile=(lambda: kept.__setitem__(0, grid.copy())) if copy_meanwhile else None,
             )
             if progress is not None:
                 progress(end, n_puzzles)
+    if kept[0] is grid and copy_meanwhile:  # no kernel call (no puzzles)
+        kept[0] = grid.copy()
     return SudokuResult(
-        puzzles=grid,
+        puzzles=kept[0],
         solutions=solutions,
         status=status,
         counts=counts,
@@ -458,40 +460,37 @@ def warm_up(
 ) -> None:
     """Compile (first run) or load from Numba's cache the batch kernels of ``engines``
     (default: all of them) by solving blank grids, so that later timings measure the
-    solver alone: the serial and the parallel kernel, or with ``puzzles`` only the one
-    that :func:`solve` runs for that many puzzles on ``threads`` threads (default: as
-    :func:`solve`). A call that compiles says so on standard error
+    solver alone. Each engine has one batch kernel, which :func:`solve` runs on one
+    thread or several; ``puzzles`` and ``threads`` are taken for the calls of older
+    versions, and change nothing. A call that compiles says so on standard error
     (``NUMBADLX_QUIET=1`` silences it).
 
     Examples
     --------
     >>> warm_up(("bands",))
-    >>> warm_up(("bits",), puzzles=1)   # the serial kernel only
+    >>> warm_up(("bits",), puzzles=1)
     """
+    if puzzles is not None:
+        check_count(puzzles, "puzzles")
+    check_threads(threads)
     for engine in engines:
         n, box = (9, (3, 3)) if engine == "bands" else (4, (2, 2))
         name = pick_engine(engine, n, box)
         table = geometry.unit_table(n, box)
         if REGISTRY[name].rules_table is not None:
             table = REGISTRY[name].rules_table(table, Rules(box=box).checked(n))
-        # one puzzle (the serial kernel) and a bigger batch (the parallel one); the
-        # kernels take every size's unit table, so a 4x4 one compiles them for all
-        serial_up_to = REGISTRY[name].serial_up_to(n)
-        sizes = (1, serial_up_to + 1)
-        if puzzles is not None:
-            serial = check_threads(threads) <= 1 or puzzles <= serial_up_to
-            sizes = sizes[:1] if serial else sizes[1:]
-        for rows in sizes:
-            with first_use(solver_label(name, parallel=rows > serial_up_to)):
-                grid = np.zeros((rows, n * n), dtype=np.uint8)
-                out = (
-                    np.zeros_like(grid),
-                    np.zeros(rows, dtype=np.uint8),
-                    np.zeros(rows, dtype=np.int64),
-                    np.zeros(rows, dtype=np.int64),
-                    np.zeros(rows, dtype=np.int64),
-                )
-                run_engine(name, grid, table, 1, 0, 1, 2, out)
+        # one blank puzzle; the kernel takes every size's unit table, so a 4x4 one
+        # compiles it for all
+        with first_use(solver_label(name)):
+            grid = np.zeros((1, n * n), dtype=np.uint8)
+            out = (
+                np.zeros_like(grid),
+                np.zeros(1, dtype=np.uint8),
+                np.zeros(1, dtype=np.int64),
+                np.zeros(1, dtype=np.int64),
+                np.zeros(1, dtype=np.int64),
+            )
+            run_engine(name, grid, table, 1, 0, 1, 1, out)
 
 
 def default_sample_path() -> str:

@@ -1,10 +1,11 @@
 """Running the Sudoku layer's ``prange`` kernels: one place for the thread count and
 for the lock that Numba's ``workqueue`` threading layer needs.
 
-Every bulk call (``solve``, ``generate``, ``random_grids``, ``rate``, ``transform``)
-runs its parallel kernel inside ``with parallel_threads(threads) as threads:``. Kernels
-whose work is uneven hand it out with :func:`~numbadlx.sudoku.engines.fetch_add`
-(also importable from here).
+Every bulk call with a ``prange`` kernel (``random_grids``, ``rate``, ``transform``)
+runs it inside ``with parallel_threads(threads) as threads:``. ``solve`` and ``generate``
+have none: they run their compiled kernels on Python threads (the kernels release the
+GIL), and take only :func:`check_threads` from here. Kernels whose work is uneven hand
+it out with :func:`~numbadlx.sudoku.engines.fetch_add` (also importable from here).
 """
 
 from __future__ import annotations

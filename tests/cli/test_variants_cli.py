@@ -107,8 +107,8 @@ def test_warm_up_all_covers_the_variant_kernels(capsys):
             run()
     from numbadlx.sudoku.engines import _cages
 
-    # the serial kernel and the parallel one that files of more puzzles take
-    assert _cages.solve_serial.signatures and _cages.solve_bulk.signatures
+    # the one batch kernel, which files of more puzzles run on more threads
+    assert _cages.solve_units.signatures
 
 
 def test_json_lines_and_a_byte_order_mark(tmp_path):

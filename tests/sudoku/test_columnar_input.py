@@ -3,6 +3,7 @@ SudokuResult.to_arrow: the same answers as the CSV they were made from, bad rows
 place, resumable row by row."""
 
 import csv
+import re
 
 import numpy as np
 import pytest
@@ -160,18 +161,215 @@ def test_long_values_are_bad_rows_and_never_expanded(tmp_path):
         list(sudoku.iter_chunks(parquet, column="my.puzzle"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an Arrow IPC file with compressed buffers is decompressed a whole record batch "
-    "at a time before any value is measured",
-)
-def test_a_compressed_arrow_file_is_not_expanded(tmp_path):
+def _peak_refusing(path):
+    """The error reading ``path`` raised and the most bytes Arrow held at once before."""
+    pool = pa.proxy_memory_pool(pa.default_memory_pool())
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        with pytest.raises(ValueError) as error:
+            list(sudoku.iter_chunks(path))
+    finally:
+        pa.set_memory_pool(before)
+    return str(error.value), pool.max_memory()
+
+
+def _write_ipc(path, table, compression="zstd", stream=False, max_chunksize=None):
+    options = pa.ipc.IpcWriteOptions(compression=compression)
+    new = pa.ipc.new_stream if stream else pa.ipc.new_file
+    with new(path, table.schema, options=options) as writer:
+        writer.write_table(table, max_chunksize=max_chunksize)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_compressed_arrow_file_is_not_expanded(tmp_path, stream):
     path = tmp_path / "p.arrow"
     table = pa.table({"puzzle": ["0" * 50_000] * 1000})
-    options = pa.ipc.IpcWriteOptions(compression="zstd")
-    with pa.ipc.new_file(path, table.schema, options=options) as writer:
-        writer.write_table(table)
+    _write_ipc(path, table, stream=stream)
     del table
     assert path.stat().st_size < 100_000
-    _, peak = _peak_reading(path)
+    message, peak = _peak_refusing(path)
     assert peak < 5_000_000
+    assert message == (
+        f"{path}: record batch 0, column puzzle would decompress to 50,004,004 bytes for "
+        f"1,000 rows, more than 10,000 values a row: not a file of puzzles"
+    )
+
+
+def test_compressed_arrow_files_and_streams_read_as_the_published_solutions(kaggle, tmp_path):
+    feather = pytest.importorskip("pyarrow.feather")
+    quizzes, solutions = kaggle
+    table = _table(quizzes, solutions)
+    lz4 = tmp_path / "p.feather"
+    feather.write_feather(table, lz4, chunksize=300)  # version 2: lz4 by default
+    assert pa.ipc.open_file(lz4).num_record_batches == 7
+    zstd_file, zstd_stream = tmp_path / "p.arrow", tmp_path / "p.arrows"
+    _write_ipc(zstd_file, table, max_chunksize=500)
+    _write_ipc(zstd_stream, table, stream=True, max_chunksize=500)
+    for path in (lz4, zstd_file, zstd_stream):
+        result = sudoku.solve(path, column="question")
+        assert result.status_counts() == {"UNIQUE": 2000}, path
+        assert sudoku.format_lines(result.solutions) == solutions, path
+        assert result.messages == {}, path  # the answer column was read and checked
+        done = 700  # a read resumed inside the third batch
+        rest = list(sudoku.iter_chunks(path, column="question", start_row=done))
+        assert rest[0].line_numbers[0] == done + 1
+        assert (
+            sudoku.format_lines(np.concatenate([c.puzzles for c in rest]))[:3]
+            == quizzes[done : done + 3]
+        )
+    # list columns compressed too; a long value in a compressed dictionary is a bad row
+    good = "1.....1..3.....4"
+    cells = pa.array([[1, 0, 0, 0, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 0, 4]] * 3, pa.list_(pa.int64()))
+    _write_ipc(zstd_file, pa.table({"puzzle": cells}), compression="lz4")
+    assert sudoku.solve(zstd_file).status_names().tolist() == ["UNIQUE"] * 3
+    column = _repeated("0" * 12_000, 1000, good)
+    _write_ipc(zstd_file, pa.table({"puzzle": column}))
+    chunks, peak = _peak_reading(zstd_file)
+    assert peak < 5_000_000
+    assert np.concatenate([c.bad for c in chunks]).tolist() == [False] + [True] * 1000 + [False]
+    assert "12000 long" in chunks[0].errors[0][1]
+
+
+def test_a_bomb_in_a_later_batch_or_another_column_is_never_expanded(tmp_path):
+    good = "1.....1..3.....4"
+    path = tmp_path / "p.arrow"
+    batches = [pa.record_batch({"puzzle": [good] * 10}) for _ in range(3)]
+    batches.append(pa.record_batch({"puzzle": [good] + ["1" * 1_000_000] * 9}))
+    for stream in (False, True):
+        _write_ipc(path, pa.Table.from_batches(batches), stream=stream)
+        message, peak = _peak_refusing(path)
+        assert peak < 5_000_000
+        assert "record batch 3, column puzzle would decompress to 9,000,060 bytes for 10 rows" in (
+            message
+        )
+    # a column that is not read is not decompressed; its dictionary would be, so it counts
+    notes = pa.array(["n" * 5_000_000] * 10)
+    _write_ipc(path, pa.table({"puzzle": [good] * 10, "notes": notes}))
+    chunks, peak = _peak_reading(path)
+    assert peak < 5_000_000 and sum(len(c) for c in chunks) == 10
+    bomb = pa.DictionaryArray.from_arrays(pa.array([0] * 10, pa.int8()), pa.array(["n" * 10**7]))
+    _write_ipc(path, pa.table({"puzzle": [good] * 10, "notes": bomb}))
+    message, peak = _peak_refusing(path)
+    assert peak < 5_000_000
+    assert "dictionary 0 would decompress to 10,000,008 bytes for 1 rows" in message
+    # dictionaries each within bounds, but held at once: 80 MB from a few kilobytes
+    entries = pa.array(["0" * 10_000] * 2000)
+    columns = {"puzzle": [good] * 10}
+    for k in range(4):
+        columns[f"d{k}"] = pa.DictionaryArray.from_arrays(pa.array([0] * 10, pa.int16()), entries)
+    _write_ipc(path, pa.table(columns))
+    assert path.stat().st_size < 100_000
+    message, peak = _peak_refusing(path)
+    assert peak < 5_000_000
+    assert "the dictionaries would decompress" in message
+    assert "to 80,032,016: past 67,108,864, more than 1,000 times as many" in message
+    # an uncompressed file is read where it lies, however long its values
+    _write_ipc(path, pa.table({"puzzle": [good, "0" * 10**6]}), compression=None)
+    assert sudoku.solve(path).status_names().tolist() == ["UNIQUE", "INVALID"]
+
+
+def _columns_of_every_layout():
+    """Three rows of a column of each kind of Arrow layout (nested, views, unions)."""
+    unions = [pa.array([1, 2, 3]), pa.array(["a", "b", "c"])]
+    columns = {
+        "null": pa.nulls(3),
+        "bool": pa.array([True, None, False]),
+        "decimal": pa.array([1, 2, 3], pa.decimal128(10, 2)),
+        "fixed": pa.array([b"ab", b"cd", None], pa.binary(2)),
+        "large": pa.array(["a", None, "c"], pa.large_string()),
+        "list": pa.array([[1], None, [2, 3]], pa.large_list(pa.int64())),
+        "fixed_list": pa.array([[1, 2], None, [2, 3]], pa.list_(pa.int16(), 2)),
+        "struct": pa.array([{"a": 1, "b": "x"}, None, {"a": 2, "b": "yy"}]),
+        "map": pa.array([[("k", 1)], None, []], pa.map_(pa.string(), pa.int32())),
+        "dict": pa.array(["a", "b", "a"]).dictionary_encode(),
+        "sparse": pa.UnionArray.from_sparse(pa.array([0, 1, 0], pa.int8()), unions),
+        "dense": pa.UnionArray.from_dense(
+            pa.array([0, 1, 0], pa.int8()), pa.array([0, 0, 1], pa.int32()), unions
+        ),
+    }
+    if hasattr(pa, "string_view"):
+        columns["view"] = pa.array(["a" * 20, None, "c" * 30], pa.string_view())
+        columns["list_view"] = pa.array([[1], None, [2, 3]], pa.list_view(pa.int8()))
+    if hasattr(pa, "RunEndEncodedArray"):
+        runs = pa.array([2, 3], pa.int32())
+        columns["runs"] = pa.RunEndEncodedArray.from_arrays(runs, pa.array(["x", "y"]))
+    return columns
+
+
+def test_the_puzzle_column_is_measured_after_columns_of_every_layout(tmp_path):
+    # the buffers of the columns before it are counted as the writer lays them out: a
+    # miscount would measure the wrong buffers and give another size, or none
+    path = tmp_path / "p.arrows"
+    for name, column in _columns_of_every_layout().items():
+        table = pa.table({name: column, "puzzle": ["0" * 50_000] * 3})
+        _write_ipc(path, table, stream=True)
+        message, _ = _peak_refusing(path)
+        assert "column puzzle would decompress to 150,016 bytes for 3 rows" in message, name
+
+
+def _batch_body(path):
+    """Where the first record batch's metadata and body start in the stream ``path``."""
+    with pa.OSFile(str(path)) as source:
+        reader = pa.ipc.MessageReader.open_stream(source)
+        reader.read_next_message()  # the schema
+        start = source.tell()
+        message = reader.read_next_message()
+    return start, start + len(message.serialize()) - message.body.size
+
+
+def test_a_malformed_compressed_arrow_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "p.arrows"
+    rows = 500
+    _write_ipc(path, pa.table({"puzzle": ["1.....1..3.....4"] * rows}), stream=True)
+    data = path.read_bytes()
+    meta, body = _batch_body(path)
+    # the offsets buffer comes first (no validity bitmap): it says its own length
+    assert int.from_bytes(data[body : body + 8], "little") == 4 * (rows + 1)
+    for prefix, want in (
+        (2**40, "would decompress to 1,099,511,635,776 bytes for 500 rows"),
+        (-5, "not a readable Arrow IPC file (buffer 1 says it decompresses to -5 bytes)"),
+    ):
+        patched = data[:body] + prefix.to_bytes(8, "little", signed=True) + data[body + 8 :]
+        path.write_bytes(patched)
+        with pytest.raises(ValueError, match=re.escape(want)):
+            list(sudoku.iter_chunks(path))
+    for at, value in ((meta + 8, 0x7FFFFFF0), (meta + 4, 0x7FFFFFF0)):
+        path.write_bytes(data[:at] + value.to_bytes(4, "little") + data[at + 4 :])
+        with pytest.raises(ValueError, match="not a readable Arrow IPC file"):
+            list(sudoku.iter_chunks(path))
+    path.write_bytes(data[: body + 40])  # cut inside the body
+    with pytest.raises(ValueError, match="not a readable Arrow IPC file .*runs past"):
+        list(sudoku.iter_chunks(path))
+    arrow = tmp_path / "p.arrow"
+    _write_ipc(arrow, pa.table({"puzzle": ["1.....1..3.....4"] * rows}))
+    whole = arrow.read_bytes()
+    arrow.write_bytes(whole[:-30])  # no footer
+    with pytest.raises(ValueError, match="not a readable Arrow IPC file"):
+        list(sudoku.iter_chunks(arrow))
+
+
+def test_random_damage_to_a_compressed_arrow_file_is_a_value_error_or_a_read(tmp_path):
+    rng = np.random.default_rng(7)
+    table = pa.table({"puzzle": ["1.....1..3.....4", None] * 50, "solution": ["1243"] * 100})
+    for stream in (False, True):
+        path = tmp_path / ("p.arrows" if stream else "p.arrow")
+        _write_ipc(path, table, stream=stream, max_chunksize=40)
+        data = np.frombuffer(path.read_bytes(), np.uint8)
+        for _ in range(150):
+            damaged = data.copy()
+            at = rng.integers(0, len(data), size=rng.integers(1, 4))
+            damaged[at] = rng.integers(0, 256, size=len(at))
+            path.write_bytes(damaged.tobytes())
+            pool = pa.proxy_memory_pool(pa.default_memory_pool())
+            before = pa.default_memory_pool()
+            pa.set_memory_pool(pool)
+            try:
+                rows = sum(len(c) for c in sudoku.iter_chunks(path))
+            except ValueError:
+                pass  # ArrowInvalid is one, and so is every refusal
+            else:
+                assert rows <= 10 * len(table)
+            finally:
+                pa.set_memory_pool(before)
+            assert pool.max_memory() < 5_000_000

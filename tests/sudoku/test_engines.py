@@ -12,9 +12,9 @@ import pytest
 
 from numbadlx import BudgetExceeded, sudoku
 from numbadlx.cli import main
-from numbadlx.sudoku import Status, random_grid, random_puzzles
+from numbadlx.sudoku import Status, random_puzzles
 from numbadlx.sudoku.shape import MAX_SIZE, MIN_SIZE
-from tests.helpers import grid_errors
+from tests.helpers import grid_errors, holed_puzzles
 
 # (file, puzzles taken: evenly spaced, None for all)
 DATASETS = [
@@ -113,41 +113,12 @@ def _box_shapes():
     return shapes
 
 
-def _holed(n, box, rng, count):
-    """Random grids with random holes: unique, several-solution and (with one given
-    changed to a digit nothing else in its units holds) mostly no-solution puzzles."""
-    out = []
-    for k in range(count):
-        grid = random_grid(n, box=box, seed=int(rng.integers(1 << 30)))
-        puzzle = grid.copy()
-        share = (0.3, 0.5, 0.7)[k % 3] if n <= 16 else (0.15, 0.25, 0.35)[k % 3]
-        puzzle[rng.random(n * n) < share] = 0
-        if k % 4 == 3:
-            # swap one given for a digit missing from its row, column and box
-            cells = np.flatnonzero(puzzle)
-            cell = int(rng.choice(cells))
-            r, c = divmod(cell, n)
-            b0, b1 = r - r % box[0], c - c % box[1]
-            units = np.concatenate(
-                [
-                    puzzle.reshape(n, n)[r],
-                    puzzle.reshape(n, n)[:, c],
-                    puzzle.reshape(n, n)[b0 : b0 + box[0], b1 : b1 + box[1]].ravel(),
-                ]
-            )
-            free = np.setdiff1d(np.arange(1, n + 1), units)
-            if free.size:
-                puzzle[cell] = rng.choice(free)
-        out.append(puzzle)
-    return np.array(out, dtype=np.uint8)
-
-
 @pytest.mark.slow
 def test_engines_agree_on_random_grids_of_every_box_shape():
     rng = np.random.default_rng(2026)
     seen = set()
     for n, box in _box_shapes():
-        puzzles = _holed(n, box, rng, 5 if n <= 16 else 2)
+        puzzles = holed_puzzles(n, box, rng, 5 if n <= 16 else 2)
         dlx, bits = _both(puzzles, limit=3, box=box, max_nodes=20_000)
         finished = (dlx.status != Status.BUDGET) & (bits.status != Status.BUDGET)
         assert finished.mean() >= 0.75, (n, box)
@@ -165,7 +136,7 @@ def test_bands_agrees_on_counts_and_contradictions_of_9x9_grids():
     # many holes (counts far above 2, compared up to a high limit), few holes, and
     # no-solution puzzles: every backtracking path of the band engine is taken
     rng = np.random.default_rng(11)
-    puzzles = _holed(9, (3, 3), rng, 40)
+    puzzles = holed_puzzles(9, (3, 3), rng, 40)
     puzzles[:2] = 0  # empty grids (6.67e21 solutions): counted to the limit
     for limit in (1, 2, 700):
         results = _solve_all(puzzles, limit=limit)
@@ -189,7 +160,7 @@ def test_engines_agree_on_counts_of_small_grids():
     # 4x4 and 6x6 with many holes: counts far above 2, compared up to a high limit
     rng = np.random.default_rng(7)
     for n, box in [(4, (2, 2)), (6, (2, 3)), (6, (3, 2))]:
-        puzzles = _holed(n, box, rng, 12)
+        puzzles = holed_puzzles(n, box, rng, 12)
         puzzles[:3] = 0  # empty grids: 288 4x4 grids, 28,200,960 6x6 ones (counted to 5000)
         dlx, bits = _both(puzzles, limit=5000, box=box)
         _assert_agree(dlx, bits)
@@ -295,177 +266,6 @@ def test_cli_engine_option(tmp_path, capsys):
     assert "invalid choice: 'fast'" in capsys.readouterr().err
 
 
-def _bands_start():
-    """The "bands" engine's givens' state, callable from Python (the helper itself has
-    no Python entry point: only kernels call it)."""
-    from numba import njit
-
-    from numbadlx.sudoku.engines import _band_moves as moves
-
-    return njit(lambda puzzle, state: moves._start(puzzle, state))
-
-
-def test_bands_start_equals_placing_the_givens_one_by_one():
-    # the givens' state is built word by word; its naive twin places them one at a time
-    from numbadlx.sudoku.engines import _band_moves as bands
-
-    start = _bands_start()
-
-    rng = np.random.default_rng(3)
-    puzzles = np.concatenate([random_puzzles(30, seed=4), _holed(9, (3, 3), rng, 60)])
-    clashes = puzzles[:20].copy()
-    for k, puzzle in enumerate(clashes):  # a given repeated in its row, column or box
-        cell = int(np.flatnonzero(puzzle)[0])
-        r, c = divmod(cell, 9)
-        other = [r * 9 + (c + 1) % 9, ((r + 4) % 9) * 9 + c, (r - r % 3 + (r + 1) % 3) * 9 + c][
-            k % 3
-        ]
-        puzzle[other] = puzzle[cell]
-    state = np.zeros(bands.STATE_WORDS, dtype=np.int64)
-    invalid = 0
-    for puzzle in np.concatenate([puzzles, clashes]):
-        twin = np.zeros(bands.STATE_WORDS, dtype=np.int64)
-        twin[:27] = (1 << 27) - 1
-        clash = False
-        for cell in np.flatnonzero(puzzle):
-            digit = int(puzzle[cell]) - 1
-            if bands._place(twin, digit, cell // 27, cell % 27) < 0:
-                clash = True
-                break
-        dirty = start(puzzle, state)
-        assert (dirty < 0) == clash
-        invalid += clash
-        if not clash:
-            assert np.array_equal(state, twin)
-    assert invalid == len(clashes)
-    for value in (10, 255):  # a value above 9 anywhere, the first or the last cell too
-        for cell in (0, 40, 80):
-            puzzle = puzzles[0].copy()
-            puzzle[cell] = value
-            assert start(puzzle, state) == -1
-
-
-def test_bands_row_placement_equals_placing_the_cells_one_by_one():
-    # a word's row singles go in one pass; placed one at a time with _place they give
-    # the same state and the same changed words
-    from numbadlx.sudoku.engines import _band_moves as moves
-
-    start = _bands_start()
-    rng = np.random.default_rng(11)
-    state = np.zeros(moves.STATE_WORDS, dtype=np.int64)
-    tried = 0
-    for puzzle in random_puzzles(40, seed=12):
-        assert start(puzzle, state) >= 0
-        for word in rng.permutation(27)[:6]:
-            band, digit = divmod(int(word), 9)
-            placed = int(state[27 + band])
-            # one free cell of the word in each of some rows, boxes and columns distinct
-            cells = 0
-            boxes = set()
-            columns = set()
-            for row in rng.permutation(3):
-                free = [
-                    p
-                    for p in range(9 * row, 9 * row + 9)
-                    if (state[word] >> p) & 1
-                    and not (placed >> p) & 1
-                    and p % 9 // 3 not in boxes
-                    and p % 9 not in columns
-                ]
-                if free and rng.random() < 0.8:
-                    p = int(rng.choice(free))
-                    cells |= 1 << p
-                    boxes.add(p % 9 // 3)
-                    columns.add(p % 9)
-            if not cells:
-                continue
-            tried += 1
-            # as the band rule finds them: each cell alone in its row of the word
-            base = state.copy()
-            rows = sum(511 << (9 * r) for r in range(3) if (cells >> (9 * r)) & 511)
-            base[word] = (int(state[word]) & ~rows) | cells
-            one_by_one = base.copy()
-            changed = 0
-            for p in range(27):
-                if (cells >> p) & 1:
-                    step = moves._place(one_by_one, digit, band, p)
-                    assert step >= 0
-                    changed |= step
-            at_once = base.copy()
-            assert moves._place_rows(at_once, digit, band, cells, base[word]) == changed
-            assert np.array_equal(at_once, one_by_one)
-            assert bin(cells).count("1") == one_by_one[30] - base[30]
-    assert tried > 100
-
-
-def _band_candidates(state):
-    """The candidates of a "bands" state as a (digit, row, column) boolean cube."""
-    cube = np.zeros((9, 9, 9), dtype=bool)
-    for digit in range(9):
-        for band in range(3):
-            word = int(state[9 * band + digit])
-            for position in range(27):
-                if (word >> position) & 1:
-                    cube[digit, 3 * band + position // 9, position % 9] = True
-    return cube
-
-
-def test_bands_propagation_ends_with_no_column_rule_left_and_choose_reads_the_digits():
-    # checked naively on the candidate cube: once _propagate stops, no digit has a column
-    # with one unplaced cell, and in every stack each band's columns lie on a
-    # permutation of the bands over the stack's columns (the stack rule has nothing
-    # left); _choose's digits are the chosen cell's candidates, and it picks a cell with
-    # two when there is one
-    from itertools import permutations
-
-    from numba import njit
-
-    from numbadlx.sudoku.engines import _bands as bands
-
-    # the helpers have no Python entry point (only kernels call them): small kernels do
-    start = _bands_start()
-    propagate = njit(lambda state, dirty: bands._propagate(state, dirty))
-    choose = njit(lambda state, hard: bands._choose(state, hard))
-
-    rng = np.random.default_rng(21)
-    puzzles = np.concatenate([random_puzzles(20, seed=22), _holed(9, (3, 3), rng, 120)])
-    state = np.zeros(bands._WORK_WORDS, dtype=np.int64)
-    open_states = 0
-    for puzzle in puzzles:
-        dirty = start(puzzle, state)
-        if dirty < 0 or propagate(state, dirty) in (-1, 81):
-            continue
-        open_states += 1
-        cube = _band_candidates(state)
-        placed = np.zeros((9, 9), dtype=bool)
-        for band in range(3):
-            for position in range(27):
-                if (int(state[27 + band]) >> position) & 1:
-                    placed[3 * band + position // 9, position % 9] = True
-        for digit in range(9):
-            for column in range(9):
-                rows = np.flatnonzero(cube[digit, :, column])
-                assert len(rows) >= 1
-                assert len(rows) > 1 or placed[rows[0], column]
-            for stack in range(3):
-                columns = range(3 * stack, 3 * stack + 3)
-                held = [
-                    [cube[digit, 3 * b : 3 * b + 3, c].any() for c in columns] for b in range(3)
-                ]
-                fits = [p for p in permutations(range(3)) if all(held[b][p[b]] for b in range(3))]
-                for b in range(3):
-                    for j in range(3):
-                        assert not held[b][j] or any(p[b] == j for p in fits)
-        cell, digits = choose(state, False)
-        r = 3 * (int(cell) // 27) + (int(cell) % 27) // 9
-        c = int(cell) % 27 % 9
-        assert not placed[r, c]
-        assert digits == sum(1 << d for d in range(9) if cube[d, r, c])
-        counts = cube.sum(axis=0)[~placed]
-        assert bin(digits).count("1") == (2 if (counts == 2).any() else counts.min())
-    assert open_states > 20
-
-
 # ----------------------------------------------------------- parallel units
 @pytest.mark.slow
 def test_fetch_add_hands_out_every_unit_exactly_once():
@@ -506,23 +306,22 @@ def test_fetch_add_hands_out_every_unit_exactly_once():
 
 
 @pytest.mark.parametrize("engine", ["dlx", "bits", "bands"])
-def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
-    # every engine's two batch kernels run the one bulk loop: same rows, same results
-    import numba
-
+def test_threads_sharing_the_units_equal_one_call_for_any_unit_size(engine):
+    # every engine's batch kernel runs the one bulk loop: one call on one thread, or
+    # calls at once on several threads sharing one counter, same rows, same results
+    from numbadlx._stopping import call_on_lanes, new_flag
     from numbadlx.sudoku.engines import REGISTRY
     from numbadlx.sudoku.geometry import unit_table
-    from numbadlx.sudoku.parallel import parallel_threads
 
     rng = np.random.default_rng(21)
-    puzzles = np.concatenate([random_puzzles(150, seed=22), _holed(9, (3, 3), rng, 40)])
+    puzzles = np.concatenate([random_puzzles(150, seed=22), holed_puzzles(9, (3, 3), rng, 40)])
     puzzles[5, :2] = [7, 7]  # INVALID rows are cleared, not solved
     invalid = np.zeros(len(puzzles), dtype=np.uint8)
     invalid[5] = Status.INVALID
     table = unit_table(9)
-    kernels = REGISTRY[engine]
+    kernel = REGISTRY[engine].solve_units
 
-    def run(kernel, *args):
+    def run(chunk, lanes):
         out = (
             np.zeros_like(puzzles),
             invalid.copy(),
@@ -530,16 +329,19 @@ def test_parallel_kernel_equals_the_serial_one_for_any_unit_size(engine):
             np.zeros(len(puzzles), dtype=np.int64),
             np.zeros(len(puzzles), dtype=np.int64),
         )
-        kernel(puzzles, table, 3, 0, np.zeros(1, np.int64), *args, *out)
+        counter = np.zeros(1, np.int64)
+        with new_flag() as stop:
+            call_on_lanes(kernel, stop, lanes, puzzles, table, 3, 0, stop, chunk, counter, *out)
+        units = -(-len(puzzles) // chunk)
+        assert counter[0] == units + lanes  # each lane's last take found no unit left
         return out
 
-    serial = run(kernels.solve_serial)
+    serial = run(len(puzzles), 1)
     assert serial[1][5] == Status.INVALID and not serial[0][5].any()
-    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    assert (serial[1][serial[1] != Status.INVALID] != Status.NOT_RUN).all()
     for chunk in (1, 3, 64, 1000):
-        for lanes in (1, threads, 5):  # 5: more lanes than threads
-            with parallel_threads(threads):
-                parallel = run(kernels.solve_bulk, chunk, lanes)
+        for lanes in (1, 2, 5):  # 5: more lanes than cores
+            parallel = run(chunk, lanes)
             for a, b in zip(serial, parallel):
                 assert np.array_equal(a, b), (chunk, lanes)
 
@@ -551,7 +353,7 @@ def test_every_engine_keeps_the_one_contract():
 
     from numbadlx.sudoku import engines
 
-    kernels = ("allocate_work", "solve_one", "solve_serial", "solve_bulk")
+    kernels = ("allocate_work", "solve_one", "solve_units")
 
     def parameters(engine):
         return [list(inspect.signature(getattr(engine, k).py_func).parameters) for k in kernels]

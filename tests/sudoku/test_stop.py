@@ -88,7 +88,7 @@ def test_ctrl_c_ends_one_long_search_at_once(engine, long_search):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_ends_a_bulk_call_between_and_inside_puzzles(threads, long_search):
-    # many long searches on the parallel kernel (and the serial one): none runs on
+    # many long searches on two threads (and on one): none runs on
     many = np.zeros((8, 81), dtype=np.uint8)
     budget = long_search["bits"]
     took = _interrupted_after(

@@ -143,8 +143,8 @@ def test_bad_arguments_raise():
 def test_results_do_not_depend_on_threads_or_chunks(monkeypatch):
     from numbadlx.sudoku.engines import _registry
 
-    # every call of more than one puzzle on the parallel kernel (a call of this size
-    # would run on the calling thread)
+    # every call of more than one puzzle on two threads (a call of this size would run
+    # on the calling thread alone)
     monkeypatch.setattr(_registry, "SERIAL_SECONDS", 0.0)
     puzzles = np.concatenate([random_puzzles(150, seed=3), random_puzzles(50, seed=4, keep=60)])
     puzzles[::7, :3] = 0  # some with several solutions
@@ -153,6 +153,25 @@ def test_results_do_not_depend_on_threads_or_chunks(monkeypatch):
     for name in ("solutions", "status", "counts", "nodes"):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
     assert two.threads == 2
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_result_keeps_its_own_givens(threads, monkeypatch):
+    # a uint8 array passed in is the caller's: the result keeps a copy (made while the
+    # second thread solves), and the caller's later writes do not reach it
+    from numbadlx.sudoku.engines import _registry
+
+    monkeypatch.setattr(_registry, "SERIAL_SECONDS", 0.0)  # two threads for 2+ rows
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("needs 2 threads")
+    for puzzles in (random_puzzles(40, seed=8), np.zeros((0, 81), dtype=np.uint8)):
+        before = puzzles.copy()
+        result = sudoku.solve(puzzles, threads=threads)
+        assert not np.shares_memory(result.puzzles, puzzles)
+        puzzles[:] = 0
+        assert np.array_equal(result.puzzles, before)
+        if len(before):
+            assert (result.status != Status.NOT_RUN).all()
 
 
 def test_solve_one_and_count_solutions():
@@ -277,7 +296,7 @@ def test_built_in_sample_is_what_its_header_says():
 
 @pytest.mark.slow
 def test_a_serial_solve_leaves_numba_threading_layer_unstarted():
-    # a few puzzles run the serial kernel: no thread count to set, no threading layer
+    # a few puzzles run on the calling thread: no thread count to set, no threading layer
     # to load; a larger call then runs on the threads asked for
     import subprocess
     import sys
@@ -327,9 +346,9 @@ def test_big_array_is_one_kernel_call_without_progress(monkeypatch):
     calls = []
     real = bulk.run_engine
 
-    def counting(engine, grid_rows, *args):
+    def counting(engine, grid_rows, *args, **options):
         calls.append(grid_rows.shape[0])
-        return real(engine, grid_rows, *args)
+        return real(engine, grid_rows, *args, **options)
 
     monkeypatch.setattr(bulk, "run_engine", counting)
     whole = sudoku.solve(puzzles, threads=2)

@@ -1,19 +1,22 @@
 """The Sudoku engines: one contract, one bulk loop, one registry.
 
-An engine is a private module of this package with four ``@njit`` kernels of the same
+An engine is a private module of this package with three ``@njit`` kernels of the same
 signatures (``work`` is the engine's own tuple of buffers; everything else is the
 same arrays for every engine)::
 
     allocate_work(table) -> work                   one thread's buffers, reused per puzzle
     solve_one(grid, table, limit, max_nodes, stop, work, solution)
         -> (status, count, nodes, guesses)         one puzzle; first solution into solution
-    solve_serial(puzzles, table, limit, max_nodes, stop,
-                 solutions, status, counts, nodes, guesses)       on the calling thread
-    solve_bulk(puzzles, table, limit, max_nodes, stop, chunk, lanes,
-               solutions, status, counts, nodes, guesses)         on ``lanes`` threads
+    solve_units(puzzles, table, limit, max_nodes, stop, chunk, next_unit,
+                solutions, status, counts, nodes, guesses)
+                                                   units of chunk rows, taken from the
+                                                   shared counter next_unit (int64[1])
 
-The two batch kernels are the engine's entry points into the one bulk loop
-(``_loop.py``): rows whose ``status`` is INVALID on entry are cleared, not searched;
+The batch kernel is the engine's entry point into the one bulk loop (``_loop.py``): it
+solves the unit of ``chunk`` rows that ``next_unit`` hands out next until none is left,
+so one call with a fresh counter (zero) solves every row, and calls made at once on
+several threads with one counter share the rows (:func:`run` does so; the kernels
+release the GIL). Rows whose ``status`` is INVALID on entry are cleared, not searched;
 every other row gets its status, count (up to ``limit``), nodes and guesses, and its
 first solution (zeros if none). ``max_nodes`` 0 means no budget.
 
@@ -24,8 +27,8 @@ nodes are a few links each: at one node in 64), and the bulk loop reads it befor
 each puzzle and each work unit. Once it is set, the puzzle being searched ends as
 BUDGET, as when ``max_nodes`` runs out (its nodes and any solution found so far are
 kept), and the rows not yet begun are left as they came in (NOT_RUN; INVALID rows not
-yet cleared). :func:`run` calls the batch kernels this way, on a helper thread: Ctrl-C
-and a deadline set the flag.
+yet cleared). :func:`run` calls the batch kernel this way: Ctrl-C and a deadline set
+the flag.
 
 ``table`` is the grid's :class:`~numbadlx.sudoku.geometry.UnitTable`, built once per
 shape in Python (:func:`~numbadlx.sudoku.geometry.unit_table`); the engines never

@@ -40,7 +40,7 @@ documentation page docs/benchmarks/bands-rounds.md.
 """
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
@@ -71,7 +71,7 @@ from ._band_tables import (
     STATE_WORDS,
 )
 from ._contract import INVALID, final_status, stop_requested
-from ._loop import lanes_for, solve_rows, take_units
+from ._loop import take_units
 
 # One thread's work buffer is a single int64 array: the state in words 0-30, then one
 # saved state per search level (row ``level + 1`` of :data:`_ROW_WORDS` words, its word
@@ -394,61 +394,39 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    # allocate_work's buffer, made here: no kernel of its own and no np.zeros to compile
-    # for a first serial solve (about 0.2 s of it)
-    work = cleared(np.empty(_WORK_WORDS, dtype=np.int64))
-    solve_rows(
-        _search,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    # the work buffer made here: no kernel of its own and no np.zeros to compile
+    # for a first solve (about 0.2 s of it)
+    work = cleared(np.empty(_WORK_WORDS, dtype=np.int64))
+    take_units(
+        _search,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

@@ -20,7 +20,8 @@ What propagation cannot finish is searched depth first over an explicit stack of
 copies (one per level, so backtracking is a copy, with no undo trail), branching by
 minimum remaining values over both kinds of constraint: a cell with the fewest
 candidates, or (up to 9x9) a digit with fewer places than that in one row, column or
-box. A puzzle
+box. Under rules that add units or peers, a search on cells alone and one that weighs
+digits too take turns, each for a doubling number of nodes, until one is over. A puzzle
 the rules finish is never searched: it costs one pass over its givens plus the
 propagation, with no per-candidate setup.
 
@@ -37,7 +38,7 @@ compiled by Numba as a function of its own, the propagation linked into it and o
 once more: about 0.4 s); the helpers only kernels call have no Python or C entry point
 (``inner_njit``); the serial kernel allocates its buffers through an inlined body rather
 than compiling :func:`allocate_work`. What did not pay: inlining ``_start``,
-``_choose``, or ``_singles`` and ``_hidden_singles`` (0.4-0.5 s *more* each: Numba
+``choose``, or ``_singles`` and ``_hidden_singles`` (0.4-0.5 s *more* each: Numba
 copies an inlined function's IR, deep-copying every block's variables, so a large body
 costs more to inline than to compile and link); ``_locked`` as a callee rather than
 inlined (0.3-0.4 s more); ``settle_singles`` called from :func:`propagate` rather than
@@ -51,14 +52,15 @@ and lowering most of the rest; no function above 0.5 s of its own.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from ..._compiling import inner_njit
-from ._contract import INVALID, PLACED, final_status, popcount, stop_requested
-from ._loop import lanes_for, solve_rows, take_units
+from ._bits_choose import choose
+from ._contract import INVALID, PLACED, final_status, stop_requested
+from ._loop import take_units
 from ._propagation import place, propagate, propagate_crossing
 
 _ONE = np.uint64(1)
@@ -163,110 +165,22 @@ def _start(grid, n, cell_units, n_units, links, cell_links, masks, queue, used):
     return tail, givens
 
 
-# Sizes on which the branch looks for a digit with few places in a unit. The scan costs
-# about n^3 per branch: on 9x9 it cut forum_hardest_1106's time by a quarter, but above
-# 9x9 it did not change one branch on the 16x16 set or on random grids of 10x10, 12x12
-# and 16x16 with holes, and took 20-40% of their time.
-#
-# Only on classic tables: under rules that add units or peers (a crossing table) the
-# branch is on cells alone. On 9x9 grids with 4 givens kept from a solution (40 per rule
-# set, first solution, 300,000-node budget) the digit branch ran out of budget on 7 of 40
-# anti-knight grids, 17 with both diagonals, 21 with windoku, 19 with the main diagonal,
-# where cells alone ran out on 2 of all 400 (anti-knight plus both diagonals) and took
-# 58 nodes on average under anti-knight, 52 under anti-king plus diagonals (7,526 with
-# the digit branch), 46 under diagonals plus windoku (13,624); the empty grid under
-# anti-knight and both diagonals went from over 1,000,000 nodes to 10,532 (0.03 s). On
-# minimal puzzles (150 per rule set made by sudoku.generate) it is a wash: 18% fewer
-# CPU seconds under anti-knight plus windoku, 15% under anti-knight plus diagonals, 13%
-# more under diagonals plus windoku, 7% more under anti-king plus diagonals, the other
-# rule sets (X, anti-knight, anti-king, windoku, disjoint groups, a jigsaw, 6x6 X)
-# within 6%.
-_UNITS_WEIGHED_UP_TO = 9
-
-# Two-candidate cells weighed per branch (the rest are not looked at: on big grids
-# weighing them all cost more than the guesses it saved)
-_PAIRS_WEIGHED = 16
-
-
-@inner_njit(cache=True, nogil=True)
-def _choose(masks, n, peers, units, at_least, weigh_units):
-    """What to branch on, Knuth's minimum remaining values over both kinds of
-    constraint: an unplaced cell with the fewest candidates, or, if some digit has
-    fewer places than that in a row, column or box, that digit (looked for up to 9x9
-    and with ``weigh_units`` only: see :data:`_UNITS_WEIGHED_UP_TO`). Among cells with two
-    candidates it takes the one with the most unplaced peers that share a candidate
-    with it (whichever branch is taken, the most peers lose a candidate; on top1465
-    this cut the guesses per puzzle from 18.8 to 10.6, on forum_hardest_1106 from 277
-    to 158, against taking the first such cell; each peer counted once: a variant's
-    peer rows are padded by repeating their last peer, and counting the copies took
-    X-Sudokus to 1.3 times the nodes). Returns ``(what, left)``: a cell and
-    its candidate mask, or ``-(unit * 64 + digit) - 1`` and the mask of the unit's
-    members (by position in ``units``) that may hold the digit. ``at_least`` is
-    scratch space (``n + 1`` long at least)."""
-    best = 64
-    chosen = 0
-    pair = -1
-    pair_weight = -1
-    pairs_left = _PAIRS_WEIGHED
-    for cell in range(n * n):
-        m = masks[cell]
-        if not m & PLACED:
-            k = popcount(m)
-            if k == 2:
-                if pairs_left == 0:
-                    break
-                pairs_left -= 1
-                weight = 0  # unplaced peers sharing a candidate
-                last = -1
-                for t in range(peers.shape[1]):
-                    p = peers[cell, t]
-                    if p == last:
-                        break  # the row's padding: its last peer repeated
-                    last = p
-                    other = masks[p]
-                    if not other & PLACED and other & m:
-                        weight += 1
-                if weight > pair_weight:
-                    pair_weight = weight
-                    pair = cell
-            elif k < best:
-                best = k
-                chosen = cell
-    if pair >= 0:
-        return pair, masks[pair]
-    if n > _UNITS_WEIGHED_UP_TO or not weigh_units:
-        return chosen, masks[chosen]
-    # at_least[j]: digits with at least j + 1 places in the unit (j < best)
-    best_unit = -1
-    best_digit = 0
-    for u in range(units.shape[0]):
-        for j in range(best):
-            at_least[j] = 0
-        for k in range(units.shape[1]):
-            m = masks[units[u, k]]
-            if m & PLACED:
-                continue
-            for j in range(best - 1, 0, -1):
-                at_least[j] |= at_least[j - 1] & m
-            at_least[0] |= m
-        for j in range(1, best - 1):
-            exactly = at_least[j] & ~at_least[j + 1]  # digits with j + 1 places
-            if exactly:
-                best = j + 1
-                best_unit = u
-                best_digit = trailing_zeros(exactly)
-                break
-        if best == 2:
-            break
-    if best_unit < 0:
-        return chosen, masks[chosen]
-    bit = _ONE << np.uint64(best_digit)
-    left = np.uint64(0)
-    for k in range(units.shape[1]):
-        m = masks[units[best_unit, k]]
-        if m & bit and not m & PLACED:
-            left |= _ONE << np.uint64(k)
-    return -(best_unit * 64 + best_digit) - 1, left
+# On a crossing table the search branches on cells alone for at most this many nodes;
+# then a search that also weighs digits in units (see _bits_choose.choose) gets an eighth of that
+# (2 ** -_DIGIT_SHARE), from the givens; then the first resumes for twice as many, the
+# second starts again with twice its share, and so on, until one of them is over. Each
+# kind wins where the other is lost: on the empty 9x9 grid under anti-knight and both
+# diagonals cells alone find a solution in 10,532 nodes where the digit branch passed
+# 1,000,000; under anti-knight, anti-king and both diagonals the digit branch proves in
+# 164 nodes that there is none, where cells alone passed 300,000 (16,549 nodes and
+# 0.03 s with the turns). On 400 grids with 4 givens (40 for each of ten rule sets) the
+# turns cost 2% more nodes (616,387 against 604,094, on the hardest anti-knight grids);
+# a classic table keeps its one search (the same nodes and guesses on every classic set;
+# its first use compiles about 0.8 CPU s more, 4.9 against 4.1 on a 9x9 grid, whether
+# the search loop is inlined, as now, or called, or chosen per table when compiling).
+_FIRST_RUN = 16_384
+_DIGIT_SHARE = 3
+_NO_CAP = 1 << 62
 
 
 def _crosses(table):
@@ -317,8 +231,9 @@ def _locks(typingctx, table):
 
 @intrinsic
 def _weighs_units(typingctx, table):
-    """Whether the branch weighs digits in units (see :data:`_UNITS_WEIGHED_UP_TO`):
-    on a classic table, not on a crossing table; chosen when compiling."""
+    """Whether the first search weighs digits in units (see
+    :data:`._bits_choose._UNITS_WEIGHED_UP_TO`): on a classic table; not on a crossing
+    table, where a search that does takes turns with it; chosen when compiling."""
 
     def codegen(context, builder, signature, args):
         return context.get_constant(types.boolean, not _crosses(table))
@@ -362,53 +277,58 @@ def _settle(typingctx, table, masks, queue, tail, segments, locked, open_cells):
 
 
 @njit(nogil=True, inline="always")
-def _search(grid, table, limit, max_nodes, stop, work, solution):
-    """The body of :func:`solve_one`, inlined into the serial kernel's loop: called
-    there as a kernel of its own, its code (and that of everything it calls) would be
-    optimised and compiled twice, once for it and once again inside the loop."""
-    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work
+def _descend(
+    table,
+    masks,
+    queue,
+    segments,
+    stack,
+    stack_cell,
+    stack_left,
+    stack_placed,
+    level,
+    count,
+    dead_ends,
+    visited,
+    guesses,
+    found,
+    placed,
+    digits,
+    cap,
+    limit,
+    max_nodes,
+    stop,
+    solution,
+):
+    """One search from its saved state: its stacks, its depth (``level``), the
+    solutions it has met (``count``) and its dead ends, the call's nodes
+    (``visited``), ``guesses`` and most solutions one search has met (``found``),
+    and ``placed``, the cells the state in ``masks`` has placed (-1: none to take,
+    the search resumes at its next digit). Branches with :func:`~._bits_choose.choose`
+    (``digits``: weighing digits in units too). Returns ``(out, level, count,
+    dead_ends, visited, guesses, found)``, ``out`` 0 once the search is over (every
+    branch tried, or ``limit`` solutions met), 1 when it stops for the node budget or
+    a stop request, 2 when it has passed ``cap`` more nodes (it may be resumed). (The
+    state goes in and out as numbers, not in an array allocated once a puzzle; inlined
+    into its one caller.)"""
     n = table.n
-    peers = table.peers
-    units = table.units
-    locked = _locks(table)  # the locked candidates rule (along boxes, or crossings)
-    weigh_units = _weighs_units(table)
     nn = n * n
-    for cell in range(nn):
-        solution[cell] = 0
-    tail, givens = _start(
-        grid,
-        n,
-        table.cell_units,
-        units.shape[0],
-        table.links,
-        table.cell_links,
-        masks,
-        queue,
-        segments,
-    )
-    if tail == -1:
-        return INVALID, 0, 0, 0
-    visited = 1
-    guesses = 0
-    count = 0
-    complete = True
-    level = 0
-    placed = -1
-    if tail >= 0:
-        got = _settle(table, masks, queue, tail, segments, locked, nn - givens)
-        if got >= 0:
-            placed = givens + got
-    dead_ends = 0
+    units = table.units
+    locked = _locks(table)
+    until = visited + cap
+    out = 0
     while True:
         if placed == nn:
             count += 1
-            if count == 1:
-                for cell in range(nn):
-                    solution[cell] = trailing_zeros(masks[cell] & _DIGITS) + 1
+            if count > found:
+                found = count
+                if count == 1:  # the first solution any search of the call meets
+                    for cell in range(nn):
+                        solution[cell] = trailing_zeros(masks[cell] & _DIGITS) + 1
             if count >= limit:
                 break
         elif placed >= 0:
-            chosen, left = _choose(masks, n, peers, units, segments, weigh_units)
+            chosen, left = choose(masks, n, table.peers, units, segments, digits)
             guesses += 1
             for cell in range(nn):
                 stack[level, cell] = masks[cell]
@@ -420,7 +340,10 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
         if level == 0:
             break
         if (max_nodes > 0 and visited >= max_nodes) or stop_requested(stop):
-            complete = False
+            out = 1
+            break
+        if visited >= until:
+            out = 2
             break
         top = level - 1
         left = stack_left[top]
@@ -448,7 +371,118 @@ def _search(grid, table, limit, max_nodes, stop, work, solution):
         placed = before + got if got >= 0 else -1
         if placed < 0:
             dead_ends += 1
-    return final_status(complete, count, limit), count, visited, guesses
+    return out, level, count, dead_ends, visited, guesses, found
+
+
+@njit(nogil=True, inline="always")
+def _search(grid, table, limit, max_nodes, stop, work, solution):
+    """The body of :func:`solve_one`, inlined into the serial kernel's loop: called
+    there as a kernel of its own, its code (and that of everything it calls) would be
+    optimised and compiled twice, once for it and once again inside the loop.
+
+    On a classic table one search branches as :func:`~._bits_choose.choose` says. On a
+    crossing table a search on cells alone and one that also weighs digits in units
+    take turns (see :data:`_FIRST_RUN`) until one of them is over."""
+    masks, stack, stack_cell, stack_left, stack_placed, queue, segments = work[:7]
+    n = table.n
+    nn = n * n
+    for cell in range(nn):
+        solution[cell] = 0
+    digits = _weighs_units(table)  # a classic table's one search weighs digits
+    cap = _NO_CAP if digits else _FIRST_RUN
+    visited = 0
+    guesses = 0
+    found = 0
+    level = count = dead_ends = 0  # the search on cells
+    their_level = their_count = their_dead_ends = 0  # the search on digits
+    other = (stack, stack_cell, stack_left, stack_placed)  # its stacks, once it runs
+    turn = False  # whether the search on digits runs
+    ready = False  # whether its stacks are made
+    fresh = True
+    placed = -1
+    while True:
+        if fresh:
+            # the givens' state (the first search's, or the digits' search's anew)
+            fresh = False
+            visited += 1
+            tail, givens = _start(
+                grid,
+                n,
+                table.cell_units,
+                table.units.shape[0],
+                table.links,
+                table.cell_links,
+                masks,
+                queue,
+                segments,
+            )
+            if tail == -1:
+                return INVALID, 0, 0, 0
+            placed = -1
+            if tail >= 0:
+                got = _settle(table, masks, queue, tail, segments, _locks(table), nn - givens)
+                if got >= 0:
+                    placed = givens + got
+            if visited == 1 and (placed < 0 or placed == nn):
+                # settled at the root (most puzzles of a big file): no search to run
+                if placed == nn:
+                    for cell in range(nn):
+                        solution[cell] = trailing_zeros(masks[cell] & _DIGITS) + 1
+                    return final_status(True, 1, limit), 1, 1, 0
+                return final_status(True, 0, limit), 0, 1, 0
+        s0, s1, s2, s3 = other if turn else (stack, stack_cell, stack_left, stack_placed)
+        out, at, met, dead, visited, guesses, found = _descend(
+            table,
+            masks,
+            queue,
+            segments,
+            s0,
+            s1,
+            s2,
+            s3,
+            their_level if turn else level,
+            their_count if turn else count,
+            their_dead_ends if turn else dead_ends,
+            visited,
+            guesses,
+            found,
+            placed,
+            digits,
+            cap >> _DIGIT_SHARE if turn else cap,
+            limit,
+            max_nodes,
+            stop,
+            solution,
+        )
+        if turn:
+            their_level, their_count, their_dead_ends = at, met, dead
+        else:
+            level, count, dead_ends = at, met, dead
+        if out != 2:
+            break
+        if turn:
+            # the search on cells resumes, for twice as many nodes as last time
+            turn = False
+            digits = False
+            cap *= 2
+            placed = -1
+        else:
+            # the search on digits starts again from the givens
+            if not ready:
+                ready = True
+                other = (
+                    np.empty((nn + 1, nn), dtype=np.uint64),
+                    np.empty(nn + 1, dtype=np.int64),
+                    np.empty(nn + 1, dtype=np.uint64),
+                    np.empty(nn + 1, dtype=np.int64),
+                )
+            their_level = their_count = their_dead_ends = 0
+            turn = True
+            digits = True
+            fresh = True
+    if out == 1:
+        met = found  # cut short: what the searches met (one that is over met them all)
+    return final_status(out == 0, met, limit), met, visited, guesses
 
 
 @njit(cache=True, nogil=True)
@@ -459,60 +493,38 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return _search(grid, table, limit, max_nodes, stop, work, solution)
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = _allocate(table)
-    solve_rows(
-        _search,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    work = _allocate(table)
+    take_units(
+        _search,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

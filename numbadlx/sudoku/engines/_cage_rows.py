@@ -11,9 +11,9 @@ so that row ``k``'s table is the shared one with its cage fields replaced by sli
 (:func:`row_table`): the same arrays, cage by cage and combination by combination, as
 :func:`~._constraint_tables.constraint_table` builds for that row's rules alone.
 
-The kernels :func:`solve_serial` and :func:`solve_bulk` take a :class:`CageRows` where
-the "cages" engine's own take one table, and run the same work-unit loop
-(:mod:`._loop`) with the same ``solve_one``: each row is searched under its own table.
+The kernel :func:`solve_units` takes a :class:`CageRows` where the "cages" engine's own
+takes one table, and runs the same work-unit loop (:mod:`._loop`) with the same
+``solve_one``: each row is searched under its own table.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import _cages
 from ._constraint_tables import ConstraintTable, _derive, _subsets
-from ._loop import lanes_for, solve_rows_of, take_units_of
+from ._loop import take_units_of
 
-__all__ = ["CageRows", "MAX_ROWS_SIZE", "cage_rows", "row_table", "solve_serial", "solve_bulk"]
+__all__ = ["CageRows", "MAX_ROWS_SIZE", "cage_rows", "row_table", "solve_units"]
 
 #: The largest grid whose cage combinations come from one table of every digit set
 #: (``2 ** n`` of them); larger grids take one table per row.
@@ -254,58 +254,30 @@ def allocate_work(rows):
     return _cages.allocate_work(rows.table)
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, rows, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` under its own table of ``rows``, on the calling thread."""
-    work = allocate_work(rows)
-    solve_rows_of(
-        _cages.solve_one,
-        row_table,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        rows,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, nogil=True)
-def _take_units(
-    next_unit,
-    chunk,
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
-    table,
-    first,
-    last,
-    cage_start,
-    cage_cells,
-    combo_start,
-    combos,
-    cage_total,
+    rows,
     limit,
     max_nodes,
     stop,
+    chunk,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """One thread's share of :func:`solve_bulk` (the fields of a :class:`CageRows` one
-    by one: a parallel loop takes no tuple that holds a tuple)."""
-    rows = CageRows(table, first, last, cage_start, cage_cells, combo_start, combos, cage_total)
+    """The rows of ``puzzles``, row ``k`` under its own table of ``rows``, in units of
+    ``chunk`` rows taken from the shared counter ``next_unit`` until none is left, on
+    the calling thread; calls made at once on several threads with one counter share
+    the rows (see :mod:`._loop`)."""
+    work = allocate_work(rows)
     take_units_of(
         _cages.solve_one,
         row_table,
-        allocate_work,
+        work,
         next_unit,
         chunk,
         puzzles,
@@ -313,83 +285,6 @@ def _take_units(
         limit,
         max_nodes,
         stop,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def _solve_lanes(
-    puzzles,
-    table,
-    first,
-    last,
-    cage_start,
-    cage_cells,
-    combo_start,
-    combos,
-    cage_total,
-    limit,
-    max_nodes,
-    stop,
-    chunk,
-    lanes,
-    solutions,
-    status,
-    counts,
-    nodes,
-    guesses,
-):
-    """:func:`solve_bulk` with the fields of its :class:`CageRows` one by one."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        _take_units(
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            first,
-            last,
-            cage_start,
-            cage_cells,
-            combo_start,
-            combos,
-            cage_total,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
-
-
-@njit(cache=True, nogil=True)
-def solve_bulk(
-    puzzles, rows, limit, max_nodes, stop, chunk, lanes, solutions, status, counts, nodes, guesses
-):
-    """Every row of ``puzzles`` under its own table of ``rows``, on ``lanes`` threads in
-    units of ``chunk`` rows (see :mod:`._loop`)."""
-    _solve_lanes(
-        puzzles,
-        rows.table,
-        rows.first,
-        rows.last,
-        rows.cage_start,
-        rows.cage_cells,
-        rows.combo_start,
-        rows.combos,
-        rows.cage_total,
-        limit,
-        max_nodes,
-        stop,
-        chunk,
-        lanes,
         solutions,
         status,
         counts,

@@ -7,7 +7,8 @@ constraint rules, repeated with the singles until neither changes a mask:
 
 * **cages** - a digit placed in a cage leaves its other cells (distinct digits); for a
   cage with a total, each digit set of its size that reaches the total (``combos``, made
-  once in Python) survives while it holds the cage's placed digits and its other
+  once in Python; where the cage meets a quadruple, only the sets that leave room for
+  its listed digits) survives while it holds the cage's placed digits and its other
   digits lie among the candidates of the open cells; the open cells keep the union
   of the surviving sets (this is also the min/max bound on the sum), and a digit in
   every surviving set with one open cell left for it is placed there;
@@ -19,7 +20,8 @@ constraint rules, repeated with the singles until neither changes a mask:
   second cell's row is ``pair_back``); two relations meeting in a cell, towards two
   peers, are checked together (:mod:`._relations`);
 * **sums** - linear sums with coefficients (arrows, little killers, region-sum and
-  zipper lines), bounds and exact support: :mod:`._sums`; and a region-sum line's
+  zipper lines), bounds, exact support and the digits a group of peers on a sum
+  needs: :mod:`._sums`; and a region-sum line's
   segments by the totals they all reach: :mod:`._line_totals`;
 * **thermos** - strictly increasing from the bulb: each cell keeps the digits above
   the smallest candidate of the cell before and below the largest of the cell after;
@@ -40,7 +42,7 @@ cell with at most four is tried, and one that propagates to a contradiction goes
 (deeper, where the subtrees are small, probing cost more than it saved on inequality
 Sudokus; on the killers, cages only, it saved no time at all). The branch is on an
 open cell with the fewest candidates, ties going to the cell whose probes placed the
-most, then to the cell most pair, thermometer and line links touch.
+most, then to the cell most pair, thermometer, line and sum links touch.
 
 The ``table`` of this engine is a :class:`~._constraint_tables.ConstraintTable`
 (:func:`~._constraint_tables.constraint_table`): the unit table's fields and the rule
@@ -71,14 +73,14 @@ a dot) is a puzzle without a solution (NO_SOLUTION). Counters as the "bits" engi
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ._cage_pass import cage_pass
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._line_rules import line_rules
 from ._line_totals import propagate_totals
-from ._loop import lanes_for, solve_rows, take_units
+from ._loop import take_units
 from ._ordering import order_groups, settle_ordered
 from ._probing import probe, rule_degree
 from ._propagation import place, propagate
@@ -264,7 +266,18 @@ def _settle(masks, table, queue, tail, segments, open_cells):
             if s3 < 0:
                 return -1
         if table.sum_total.shape[0]:
-            tail, s4 = propagate_sums(masks, table, queue, tail)
+            tail, s4 = propagate_sums(
+                masks,
+                table.peers,
+                table.sum_start,
+                table.sum_cells,
+                table.sum_coef,
+                table.sum_group,
+                table.sum_total,
+                table.sum_exact,
+                queue,
+                tail,
+            )
             if s4 < 0:
                 return -1
         if table.tri_mid.shape[0]:
@@ -450,60 +463,38 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return final_status(complete, count, limit), count, visited, guesses
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = allocate_work(table)
-    solve_rows(
-        solve_one,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    take_units(
+        solve_one,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

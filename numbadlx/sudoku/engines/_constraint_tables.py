@@ -269,6 +269,22 @@ def _derived_cages(units, cages, n):
     ]
 
 
+def _fits_quadruples(combo, cells, quadruples):
+    """Whether a cage's digit set ``combo`` (bit ``d - 1``) leaves room for the listed
+    digits of each quadruple its ``cells`` meet: the ``i`` cells of the cage in the
+    square hold ``i`` distinct digits of the set, so they meet at most
+    ``min(i, listed digits in the set)`` of the listed places, and the square's other
+    ``4 - i`` cells one each of the rest."""
+    for four, digits in quadruples:
+        inside = len(set(cells) & set(four))
+        if inside == 0:
+            continue
+        hits = sum(1 for d in set(digits) if combo >> (d - 1) & 1)
+        if len(digits) - min(inside, hits) > 4 - inside:
+            return False
+    return True
+
+
 def build(
     n: int,
     units,
@@ -289,6 +305,7 @@ def build(
     triples: bool = True,
     lines: LineTable | None = None,
     line_totals=None,
+    quadruples=(),
 ) -> ConstraintTable:
     """The :class:`ConstraintTable` of ``n x n`` grids with ``units`` (a unit table,
     :class:`~numbadlx.sudoku.geometry.UnitTable`) and
@@ -329,6 +346,9 @@ def build(
     line_totals : tuple of three int32 arrays, optional
         The region-sum lines' segments, ``(total_line, total_seg, total_cells)`` (see
         :mod:`._line_totals`); None: none.
+    quadruples : sequence of (four cells, digits)
+        The quadruples, whose listed digits narrow the digit sets of the cages that
+        meet them (the quadruples themselves are rows of ``lines``).
 
     Examples
     --------
@@ -341,6 +361,13 @@ def build(
     if derive and cages:
         cages += _derived_cages(units.units, cages, n)
     combos = [() if t is None else cage_combos(n, len(cells), int(t)) for cells, t in cages]
+    if quadruples:
+        # a cage inside a quadruple holds most of its listed digits: on the published
+        # "Boxes" (killer cages in quadruples), 215 nodes instead of 305,347
+        combos = [
+            tuple(m for m in sets if _fits_quadruples(m, cells, quadruples))
+            for (cells, _), sets in zip(cages, combos)
+        ]
     cage_start, cage_cells = _csr([cells for cells, _ in cages])
     combo_start, _ = _csr(combos)
     flat = np.fromiter(itertools.chain.from_iterable(combos), dtype=np.uint64)
@@ -462,5 +489,6 @@ def constraint_table(units, rules: Rules, **options) -> ConstraintTable:
         candidates=rules.candidates,
         lines=line_table(n, rules),
         line_totals=_totals_fields(rule_tables.total_segments(n, rules)),
+        quadruples=rules.quadruples,
         **options,
     )

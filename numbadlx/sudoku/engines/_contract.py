@@ -91,16 +91,17 @@ def fetch_add(typingctx, counter, index, value):
     """``counter[index] += value`` as one atomic step, inside ``@njit`` code; returns
     the value before the addition.
 
-    The threads of one ``prange`` that share ``counter`` take work units with it as
-    they come free: with OpenMP, Numba gives each thread one contiguous share of a
-    ``prange``, which leaves a thread idle when the hard puzzles of a file sit in the
-    other's share, or when the machine slows one thread (see
+    The threads that share ``counter`` (calls of one kernel made at once on several
+    Python threads, or the iterations of one ``prange``) take work units with it as
+    they come free: split up front (with OpenMP, Numba gives each thread one
+    contiguous share of a ``prange``), a thread is left idle when the hard puzzles of
+    a file sit in the other's share, or when the machine slows one thread (see
     ``benchmarks/prange_schedule.py``).
 
     Parameters
     ----------
     counter : 1-D int64 array (writable)
-        Shared by the threads; allocated before the ``prange``.
+        Shared by the threads; allocated before they start.
     index : integer
         The element to add to; bounds are checked only under ``NUMBA_BOUNDSCHECK=1``.
     value : integer

@@ -37,11 +37,11 @@ on sudoku17 and top1465 here (same nodes visited; the list-walking version is co
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...core.links import AUX, DOWN, ITEM, LINK_DTYPE, UP
 from ._contract import INVALID, final_status, stop_requested
-from ._loop import lanes_for, solve_rows, take_units
+from ._loop import take_units
 
 # Added to the length of a covered (or given-satisfied) item, which takes it out of
 # the minimum; lengths never reach it (at most n <= 36 options per item).
@@ -541,60 +541,38 @@ def solve_one(grid, table, limit, max_nodes, stop, work, solution):
     return final_status(complete, count, limit), count, visited, guesses
 
 
-@njit(cache=True, nogil=True)
-def solve_serial(puzzles, table, limit, max_nodes, stop, solutions, status, counts, nodes, guesses):
-    """Every row of ``puzzles`` on the calling thread (see :mod:`._loop`)."""
-    work = allocate_work(table)
-    solve_rows(
-        solve_one,
-        puzzles,
-        0,
-        puzzles.shape[0],
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_bulk(
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def solve_units(
     puzzles,
     table,
     limit,
     max_nodes,
     stop,
     chunk,
-    lanes,
+    next_unit,
     solutions,
     status,
     counts,
     nodes,
     guesses,
 ):
-    """Every row of ``puzzles`` on ``lanes`` threads, in units of ``chunk`` rows taken
-    from a shared counter (see :mod:`._loop`)."""
-    next_unit = np.zeros(1, dtype=np.int64)
-    for _ in prange(lanes_for(puzzles.shape[0], chunk, lanes)):
-        take_units(
-            solve_one,
-            allocate_work,
-            next_unit,
-            chunk,
-            puzzles,
-            table,
-            limit,
-            max_nodes,
-            stop,
-            solutions,
-            status,
-            counts,
-            nodes,
-            guesses,
-        )
+    """The rows of ``puzzles`` in units of ``chunk`` rows taken from the shared counter
+    ``next_unit`` until none is left, on the calling thread; calls made at once on
+    several threads with one counter share the rows (see :mod:`._loop`)."""
+    work = allocate_work(table)
+    take_units(
+        solve_one,
+        work,
+        next_unit,
+        chunk,
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        stop,
+        solutions,
+        status,
+        counts,
+        nodes,
+        guesses,
+    )

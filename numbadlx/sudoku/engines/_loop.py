@@ -1,21 +1,24 @@
 """The one bulk loop of every engine: rows of puzzles, handed out by an atomic counter.
 
 Numba caches a kernel only when it is a module-level function whose callees are known
-when it compiles, so each engine keeps two short entry points (``solve_serial`` and
-``solve_bulk``, see :mod:`._contract`) that call the loop below with the engine's own
-``solve_one`` and ``allocate_work``; the loop itself is written once, here. Its two
-functions are inlined into those entry points (Numba's ``inline="always"``): called
-for real, they would receive the engine's kernels as run-time values, a pointer to a
-Python object that Numba cannot write to its cache.
+when it compiles, so each engine keeps one short entry point (``solve_units``, see
+:mod:`numbadlx.sudoku.engines`) that calls the loop below with the engine's own
+search and work buffers; the loop itself is written once, here. Its functions are
+inlined into that entry point (Numba's ``inline="always"``): called for real, they
+would receive the engine's kernels as run-time values, a pointer to a Python object
+that Numba cannot write to its cache.
 
-Work units are runs of ``chunk`` consecutive rows. Each of ``lanes`` threads keeps one
-set of work buffers and takes the next unit as it comes free
-(:func:`~._contract.fetch_add`): with OpenMP, Numba's ``prange`` gives each thread one
-contiguous share of its range whatever the chunk size, so a file whose hard puzzles
-sit in one half would leave the other thread idle (``benchmarks/prange_schedule.py``).
-Runs of consecutive rows, not strided rows: two threads writing the results of
-neighbouring rows (one cache line) cost more than striding buys once units are taken
-as they come.
+Work units are runs of ``chunk`` consecutive rows. A call takes the next unit from a
+shared counter (:func:`~._contract.fetch_add`) as it comes free, until none is left:
+one call on one thread solves every row; the same call made at once on several Python
+threads (the kernels release the GIL) with the same counter shares the rows between
+them, each thread with its own work buffers (:func:`~._registry.run`). So no parallel
+kernel is compiled: a ``prange`` around the loop made Numba link and optimise the whole
+search once more, seconds per engine on first use. Units are taken as they come free,
+not split up front, so a file whose hard puzzles sit in one half keeps both threads
+busy (``benchmarks/prange_schedule.py``). Runs of consecutive rows, not strided rows:
+two threads writing the results of neighbouring rows (one cache line) cost more than
+striding buys once units are taken as they come.
 """
 
 from numba import njit
@@ -26,46 +29,8 @@ from ._contract import INVALID, clear_result, fetch_add, stop_requested
 @njit(nogil=True, inline="always")
 def whole_table(table, k):
     """The table of row ``k``: the one table every row shares (what
-    :func:`solve_rows` and :func:`take_units` hand each row)."""
+    :func:`take_units` hands each row)."""
     return table
-
-
-@njit(nogil=True, inline="always")
-def solve_rows(
-    solve_one,
-    puzzles,
-    begin,
-    end,
-    table,
-    limit,
-    max_nodes,
-    stop,
-    work,
-    solutions,
-    status,
-    counts,
-    nodes,
-    guesses,
-):
-    """Solve rows ``begin`` to ``end - 1`` of ``puzzles`` with ``solve_one``, every row
-    under ``table`` (see :func:`solve_rows_of`)."""
-    solve_rows_of(
-        solve_one,
-        whole_table,
-        puzzles,
-        begin,
-        end,
-        table,
-        limit,
-        max_nodes,
-        stop,
-        work,
-        solutions,
-        status,
-        counts,
-        nodes,
-        guesses,
-    )
 
 
 @njit(nogil=True, inline="always")
@@ -109,7 +74,7 @@ def solve_rows_of(
 @njit(nogil=True, inline="always")
 def take_units(
     solve_one,
-    allocate_work,
+    work,
     next_unit,
     chunk,
     puzzles,
@@ -128,7 +93,7 @@ def take_units(
     take_units_of(
         solve_one,
         whole_table,
-        allocate_work,
+        work,
         next_unit,
         chunk,
         puzzles,
@@ -148,7 +113,7 @@ def take_units(
 def take_units_of(
     solve_one,
     table_of,
-    allocate_work,
+    work,
     next_unit,
     chunk,
     puzzles,
@@ -162,12 +127,11 @@ def take_units_of(
     nodes,
     guesses,
 ):
-    """One thread's share of a bulk call: allocate its work buffers, then solve the
+    """One thread's share of a bulk call, with its own work buffers ``work``: solve the
     unit that ``next_unit`` (a shared counter) hands out next, until none is left or the
     stop flag is set; row ``k`` under ``table_of(table, k)``."""
     n_puzzles = puzzles.shape[0]
     n_units = (n_puzzles + chunk - 1) // chunk
-    work = allocate_work(table)
     while True:
         unit = fetch_add(next_unit, 0, 1)
         if unit >= n_units or stop_requested(stop):

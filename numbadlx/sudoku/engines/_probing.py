@@ -12,8 +12,10 @@ branching rule.
   the cells with the fewest candidates the engine branches on the one whose digits
   settle the most.
 * :func:`rule_degree` - how many rule links touch each cell (pairs, thermometer
-  steps, region-sum lines), the second tie-break: the cell most rules touch, where a
-  wrong digit shows soonest.
+  steps, region-sum lines, linear sums), the second tie-break: the cell most rules
+  touch, where a wrong digit shows soonest. Counting the sums' cells took the
+  published arrow puzzle "Eddies" from 88,263 nodes to 54,768 and "Orbit" (arrows
+  and little killers) from 18,129 to 641.
 
 Both serve :func:`._cages.solve_one`; ``settle`` is the engine's propagation to the
 fixed point (its ``_settle``), passed in and inlined so that the caller stays a cached
@@ -102,7 +104,8 @@ def probe(
 def rule_degree(table, out):
     """Into ``out`` (one per cell): the number of pair relations and thermometer steps
     that touch the cell, plus one on a region-sum line the totals pass takes
-    (:mod:`._line_totals`). Returns the number of links."""
+    (:mod:`._line_totals`) and one for each linear sum (:mod:`._sums`) it is in.
+    Returns the number of links (the sums not counted)."""
     for cell in range(out.shape[0]):
         out[cell] = 0
     for q in range(table.pair_a.shape[0]):
@@ -118,4 +121,8 @@ def rule_degree(table, out):
     # a region-sum line links each cell to the line's other segments
     for k in range(table.total_cells.shape[0]):
         out[table.total_cells[k]] += 1
+    # one more for each linear sum the cell is in (not counted as links: probing the
+    # cells of sums cost more than it saved)
+    for k in range(table.sum_cells.shape[0]):
+        out[table.sum_cells[k]] += 1
     return links + table.total_cells.shape[0]

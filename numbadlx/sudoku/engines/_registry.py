@@ -9,8 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..._compiling import light_cache_load
-from ..._stopping import call_stoppable, new_flag
+from ..._stopping import call_on_lanes, call_stoppable, new_flag
 from ..shape import box_shape
 from ..variants import RULE_KINDS
 from . import _bands, _bits, _cage_rows, _cages, _dlx
@@ -30,8 +32,8 @@ class Engine:
         The name ``solve(engine=...)`` takes.
     summary : str
         One line on how it searches.
-    allocate_work, solve_one, solve_serial, solve_bulk : Numba kernels
-        The contract's four kernels.
+    allocate_work, solve_one, solve_units : Numba kernels
+        The contract's three kernels.
     shapes : str
         The shapes it supports, in words ("every shape", "9x9 with 3x3 boxes").
     fits : callable
@@ -62,8 +64,7 @@ class Engine:
     summary: str
     allocate_work: Callable
     solve_one: Callable
-    solve_serial: Callable
-    solve_bulk: Callable
+    solve_units: Callable
     shapes: str
     fits: Callable[[int, tuple[int, int]], bool]
     auto_rank: int | None
@@ -73,19 +74,17 @@ class Engine:
     rules_table: Callable | None = None
     unit_rules_table: Callable | None = None
 
-    def serial_up_to(self, n: int, warm: bool = False) -> int:
-        """The most ``n x n`` puzzles a call runs on the calling thread: those whose
-        expected work (:attr:`row_seconds` each) is at most :data:`SERIAL_SECONDS`,
-        or :data:`WARM_SERIAL_SECONDS` when ``warm`` (the parallel kernel is in this
-        process already); calls with one thread always do. At least one.
+    def serial_up_to(self, n: int) -> int:
+        """The most ``n x n`` puzzles a call runs on the calling thread alone: those
+        whose expected work (:attr:`row_seconds` each) is at most
+        :data:`SERIAL_SECONDS`; calls with one thread always do. At least one.
 
         Examples
         --------
-        >>> REGISTRY["bands"].serial_up_to(9), REGISTRY["bands"].serial_up_to(9, warm=True)
-        (2000, 100)
+        >>> REGISTRY["bands"].serial_up_to(9), REGISTRY["bits"].serial_up_to(16)
+        (100, 4)
         """
-        seconds = min(SERIAL_SECONDS, WARM_SERIAL_SECONDS) if warm else SERIAL_SECONDS
-        return max(1, round(seconds / self.row_seconds(n)))
+        return max(1, round(SERIAL_SECONDS / self.row_seconds(n)))
 
     def solves(self, kinds) -> bool:
         """Whether it solves puzzles under rules of these kinds (a set of names)."""
@@ -115,14 +114,10 @@ _CONSTRAINT_ENGINE_RULES = _TABLE_RULES | frozenset(
 ) | LINE_RULES  # fmt: skip
 assert _CONSTRAINT_ENGINE_RULES <= RULE_KINDS
 
-#: The expected work, in seconds, up to which a call runs on the calling thread (see
-#: :meth:`Engine.serial_up_to`).
-SERIAL_SECONDS = 0.02
-
-#: Expected seconds of work up to which a call runs on the calling thread once the
-#: engine's parallel kernel is in the process (compiled or loaded): waking the second
-#: thread is then all a parallel call costs, about a millisecond.
-WARM_SERIAL_SECONDS = 0.001
+#: The expected work, in seconds, up to which a call runs on the calling thread alone
+#: (see :meth:`Engine.serial_up_to`): a second thread saves at most half of it, and
+#: handing it work costs tens of microseconds (more on a busy machine).
+SERIAL_SECONDS = 0.001
 
 #: What ``engine="auto"`` runs for rules no registered engine solves: the puzzles'
 #: exact-cover models (:func:`~numbadlx.sudoku.to_exact_cover`) searched one by one by
@@ -141,8 +136,7 @@ def _entry(name, module, **fields):
         name=name,
         allocate_work=module.allocate_work,
         solve_one=module.solve_one,
-        solve_serial=light_cache_load(module.solve_serial),
-        solve_bulk=light_cache_load(module.solve_bulk),
+        solve_units=light_cache_load(module.solve_units),
         **fields,
     )
 
@@ -159,19 +153,19 @@ def _entry(name, module, **fields):
 # 5.2 times its CPU time (X 3.0x, anti-knight 3.5x, anti-knight plus diagonals 3.9x,
 # diagonals plus windoku 5.2x, disjoint groups 1.5x), and 1.1 to 2.0x on puzzles with
 # 22-26 givens. "bits" was weak only where few givens leave many solutions, which its
-# branch on cells alone under these rules fixed (see _bits._UNITS_WEIGHED_UP_TO): the
-# empty 9x9 under anti-knight and both diagonals, 10,532 nodes (0.03 s) on "bits",
-# 102,255 (0.17-0.26 s) on "cages".
+# branch on cells alone under these rules fixed (see _bits_choose._UNITS_WEIGHED_UP_TO):
+# the empty 9x9 under anti-knight and both diagonals, 10,532 nodes (0.03 s) on "bits",
+# 102,255 (0.17-0.26 s) on "cages"; the digit branch takes turns with it (see
+# _bits._FIRST_RUN) for grids with no solution such as the empty 9x9 under
+# anti-knight, anti-king and both diagonals (16,549 nodes on "bits").
 #
-# Small calls run on the calling thread: a second thread saves at most half of their
-# work, and waking it costs about a millisecond, loading the parallel kernel from the
-# cache a tenth of a second, and compiling it on first use seconds. A call is small
+# Small calls run on the calling thread alone: a second thread saves at most half of
+# their work, and handing it its share costs tens of microseconds. A call is small
 # when its puzzles' expected work, each at the engine's row_seconds (from the rates
 # of benchmarks/engines.py, on the high side: "bands" solves 9x9 sets at 1-9 us a
 # puzzle on average, 80 us on the hardest; "bits" at 3-55 us on 9x9 and 250 us on the
-# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS; once the parallel
-# kernel is in the process, at most WARM_SERIAL_SECONDS (without it, the two-thread rate
-# of top1465 and forum_hardest_1106, 9 and 20 ms a set, fell to one thread's).
+# hard 16x16 ones; "dlx" 2-11x "bits"), is at most SERIAL_SECONDS. Larger calls run the
+# same kernel on more threads (see run): there is no second kernel to compile.
 REGISTRY = types.MappingProxyType(
     {
         "dlx": _entry(
@@ -222,11 +216,8 @@ REGISTRY = types.MappingProxyType(
     }
 )
 
-# The "cages" engine's kernels for a table per row (rows that differ in their cages)
-_ROW_KERNELS = (
-    light_cache_load(_cage_rows.solve_serial),
-    light_cache_load(_cage_rows.solve_bulk),
-)
+# The "cages" engine's kernel for a table per row (rows that differ in their cages)
+_ROW_KERNEL = light_cache_load(_cage_rows.solve_units)
 
 #: Engine names: ``"dlx"`` is Dancing Links (Algorithm X on the pruned exact cover),
 #: ``"bits"`` candidate bit masks with locked candidates, for every shape, ``"bands"``
@@ -294,15 +285,20 @@ def work_unit(chunk: int, rows: int, threads: int) -> int:
     return max(1, min(chunk, -(-rows // (64 * threads))))
 
 
-def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=None):
-    """One call of engine ``engine``'s batch kernel: every row of ``puzzles`` into
+def run(
+    engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=None, meanwhile=None
+):
+    """Solve every row of ``puzzles`` with engine ``engine``'s kernel into
     ``out = (solutions, status, counts, nodes, guesses)``; True if ``deadline`` stopped
     it first.
 
     ``max_nodes`` 0 is no budget; ``chunk`` bounds the rows of a work unit (see
-    :func:`work_unit`); ``threads`` is the thread count, and with one thread, or a call
-    of at most the engine's :meth:`Engine.serial_up_to` puzzles, the serial kernel runs
-    alone.
+    :func:`work_unit`); ``threads`` is the thread count. With one thread, or a call of
+    at most the engine's :meth:`Engine.serial_up_to` puzzles, the kernel runs once,
+    alone; otherwise it runs on ``threads`` threads at once
+    (:func:`numbadlx._stopping.call_on_lanes`), the calls taking units of rows from
+    one shared counter: the same kernel, so a call on two threads compiles nothing
+    more than a call on one.
 
     The kernel runs with a fresh stop flag through
     :func:`numbadlx._stopping.call_stoppable` (on a helper thread, or without a
@@ -312,15 +308,20 @@ def run(engine, puzzles, table, limit, max_nodes, chunk, threads, out, deadline=
     compile; None: none) the flag is set too, and the call returns with the puzzle
     being searched as BUDGET and the rows not reached as they were (NOT_RUN). Call
     :func:`make_ready` first to compile or load the kernel outside the call.
+
+    ``meanwhile``, a function, runs on the calling thread while the other threads
+    solve (before the kernel on one thread): work of the caller's that the search
+    does not wait for, done in its shadow.
     """
     with new_flag() as stop:
-        kernel, args = _kernel_call(
+        kernel, lanes, args = _kernel_call(
             engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
         )
-        if kernel in (REGISTRY[engine].solve_bulk, _cage_rows.solve_bulk):
-            kernel, args = _on_threads, (kernel, threads, args)
-        _, stopped = call_stoppable(kernel, stop, *args, deadline=deadline)
-    return stopped
+        if lanes == 1:
+            if meanwhile is not None:
+                meanwhile()
+            return call_stoppable(kernel, stop, *args, deadline=deadline)[1]
+        return call_on_lanes(kernel, stop, lanes, *args, deadline=deadline, meanwhile=meanwhile)
 
 
 def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
@@ -336,7 +337,7 @@ def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
 
     began = time.monotonic()
     with new_flag() as stop:
-        kernel, args = _kernel_call(
+        kernel, _, args = _kernel_call(
             engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out
         )
         signature = tuple(typeof(arg) for arg in args)
@@ -347,30 +348,20 @@ def make_ready(engine, puzzles, table, limit, max_nodes, chunk, threads, out):
 
 
 def _kernel_call(engine, puzzles, table, limit, max_nodes, stop, chunk, threads, out):
-    """The batch kernel that runs these puzzles, and its arguments (the parallel one
-    when it is ``solve_bulk``): the "cages" engine's per-row kernels for a
+    """The kernel that runs these puzzles, on how many threads, and its arguments (with
+    a fresh counter of work units): the "cages" engine's per-row kernel for a
     :class:`~._cage_rows.CageRows`."""
     entry = REGISTRY[engine]
-    serial, bulk = entry.solve_serial, entry.solve_bulk
+    kernel = entry.solve_units
     if isinstance(table, _cage_rows.CageRows):
         if engine != "cages":
             raise ValueError(f'a table per row is the "cages" engine\'s, not "{engine}"\'s')
-        serial, bulk = _ROW_KERNELS
+        kernel = _ROW_KERNEL
     rows, cells = puzzles.shape
-    warm = bool(getattr(bulk, "overloads", None))  # the parallel kernel is ready here
-    if threads <= 1 or rows <= entry.serial_up_to(math.isqrt(cells), warm):
-        return serial, (puzzles, table, limit, max_nodes, stop, *out)
-    unit = work_unit(chunk, rows, threads)
-    return bulk, (puzzles, table, limit, max_nodes, stop, unit, threads, *out)
-
-
-def _on_threads(kernel, threads, args):
-    """``kernel(*args)``, a parallel kernel, on ``threads`` threads: Numba's thread count
-    and parallel chunk size belong to the calling thread, here the helper thread of
-    :func:`run` (the caller holds the lock of
-    :func:`~numbadlx.sudoku.parallel.parallel_threads`, if one is needed)."""
-    import numba
-
-    numba.set_num_threads(threads)
-    numba.set_parallel_chunksize(1)
-    return kernel(*args)
+    if threads <= 1 or rows <= entry.serial_up_to(math.isqrt(cells)):
+        lanes, unit = 1, max(1, rows)
+    else:
+        unit = work_unit(chunk, rows, threads)
+        lanes = max(1, min(threads, -(-rows // unit)))  # no more threads than units
+    next_unit = np.zeros(1, dtype=np.int64)
+    return kernel, lanes, (puzzles, table, limit, max_nodes, stop, unit, next_unit, *out)

@@ -175,11 +175,9 @@ def relation_triples(n, relation, a, b, forward, backward, peer_sets):
 
 def _window_pairs(line, width, differ, same):
     """Pairs of a line's cells less than ``width`` apart (``differ``: they share a
-    window of ``width`` consecutive cells) and exactly ``width`` apart (``same``); none
-    on a line shorter than a window."""
+    window of ``width`` consecutive cells) and exactly ``width`` apart (``same``). On a
+    line shorter than a window every pair differs, as setters' solvers read it."""
     out = []
-    if len(line) < width:
-        return out
     for i in range(len(line)):
         for j in range(i + 1, min(len(line), i + width + 1)):
             out.append((line[i], line[j], differ if j - i < width else same))
@@ -192,7 +190,7 @@ def relation_pairs(n, rules):
     Entropic lines: cells one or two apart hold digits of different thirds (so three in
     a row hold one of each), cells three apart the same third. Modular lines: cells
     fewer than ``m`` apart differ modulo ``m``, cells ``m`` apart agree. A line shorter
-    than its window (two cells of an entropic line) constrains nothing. Negative: a
+    than its window (two cells of an entropic line) has every pair differ. Negative: a
     neighbour pair without a dot is neither consecutive nor 1:2 (for the kinds asked),
     without X or V does not sum to 10 or 5.
 

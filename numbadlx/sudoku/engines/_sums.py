@@ -13,7 +13,17 @@ so hold distinct digits (an arrow's cells inside one box). Two steps per sum:
   a group whose cells have fewer than ``k`` candidates together is a contradiction;
 * **exact support** - a sum with few open cells (the product of their candidate counts
   at most ``table.sum_exact``) is enumerated, distinct within each group: each digit
-  left is part of an assignment that makes the total.
+  left is part of an assignment that makes the total;
+* **needed digits** - in the same enumeration, the digits that every assignment puts
+  into a group's open cells (two or more) leave each other cell that sees all of
+  them: a bulb of 6 over three cells of one box puts 1, 2 and 3 there, and the box's
+  other cells lose them (a person's first step on an arrow; the singles do not see
+  it). On the published arrow puzzles it took "Eddies" from 54,768 nodes to 29,876,
+  "Orbit" from 641 to 436, "Arrow" from 110 to 24 and "Pill arrow" from 131 to 17.
+
+The steps take the table's sum arrays one by one (a call that takes the whole table
+counts a reference to each of its arrays in and out, which cost more than the steps
+on the arrow puzzles), and the enumeration's scratch is made once a pass.
 
 Table fields (see :class:`~._constraint_tables.ConstraintTable`)::
 
@@ -88,15 +98,15 @@ def _keep(masks, cell, kept, queue, tail):
 
 
 @njit(cache=True, nogil=True)
-def _bounds(masks, table, s, queue, tail):
-    """The bounds step of sum ``s``. Returns ``(tail, state, open cells, product of
-    their candidate counts)``; state -1 for a contradiction."""
-    start = table.sum_start[s]
-    end = table.sum_start[s + 1]
-    cells = table.sum_cells
-    coef = table.sum_coef
-    group = table.sum_group
-    total = table.sum_total[s]
+def _bounds(masks, sum_start, cells, coef, group, totals, exact, s, queue, tail):
+    """The bounds step of sum ``s`` (the table's sum arrays passed one by one: a call
+    that takes the whole table counts a reference to each of its arrays in and out,
+    which cost more than the step itself on the arrow puzzles). Returns ``(tail,
+    state, open cells, product of their candidate counts)``; state -1 for a
+    contradiction; the product stops growing past ``exact``."""
+    start = sum_start[s]
+    end = sum_start[s + 1]
+    total = totals[s]
     lo = 0
     hi = 0
     t = start
@@ -178,29 +188,32 @@ def _bounds(masks, table, s, queue, tail):
             m = masks[cell]
             if not m & PLACED:
                 open_cells += 1
-                if product <= table.sum_exact:  # past the bound it stays past it
+                if product <= exact:  # past the bound it stays past it
                     product *= np.int64(popcount(m))
         t = g
     return tail, changed, open_cells, product
 
 
 @njit(cache=True, nogil=True)
-def _exact(masks, table, s, open_cells, queue, tail):
+def _exact(
+    masks, peers, sum_start, cells, coef, group, totals, s, open_cells, ints, bits, queue, tail
+):
     """The exact step of sum ``s`` over its ``open_cells`` open cells: each digit kept
     is part of an assignment that makes the total (distinct within each group; placed
-    cells count as they are). Returns ``(tail, state)``."""
-    start = table.sum_start[s]
-    end = table.sum_start[s + 1]
-    cells = table.sum_cells
-    coef = table.sum_coef
-    group = table.sum_group
-    target = table.sum_total[s]
-    term = np.empty(open_cells, dtype=np.int64)
-    left = np.empty(open_cells + 1, dtype=np.uint64)
-    chosen = np.empty(open_cells, dtype=np.uint64)
-    support = np.zeros(open_cells, dtype=np.uint64)
-    reach_lo = np.zeros(open_cells + 1, dtype=np.int64)
-    reach_hi = np.zeros(open_cells + 1, dtype=np.int64)
+    cells count as they are); then the digits every assignment puts into a group's
+    open cells (two or more) leave the cells that see all of them (``peers``: each
+    cell's peers). ``ints`` and ``bits`` are scratch rows (three and four, of at least
+    ``open_cells + 1``). Returns ``(tail, state)``."""
+    start = sum_start[s]
+    end = sum_start[s + 1]
+    target = totals[s]
+    term, reach_lo, reach_hi = ints[0], ints[1], ints[2]
+    left, chosen, support, need = bits[0], bits[1], bits[2], bits[3]
+    reach_lo[open_cells] = 0
+    reach_hi[open_cells] = 0
+    for i in range(open_cells):
+        support[i] = _ZERO
+        need[i] = _DIGITS
     m_open = 0
     for t in range(start, end):
         m = masks[cells[t]]
@@ -246,8 +259,13 @@ def _exact(masks, table, s, open_cells, queue, tail):
         chosen[depth] = bit
         if depth == open_cells - 1:
             if value == target:
+                used = _ZERO  # the digits of the group so far; kept at its last term
                 for i in range(open_cells):
                     support[i] |= chosen[i]
+                    used |= chosen[i]
+                    if i == open_cells - 1 or group[term[i + 1]] != group[term[i]]:
+                        need[i] &= used
+                        used = _ZERO
             continue
         partial = value
         depth += 1
@@ -259,22 +277,89 @@ def _exact(masks, table, s, open_cells, queue, tail):
         if state < 0:
             return tail, -1
         changed |= state
+    first = 0
+    for i in range(open_cells):
+        if i < open_cells - 1 and group[term[i + 1]] == group[term[i]]:
+            continue
+        tail, state = _needed(masks, peers, cells, term, first, i + 1, need[i], queue, tail)
+        if state < 0:
+            return tail, -1
+        changed |= state
+        first = i + 1
+    return tail, changed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _needed(masks, peers, cells, term, first, end, need, queue, tail):
+    """The digits ``need`` that the group of open terms ``term[first:end]`` (two or
+    more cells, peers of each other) holds whatever the assignment leave every other
+    cell that sees all its cells. Returns ``(tail, state)``."""
+    need &= _DIGITS
+    if end - first < 2 or need == 0:
+        return tail, 0
+    changed = 0
+    a = cells[term[first]]
+    for k in range(peers.shape[1]):
+        p = peers[a, k]
+        m = masks[p]
+        if m & PLACED or not m & need:
+            continue
+        sees = True
+        for j in range(first + 1, end):
+            q = cells[term[j]]
+            if q == p:
+                sees = False
+                break
+            seen = False
+            for r in range(peers.shape[1]):
+                if peers[q, r] == p:
+                    seen = True
+                    break
+            if not seen:
+                sees = False
+                break
+        if sees:
+            tail, state = _keep(masks, p, m & ~need, queue, tail)
+            if state < 0:
+                return tail, -1
+            changed |= state
     return tail, changed
 
 
 @njit(cache=True, nogil=True)
-def propagate_sums(masks, table, queue, tail):
-    """Every linear sum of ``table``: bounds, then exact support where it is cheap (see
-    the module docstring). Returns ``(tail, state)``: state -1 for a contradiction,
-    1 for a change, 0 for none; cells left with one digit are placed and queued."""
+def propagate_sums(masks, peers, start, cells, coef, group, total, exact, queue, tail):
+    """Every linear sum of a table (its fields ``sum_start``, ``sum_cells``,
+    ``sum_coef``, ``sum_group``, ``sum_total``, ``sum_exact``, passed one by one: a
+    call that takes the whole table counts a reference to each of its arrays in and
+    out): bounds, then exact support where it is cheap (see the module docstring).
+    Returns ``(tail, state)``: state -1 for a contradiction, 1 for a change, 0 for
+    none; cells left with one digit are placed and queued."""
     changed = 0
-    for s in range(table.sum_total.shape[0]):
-        tail, state, open_cells, product = _bounds(masks, table, s, queue, tail)
+    ints = np.empty((3, masks.shape[0] + 1), dtype=np.int64)
+    bits = np.empty((4, masks.shape[0] + 1), dtype=np.uint64)
+    for s in range(total.shape[0]):
+        tail, state, open_cells, product = _bounds(
+            masks, start, cells, coef, group, total, exact, s, queue, tail
+        )
         if state < 0:
             return tail, -1
         changed |= state
-        if open_cells > 0 and product <= table.sum_exact:
-            tail, state = _exact(masks, table, s, open_cells, queue, tail)
+        if open_cells > 0 and product <= exact:
+            tail, state = _exact(
+                masks,
+                peers,
+                start,
+                cells,
+                coef,
+                group,
+                total,
+                s,
+                open_cells,
+                ints,
+                bits,
+                queue,
+                tail,
+            )
             if state < 0:
                 return tail, -1
             changed |= state

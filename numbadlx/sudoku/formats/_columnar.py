@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS, _csv_chunk
+from ._ipc_bound import check_ipc
 from ._reader import PuzzleChunk, _Context
 
 __all__ = [
@@ -40,7 +41,8 @@ PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
 #: The longest puzzle value read (characters of a string, cells of a list): a longer one
 #: is an unreadable row, never copied; a Parquet row group whose puzzle column would
-#: decompress to more than this a row (on average) is refused before it is read.
+#: decompress to more than this a row (on average) is refused before it is read, and
+#: so is a compressed Arrow record batch (see :mod:`._ipc_bound`).
 VALUE_LIMIT = 10_000
 
 
@@ -329,26 +331,61 @@ def parquet_chunks(
             row += rows
 
 
+def _open_ipc(source, pa, name: str, options=None):
+    """``(reader, is_stream)`` for the Arrow IPC file or stream ``source``."""
+    source.seek(0)
+    try:
+        return pa.ipc.open_file(source, options=options), False
+    except (pa.ArrowException, OSError):
+        source.seek(0)
+        try:
+            return pa.ipc.open_stream(source, options=options), True
+        except (pa.ArrowException, OSError) as error:
+            raise ValueError(f"{name}: not a readable Arrow IPC file ({error})") from None
+
+
+def _ipc_batches(reader, stream: bool, name: str, pa) -> Iterator:
+    """The record batches of an IPC ``reader``; a damaged one is a ValueError naming it."""
+    count = None if stream else reader.num_record_batches
+    index = 0
+    while count is None or index < count:
+        try:
+            batch = reader.read_next_batch() if stream else reader.get_batch(index)
+            # the reader checks buffer sizes only: offsets or indices out of range would
+            # be followed blindly by the compute kernels
+            batch.validate(full=True)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError) as error:
+            raise ValueError(
+                f"{name}: not a readable Arrow IPC file (record batch {index}: {error})"
+            ) from None
+        yield batch
+        index += 1
+
+
 def arrow_chunks(
     path: str, ctx: _Context, chunk_size: int, start_row: int, column
 ) -> Iterator[PuzzleChunk]:
     """The chunks of an Arrow IPC file (or stream), a record batch at a time, the file
-    memory-mapped."""
+    memory-mapped; only the puzzle (and solution) column is read, and a compressed batch
+    is measured before it is decompressed (see :mod:`._ipc_bound`)."""
     pa = require_pyarrow("reading Arrow IPC")
     size = os.path.getsize(path)
     with pa.memory_map(path, "r") as source:
-        try:
-            reader = pa.ipc.open_file(source)
-            batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
-            schema = reader.schema
-        except pa.ArrowInvalid:
-            source.seek(0)
-            try:
-                stream = pa.ipc.open_stream(source)
-            except pa.ArrowInvalid as error:
-                raise ValueError(f"{ctx.name}: not a readable Arrow IPC file ({error})") from None
-            batches, schema = iter(stream), stream.schema
+        reader, stream = _open_ipc(source, pa, ctx.name)
+        schema = reader.schema
         pcol, scol = _pick(schema.names, column, ctx.name)
+        picked = sorted({pcol} if scol is None else {pcol, scol})
+        source.seek(0)
+        whole = source.read_buffer(size)  # memory-mapped: no copy
+        check_ipc(memoryview(whole), schema, picked, stream, ctx.name, VALUE_LIMIT, pa)
+        del whole
+        options = pa.ipc.IpcReadOptions(included_fields=picked)
+        reader, _ = _open_ipc(source, pa, ctx.name, options)
+        batches = _ipc_batches(reader, stream, ctx.name, pa)
+        pcol = picked.index(pcol)
+        scol = None if scol is None else picked.index(scol)
         row = 0
         held = None  # the last chunk, held back until it is known whether it ends the file
         for batch in batches:

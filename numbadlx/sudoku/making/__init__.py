@@ -18,8 +18,8 @@ depend on the number of threads.
 The kernels are private modules, one job each: candidate masks (``_masks``), the
 random generator (``_random``), the search behind uniqueness, ``tries`` and random grids
 (``_search``), the logic ladder (``_techniques``, ``_chains``, ``_ladder``), isomorphs
-(``_isomorphs``), canonical forms (``_canonical``) and the ``prange`` loops over
-puzzles (``_loops``).
+(``_isomorphs``), canonical forms (``_canonical``) and the bulk loops over puzzles
+(``_loops``).
 
 Examples
 --------

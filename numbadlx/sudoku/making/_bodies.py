@@ -1,14 +1,15 @@
 """The work of one iteration of each bulk loop of :mod:`._loops`: a puzzle made (with or
 without a bound on its rating) and a chunk of puzzles rated.
 
-They are plain compiled functions that the ``prange`` loops call, rather than loop
-bodies written inside them: Numba's parallel passes analyse and outline everything
-inside a ``prange`` loop, and on bodies this large that took longer than compiling the
-body itself. Making a puzzle with and without a rating bound are two functions, so that
-a call without a bound never compiles the logic ladder; rating is two passes, the
-ladder below the trials (:func:`rate_chunk`) and then, for the puzzles stuck there
-only, the whole ladder (:func:`trial_chunk`), so that a call whose puzzles never need
-the trial rungs never compiles them.
+They are plain compiled functions that release the GIL, called from Python loops on
+one thread or several, rather than loop bodies inside a ``prange`` loop: Numba's
+parallel passes analyse and outline everything inside a ``prange`` loop, and then
+optimise the whole body once more, which on bodies this large took longer than
+compiling the body itself. Making a puzzle with and without a rating bound are two
+functions, so that a call without a bound never compiles the logic ladder; rating is
+two passes, the ladder below the trials (:func:`rate_chunk`) and then, for the puzzles
+stuck there only, the whole ladder (:func:`trial_chunk`), so that a call whose puzzles
+never need the trial rungs never compiles them.
 """
 
 import numpy as np

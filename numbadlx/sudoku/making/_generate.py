@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Callable
 
@@ -30,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._compiling import first_use
-from ..._stopping import call_stoppable, clock, new_flag
+from ..._stopping import call_on_lanes, clock, new_flag
 from ...core.validate import check_count, check_integer, check_timeout, is_integer
 from ...core.words import plural
 from ..engines import REGISTRY, UNIQUE
@@ -38,14 +39,8 @@ from ..geometry import unit_table, unit_tables
 from ..parallel import check_threads, parallel_threads
 from ..shape import box_shape
 from ..variants import Rules
-from ._bodies import NO_GRID
-from ._loops import (
-    generate_bulk,
-    generate_rated_bulk,
-    generate_rated_serial,
-    generate_serial,
-    random_grids_bulk,
-)
+from ._bodies import NO_GRID, make_puzzle, make_rated_puzzle
+from ._loops import generate_share, random_grids_bulk
 from ._masks import full_mask
 from ._rate import LOGIC_RATINGS, _check_seed
 from ._variant_generate import blank_by_solving, checked_rules, variant_tables
@@ -61,9 +56,6 @@ SYMMETRIES = ("rotational", "diagonal", "mirror", "dihedral")
 _FEWEST_CLUES = {4: 4, 9: 17}
 # Puzzles per kernel call (between progress reports).
 _BLOCK = 256
-#: Calls of at most this many puzzles of up to 9x9 run on the calling thread (a few
-#: milliseconds), so they do not compile the parallel kernel.
-_SERIAL_UP_TO = 64
 
 
 def random_grids(
@@ -286,23 +278,22 @@ def generate(
         units, peers, where = variant_tables(size, variant)
     out = np.zeros((count, nn), dtype=np.uint8)
     used = np.zeros(count, dtype=np.int64)
-    # the logic ladder is compiled only when a rating is asked, and a parallel kernel
-    # only for calls big enough to need one
-    serial = threads == 1 or (count <= _SERIAL_UP_TO and size <= 9)
+    # the logic ladder is compiled only when a rating is asked; more threads run the
+    # same compiled function, each making the puzzles it takes next
     if rate_hi >= 0:
-        kernel = generate_rated_serial if serial else generate_rated_bulk
-        rated = (rate_lo, rate_hi, LOGIC_RATINGS)
+        make, rated = make_rated_puzzle, (rate_lo, rate_hi, LOGIC_RATINGS)
     else:
-        kernel, rated = (generate_serial if serial else generate_bulk), ()
+        make, rated = make_puzzle, ()
     label = f"the {size}x{size} puzzle generator"
     with new_flag() as stop, first_use(label):
         for begin in range(0, count, _BLOCK):
             end = min(count, begin + _BLOCK)
-            _, timed_out = call_stoppable(
-                _on_threads,
+            timed_out = call_on_lanes(
+                generate_share,
                 stop,
-                threads,
-                kernel,
+                max(1, min(threads, end - begin)),
+                itertools.count(),  # the rows' numbers, taken in turn by the threads
+                make,
                 out[begin:end],
                 used[begin:end],
                 size,
@@ -422,13 +413,6 @@ def random_puzzles(
                 filled -= 1
         out[k] = puzzle
     return out
-
-
-def _on_threads(threads, kernel, *args):
-    """``kernel(*args)`` on ``threads`` threads (Numba's thread count belongs to the
-    calling thread: it is set here, on the helper thread that runs the call)."""
-    with parallel_threads(threads):
-        return kernel(*args)
 
 
 def _made_by_deadline(out, used, count, timeout, begin):

@@ -1,5 +1,6 @@
-"""The bulk loops (``prange`` over puzzles) of random grids, isomorphs, ratings and
-puzzles; the work of one iteration of the larger ones is in :mod:`._bodies`.
+"""The bulk loops of random grids, isomorphs, ratings and puzzles (``prange`` loops
+over the small bodies, Python threads over the compiled large ones); the work of one
+iteration of the larger ones is in :mod:`._bodies`.
 
 Puzzle ``k`` of a call seeds its random generator from ``(seed, first_index + k)``
 (:func:`._random.seed_state`), so no result depends on the threads.
@@ -13,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..engines import INVALID, MULTIPLE, NO_SOLUTION, NOT_RUN, UNIQUE
-from ._bodies import make_puzzle, make_rated_puzzle, rate_chunk, trial_chunk
+from ._bodies import rate_chunk, trial_chunk
 from ._isomorphs import isomorphs_from_python, transform_one, transform_work
 from ._masks import candidates_from_python
 from ._random import seed_state, seed_value
@@ -92,112 +93,10 @@ def rate_threads(body, arguments, threads):
         pool.shutdown(wait=True)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def generate_bulk(
-    out,
-    attempts,
-    n,
-    box_rows,
-    box_cols,
-    units,
-    peers,
-    where,
-    full,
-    orbits,
-    orbit_sizes,
-    minimal,
-    strict,
-    clue_lo,
-    clue_hi,
-    max_attempts,
-    seed,
-    first_index,
-    stop,
-):
-    """Row ``k`` of ``out`` becomes the puzzle of index ``first_index + k``, with no
-    bound on its rating (see :func:`make_puzzle`; the logic ladder is not compiled).
-    Once another thread sets ``stop[0]`` (Ctrl-C, a deadline), every search ends at
-    its next node and the rows not finished get ``attempts[k] = -2``."""
-    for k in prange(out.shape[0]):
-        make_puzzle(
-            np.int64(k),  # one type: the prange index is typed int64, then uint64
-            out,
-            attempts,
-            n,
-            units,
-            peers,
-            where,
-            full,
-            orbits,
-            orbit_sizes,
-            minimal,
-            strict,
-            clue_lo,
-            clue_hi,
-            max_attempts,
-            seed,
-            first_index,
-            stop,
-        )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def generate_rated_bulk(
-    out,
-    attempts,
-    n,
-    box_rows,
-    box_cols,
-    units,
-    peers,
-    where,
-    full,
-    orbits,
-    orbit_sizes,
-    minimal,
-    strict,
-    clue_lo,
-    clue_hi,
-    rate_lo,
-    rate_hi,
-    ratings,
-    max_attempts,
-    seed,
-    first_index,
-    stop,
-):
-    """:func:`generate_bulk`, keeping only puzzles whose logic rating is within
-    ``rate_lo..rate_hi`` (see :func:`make_rated_puzzle`)."""
-    for k in prange(out.shape[0]):
-        make_rated_puzzle(
-            np.int64(k),
-            out,
-            attempts,
-            n,
-            units,
-            peers,
-            where,
-            full,
-            orbits,
-            orbit_sizes,
-            minimal,
-            strict,
-            clue_lo,
-            clue_hi,
-            rate_lo,
-            rate_hi,
-            ratings,
-            max_attempts,
-            seed,
-            first_index,
-            stop,
-        )
-
-
-# The same loops on the calling thread, for small calls: a parallel kernel costs more to
-# compile than a few puzzles take, and results do not depend on the threads. They are
-# Python loops over the compiled bodies: a compiled loop around a body would compile
-# (and optimise) the whole body once more.
+# The loops of the large bodies: Python loops over the compiled bodies, on the calling
+# thread or on several at once (the bodies release the GIL). A compiled loop around a
+# body would compile (and optimise) the whole body once more, and a parallel one more
+# still; results do not depend on the threads.
 
 
 def rate_serial(
@@ -370,13 +269,20 @@ def trials_serial(
     )  # fmt: skip
 
 
-def generate_serial(out, attempts, n, box_rows, box_cols, *rest):
-    """:func:`generate_bulk` on the calling thread (same arguments)."""
-    for k in range(out.shape[0]):
-        make_puzzle(np.int64(k), out, attempts, n, *rest)
-
-
-def generate_rated_serial(out, attempts, n, box_rows, box_cols, *rest):
-    """:func:`generate_rated_bulk` on the calling thread (same arguments)."""
-    for k in range(out.shape[0]):
-        make_rated_puzzle(np.int64(k), out, attempts, n, *rest)
+def generate_share(taken, make, out, attempts, n, box_rows, box_cols, *rest):
+    """Rows of ``out`` made by ``make`` (:func:`~._bodies.make_puzzle`, or
+    :func:`~._bodies.make_rated_puzzle` with a rating bound; ``rest`` its other
+    arguments, the stop flag last), row ``k`` the puzzle of index ``first_index + k``,
+    the rows taken in turn from ``taken`` (an :func:`itertools.count`) until none is
+    left or the stop flag is set. Calls made at once on several threads with one
+    ``taken`` share the rows: ``make`` releases the GIL, and a row depends on its index
+    alone, not on the thread. Once the flag is set, every search ends at its next
+    node, the rows being made get ``attempts[k] = -2`` and the rows not begun are left
+    as they were."""
+    stop = rest[-1]
+    count = out.shape[0]
+    while stop[0] == 0:
+        k = next(taken)  # atomic under the GIL
+        if k >= count:
+            return
+        make(np.int64(k), out, attempts, n, *rest)

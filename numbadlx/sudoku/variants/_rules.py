@@ -163,9 +163,11 @@ class Rules:
         comes back makes two pieces there. Without boxes or regions: no constraint.
     entropic_lines : sequence of lines
         Every three consecutive cells hold one low, one middle and one high digit
-        (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs).
+        (1-3, 4-6, 7-9 on a 9x9 grid; the digits split in three equal runs). A line
+        of two cells holds digits of two different runs (as setters' solvers read it).
     modular_lines : sequence of line or (line, m)
-        Every ``m`` consecutive cells (default 3) hold digits distinct modulo ``m``.
+        Every ``m`` consecutive cells (default 3) hold digits distinct modulo ``m``;
+        on a line shorter than ``m``, all its digits are distinct modulo ``m``.
     zipper_lines : sequence of lines
         Cells equally far from the line's centre sum to the same total; on a line of
         odd length that total is the centre's digit.

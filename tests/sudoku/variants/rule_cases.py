@@ -301,7 +301,7 @@ def _perturb(kind, found, n, rng):
             found["arrows"] = [(bulb, line[:-1])] + list(found["arrows"][1:])
     elif found.get(kind) and kind in _LINE_KINDS:  # one more line, not read off the grid
         line = tuple(_walk(n, rng, int(rng.integers(2, min(n, 6) + 1))))
-        if len(line) >= (3 if kind == "entropic_lines" else 2):
+        if len(line) >= 2:
             number = int(rng.integers(1, n)) if kind == "lockout_lines" else None
             value = line if number is None else (line, number)
             found[kind] = list(found[kind]) + [value]

@@ -31,7 +31,16 @@ def run(puzzles, rules, n, limit=2, max_nodes=0, engine=ENGINE, **build):
         table = constraint_table(units, checked, **build)
     else:
         table = engine.table_for(units, checked)
-    engine.solve_serial(puzzles, table, limit, max_nodes, np.zeros(1, np.int64), *out)
+    engine.solve_units(
+        puzzles,
+        table,
+        limit,
+        max_nodes,
+        np.zeros(1, np.int64),
+        max(1, rows),
+        np.zeros(1, np.int64),
+        *out,
+    )
     return out
 
 
@@ -55,8 +64,8 @@ def _box_of(n, rules):
 
 
 def _windows(line, width):
-    """Every run of ``width`` consecutive cells (none on a shorter line)."""
-    return [line[i : i + width] for i in range(len(line) - width + 1)]
+    """Every run of ``width`` consecutive cells (a shorter line is one run)."""
+    return [line[i : i + width] for i in range(max(1, len(line) - width + 1))]
 
 
 def keeps(grid, n, rules):

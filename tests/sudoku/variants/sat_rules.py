@@ -239,14 +239,14 @@ class Clauses:
         third = self.n // 3
         group = {d: (d - 1) // third for d in self.digits}
         for line in lines:
-            for k in range(len(line) - 2):
+            for k in range(max(1, len(line) - 2)):  # a shorter line is one window
                 for a, b in itertools.combinations(line[k : k + 3], 2):
                     self.forbid_pairs(a, b, lambda p, q: group[p] == group[q])
 
     def modular_lines(self, lines):
         for line, m in lines:
             m = 3 if m is None else m
-            for k in range(len(line) - m + 1):
+            for k in range(max(1, len(line) - m + 1)):  # a shorter line is one window
                 for a, b in itertools.combinations(line[k : k + m], 2):
                     self.forbid_pairs(a, b, lambda p, q, m=m: p % m == q % m)
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from pysat.solvers import Minisat22
 
+from numbadlx._stopping import call_on_lanes, new_flag
 from numbadlx.sudoku import Rules, geometry
 from numbadlx.sudoku.engines import (
     BUDGET,
@@ -33,7 +34,8 @@ BESIDE = {
 
 
 def run(puzzles, rules, n, limit=2, max_nodes=0):
-    """The engine's serial kernel on ``puzzles`` (rows of n*n) under ``rules``."""
+    """The engine's kernel, one call on this thread, on ``puzzles`` (rows of n*n) under
+    ``rules``."""
     puzzles = np.atleast_2d(np.asarray(puzzles, dtype=np.uint8))
     rows = puzzles.shape[0]
     out = (
@@ -43,7 +45,10 @@ def run(puzzles, rules, n, limit=2, max_nodes=0):
         np.zeros(rows, dtype=np.int64),
         np.zeros(rows, dtype=np.int64),
     )
-    ENGINE.solve_serial(puzzles, table_of(rules, n), limit, max_nodes, np.zeros(1, np.int64), *out)
+    stop, counter = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    ENGINE.solve_units(
+        puzzles, table_of(rules, n), limit, max_nodes, stop, max(1, rows), counter, *out
+    )
     return out
 
 
@@ -375,13 +380,17 @@ def test_node_budget_returns_budget():
     assert status[0] == MULTIPLE
 
 
-def test_the_bulk_kernel_matches_the_serial_one():
+def test_two_threads_sharing_the_units_match_one_call():
     rng = np.random.default_rng(11)
     solution = random_solution(6, rng)
     rules = Rules(cages=random_cages(6, solution, rng, cover=True))
     puzzles = np.stack([random_puzzle(6, solution, rng) for _ in range(40)])
     serial = run(puzzles, rules, 6)
     out = tuple(np.zeros_like(a) for a in serial)
-    ENGINE.solve_bulk(puzzles, table_of(rules, 6), 2, 0, np.zeros(1, np.int64), 3, 2, *out)
+    with new_flag() as stop:  # two calls at once, one counter, units of 3 rows
+        counter = np.zeros(1, np.int64)
+        call_on_lanes(
+            ENGINE.solve_units, stop, 2, puzzles, table_of(rules, 6), 2, 0, stop, 3, counter, *out
+        )
     for a, b in zip(serial, out):
         assert (a == b).all()

@@ -79,7 +79,9 @@ def _solve(puzzles, table):
         np.zeros(rows, np.int64),
         np.zeros(rows, np.int64),
     )
-    REGISTRY["bits"].solve_serial(puzzles, table, 2, 0, np.zeros(1, np.int64), *out)
+    REGISTRY["bits"].solve_units(
+        puzzles, table, 2, 0, np.zeros(1, np.int64), max(1, rows), np.zeros(1, np.int64), *out
+    )
     return out
 
 
@@ -184,3 +186,56 @@ def test_an_empty_anti_knight_grid_is_filled_in_few_nodes():
     assert result.status_names().tolist() == ["SOLVED"]
     grid = result.solutions[0].tolist()
     assert solutions(grid, 9, rules, limit=2) == [grid]
+
+
+@pytest.mark.parametrize("engine", ["bits", "auto"])
+def test_empty_grid_under_knight_king_and_diagonals_has_no_solution(engine):
+    """Anti-knight, anti-king and both diagonals: no 9x9 grid keeps them all (the SAT
+    oracle proves it). The branch on cells alone passed 300,000 nodes; with the search
+    that weighs digits taking turns with it, the proof takes 16,549."""
+    from numbadlx import sudoku
+
+    from .sat_oracle import solutions
+
+    rules = Rules(anti_knight=True, anti_king=True, diagonals=True)
+    empty = np.zeros((1, 81), np.uint8)
+    assert solutions(empty[0].tolist(), 9, rules, limit=1) == []
+    result = sudoku.solve(empty, rules=rules, limit=1, engine=engine, max_nodes=30_000)
+    assert result.status_names().tolist() == ["NO_SOLUTION"]
+    assert int(result.nodes[0]) < 30_000
+
+
+def test_the_turns_keep_the_cells_search_on_knight_and_diagonals():
+    """The empty grid under anti-knight and both diagonals: the search on cells alone
+    finds a solution before its first turn ends, so the digits' search never runs; the
+    grid is a solution of the rules by the SAT oracle."""
+    from numbadlx import sudoku
+
+    from .sat_oracle import is_solution
+
+    rules = Rules(anti_knight=True, diagonals=True)
+    empty = np.zeros((1, 81), np.uint8)
+    result = sudoku.solve(empty, rules=rules, limit=1, engine="bits", max_nodes=300_000)
+    assert result.status_names().tolist() == ["SOLVED"]
+    assert int(result.nodes[0]) <= 16_384
+    assert is_solution(empty[0], 9, rules, result.solutions[0])
+
+
+def test_a_search_that_takes_turns_keeps_its_answer():
+    """Four givens under anti-knight and both diagonals that the search on cells alone
+    does not finish in its first turn: the digits' search runs, the cells' search
+    resumes where it stopped and meets a second solution; statuses and the solution
+    are checked by the SAT oracle."""
+    from numbadlx import sudoku
+
+    from .sat_oracle import is_solution, solutions
+
+    rules = Rules(anti_knight=True, diagonals=True)
+    line = "006000000000000000000000000000000000000000000008500009000000000000000000000000000"
+    puzzle = np.array([[int(ch) for ch in line]], np.uint8)
+    assert len(solutions(puzzle[0].tolist(), 9, rules, limit=2)) == 2
+    for limit, status in ((1, "SOLVED"), (2, "MULTIPLE")):
+        result = sudoku.solve(puzzle, rules=rules, limit=limit, engine="bits", max_nodes=300_000)
+        assert result.status_names().tolist() == [status]
+        assert int(result.nodes[0]) > 16_384  # past the first turn
+        assert is_solution(puzzle[0], 9, rules, result.solutions[0])

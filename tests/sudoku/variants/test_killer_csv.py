@@ -40,8 +40,15 @@ def solve_rows(chunk, limit=2):
     for k in range(rows):
         rules = chunk.rules[k]
         table = constraint_table(geometry.unit_table(n, rules=rules), rules)
-        engine.solve_serial(
-            chunk.puzzles[k : k + 1], table, limit, 0, NEVER, *(a[k : k + 1] for a in out)
+        engine.solve_units(
+            chunk.puzzles[k : k + 1],
+            table,
+            limit,
+            0,
+            NEVER,
+            1,
+            np.zeros(1, np.int64),
+            *(a[k : k + 1] for a in out),
         )
     return out
 

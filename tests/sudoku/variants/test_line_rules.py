@@ -182,7 +182,8 @@ def random_grid(n, box, rng):
 
 
 def run(puzzles, rules, n, limit):
-    """The engine's serial kernel on ``puzzles`` (rows of n*n) under ``rules``."""
+    """The engine's kernel, one call on this thread, on ``puzzles`` (rows of n*n) under
+    ``rules``."""
     puzzles = np.atleast_2d(np.asarray(puzzles, dtype=np.uint8))
     rows = puzzles.shape[0]
     out = (
@@ -194,7 +195,9 @@ def run(puzzles, rules, n, limit):
     )
     checked = rules.checked(n)
     table = constraint_table(geometry.unit_table(n, rules=checked), checked)
-    ENGINE.solve_serial(puzzles, table, limit, 0, np.zeros(1, np.int64), *out)
+    ENGINE.solve_units(
+        puzzles, table, limit, 0, np.zeros(1, np.int64), max(1, rows), np.zeros(1, np.int64), *out
+    )
     return out
 
 
@@ -371,3 +374,32 @@ def test_latin_5x5_completions():
             puzzles.append(puzzle)
             expected.append([g for g in completions(puzzle, 5, box) if all_hold(rules, g, 5)])
         agree(np.array(puzzles), expected, rules, 5)
+
+
+@pytest.mark.parametrize(
+    "line_rule, clash",
+    [
+        ({"entropic_lines": [[0, 1]]}, {1: [2]}),  # 1 and 2: one run on a 6x6 grid
+        ({"modular_lines": [[0, 1]]}, {1: [4]}),  # 1 and 4 agree modulo 3
+        ({"modular_lines": [([0, 1, 2], 4)]}, {2: [5]}),  # 1 and 5 agree modulo 4
+    ],
+)
+def test_a_line_shorter_than_its_window_is_one_window(line_rule, clash):
+    # as setters' solvers read it: every pair on the short line differs
+    puzzle = np.zeros(36, dtype=np.uint8)
+    puzzle[0] = 1
+    rules = Rules(**line_rule, candidates=clash)
+    for engine in ("cages", "auto"):
+        result = sudoku.solve(puzzle, rules=rules, engine=engine, limit=1)
+        assert result.status_names()[0] == "NO_SOLUTION", engine
+    problem, _, _ = sudoku.to_exact_cover(puzzle, rules=rules)
+    assert problem.count(limit=1) == 0
+    # the same line without the clash is solved, and every pair on it differs
+    looser = Rules(**line_rule)
+    result = sudoku.solve(puzzle, rules=looser, limit=1)
+    assert result.status_names()[0] == "SOLVED"
+    digits = np.asarray(result.solutions[0]).ravel()
+    for line in looser.entropic_lines:
+        assert len({(int(digits[c]) - 1) // 2 for c in line}) == len(line)
+    for line, m in looser.checked(6).modular_lines:
+        assert len({int(digits[c]) % m for c in line}) == len(line)

@@ -252,7 +252,7 @@ def test_published_puzzles(kind):
 
 def test_published_in_bulk_on_two_threads():
     # every published puzzle in one call, each with its own rules: "auto" takes the
-    # "cages" engine, the parallel kernel solves them, in input order
+    # "cages" engine, two threads solve them, in input order
     read = [read_published(PUBLISHED[kind][0]) for kind in sorted(PUBLISHED)]
     puzzles = np.array([puzzle for puzzle, _ in read] * 2, dtype=np.uint8)
     rules = [r for _, r in read] * 2
