@@ -1,8 +1,13 @@
-"""``numbadlx warm-up``: compile (or load) the kernels ahead, one named group at a time."""
+"""``numbadlx warm-up``: compile (or load) the kernels ahead, one named group at a time,
+the groups shared out between worker processes (Numba compiles on one thread)."""
 
+import os
+import queue
+import signal
 import sys
 import threading
 import time
+import traceback
 
 from ._common import EXIT_OK
 
@@ -154,6 +159,128 @@ class _Showing:
         return seconds
 
 
+def processes_available() -> int:
+    """The CPUs this process may run on: how many groups compile at once by default.
+
+    Examples
+    --------
+    >>> processes_available() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: CPU seconds each group takes to compile on a two-core machine (measured): the
+#: largest are handed out first, so that the workers finish together.
+_SECONDS = {
+    "Sudoku variants: cages, thermos, pairs (cages engine and its tables)": 30.0,
+    "Sudoku rater, compiled ladder (large calls)": 20.0,
+    "Sudoku rater (logic ladder and tries)": 12.0,
+    "Sudoku variants: regions and peers (rule tables of bits and dlx)": 5.0,
+    "Sudoku solver, every size (dlx engine)": 5.4,
+    "Sudoku solver, every size (bits engine)": 4.7,
+    "Sudoku generator with a rating bound": 4.6,
+    "Sudoku solver, 9x9 (bands engine)": 4.1,
+    "Sudoku generator": 3.1,
+}
+
+
+def _work(everything, tasks, results):
+    """A worker process: run the groups whose numbers come from ``tasks`` until ``None``,
+    putting ``("start", k)``, then ``("done", k, compiled, seconds)`` or ``("failed", k,
+    error, text)`` on ``results``. Ctrl-C is the parent's to handle: it kills the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .._compiling import compile_seconds, first_use
+
+    groups = _groups(everything)
+    while (number := tasks.get()) is not None:
+        name, run = groups[number]
+        results.put(("start", number))
+        compiled, begin = compile_seconds(), time.perf_counter()
+        try:
+            with first_use(name, say_done=False, spin=False):
+                run()
+        except BaseException as error:  # noqa: BLE001 (handed to the parent)
+            text = traceback.format_exc()
+            try:
+                results.put(("failed", number, error, text))
+            except Exception:  # noqa: BLE001 (an error that does not pickle)
+                results.put(("failed", number, None, text))
+            return
+        compiled = compile_seconds() - compiled > 0
+        results.put(("done", number, compiled, time.perf_counter() - begin))
+
+
+def _in_parallel(everything, names, processes, write, live):
+    """Run the groups ``names`` in ``processes`` worker processes (forked: they see
+    this process's modules), writing each group's line as it starts and as it ends; on a
+    terminal a status line below them. Ctrl-C, or a group's error, kills the workers."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    tasks, results = context.SimpleQueue(), context.Queue()
+    order = sorted(range(len(names)), key=lambda k: -_SECONDS.get(names[k], 1.0))
+    for number in order:
+        tasks.put(number)
+    workers = [
+        context.Process(target=_work, args=(everything, tasks, results), daemon=True)
+        for _ in range(min(processes, len(names)))
+    ]
+    for worker in workers:
+        tasks.put(None)
+        worker.start()
+    running, left = {}, len(names)
+    head = [f"[{k + 1}/{len(names)}] {name}" for k, name in enumerate(names)]
+    started = time.perf_counter()
+    status = ""
+    try:
+        while left:
+            try:
+                message = results.get(timeout=0.1)
+            except queue.Empty:
+                if not any(worker.is_alive() for worker in workers):
+                    raise RuntimeError("a warm-up worker process ended early") from None
+                if live:
+                    seconds = time.perf_counter() - started
+                    status = (
+                        f"\r({len(running)} running on {len(workers)} processes, {seconds:.0f} s)"
+                    )
+                    write(status)
+                continue
+            if status:
+                write("\r\x1b[K")
+                status = ""
+            kind, number = message[:2]
+            if kind == "start":
+                running[number] = time.perf_counter()
+                write(f"{head[number]} ...\n")
+            elif kind == "done":
+                how = "compiled" if message[2] else "loaded from the cache"
+                write(f"{head[number]}: {how} in {message[3]:.1f} s\n")
+                running.pop(number, None)
+                left -= 1
+            else:
+                write(f"{head[number]}: stopped\n")
+                error, text = message[2], message[3]
+                if isinstance(error, Exception):
+                    raise error from RuntimeError(text)
+                raise RuntimeError(text)
+    except BaseException:
+        if status:
+            write("\r\x1b[K")
+        for number in running:
+            write(f"{head[number]}: stopped\n")
+        raise
+    finally:
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            worker.join()
+
+
 def warm_up_command(args):
     """Run every group, saying what each took: compiled, or loaded from the cache; on a
     terminal a spinner shows while a group runs."""
@@ -169,7 +296,19 @@ def warm_up_command(args):
         file=stream,
     )
     started = time.perf_counter()
-    for number, (name, run) in enumerate(groups, 1):
+    processes = min(getattr(args, "processes", None) or processes_available(), len(groups))
+    if processes > 1:
+
+        def write(text):
+            try:
+                stream.write(text)
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+
+        names = [name for name, _ in groups]
+        _in_parallel(args.all, names, processes, write, live)
+    for number, (name, run) in enumerate(groups if processes == 1 else [], 1):
         compiled = compile_seconds()
         showing = _Showing(f"[{number}/{len(groups)}] {name}", stream, live)
         try:
@@ -181,6 +320,7 @@ def warm_up_command(args):
         showing.done("compiled" if compile_seconds() - compiled > 0 else "loaded from the cache")
     print(
         f"numbadlx: {len(groups)} kernel groups ready in {time.perf_counter() - started:.1f} s"
+        f"{f' ({processes} processes at once)' if processes > 1 else ''}"
         f"{'' if args.all else ' (--all: every engine and kernel)'}",
         file=stream,
     )

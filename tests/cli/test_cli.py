@@ -473,9 +473,9 @@ def test_each_help_lists_its_own_exit_codes_and_options(command, codes, foreign,
         assert word not in text, word
 
 
-def _warm_up_with(monkeypatch, groups, live):
+def _warm_up_with(monkeypatch, groups, live, processes=1):
     """``numbadlx warm-up`` over ``groups`` (name, function), its standard error a
-    terminal or not (``live``): what it wrote."""
+    terminal or not (``live``), on ``processes``: what it wrote."""
     import io
     import types
 
@@ -487,7 +487,8 @@ def _warm_up_with(monkeypatch, groups, live):
     monkeypatch.setattr(_warm_up, "_groups", lambda everything: groups(stream))
     monkeypatch.setattr(_compiling, "interactive", lambda _: live)
     monkeypatch.delenv("NUMBADLX_QUIET", raising=False)
-    assert _warm_up.warm_up_command(types.SimpleNamespace(all=False)) == EXIT_OK
+    args = types.SimpleNamespace(all=False, processes=processes)
+    assert _warm_up.warm_up_command(args) == EXIT_OK
     return stream.getvalue()
 
 
@@ -513,6 +514,41 @@ def test_warm_up_spins_on_a_terminal_while_a_group_runs(monkeypatch):
     text = _warm_up_with(monkeypatch, groups, True)
     assert "\r[1/1] slow | 0 s" in text
     assert re.search(r"\r\x1b\[K\[1/1\] slow: loaded from the cache in \d+\.\d s\n", text), text
+
+
+def test_warm_up_runs_groups_at_once_in_worker_processes(monkeypatch):
+    def groups(_):
+        return [(name, lambda: time.sleep(0.3)) for name in ("first", "second", "third")]
+
+    text = _warm_up_with(monkeypatch, groups, False, processes=3)
+    lines = text.splitlines()
+    for k, name in enumerate(("first", "second", "third"), 1):
+        assert f"[{k}/3] {name} ..." in lines, text
+        assert any(
+            re.fullmatch(rf"\[{k}/3\] {name}: loaded from the cache in 0\.\d s", x) for x in lines
+        ), text
+    assert "kernel groups ready" in lines[-1] and "(3 processes at once)" in lines[-1], text
+
+
+def test_warm_up_stops_every_worker_when_a_group_fails(monkeypatch):
+    import io
+    import types
+
+    from numbadlx.cli import _warm_up
+
+    def fails():
+        time.sleep(0.2)
+        raise ValueError("no such kernel")
+
+    groups = [("hangs", lambda: time.sleep(600)), ("fails", fails)]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    monkeypatch.setattr(_warm_up, "_groups", lambda everything: groups)
+    begin = time.monotonic()
+    with pytest.raises(ValueError, match="no such kernel"):
+        _warm_up.warm_up_command(types.SimpleNamespace(all=False, processes=2))
+    assert time.monotonic() - begin < 60  # the hanging worker was killed, not waited for
+    text = sys.stderr.getvalue()
+    assert "[1/2] hangs: stopped" in text and "[2/2] fails: stopped" in text, text
 
 
 def test_solve_says_which_boxes_a_size_with_a_choice_got(tmp_path, capsys):
