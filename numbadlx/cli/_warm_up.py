@@ -173,45 +173,79 @@ def processes_available() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-#: CPU seconds each group takes to compile on a two-core machine (measured): the
-#: largest are handed out first, so that the workers finish together.
+#: Seconds each group took to compile, one after another, on a busy two-core machine:
+#: the largest are handed out first, so that the workers finish about together.
 _SECONDS = {
-    "Sudoku variants: cages, thermos, pairs (cages engine and its tables)": 30.0,
-    "Sudoku rater, compiled ladder (large calls)": 20.0,
-    "Sudoku rater (logic ladder and tries)": 12.0,
-    "Sudoku variants: regions and peers (rule tables of bits and dlx)": 5.0,
-    "Sudoku solver, every size (dlx engine)": 5.4,
-    "Sudoku solver, every size (bits engine)": 4.7,
-    "Sudoku generator with a rating bound": 4.6,
-    "Sudoku solver, 9x9 (bands engine)": 4.1,
-    "Sudoku generator": 3.1,
+    "Sudoku variants: cages, thermos, pairs (cages engine and its tables)": 37.8,
+    "Sudoku rater, compiled ladder (large calls)": 29.6,
+    "Sudoku rater (logic ladder and tries)": 9.3,
+    "Sudoku solver, every size (bits engine)": 8.5,
+    "Sudoku variants: regions and peers (rule tables of bits and dlx)": 8.2,
+    "Sudoku solver, every size (dlx engine)": 6.0,
+    "Sudoku generator with a rating bound": 5.6,
+    "exact cover: large DLX text and the cheapest cover": 5.1,
+    "Sudoku solver, 9x9 (bands engine)": 4.7,
+    "random grids and isomorphs": 4.2,
+    "exact cover: memoised count and ZDD": 3.3,
+    "exact cover: links and Algorithm X": 3.2,
+    "Sudoku generator": 2.9,
+    "exact cover: Algorithm M (multiplicities)": 2.6,
 }
 
 
+#: Groups run one after the other in one worker, in this order: the stepwise rater
+#: before the compiled ladder (a process that holds the compiled ladder rates small
+#: calls with it too, and would compile no stepwise rung), and the bits engine before
+#: the rule tables it is compiled for again.
+_TOGETHER = (
+    ("Sudoku rater (logic ladder and tries)", "Sudoku rater, compiled ladder (large calls)"),
+    (
+        "Sudoku solver, every size (bits engine)",
+        "Sudoku variants: regions and peers (rule tables of bits and dlx)",
+    ),
+)
+
+
+def _bundles(names):
+    """The groups ``names`` (by number) in bundles a worker runs one after another:
+    those of :data:`_TOGETHER` together, the rest alone; the largest first."""
+    bundles = {k: [k] for k in range(len(names))}
+    for first, then in _TOGETHER:
+        if first in names and then in names:
+            bundles[names.index(first)].append(names.index(then))
+            del bundles[names.index(then)]
+    return sorted(
+        (tuple(bundle) for bundle in bundles.values()),
+        key=lambda bundle: -sum(_SECONDS.get(names[k], 1.0) for k in bundle),
+    )
+
+
 def _work(everything, tasks, results):
-    """A worker process: run the groups whose numbers come from ``tasks`` until ``None``,
-    putting ``("start", k)``, then ``("done", k, compiled, seconds)`` or ``("failed", k,
-    error, text)`` on ``results``. Ctrl-C is the parent's to handle: it kills the workers."""
+    """A worker process: run the bundles of groups (their numbers) from ``tasks`` until
+    ``None``, putting ``("start", k)``, then ``("done", k, compiled, seconds)`` or
+    ``("failed", k, error, text)`` on ``results``. Ctrl-C is the parent's to handle: it
+    kills the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from .._compiling import compile_seconds, first_use
 
     groups = _groups(everything)
-    while (number := tasks.get()) is not None:
-        name, run = groups[number]
-        results.put(("start", number))
-        compiled, begin = compile_seconds(), time.perf_counter()
-        try:
-            with first_use(name, say_done=False, spin=False):
-                run()
-        except BaseException as error:  # noqa: BLE001 (handed to the parent)
-            text = traceback.format_exc()
+    while (bundle := tasks.get()) is not None:
+        for number in bundle:
+            name, run = groups[number]
+            results.put(("start", number))
+            compiled, begin = compile_seconds(), time.perf_counter()
             try:
-                results.put(("failed", number, error, text))
-            except Exception:  # noqa: BLE001 (an error that does not pickle)
-                results.put(("failed", number, None, text))
-            return
-        compiled = compile_seconds() - compiled > 0
-        results.put(("done", number, compiled, time.perf_counter() - begin))
+                with first_use(name, say_done=False, spin=False):
+                    run()
+            except BaseException as error:  # noqa: BLE001 (handed to the parent)
+                text = traceback.format_exc()
+                try:
+                    results.put(("failed", number, error, text))
+                except Exception:  # noqa: BLE001 (an error that does not pickle)
+                    results.put(("failed", number, None, text))
+                return
+            compiled = compile_seconds() - compiled > 0
+            results.put(("done", number, compiled, time.perf_counter() - begin))
 
 
 def _in_parallel(everything, names, processes, write, live):
@@ -222,12 +256,11 @@ def _in_parallel(everything, names, processes, write, live):
 
     context = multiprocessing.get_context("fork")
     tasks, results = context.SimpleQueue(), context.Queue()
-    order = sorted(range(len(names)), key=lambda k: -_SECONDS.get(names[k], 1.0))
-    for number in order:
-        tasks.put(number)
+    for bundle in _bundles(names):
+        tasks.put(bundle)
     workers = [
         context.Process(target=_work, args=(everything, tasks, results), daemon=True)
-        for _ in range(min(processes, len(names)))
+        for _ in range(processes)
     ]
     for worker in workers:
         tasks.put(None)
@@ -265,6 +298,8 @@ def _in_parallel(everything, names, processes, write, live):
             else:
                 write(f"{head[number]}: stopped\n")
                 error, text = message[2], message[3]
+                if isinstance(error, KeyboardInterrupt):
+                    raise KeyboardInterrupt
                 if isinstance(error, Exception):
                     raise error from RuntimeError(text)
                 raise RuntimeError(text)
