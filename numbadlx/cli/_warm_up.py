@@ -109,11 +109,18 @@ def _groups(everything):
     return groups
 
 
-#: Roughly how long a run takes on an empty Numba cache, said before it starts: the
-#: common groups took 18 CPU s, --all 94 CPU s on a two-core machine (compiling runs
-#: on one thread, so on an idle machine wall time is about CPU time). A cache that
-#: holds the kernels makes it seconds; a busy machine, longer.
-ABOUT_MINUTES = {False: "0.5-1", True: "1.5-2"}
+#: Roughly how long a run takes on an empty Numba cache, said before it starts, by
+#: ``(--all, more than one process)``: one after another the common groups took 18 CPU
+#: s, --all 95 CPU s on a two-core machine (compiling runs on one thread, so on an
+#: idle machine wall time is about CPU time); two processes share out nearly the same
+#: CPU time between the two cores. A cache that holds the kernels makes it seconds; a
+#: busy machine, longer.
+ABOUT_MINUTES = {
+    (False, False): "0.5-1",
+    (True, False): "1.5-2",
+    (False, True): "0.25-0.5",
+    (True, True): "1-1.5",
+}
 
 
 class _Showing:
@@ -220,12 +227,26 @@ def _bundles(names):
     )
 
 
-def _work(everything, tasks, results):
+def _end_with(parent):
+    """Have the kernel kill this process when its parent (``parent``, its process id)
+    ends, however it ends (Linux: ``prctl(PR_SET_PDEATHSIG)``; elsewhere nothing)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (AttributeError, OSError):
+        return
+    if os.getppid() != parent:  # it ended before the call
+        os._exit(1)
+
+
+def _work(everything, tasks, results, parent):
     """A worker process: run the bundles of groups (their numbers) from ``tasks`` until
     ``None``, putting ``("start", k)``, then ``("done", k, compiled, seconds)`` or
     ``("failed", k, error, text)`` on ``results``. Ctrl-C is the parent's to handle: it
-    kills the workers."""
+    kills the workers, and a worker whose parent ended (killed) ends too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with(parent)
     from .._compiling import compile_seconds, first_use
 
     groups = _groups(everything)
@@ -259,7 +280,7 @@ def _in_parallel(everything, names, processes, write, live):
     for bundle in _bundles(names):
         tasks.put(bundle)
     workers = [
-        context.Process(target=_work, args=(everything, tasks, results), daemon=True)
+        context.Process(target=_work, args=(everything, tasks, results, os.getpid()), daemon=True)
         for _ in range(processes)
     ]
     for worker in workers:
@@ -317,21 +338,24 @@ def _in_parallel(everything, names, processes, write, live):
 
 
 def warm_up_command(args):
-    """Run every group, saying what each took: compiled, or loaded from the cache; on a
-    terminal a spinner shows while a group runs."""
+    """Run every group, in ``args.processes`` worker processes at once (default: the
+    CPUs available; 1: in this process, one after another), saying what each took:
+    compiled, or loaded from the cache; on a terminal a spinner or a status line shows
+    while groups run."""
     from .._compiling import compile_seconds, first_use, interactive, quiet
 
     groups = _groups(args.all)
     stream = sys.stderr
     live = interactive(stream) and not quiet()
-    others = "" if args.all else f"; --all, every engine and kernel, {ABOUT_MINUTES[True]}"
+    processes = min(getattr(args, "processes", None) or processes_available(), len(groups))
+    about = {every: ABOUT_MINUTES[every, processes > 1] for every in (False, True)}
+    others = "" if args.all else f"; --all, every engine and kernel, {about[True]}"
     print(
-        f"numbadlx: warming up {len(groups)} kernel groups: about {ABOUT_MINUTES[args.all]} "
+        f"numbadlx: warming up {len(groups)} kernel groups: about {about[args.all]} "
         f"minutes on an empty cache, seconds once they are cached (an idle machine{others})",
         file=stream,
     )
     started = time.perf_counter()
-    processes = min(getattr(args, "processes", None) or processes_available(), len(groups))
     if processes > 1:
 
         def write(text):
