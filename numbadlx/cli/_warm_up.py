@@ -299,10 +299,10 @@ def _in_parallel(everything, names, processes, write, live):
                     raise RuntimeError("a warm-up worker process ended early") from None
                 if live:
                     seconds = time.perf_counter() - started
-                    status = (
-                        f"\r({len(running)} running on {len(workers)} processes, {seconds:.0f} s)"
-                    )
-                    write(status)
+                    now = f"\r({len(running)} groups running, {seconds:.0f} s)"
+                    if now != status:  # a second more: drawn once
+                        status = now
+                        write(status)
                 continue
             if status:
                 write("\r\x1b[K")

@@ -530,6 +530,15 @@ def test_warm_up_runs_groups_at_once_in_worker_processes(monkeypatch):
     assert "kernel groups ready" in lines[-1] and "(3 processes at once)" in lines[-1], text
 
 
+def test_warm_up_in_processes_shows_a_status_line_on_a_terminal(monkeypatch):
+    def groups(_):
+        return [(name, lambda: time.sleep(1.5)) for name in ("first", "second")]
+
+    text = _warm_up_with(monkeypatch, groups, True, processes=2)
+    assert re.search(r"\r\([12] groups running, \d+ s\)", text), text
+    assert re.search(r"\r\x1b\[K\[\d/2\] \w+: loaded from the cache in \d\.\d s\n", text), text
+
+
 def test_warm_up_stops_every_worker_when_a_group_fails(monkeypatch):
     import io
     import types
