@@ -174,10 +174,20 @@ def processes_available() -> int:
     >>> processes_available() >= 1
     True
     """
+    if not _can_fork():
+        return 1
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def _can_fork() -> bool:
+    """Whether workers can be forked here (Linux: they share this process's modules;
+    elsewhere the groups compile one after another)."""
+    import multiprocessing
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 #: Seconds each group took to compile, one after another, on a busy two-core machine:
@@ -348,6 +358,8 @@ def warm_up_command(args):
     stream = sys.stderr
     live = interactive(stream) and not quiet()
     processes = min(getattr(args, "processes", None) or processes_available(), len(groups))
+    if not _can_fork():
+        processes = 1
     about = {every: ABOUT_MINUTES[every, processes > 1] for every in (False, True)}
     others = "" if args.all else f"; --all, every engine and kernel, {about[True]}"
     print(
