@@ -54,6 +54,12 @@ def open_locked(path):
     return os.fdopen(fd, "r+b")
 
 
+def is_stream(path: str) -> bool:
+    """A name under /dev or /proc: written as a stream (a terminal, a pipe, /dev/null),
+    never checked, cut back or replaced."""
+    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
+
+
 def is_locked(path):
     """Whether another open file holds the lock of :func:`open_locked` on ``path`` (a
     run writing it); False where files cannot be locked or opened."""

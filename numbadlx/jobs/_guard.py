@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import os
 
-from ._checkpoint import check_locked, is_locked, locked_error, open_locked, refusal
+from ._checkpoint import (
+    check_locked,
+    is_locked,
+    is_stream,
+    locked_error,
+    open_locked,
+    refusal,
+)
 from ._columnar import columnar_kind, spool_path
-
-
-def is_stream(path: str) -> bool:
-    """A name under /dev or /proc: written as a stream (a terminal, a pipe, /dev/null),
-    never checked, cut back or replaced."""
-    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
 
 
 def _size(path):

@@ -18,6 +18,7 @@ from ._checkpoint import (
     checkpoint_path,
     fsync_file,
     hash_range,
+    is_stream,
     open_locked,
     write_checkpoint,
 )
@@ -147,7 +148,7 @@ class CheckpointedOutput:
         # /proc are streams even when they lead to a file (/dev/stdout >> log).
         self.durable = (
             self.output is not None
-            and not os.path.abspath(self.output).startswith(("/dev/", "/proc/"))
+            and not is_stream(self.output)
             and (os.path.isfile(self.output) or not os.path.exists(self.output))
         )
         self.checkpoint = checkpoint_path(self.output) if self.durable else None
