@@ -28,7 +28,7 @@ from .._compiling import first_use
 from .kernels.common import PC_DONE, RET_BUDGET, RET_LIMIT, ST_NODES, ST_SOLUTIONS, ST_UPDATES
 from .links import LINK_DTYPE, link_problem
 from .search import BudgetExceeded, SearchStats, decode_solution
-from .validate import check_count, check_timeout, is_integer
+from .validate import MAX_TOTAL_COST, check_count, check_timeout, is_integer
 
 __all__ = [
     "CostSearch",
@@ -51,10 +51,6 @@ _SMALL_TAXES = 4096
 _BATCH = 64
 #: Past every option index (sorts last).
 _PAST = np.iinfo(np.int64).max
-
-
-#: Largest sum of all options' costs: any solution's cost then fits in int64.
-MAX_TOTAL_COST = 2**62
 
 
 def check_costs(costs, n_options, option_names=None):

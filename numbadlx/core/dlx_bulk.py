@@ -31,6 +31,7 @@ import re
 import numpy as np
 
 from .._compiling import first_use
+from .validate import MAX_TOTAL_COST
 
 __all__ = ["read_options", "SCAN_BYTES"]
 
@@ -39,9 +40,6 @@ _SEPARATOR = np.zeros(256, dtype=bool)
 _SEPARATOR[list(b" \t\v\f\r\n")] = True
 _TOKEN = re.compile(r"[^ \t\v\f\r\n]+")
 _PIPE, _COLON, _LINE_FEED = ord("|"), ord(":"), ord("\n")
-#: Costs below this are added up in int64 without overflow (the caller refuses a total
-#: of 2**62 or more anyway).
-_COST_CAP = 2**62
 #: Texts of at least this many bytes are scanned by a compiled kernel (compiled on
 #: first use, then loaded from Numba's cache); shorter ones are split in Python, which
 #: costs less than loading a kernel.
@@ -88,7 +86,7 @@ def read_options(body, first_number, index, secondary, n_items):
     texts = _line_texts(lines, option_lines) if tidy else None
     if has_costs:
         values = -1 - codes[is_cost]
-        if int(values.max()) * values.size >= _COST_CAP:
+        if int(values.max()) * values.size >= MAX_TOTAL_COST:
             return None
         if int(values.sum()) < 2**53:  # exact in float64: one bincount
             costs = np.bincount(option_of[is_cost], values, n_options).astype(np.int64)
@@ -221,7 +219,7 @@ def _codes(tokens, index, secondary, n_items):
         if not "".join(numbers).isascii():
             return None, None
         values = list(map(int, numbers))
-        if max(values) >= _COST_CAP:
+        if max(values) >= MAX_TOTAL_COST:
             return None, None
         lookup.update(zip(priced, [-1 - value for value in values]))
     colour_index = {}

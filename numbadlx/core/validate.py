@@ -196,6 +196,8 @@ def secondary_mask(secondary, n_items):
 MAX_COLOUR = 2**31 - 1
 #: Largest multiplicity bound ``v`` (kept within the 32-bit item table).
 MAX_BOUND = 2**31 - 1
+#: Largest sum of all options' costs: any solution's cost then fits in int64.
+MAX_TOTAL_COST = 2**62
 
 
 def _colour_values(values, where):
