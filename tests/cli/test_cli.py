@@ -572,3 +572,16 @@ def test_solve_says_which_boxes_a_size_with_a_choice_got(tmp_path, capsys):
     _write_puzzles(nine, np.zeros((1, 81), dtype=np.uint8))
     assert main(["solve", str(nine), "--limit", "1", "--no-progress", "-o", os.devnull]) == 0
     assert "1 puzzle from " in capsys.readouterr().err
+
+
+def test_warm_up_orders_and_weighs_its_groups_by_their_names():
+    # the workers' bundles and their order are keyed by group name: a renamed group
+    # would silently lose its place (the stepwise rater must compile before the ladder)
+    from numbadlx.cli import _warm_up
+
+    names = [name for name, _ in _warm_up._groups(True)]
+    assert set(_warm_up._SECONDS) <= set(names)
+    for first, then in _warm_up._TOGETHER:
+        assert first in names and then in names
+        bundle = next(b for b in _warm_up._bundles(names) if names.index(first) in b)
+        assert bundle.index(names.index(first)) < bundle.index(names.index(then))
