@@ -205,7 +205,16 @@ def _derive(n, units, cage_start, cage_cells, totals):
                         size += 1
             if not covered or size == 0 or size >= n:
                 continue
-            cells = np.sort(candidate[:size])
+            # in increasing order (an insertion sort: a set holds fewer than n cells,
+            # and np.sort would be compiled for this one call)
+            for j in range(1, size):
+                cell = candidate[j]
+                i = j
+                while i > 0 and candidate[i - 1] > cell:
+                    candidate[i] = candidate[i - 1]
+                    i -= 1
+                candidate[i] = cell
+            cells = candidate[:size]
             one_unit = False
             for v in range(n_units):
                 inside = True
@@ -237,7 +246,8 @@ def _derive(n, units, cage_start, cage_cells, totals):
                         break
             if same:
                 continue
-            found[kept, :size] = cells
+            for j in range(size):  # a loop: a slice assignment compiles its shape error
+                found[kept, j] = cells[j]
             sizes[kept] = size
             sums[kept] = total
             kept += 1
