@@ -202,11 +202,13 @@ def solve_command(args):
 
 def _interrupted(args, summary, output):
     """Say what an interrupted run left; EXIT_INTERRUPTED."""
+    from ..jobs import is_stream  # imported by the run already
+
     resumable = (
         args.input not in (None, "-")
         and os.path.isfile(args.input)
         and output is not None
-        and not os.path.abspath(output).startswith(("/dev/", "/proc/"))
+        and not is_stream(output)
     )
     if not resumable:
         note(f"interrupted after {plural(summary.puzzles, 'puzzle')}")
@@ -330,7 +332,7 @@ def generate_command(args):
         f"seed {summary.seed}"
     )
     if summary.interrupted:
-        if output is None or os.path.abspath(output).startswith(("/dev/", "/proc/")):
+        if output is None or jobs.is_stream(output):
             note(f"interrupted after {plural(summary.puzzles, 'puzzle')}")
         else:
             note(

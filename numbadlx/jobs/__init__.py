@@ -62,7 +62,7 @@ Examples
 >>> import shutil; shutil.rmtree(folder)
 """
 
-from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, write_checkpoint
+from ._checkpoint import Checkpoint, checkpoint_path, fsync_file, is_stream, write_checkpoint
 from ._columnar import columnar_kind, spool_path
 from ._executors import DEFAULT_RANGE_BYTES, DaskExecutor, LocalExecutor, Piece
 from ._guard import check_replace, replace_file
@@ -107,6 +107,7 @@ __all__ = [
     "check_output",
     "JobInput",
     "check_replace",
+    "is_stream",
     "replace_file",
     "CSV_HEADER",
     "RATE_HEADER",

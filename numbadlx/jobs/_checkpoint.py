@@ -55,8 +55,24 @@ def open_locked(path):
 
 
 def is_stream(path: str) -> bool:
-    """A name under /dev or /proc: written as a stream (a terminal, a pipe, /dev/null),
-    never checked, cut back or replaced."""
+    """Whether ``path`` names a stream: a name under /dev or /proc (a terminal, a pipe,
+    /dev/null, /dev/stdout), written as it comes, never checked, cut back, replaced or
+    resumed, even when it leads to a file.
+
+    Parameters
+    ----------
+    path : str
+        An output's name.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_stream("/dev/stdout"), is_stream("results.csv")
+    (True, False)
+    """
     return os.path.abspath(path).startswith(("/dev/", "/proc/"))
 
 
