@@ -456,3 +456,44 @@ def test_random_damage_to_a_parquet_file_is_a_value_error_or_a_read(tmp_path):
             finally:
                 pa.set_memory_pool(before)
             assert pool.max_memory() < 5_000_000
+
+
+def _page_header(uncompressed, values, note=b""):
+    """A Parquet data page header in Thrift's compact protocol, of no stored bytes,
+    with a page statistic of ``note`` (a header as long as one likes)."""
+
+    def varint(number):
+        out = bytearray()
+        while number > 0x7F:
+            out.append(number & 0x7F | 0x80)
+            number >>= 7
+        return bytes(out) + bytes([number])
+
+    statistics = b"\x18" + varint(len(note)) + note + b"\x00"  # field 1: binary
+    data_page = b"\x15" + varint(2 * values) + b"\x4c" + statistics + b"\x00"
+    return b"\x15\x00\x15" + varint(2 * uncompressed) + b"\x15\x00\x2c" + data_page + b"\x00"
+
+
+def test_page_headers_long_short_and_nested_are_read_or_refused():
+    from numbadlx.sudoku.formats._parquet_bound import MAX_HEADER, WINDOW, page_totals
+
+    def reader(data):
+        return lambda offset, size: data[offset : offset + size]
+
+    small = _page_header(10, 3)
+    long = _page_header(7, 2, b"x" * (3 * WINDOW))  # read again, longer
+    data = small * 5000 + long + small
+    assert page_totals(reader(data), 0, len(data)) == (10 * 5001 + 7, 3 * 5001 + 2, 5002)
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(data[:-3]), 0, len(data))  # the file ends inside a header
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(data), 0, len(data) - 3)  # so does the chunk
+    huge = _page_header(1, 1, b"x" * MAX_HEADER)
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(huge), 0, len(huge))
+    nested = b"\x1c" * 100_000  # structs in structs: refused, never a RecursionError
+    with pytest.raises(ValueError, match="nested too deep"):
+        page_totals(reader(nested), 0, len(nested))
+    listed = b"\x19" * 100_000  # a field: a list of one list of one list ...
+    with pytest.raises(ValueError, match="nested too deep"):
+        page_totals(reader(listed), 0, len(listed))

@@ -26,6 +26,8 @@ SMALL_CHUNK = 64 << 20
 MOST_RATIO = 1000
 #: The longest page header read (pyarrow's own default limit).
 MAX_HEADER = 16 << 20
+#: Bytes of a column chunk read at a time for the page headers.
+WINDOW = 1 << 20
 #: Structs nested deeper than this in a page header are refused.
 MAX_DEPTH = 32
 
@@ -248,22 +250,29 @@ def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
     """
     grown = values = pages = 0
     at, end = start, start + length
+    # the chunk's bytes are read a window at a time (a window holds many small pages'
+    # headers), and a header that runs past its window is read again, longer
+    window, window_at = b"", start
     while at < end:
-        want = min(end - at, 1 << 16)
+        if not window_at <= at < window_at + len(window) - (1 << 12) or not window:
+            window, window_at = read(at, min(end - at, WINDOW)), at
         while True:
-            buf = read(at, want)
+            reader = _Reader(window, at - window_at)
             try:
-                reader = _Reader(buf)
                 header = reader.struct(0, (2, 3), _COUNTED)
                 break
             except _Short:
-                if want >= min(end - at, MAX_HEADER) or len(buf) < want:
+                have = window_at + len(window) - at
+                if have >= min(end - at, MAX_HEADER) or window_at + len(window) >= end:
                     raise ValueError(f"a page header at byte {at} runs past its chunk") from None
-                want = min(end - at, MAX_HEADER, 4 * want)
+                window, window_at = read(at, min(end - at, MAX_HEADER, 4 * max(have, 1))), at
+                if len(window) <= have:  # the file ends before the chunk does
+                    raise ValueError(f"a page header at byte {at} runs past its chunk") from None
             except (_Bad, RecursionError) as error:
                 raise ValueError(f"an unreadable page header at byte {at} ({error})") from None
+        used = reader.at - (at - window_at)
         full, stored = header.get(2, -1), header.get(3, -1)
-        if full < 0 or stored < 0 or at + reader.at + stored > end:
+        if full < 0 or stored < 0 or at + used + stored > end:
             raise ValueError(f"a page at byte {at} of sizes {full} and {stored} past its chunk")
         for field in _COUNTED:
             count = header.get(field, {}).get(1, 0)
@@ -272,7 +281,7 @@ def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
             values += count
         grown += full
         pages += 1
-        at += reader.at + stored
+        at += used + stored
     return grown, values, pages
 
 
