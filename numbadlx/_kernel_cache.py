@@ -302,6 +302,7 @@ DEPENDENCIES = {
         "sudoku/formats/_lines.py",
         "sudoku/formats/_lzstring.py",
         "sudoku/formats/_npy.py",
+        "sudoku/formats/_parquet_bound.py",
         "sudoku/formats/_paths.py",
         "sudoku/formats/_reader.py",
         "sudoku/formats/detect.py",

@@ -185,7 +185,7 @@ def _scanned(data, raw, index, secondary, n_items):
     with first_use("the DLX text scanner"):
         scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, slots, counts)
     got = dict(zip(SCAN_FIELDS, counts.tolist()))
-    if got["control"] or got["named"] or got["other_blanks"]:
+    if got["control"] or got["crowded"] or got["named"] or got["other_blanks"]:
         return None
     if got["spaces"] != got["tokens"] - got["token_lines"]:
         return None  # not tidy: the option names need the tokens

@@ -17,7 +17,8 @@ Colours and multiplicities, as in Knuth's DLX2 and DLX3:
 
 Costs, as in Knuth's DLX5: a token ``|c`` in an option (decimal ``c >= 0``, never the
 line's first token, which would make it a comment) adds ``c`` to the option's cost;
-several add up, and an option without one costs 0.
+several add up, and an option without one costs 0. All the options' costs together
+stay below ``2**62`` (so that every solution's cost fits in 64 bits).
 
 Option names (a numbadlx addition that Knuth's programs read as comments): every
 option is named by its text, its item names joined by single spaces, unless a comment
@@ -46,7 +47,7 @@ import numpy as np
 
 from .dlx_bulk import read_options
 from .textfile import check_text_bytes, check_text_file
-from .validate import check_link_size
+from .validate import MAX_TOTAL_COST, check_link_size
 
 __all__ = ["parse_dlx", "to_dlx", "DLXText"]
 
@@ -197,8 +198,9 @@ def parse_dlx(source):
     Raises ValueError naming the source, line and column of the first problem: no item
     line, a repeated or malformed item name, a bad multiplicity, an unknown item in an
     option, a colour on a primary item or an empty colour, an item twice in one
-    option, or an option with no items. FileNotFoundError for a file that is not there
-    (see :meth:`numbadlx.ExactCover.from_dlx` for how a string is told from a path).
+    option, an option with no items, or costs adding up to ``2**62`` or more.
+    FileNotFoundError for a file that is not there (see
+    :meth:`numbadlx.ExactCover.from_dlx` for how a string is told from a path).
 
     The option lines are read in bulk (:mod:`numbadlx.core.dlx_bulk`); text that the
     bulk reader does not take is read line by line, which names the first problem.
@@ -343,7 +345,7 @@ def _parse_lines(text, label):
     colour_flat = []
     colour_index = {}
     option_names, pending_name = [], None
-    costs, has_costs = [], False
+    costs, has_costs, total_cost = [], False, 0
     # Only "\n" (or "\r\n") ends a line, and only ASCII blanks (space, tab, vertical
     # tab, form feed, CR) separate names: U+2028 or a no-break space are characters of
     # a name, as in Knuth's reader, and a form feed never ends a line.
@@ -361,7 +363,9 @@ def _parse_lines(text, label):
         tokens = _SEPARATOR.split(stripped)
         body, cost = _trailing_cost(tokens)
         plain = _plain_option(body, index, secondary, colour_index)
-        if plain is not None:  # the common case, read without columns or checks
+        if plain is not None and total_cost + cost < MAX_TOTAL_COST:
+            # the common case, read without columns or checks
+            total_cost += cost
             option, codes = plain
             lengths.append(len(option))
             flat.extend(option)
@@ -387,6 +391,11 @@ def _parse_lines(text, label):
                     )
                 cost += int(token[1:])
                 has_costs = True
+                if total_cost + cost >= MAX_TOTAL_COST:
+                    raise ValueError(
+                        f"{label}:{number}:{col}: the costs add up to 2**62 or more here (the "
+                        "options' costs may add up to 2**62 - 1 at most)"
+                    )
                 continue
             name, colon, colour = token.partition(":")
             item = index.get(name)
@@ -414,6 +423,7 @@ def _parse_lines(text, label):
             colour_flat.append(colour_code)
         if not option:
             raise ValueError(f"{label}:{number}: an option with a cost but no items")
+        total_cost += cost
         lengths.append(len(option))
         flat.extend(option)
         line_numbers.append(number)

@@ -31,8 +31,10 @@ def check_replace(
     holds: a regular file that is not empty, unless ``overwrite``; one with a checkpoint
     (an interrupted run) is named as such, and ``resume`` carries it on; one that
     another run is writing (it holds the lock) is refused as such (ValueError). A Parquet or
-    Arrow output is checked with its spool (:func:`~numbadlx.jobs.spool_path`). None,
-    ``"-"``, a missing or empty file and a device (a name under /dev or /proc) pass.
+    Arrow output is checked with its spool (:func:`~numbadlx.jobs.spool_path`), and
+    refused when it names a directory, a pipe or anything else but a regular file or a
+    device (it is written whole once the run ends). None, ``"-"``, a missing or empty
+    file and a device (a name under /dev or /proc) pass.
 
     The file jobs (:func:`~numbadlx.jobs.solve_file`, :func:`~numbadlx.jobs.rate_file`,
     :func:`~numbadlx.jobs.generate_file`, :func:`~numbadlx.jobs.save_puzzles`) check
@@ -56,6 +58,13 @@ def check_replace(
     name = os.fspath(output)
     places = [name]
     if columnar_kind(name) is not None:
+        # written once the run is done, as a whole file: a directory, a pipe or a
+        # socket of that name would fail only then, after all the work
+        if os.path.exists(name) and not os.path.isfile(name) and not is_stream(name):
+            raise FileExistsError(
+                f"{name} exists and is not a regular file; a Parquet or Arrow output is "
+                f"written as a new file: choose another name"
+            )
         places.append(spool_path(name))
     for place in places:
         # the written-out Parquet or Arrow file has no checkpoint: only overwrite

@@ -230,3 +230,66 @@ def test_taxes_on_lists_and_on_arrays_agree(seed, monkeypatch):
         for a, b in zip(on_lists, on_arrays):
             assert a.dtype == b.dtype == np.int64 and a.tolist() == b.tolist()
         assert (on_lists[1] >= 0).all() and on_lists[0].sum() > 0
+
+
+def _covers_by_subsets(options, n_primary, costs):
+    """Every cover of ``options`` (lists of ``(item, colour)``, items ``0..n_primary-1``
+    primary) with its cost, by trying every subset: each primary item exactly once, a
+    secondary item in one option or in several that give it the same colour; an option
+    with no primary item never (Knuth's convention)."""
+    usable = [k for k, row in enumerate(options) if any(i < n_primary for i, _ in row)]
+    found = []
+    for mask in range(1 << len(usable)):
+        chosen = [k for j, k in enumerate(usable) if mask >> j & 1]
+        seen, ok = {}, True
+        for k in chosen:
+            for item, colour in options[k]:
+                if item in seen and (item < n_primary or colour == 0 or seen[item] != colour):
+                    ok = False
+                seen[item] = colour
+        if ok and all(i in seen for i in range(n_primary)):
+            found.append((sum(costs[k] for k in chosen), tuple(chosen)))
+    return sorted(found)
+
+
+def _messy_dlx(rng, options, n_primary, n_items, costs):
+    """``options`` as DLX text with odd blanks, costs split over several tokens,
+    comments, blank lines and a line end of either kind; padded past the compiled
+    scanner's threshold with a comment block half the time."""
+    names = [f"p{i}\u00e9" if i < n_primary else f"s{i}" for i in range(n_items)]
+    end = "\r\n" if rng.random() < 0.3 else "\n"
+    blanks = [" ", " ", "\t", "  ", "\f"]
+    lines = ["| a problem", " ".join(names[:n_primary]) + " | " + " ".join(names[n_primary:])]
+    for row, cost in zip(options, costs):
+        tokens = [names[i] + (f":c{c}" if c else "") for i, c in row]
+        rng.shuffle(tokens)
+        parts = [cost // 3, cost - cost // 3] if cost and rng.random() < 0.5 else [cost]
+        tokens += [f"|{part}" for part in parts if part or rng.random() < 0.5]
+        lines.append("".join(str(rng.choice(blanks)) + t for t in tokens)[1:])
+        if rng.random() < 0.2:
+            lines.append(str(rng.choice(["", "| note |3", "   "])))
+    if rng.random() < 0.5:
+        lines += ["| padding " + "x" * 70] * 250  # about 20 KiB
+    return end.join(lines) + end
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cheapest_of_dlx_text_matches_subsets(seed):
+    rng = np.random.default_rng(900 + seed)
+    huge = 2**62 // 16  # costs near the bound: twelve options stay below it
+    for _ in range(12):
+        n_primary = int(rng.integers(1, 5))
+        n_items = n_primary + int(rng.integers(0, 3))
+        options = []
+        for _ in range(int(rng.integers(1, 12))):
+            size = int(rng.integers(1, min(3, n_items) + 1))
+            items = sorted(rng.choice(n_items, size, replace=False).tolist())
+            options.append([(i, int(rng.integers(0, 3)) if i >= n_primary else 0) for i in items])
+        top = huge if rng.random() < 0.4 else 9
+        costs = [int(c) for c in rng.integers(0, top, len(options))]
+        problem = ExactCover.from_dlx(_messy_dlx(rng, options, n_primary, n_items, costs))
+        assert problem.costs.tolist() == costs
+        expected = _covers_by_subsets(options, n_primary, costs)
+        for k in (1, 3, 50):
+            got = [(c, tuple(s.tolist())) for c, s in problem.cheapest(k)]
+            assert got == expected[:k]

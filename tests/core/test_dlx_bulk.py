@@ -63,6 +63,7 @@ def _both(text):
 GOOD = ["a", "b", "c", "x", "y", "x:red", "y:blue", "y:red", "x:vert\u00a0clair", "é", "|3", "|0",
         "|12", "|7"]  # fmt: skip
 BAD = ["x:", "a:red", "zz", "|", "|x", "|-1", "|99999999999999999999", "|4611686018427387904",
+       "|9999999999999999999",
        "x:r:s", "\x1c", "a\x1cb", "a", "é:x"]  # fmt: skip
 BLANKS = [" ", " ", " ", "  ", "\t", "\f", "\v", "\r"]
 EXTRA_LINES = ["", "| a comment", "|: named", "|:", "|: x y |3", "  ", "   |5", "|\x1c", "\r"]
@@ -165,10 +166,10 @@ def test_scanner_tells_distinct_tokens_by_their_bytes_not_their_hash():
     cap = raw.size // 2 + 1
     ids, lines, starts, lengths = (np.zeros(cap, dtype=np.int32) for _ in range(4))
     hashes = np.zeros(cap, dtype=np.uint64)
-    counts = np.zeros(8, dtype=np.int64)
+    counts = np.zeros(9, dtype=np.int64)
     slots = np.full(4, -1, dtype=np.int32)  # a small table: probes go past taken slots
     scan_tokens(raw, ids, lines, starts, lengths, hashes, slots, counts)
-    assert counts.tolist() == [6, 3, 4, 4, 2, 1, 0, 0]
+    assert counts.tolist() == [6, 3, 4, 4, 2, 1, 0, 0, 0]
     assert ids[:6].tolist() == [0, 1, 0, 0, 1, 2] and lines[:6].tolist() == [0, 0, 0, 2, 2, 2]
 
 
@@ -195,3 +196,85 @@ def test_bulk_reader_on_library_problems_with_costs(name):
     assert read.count() == problem.count()
     assert read.option_names == problem.option_names
     assert read.costs.tolist() == [1 + 7 * k % 10 for k in range(problem.n_options)]
+
+
+def _crowding_tokens(count, slots, rng):
+    """``count`` distinct 8-letter tokens that the scanner's hash (FNV-1a, folded)
+    sends to slot 0 of a table of ``slots`` slots: a text made to be slow to scan."""
+    found = []
+    letters = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
+    mask = np.uint64(slots - 1)
+    while len(found) < count:
+        words = letters[rng.integers(0, 26, size=(1 << 20, 8))]
+        h = np.full(words.shape[0], 14695981039346656037, dtype=np.uint64)
+        for j in range(8):
+            h = (h ^ words[:, j].astype(np.uint64)) * np.uint64(1099511628211)
+        slot = (h ^ (h >> np.uint64(29)) ^ (h >> np.uint64(47))) & mask
+        found += [bytes(w).decode() for w in words[slot == 0]]
+        found = list(dict.fromkeys(found))
+    return found[:count]
+
+
+def test_scanner_gives_up_on_tokens_made_to_collide_and_the_text_is_split():
+    from numbadlx.core.kernels.scan import PROBES_PER_TOKEN, SCAN_FIELDS, scan_tokens
+
+    lines = 1900  # 9 bytes a line: past SCAN_BYTES, a table of 2**15 slots
+    body_bytes = 9 * lines
+    cap = body_bytes // 2 + 1
+    slots = 1 << (2 * cap).bit_length()
+    assert body_bytes >= dlx_bulk.SCAN_BYTES and slots == 2**15
+    names = _crowding_tokens(160, slots, np.random.default_rng(5))
+    body = "".join(names[k % len(names)] + "\n" for k in range(lines))
+    raw = np.frombuffer(body.encode(), dtype=np.uint8)
+    ids, token_lines, starts, lengths = (np.zeros(cap, dtype=np.int32) for _ in range(4))
+    hashes = np.zeros(cap, dtype=np.uint64)
+    counts = np.zeros(len(SCAN_FIELDS), dtype=np.int64)
+    scan_tokens(raw, ids, token_lines, starts, lengths, hashes, np.full(slots, -1, np.int32),
+                counts)  # fmt: skip
+    got = dict(zip(SCAN_FIELDS, counts.tolist()))
+    # every token probes past the others in slot 0: far more than the allowance
+    assert got["crowded"] == 1 and got["tokens"] < lines
+    assert got["tokens"] * len(names) // 4 > PROBES_PER_TOKEN * got["tokens"]
+    # the reader then splits the text and reads it as the line reader does
+    text = " ".join(names) + "\n" + body
+    bulk, by_lines = _both(text)
+    _same(bulk, by_lines)
+    assert bulk.indices.tolist() == [k % len(names) for k in range(lines)]
+
+
+@pytest.mark.parametrize("pad", [0, 2000])  # below and past SCAN_BYTES
+@pytest.mark.parametrize(
+    ("body", "line", "column"),
+    [
+        ("a |9999999999999999999\n", 1, 3),  # past int64
+        ("a |4611686018427387904\n", 1, 3),  # 2**62 in one option
+        ("a |4611686018427387903\nb |1\n", 2, 3),  # 2**62 in all
+        ("b |3000000000000000000 |3000000000000000000 a\n", 1, 24),  # in one line
+        ("a |4611686018427387900 |3\nb |1\n", 2, 3),
+    ],
+)
+def test_costs_adding_up_to_2_62_are_refused_where_they_do(body, line, column, pad):
+    text = "a b\n" + "a b\n" * pad + body
+    where = f"{1 + pad + line}:{column}"
+    bulk, lines = _both(text)
+    assert bulk is None and isinstance(lines, str)
+    assert lines.startswith(f"<t>:{where}: the costs add up to 2**62 or more"), lines
+    with pytest.raises(ValueError, match=f"<string>:{where}: the costs add up"):
+        ExactCover.from_dlx(text)
+
+
+def test_costs_just_below_2_62_are_read_by_both_readers():
+    text = "a b\n" + "a b\n" * 2000 + "a |4611686018427387900\nb |1 |2\n"
+    bulk, lines = _both(text)
+    assert bulk is None  # declined (largest cost times their number is past the bound)
+    assert lines.costs[-2:].tolist() == [4611686018427387900, 3]
+    problem = ExactCover.from_dlx(text)
+    assert problem.costs.tolist() == lines.costs.tolist()
+    assert [c for c, _ in problem.cheapest(1)] == [0]
+    small = ExactCover.from_dlx("a b\na b\n" + text.split("\n", 2001)[-1])
+    assert [(c, s.tolist()) for c, s in small.cheapest(3)] == [
+        (0, [0]),
+        (4611686018427387903, [1, 2]),
+    ]
+    with pytest.raises(ValueError, match="<string>:4:6: the costs add up"):
+        ExactCover.from_dlx("a b\na b |1\n" + text.split("\n", 2001)[-1])

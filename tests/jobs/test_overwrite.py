@@ -262,3 +262,25 @@ def test_an_interrupted_generate_names_its_run(tmp_path, capsys):
     fresh = tmp_path / "fresh.txt"
     jobs.generate_file(6, fresh, size=4, seed=3)
     assert out.read_bytes() == fresh.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["out.parquet", "out.arrow", "out.arrows"])
+def test_a_columnar_output_that_is_a_directory_or_a_pipe_is_refused_before_any_work(
+    tmp_path, name, capsys
+):
+    pytest.importorskip("pyarrow")
+    source = _source(tmp_path / "in.txt")
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "mine.txt").write_bytes(MINE)
+    pipe = tmp_path / ("pipe" + os.path.splitext(name)[1])
+    os.mkfifo(pipe)
+    seen = []
+    for out in (folder, pipe):
+        with pytest.raises(FileExistsError, match="exists and is not a regular file"):
+            jobs.solve_file(source, out, progress=lambda *at: seen.append(at))
+        assert seen == [] and not os.path.exists(jobs.spool_path(str(out)))
+        assert main(["solve", str(source), "-o", str(out), "--no-progress"]) == EXIT_USAGE
+        assert "is not a regular file" in capsys.readouterr().err
+        assert not os.path.exists(jobs.spool_path(str(out)))
+    assert (folder / "mine.txt").read_bytes() == MINE and os.path.exists(pipe)

@@ -373,3 +373,127 @@ def test_random_damage_to_a_compressed_arrow_file_is_a_value_error_or_a_read(tmp
             finally:
                 pa.set_memory_pool(before)
             assert pool.max_memory() < 5_000_000
+
+
+def _understate(path, value):
+    """Rewrite every footer varint of ``path`` that encodes ``value`` (a column chunk's
+    size once decompressed, say) to say 100, in as many bytes: a footer that lies."""
+    data = bytearray(path.read_bytes())
+    length = int.from_bytes(data[-8:-4], "little")
+    start, end = len(data) - 8 - length, len(data) - 8
+
+    def varint(number, width=None):
+        out = []
+        while True:
+            out.append(number & 0x7F)
+            number >>= 7
+            if not number and (width is None or len(out) >= width):
+                break
+        return bytes(b | 0x80 for b in out[:-1]) + bytes(out[-1:])
+
+    said = varint(2 * value)  # zigzag
+    at = data.find(said, start, end)
+    assert at > 0
+    while at > 0:
+        data[at : at + len(said)] = varint(2 * 100, len(said))
+        at = data.find(said, at + len(said), end)
+    path.write_bytes(bytes(data))
+
+
+def test_a_parquet_footer_that_understates_its_pages_is_not_believed(tmp_path, monkeypatch):
+    from numbadlx.sudoku.formats import _parquet_bound
+
+    path = tmp_path / "p.parquet"
+    table = pa.table({"puzzle": ["1.....1..3.....4", "0" * 20_000_000]})
+    pq.write_table(table, path, compression="zstd", use_dictionary=False)
+    del table
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    _understate(path, chunk.total_uncompressed_size)
+    assert pq.ParquetFile(path).metadata.row_group(0).column(0).total_uncompressed_size == 100
+    assert path.stat().st_size < 50_000
+    message, peak = _peak_refusing(path)
+    assert peak < 5_000_000
+    assert re.fullmatch(
+        re.escape(f"{path}: row group 0, column puzzle, has pages that would decompress to ")
+        + r"20,000,0\d\d bytes and 2 values for 2 rows, more than 10,000 a row: not a file "
+        "of puzzles",
+        message,
+    ), message
+    # a row count that lies too meets the bound on the ratio (past 1 MB here)
+    data = path.read_bytes()
+
+    def read(offset, size):
+        return data[offset : offset + size]
+
+    monkeypatch.setattr(_parquet_bound, "SMALL_CHUNK", 1 << 20)
+    with pytest.raises(ValueError, match="past 1,048,576, more than 1,000 times as many"):
+        _parquet_bound.check_pages(read, 4, chunk.total_compressed_size, 10**9, 10_000, "p")
+
+
+def test_random_damage_to_a_parquet_file_is_a_value_error_or_a_read(tmp_path):
+    # among these, a footer whose level histograms do not fit the schema: pyarrow's own
+    # metadata objects stop the process on it (an uncaught C++ exception)
+    rng = np.random.default_rng(2)
+    table = pa.table({"puzzle": ["1.....1..3.....4", None] * 50, "solution": ["1243"] * 100})
+    path = tmp_path / "p.parquet"
+    for compression in ("zstd", "snappy"):
+        pq.write_table(table, path, compression=compression, row_group_size=40)
+        data = np.frombuffer(path.read_bytes(), np.uint8)
+        for _ in range(250):
+            damaged = data.copy()
+            at = rng.integers(0, len(data), size=rng.integers(1, 4))
+            damaged[at] = rng.integers(0, 256, size=len(at))
+            path.write_bytes(damaged.tobytes())
+            pool = pa.proxy_memory_pool(pa.default_memory_pool())
+            before = pa.default_memory_pool()
+            pa.set_memory_pool(pool)
+            try:
+                rows = sum(len(c) for c in sudoku.iter_chunks(path))
+            except ValueError:
+                pass
+            else:
+                assert rows <= len(table)
+            finally:
+                pa.set_memory_pool(before)
+            assert pool.max_memory() < 5_000_000
+
+
+def _page_header(uncompressed, values, note=b""):
+    """A Parquet data page header in Thrift's compact protocol, of no stored bytes,
+    with a page statistic of ``note`` (a header as long as one likes)."""
+
+    def varint(number):
+        out = bytearray()
+        while number > 0x7F:
+            out.append(number & 0x7F | 0x80)
+            number >>= 7
+        return bytes(out) + bytes([number])
+
+    statistics = b"\x18" + varint(len(note)) + note + b"\x00"  # field 1: binary
+    data_page = b"\x15" + varint(2 * values) + b"\x4c" + statistics + b"\x00"
+    return b"\x15\x00\x15" + varint(2 * uncompressed) + b"\x15\x00\x2c" + data_page + b"\x00"
+
+
+def test_page_headers_long_short_and_nested_are_read_or_refused():
+    from numbadlx.sudoku.formats._parquet_bound import MAX_HEADER, WINDOW, page_totals
+
+    def reader(data):
+        return lambda offset, size: data[offset : offset + size]
+
+    small = _page_header(10, 3)
+    long = _page_header(7, 2, b"x" * (3 * WINDOW))  # read again, longer
+    data = small * 5000 + long + small
+    assert page_totals(reader(data), 0, len(data)) == (10 * 5001 + 7, 3 * 5001 + 2, 5002)
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(data[:-3]), 0, len(data))  # the file ends inside a header
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(data), 0, len(data) - 3)  # so does the chunk
+    huge = _page_header(1, 1, b"x" * MAX_HEADER)
+    with pytest.raises(ValueError, match="runs past its chunk"):
+        page_totals(reader(huge), 0, len(huge))
+    nested = b"\x1c" * 100_000  # structs in structs: refused, never a RecursionError
+    with pytest.raises(ValueError, match="nested too deep"):
+        page_totals(reader(nested), 0, len(nested))
+    listed = b"\x19" * 100_000  # a field: a list of one list of one list ...
+    with pytest.raises(ValueError, match="nested too deep"):
+        page_totals(reader(listed), 0, len(listed))

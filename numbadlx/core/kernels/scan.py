@@ -10,12 +10,20 @@ distinct token once instead of making a string of every token.
 
 The arrays come sized by the caller: ``n // 2 + 1`` tokens at most for ``n`` bytes, and
 a table of more slots than that, a power of two, so every probe ends.
+
+The hash is fixed and public, so a text can be made whose tokens all want the same
+slot, and each new token would then probe past all those before it (time growing with
+the square of their number). A token's slot comes from all 64 bits of its hash (the
+low bits alone, which depend only on the low bits of the bytes, are easy to make
+collide), and the scan gives up ("crowded") once the probes outnumber
+:data:`PROBES_PER_TOKEN` per token (and a small allowance): the caller then splits the
+text in Python, whose dictionaries use a hash seeded per process.
 """
 
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_tokens", "SCAN_FIELDS"]
+__all__ = ["scan_tokens", "SCAN_FIELDS", "PROBES_PER_TOKEN"]
 
 #: What ``counts`` holds after :func:`scan_tokens`, by index.
 SCAN_FIELDS = (
@@ -27,10 +35,15 @@ SCAN_FIELDS = (
     "other_blanks",  # tabs, vertical tabs, form feeds and CRs outside comments
     "named",  # comment lines starting with "|:"
     "control",  # 1 if a control byte other than those blanks was met (scan stopped)
+    "crowded",  # 1 if the table took too many probes (scan stopped)
 )
 
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
+#: Probes a scan may take per token on average before it gives up (with a good hash
+#: and a table at most half full, about two are needed).
+PROBES_PER_TOKEN = 8
+_PROBE_ALLOWANCE = 1024
 
 
 @njit(cache=True, nogil=True)
@@ -45,7 +58,7 @@ def _same(raw, a, b, length):
 def scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, slots, counts):
     """Scan ``raw`` (uint8); fill ``token_id`` and ``token_line`` per token,
     ``first_start``/``first_length``/``hashes`` per distinct token, and ``counts`` (see
-    :data:`SCAN_FIELDS`). ``slots`` (int64, a power of two, all -1) is the table."""
+    :data:`SCAN_FIELDS`). ``slots`` (int32, a power of two, all -1) is the table."""
     n = raw.size
     mask = np.uint64(slots.size - 1)
     tokens = 0
@@ -56,6 +69,8 @@ def scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, sl
     other = 0
     named = 0
     control = 0
+    crowded = 0
+    probes = 0
     last_line = -1
     i = 0
     line_start = True
@@ -94,8 +109,12 @@ def scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, sl
         if line != last_line:
             token_lines += 1
             last_line = line
-        s = h & mask
+        s = (h ^ (h >> np.uint64(29)) ^ (h >> np.uint64(47))) & mask
         while True:
+            probes += 1
+            if probes > PROBES_PER_TOKEN * tokens + _PROBE_ALLOWANCE:
+                crowded = 1
+                break
             u = slots[s]
             if u < 0:
                 u = distinct
@@ -109,6 +128,8 @@ def scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, sl
                 if _same(raw, first_start[u], start, length):
                     break
             s = (s + np.uint64(1)) & mask
+        if crowded:
+            break
         token_id[tokens] = u
         token_line[tokens] = line
         tokens += 1
@@ -120,3 +141,4 @@ def scan_tokens(raw, token_id, token_line, first_start, first_length, hashes, sl
     counts[5] = other
     counts[6] = named
     counts[7] = control
+    counts[8] = crowded

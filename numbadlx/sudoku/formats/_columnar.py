@@ -25,6 +25,7 @@ import numpy as np
 
 from ._csv import PUZZLE_COLUMNS, SOLUTION_COLUMNS, _csv_chunk
 from ._ipc_bound import check_ipc
+from ._parquet_bound import check_pages, footer_chunks
 from ._reader import PuzzleChunk, _Context
 
 __all__ = [
@@ -205,19 +206,20 @@ def _chunks_of_batch(batch_columns, first_row, end_byte, ctx, chunk_size, scol, 
         yield chunk
 
 
-def _parquet_group_spans(meta) -> list[tuple[int, int]]:
-    """``(start, end)`` byte offsets of each row group's column chunks."""
+def _start(chunk: dict) -> int:
+    """Where pyarrow starts reading a column chunk: its dictionary page, if any and
+    first, else its first data page."""
+    first = chunk["dictionary_page"]
+    return first if first is not None and 0 < first < chunk["data_page"] else chunk["data_page"]
+
+
+def _parquet_group_spans(groups) -> list[tuple[int, int]]:
+    """``(start, end)`` byte offsets of each row group's column chunks (``groups`` from
+    :func:`._parquet_bound.footer_chunks`)."""
     spans = []
-    for g in range(meta.num_row_groups):
-        group = meta.row_group(g)
-        starts, ends = [], []
-        for c in range(group.num_columns):
-            col = group.column(c)
-            start = col.data_page_offset
-            if col.has_dictionary_page and col.dictionary_page_offset is not None:
-                start = min(start, col.dictionary_page_offset)
-            starts.append(start)
-            ends.append(start + col.total_compressed_size)
+    for _, chunks in groups:
+        starts = [_start(chunk) for chunk in chunks]
+        ends = [start + chunk["compressed"] for start, chunk in zip(starts, chunks)]
         spans.append((min(starts), max(ends)) if starts else (4, 4))
     return spans
 
@@ -254,25 +256,88 @@ def _leaf_columns(schema, picked: list[int], pa) -> list[int]:
     return [leaf for i in picked for leaf in range(starts[i], starts[i + 1])]
 
 
-def _check_group_size(meta, g: int, leaves: list[int], rows: int, name: str) -> None:
+def _group_chunks(groups, g: int, leaves: list[int], paths, name: str):
+    """``(column chunk, its path)`` of the leaves ``leaves`` of row group ``g``."""
+    chunks = groups[g][1]
+    if leaves and max(leaves) >= len(chunks):
+        raise ValueError(
+            f"{name}: not a readable Parquet file (row group {g} has {len(chunks)} columns "
+            f"where the schema has {max(leaves) + 1} or more)"
+        )
+    return [(chunks[leaf], paths[leaf]) for leaf in leaves]
+
+
+def _check_group_size(groups, g, leaves, paths, rows, name) -> None:
     """ValueError when row group ``g`` would decompress (values or bytes) to more than
     :data:`VALUE_LIMIT` a row on average: a few bytes of a compressed file must not
     become gigabytes in memory. A dictionary stays encoded (see :func:`parquet_chunks`),
     so its size is the stored one."""
-    group = meta.row_group(g)
     most = (rows + 1) * VALUE_LIMIT
-    for leaf in leaves:
-        column = group.column(leaf)
-        for what, size in (
-            ("values", column.num_values),
-            ("bytes", column.total_uncompressed_size),
-        ):
+    for chunk, path in _group_chunks(groups, g, leaves, paths, name):
+        for what, size in (("values", chunk["values"]), ("bytes", chunk["uncompressed"])):
             if size > most:
                 raise ValueError(
                     f"{name}: row group {g} holds {size:,} {what} of the column "
-                    f"{column.path_in_schema} for {rows:,} rows, more than {VALUE_LIMIT:,} "
+                    f"{path} for {rows:,} rows, more than {VALUE_LIMIT:,} "
                     f"a row: not a file of puzzles"
                 )
+
+
+def _check_group_pages(source, groups, g, leaves, paths, rows, name) -> None:
+    """:func:`._parquet_bound.check_pages` of the column chunks ``leaves`` of row group
+    ``g``, over the bytes pyarrow reads for each (from its dictionary page, if any, for
+    its stated compressed size): the footer's sizes are checked by
+    :func:`_check_group_size`, the pages' own here (a footer may understate them)."""
+
+    def read(offset, size):
+        source.seek(offset)
+        return source.read(size)
+
+    for chunk, path in _group_chunks(groups, g, leaves, paths, name):
+        what = f"{name}: row group {g}, column {path},"
+        try:
+            check_pages(read, _start(chunk), chunk["compressed"], rows, VALUE_LIMIT, what)
+        except ValueError as error:
+            if "not a file of puzzles" in str(error):
+                raise
+            raise ValueError(f"{name}: not a readable Parquet file ({error})") from None
+
+
+def _footer(source, name: str):
+    """The row groups of the Parquet file open as ``source`` (see
+    :func:`._parquet_bound.footer_chunks`); ValueError naming ``name``."""
+    size = source.seek(0, os.SEEK_END)
+    source.seek(max(0, size - 8))
+    tail = source.read(8)
+    length = int.from_bytes(tail[:4], "little")
+    if size < 12 or tail[4:] != PARQUET_MAGIC or length > size - 12:
+        raise ValueError(f"{name}: not a readable Parquet file (no footer at its end)")
+    source.seek(size - 8 - length)
+    try:
+        return footer_chunks(source.read(length))
+    except ValueError as error:
+        raise ValueError(f"{name}: not a readable Parquet file ({error})") from None
+
+
+def _parquet_batches(handle, g: int, wanted: list, size: int, name: str, pa) -> Iterator:
+    """The record batches of row group ``g`` (columns ``wanted``, ``size`` rows at a
+    time), each checked in full; a damaged one is a ValueError naming the file."""
+    batches = handle.iter_batches(
+        batch_size=size, row_groups=[g], columns=wanted, use_threads=False
+    )
+    while True:
+        try:
+            batch = next(batches)
+            # the decoder checks sizes only: dictionary indices out of range would be
+            # followed blindly by the compute kernels
+            batch.validate(full=True)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError) as error:
+            raise ValueError(
+                f"{name}: not a readable Parquet file (row group {g}: {error})"
+            ) from None
+        yield batch
 
 
 def parquet_chunks(
@@ -284,10 +349,10 @@ def parquet_chunks(
 
     try:
         handle = pq.ParquetFile(path)
-    except (pa.ArrowInvalid, OSError) as error:
+        names = handle.schema_arrow.names
+    except (pa.ArrowException, OSError) as error:
         raise ValueError(f"{ctx.name}: not a readable Parquet file ({error})") from None
     with handle:
-        names = handle.schema_arrow.names
         pcol, scol = _pick(names, column, ctx.name)
         wanted = [names[pcol]] + ([names[scol]] if scol is not None else [])
         # strings kept dictionary-encoded as stored: a value repeated on many rows is
@@ -296,17 +361,23 @@ def parquet_chunks(
         picked = [pcol] + ([scol] if scol is not None else [])
         textual = [names[i] for i in picked if _is_text(schema.field(i).type, pa)]
     handle = pq.ParquetFile(path, read_dictionary=textual or None)
-    with handle:
-        meta = handle.metadata
-        spans = _parquet_group_spans(meta)
+    with handle, open(path, "rb") as source:
+        # the footer is read here, not through handle.metadata's column chunks: pyarrow
+        # stops the process on some damaged ones instead of raising
+        groups = _footer(source, ctx.name)
+        if len(groups) != handle.metadata.num_row_groups:
+            raise ValueError(f"{ctx.name}: not a readable Parquet file (its row groups)")
+        parquet_schema = handle.metadata.schema
+        paths = [parquet_schema.column(i).path for i in range(len(parquet_schema))]
+        spans = _parquet_group_spans(groups)
         leaves = _leaf_columns(schema, picked, pa)
         row = 0
-        for g in range(meta.num_row_groups):
-            rows = meta.row_group(g).num_rows
+        for g, (rows, _) in enumerate(groups):
             if row + rows <= start_row or rows == 0:
                 row += rows
                 continue
-            _check_group_size(meta, g, leaves, rows, ctx.name)
+            _check_group_size(groups, g, leaves, paths, rows, ctx.name)
+            _check_group_pages(source, groups, g, leaves, paths, rows, ctx.name)
             if spans[g][1] <= start_byte:
                 raise ValueError(
                     f"{ctx.name}: a resumed read starts at row {start_row + 1} and byte "
@@ -315,9 +386,7 @@ def parquet_chunks(
             # a batch of at most chunk_size rows at a time: memory stays within a chunk
             # however large the row group
             at = row
-            for batch in handle.iter_batches(
-                batch_size=chunk_size, row_groups=[g], columns=wanted, use_threads=False
-            ):
+            for batch in _parquet_batches(handle, g, wanted, chunk_size, ctx.name, pa):
                 count = batch.num_rows
                 skip = min(count, max(0, start_row - at))
                 columns = [batch.column(0).slice(skip)]

@@ -1,0 +1,323 @@
+"""How far a Parquet column chunk would inflate, learned from its page headers before
+pyarrow reads it.
+
+A row group's metadata (in the file's footer) states each column chunk's size once
+decompressed, but pyarrow decompresses page by page as each page's own header says:
+a file whose footer understates the size (a few kilobytes of zstd that say "100 bytes"
+and hold a page of a gigabyte) passes a check of the footer and is then inflated in
+full. So :func:`check_pages` reads the page headers themselves, over the bytes pyarrow
+will read for the chunk, and adds up what they would become: the bytes of every page
+and the values of every data page.
+
+A page header is a Thrift struct in the compact protocol (Parquet's ``PageHeader``:
+type, uncompressed and compressed sizes, then a header by page type whose first field
+is the count of values). The reader here knows just those fields and skips every
+other; every length it follows is checked against the bytes it has, and a header it
+cannot read is a ValueError, never a crash, a loop or a large allocation.
+"""
+
+from __future__ import annotations
+
+__all__ = ["check_pages", "footer_chunks", "page_totals"]
+
+#: A decompressed chunk may always take this many bytes (or values, 8 bytes each) ...
+SMALL_CHUNK = 64 << 20
+#: ... and past it at most this many times its stored size.
+MOST_RATIO = 1000
+#: The longest page header read (pyarrow's own default limit).
+MAX_HEADER = 16 << 20
+#: Bytes of a column chunk read at a time for the page headers.
+WINDOW = 1 << 20
+#: Structs nested deeper than this in a page header are refused.
+MAX_DEPTH = 32
+
+_STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE = range(8)
+_BINARY, _LIST, _SET, _MAP, _STRUCT = range(8, 13)
+#: PageHeader fields holding a header by page type: data page, dictionary page, data
+#: page v2 (the index page header holds no count).
+_COUNTED = (5, 7, 8)
+_DICTIONARY_PAGE = 2
+
+
+class _Short(Exception):
+    """The header runs past the bytes read (read more, or the chunk ends)."""
+
+
+class _Bad(Exception):
+    """Not a page header."""
+
+
+class _Reader:
+    __slots__ = ("buf", "at")
+
+    def __init__(self, buf, at=0):
+        self.buf, self.at = buf, at
+
+    def byte(self) -> int:
+        if self.at >= len(self.buf):
+            raise _Short
+        value = self.buf[self.at]
+        self.at += 1
+        return value
+
+    def varint(self) -> int:
+        value = shift = 0
+        while True:
+            b = self.byte()
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                return value
+            shift += 7
+            if shift > 63:
+                raise _Bad("a varint longer than 64 bits")
+
+    def zigzag(self) -> int:
+        value = self.varint()
+        return (value >> 1) ^ -(value & 1)
+
+    def skip(self, count: int) -> None:
+        if count < 0:
+            raise _Bad("a negative length")
+        if self.at + count > len(self.buf):
+            raise _Short
+        self.at += count
+
+    def value(self, kind: int, depth: int) -> int | None:
+        """Read (an integer) or skip (anything else, None) one value of ``kind``."""
+        if depth > MAX_DEPTH:
+            raise _Bad("values nested too deep")
+        if kind in (_TRUE, _FALSE):
+            return None
+        if kind == _BYTE:
+            self.skip(1)
+        elif kind in (_I16, _I32, _I64):
+            return self.zigzag()
+        elif kind == _DOUBLE:
+            self.skip(8)
+        elif kind == _BINARY:
+            self.skip(self.varint())
+        elif kind in (_LIST, _SET):
+            head = self.byte()
+            size, element = head >> 4, head & 0x0F
+            if size == 15:
+                size = self.varint()
+            self._elements(size, [element], depth + 1)
+        elif kind == _MAP:
+            size = self.varint()
+            if size:
+                head = self.byte()
+                self._elements(size, [head >> 4, head & 0x0F], depth + 1)
+        elif kind == _STRUCT:
+            self.struct(depth + 1)
+        else:
+            raise _Bad(f"a field of unknown type {kind}")
+        return None
+
+    def _elements(self, size: int, kinds: list[int], depth: int) -> None:
+        if size > len(self.buf) - self.at:  # every element takes a byte at least
+            raise _Short
+        for _ in range(size):
+            for kind in kinds:
+                if kind in (_TRUE, _FALSE):  # a bool element is a byte
+                    self.skip(1)
+                else:
+                    self.value(kind, depth)
+
+    def struct(self, depth: int, numbers=(), structs=()) -> dict:
+        """Read a struct: ``{field: integer}`` of its integer fields in ``numbers`` and
+        ``{field: {1: integer}}`` of its struct fields in ``structs`` (their field 1, if
+        an integer); every other field, or one of another type, is skipped."""
+        if depth > MAX_DEPTH:
+            raise _Bad("structs nested too deep")
+        got = {}
+        field = 0
+        while True:
+            head = self.byte()
+            kind = head & 0x0F
+            if kind == _STOP:
+                return got
+            delta = head >> 4
+            field = field + delta if delta else self.zigzag()
+            if kind == _STRUCT and field in structs:
+                got[field] = self.struct(depth + 1, (1,))
+            else:
+                value = self.value(kind, depth)
+                if field in numbers and value is not None:
+                    got[field] = value
+
+
+def _decoded(reader: _Reader, kind: int, depth: int):
+    """One value of ``kind``: an int, a list, a struct as ``{field: value}``; None for
+    the kinds nothing here needs (booleans, doubles, binaries, maps), which are skipped."""
+    if depth > MAX_DEPTH:
+        raise _Bad("values nested too deep")
+    if kind in (_LIST, _SET):
+        head = reader.byte()
+        size, element = head >> 4, head & 0x0F
+        if size == 15:
+            size = reader.varint()
+        if size > len(reader.buf) - reader.at:  # every element takes a byte at least
+            raise _Bad("a list longer than its bytes")
+        if element in (_TRUE, _FALSE):
+            reader.skip(size)
+            return None
+        return [_decoded(reader, element, depth + 1) for _ in range(size)]
+    if kind != _STRUCT:
+        return reader.value(kind, depth)
+    got = {}
+    field = 0
+    while True:
+        head = reader.byte()
+        kind = head & 0x0F
+        if kind == _STOP:
+            return got
+        delta = head >> 4
+        field = field + delta if delta else reader.zigzag()
+        got[field] = _decoded(reader, kind, depth + 1)
+
+
+def footer_chunks(footer: bytes) -> list[tuple[int, list[dict]]]:
+    """``(rows, [column chunk, ...])`` of each row group of the Parquet footer
+    ``footer`` (the FileMetaData struct): each column chunk as ``{"values",
+    "uncompressed", "compressed", "data_page", "dictionary_page"}`` (the last None when
+    the chunk has no dictionary page). Read here rather than through pyarrow's metadata
+    objects, which stop the process (a C++ exception it does not catch) on some damaged
+    footers; ValueError for a footer that is not one, or a chunk whose sizes are not
+    stated in it (an encrypted column, say).
+
+    Examples
+    --------
+    >>> import io, pyarrow as pa, pyarrow.parquet as pq
+    >>> sink = io.BytesIO()
+    >>> pq.write_table(pa.table({"p": ["0" * 81] * 10}), sink, row_group_size=6)
+    >>> data = sink.getvalue()
+    >>> size = int.from_bytes(data[-8:-4], "little")
+    >>> [(rows, len(chunks)) for rows, chunks in footer_chunks(data[-8 - size : -8])]
+    [(6, 1), (4, 1)]
+    """
+    try:
+        meta = _decoded(_Reader(footer), _STRUCT, 0)
+    except _Short:
+        raise ValueError("a footer that runs past its end") from None
+    except _Bad as error:
+        raise ValueError(f"an unreadable footer ({error})") from None
+    groups = []
+    for group in _typed(meta.get(4), list, "row groups"):
+        group = _typed(group, dict, "a row group")
+        rows = _typed(group.get(3), int, "a row group's count of rows")
+        if rows < 0:
+            raise ValueError(f"a row group of {rows} rows")
+        chunks = []
+        for chunk in _typed(group.get(1), list, "a row group's columns"):
+            stated = _typed(_typed(chunk, dict, "a column chunk").get(3), dict, "column sizes")
+            sizes = {
+                key: _typed(stated.get(field), int, f"a column chunk's {key} size")
+                for key, field in (("values", 5), ("uncompressed", 6), ("compressed", 7),
+                                   ("data_page", 9))
+            }  # fmt: skip
+            if min(sizes.values()) < 0:
+                raise ValueError("a column chunk of a negative size or offset")
+            first = stated.get(11)
+            sizes["dictionary_page"] = first if isinstance(first, int) else None
+            chunks.append(sizes)
+        groups.append((rows, chunks))
+    return groups
+
+
+def _typed(value, kind, what: str):
+    if not isinstance(value, kind):
+        raise ValueError(f"a footer without {what}")
+    return value
+
+
+def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
+    """``(decompressed bytes, values, pages)`` of the column chunk of ``length`` bytes at
+    ``start``; ``read(offset, size)`` gives the file's bytes there (fewer at its end).
+    ValueError for a header that cannot be read or a page past the chunk's end.
+
+    Examples
+    --------
+    >>> import io, pyarrow as pa, pyarrow.parquet as pq
+    >>> sink = io.BytesIO()
+    >>> pq.write_table(pa.table({"p": ["0" * 81] * 10}), sink, compression="zstd")
+    >>> chunk = pq.ParquetFile(io.BytesIO(sink.getvalue())).metadata.row_group(0).column(0)
+    >>> data = sink.getvalue()
+    >>> def read(offset, size):
+    ...     return data[offset : offset + size]
+    >>> grown, values, pages = page_totals(read, 4, chunk.total_compressed_size)
+    >>> values, pages  # a dictionary page of one value, a data page of ten
+    (11, 2)
+    """
+    grown = values = pages = 0
+    at, end = start, start + length
+    # the chunk's bytes are read a window at a time (a window holds many small pages'
+    # headers), and a header that runs past its window is read again, longer
+    window, window_at = b"", start
+    while at < end:
+        if not window_at <= at < window_at + len(window) - (1 << 12) or not window:
+            window, window_at = read(at, min(end - at, WINDOW)), at
+        while True:
+            reader = _Reader(window, at - window_at)
+            try:
+                header = reader.struct(0, (2, 3), _COUNTED)
+                break
+            except _Short:
+                have = window_at + len(window) - at
+                if have >= min(end - at, MAX_HEADER) or window_at + len(window) >= end:
+                    raise ValueError(f"a page header at byte {at} runs past its chunk") from None
+                window, window_at = read(at, min(end - at, MAX_HEADER, 4 * max(have, 1))), at
+                if len(window) <= have:  # the file ends before the chunk does
+                    raise ValueError(f"a page header at byte {at} runs past its chunk") from None
+            except (_Bad, RecursionError) as error:
+                raise ValueError(f"an unreadable page header at byte {at} ({error})") from None
+        used = reader.at - (at - window_at)
+        full, stored = header.get(2, -1), header.get(3, -1)
+        if full < 0 or stored < 0 or at + used + stored > end:
+            raise ValueError(f"a page at byte {at} of sizes {full} and {stored} past its chunk")
+        for field in _COUNTED:
+            count = header.get(field, {}).get(1, 0)
+            if count < 0:
+                raise ValueError(f"a page at byte {at} of {count} values")
+            values += count
+        grown += full
+        pages += 1
+        at += used + stored
+    return grown, values, pages
+
+
+def check_pages(read, start: int, length: int, rows: int, limit: int, what: str) -> None:
+    """ValueError when the column chunk of ``length`` bytes at ``start`` (see
+    :func:`page_totals`) holds pages that would decompress to more than ``limit`` bytes or
+    values a row of its ``rows``, or to more than :data:`SMALL_CHUNK` bytes (values
+    counting 8 bytes each) and :data:`MOST_RATIO` times its stored size. ``what`` names
+    the chunk in the message.
+
+    Examples
+    --------
+    >>> import io, pyarrow as pa, pyarrow.parquet as pq
+    >>> sink = io.BytesIO()
+    >>> pq.write_table(pa.table({"p": ["0" * 81] * 10}), sink, compression="zstd")
+    >>> data = sink.getvalue()
+    >>> def read(offset, size):
+    ...     return data[offset : offset + size]
+    >>> meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    >>> length = meta.row_group(0).column(0).total_compressed_size
+    >>> check_pages(read, 4, length, 10, 10_000, "p.parquet: row group 0")
+    >>> check_pages(read, 4, length, 10, 5, "p.parquet: row group 0")
+    Traceback (most recent call last):
+    ...
+    ValueError: p.parquet: row group 0 has pages that would decompress to ... bytes and ...
+    """
+    grown, values, _ = page_totals(read, start, length)
+    most = (rows + 1) * limit
+    if grown > most or values > most:
+        raise ValueError(
+            f"{what} has pages that would decompress to {grown:,} bytes and {values:,} "
+            f"values for {rows:,} rows, more than {limit:,} a row: not a file of puzzles"
+        )
+    size = max(grown, 8 * values)
+    if size > max(SMALL_CHUNK, MOST_RATIO * length):
+        raise ValueError(
+            f"{what} has pages that would decompress {length:,} bytes to {size:,}: past "
+            f"{SMALL_CHUNK:,}, more than {MOST_RATIO:,} times as many: not a file of puzzles"
+        )
