@@ -9,7 +9,8 @@ form with ``--canonical``). A row that cannot be read, or whose givens clash, be
 no class: it is not written, and it is reported on standard error with its line and
 reason. The output file is written under a temporary name and put in place once
 complete; a file that holds something is replaced only with ``--overwrite`` (checked
-before the work and again, under its lock, when the new file is put in place).
+before the work and again, under its lock, when the new file is put in place); the
+input file itself is never the output.
 """
 
 import os
@@ -27,6 +28,14 @@ def dedup_command(args):
         return _dedup_command(args)
 
 
+def _same_file(input, output):
+    """Whether ``output`` is the file ``input`` names (through any link)."""
+    try:
+        return input not in (None, "-") and os.path.samefile(input, output)
+    except (OSError, ValueError):  # one of them missing: not the same file
+        return False
+
+
 def _dedup_command(args):
     from ..jobs import check_replace, replace_file
     from ..sudoku.formats import format_line, iter_chunks
@@ -41,6 +50,12 @@ def _dedup_command(args):
                 raise FileExistsError(
                     f"{args.output} exists and is not a regular file; dedup writes a new "
                     f"file (choose another name)"
+                )
+            if _same_file(args.input, args.output):
+                raise FileExistsError(
+                    f"the output {args.output} is the input file {args.input}: dedup would "
+                    f"replace the puzzles it reads (and drop its unreadable rows); choose "
+                    f"another output"
                 )
             check_replace(args.output, overwrite=args.overwrite)
         except FileExistsError as error:

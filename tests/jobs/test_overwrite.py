@@ -244,6 +244,19 @@ def test_dedup_replaces_only_with_overwrite(tmp_path, capsys):
     assert empty.read_text().split() == lines
 
 
+def test_dedup_never_writes_its_own_input(tmp_path, capsys):
+    source = tmp_path / "in.txt"
+    lines = sudoku.format_lines(sudoku.random_grids(2, 9, seed=1))
+    text = "".join(line + "\n" for line in [*lines, lines[0], "not a puzzle"])
+    source.write_text(text)
+    link = tmp_path / "link.txt"
+    link.symlink_to(source)
+    for output in (source, link):
+        assert main(["dedup", str(source), "-o", str(output), "--overwrite"]) == EXIT_USAGE
+        assert "is the input file" in capsys.readouterr().err
+        assert source.read_text() == text
+
+
 def test_an_interrupted_generate_names_its_run(tmp_path, capsys):
     out = tmp_path / "made.txt"
 
