@@ -152,7 +152,13 @@ class CheckpointedOutput:
             and (os.path.isfile(self.output) or not os.path.exists(self.output))
         )
         self.checkpoint = checkpoint_path(self.output) if self.durable else None
-        self._created = self.durable and not os.path.exists(self.output)
+        # the file this run makes, if it makes one: where a dangling link leads (the
+        # link is the user's and stays)
+        self._created = (
+            os.path.realpath(self.output)
+            if self.durable and not os.path.exists(self.output)
+            else None
+        )
         self.start_byte = 0
         self.puzzles = 0
         self.tally = np.zeros(TALLY_SIZE, dtype=np.int64)
@@ -385,7 +391,7 @@ class CheckpointedOutput:
                     self._file.flush()
                     self._file.truncate(self._committed)
                     if self.input is None and self._created and not self.commits:
-                        os.remove(self.output)  # nothing made: leave no file behind
+                        os.remove(self._created)  # nothing made: leave no file behind
                 self._file.close()
             self._file = None
         finally:

@@ -59,13 +59,14 @@ class _PuzzleOutput:
             csv if csv is not None else bool(self.name and self.name.lower().endswith(".csv"))
         )
         self.handle = None
-        self.created = False
+        self.created = None
         self.written = False
 
     def __enter__(self):
         name = self.name
         if name is not None and (os.path.isfile(name) or not os.path.exists(name)):
-            self.created = not os.path.exists(name)
+            # the file made here, if any: where a dangling link leads (the link stays)
+            self.created = None if os.path.exists(name) else os.path.realpath(name)
             handle = open_locked(name)
             check_locked(handle, name, overwrite=self.overwrite)  # closes it if refused
             self.handle = handle
@@ -97,5 +98,5 @@ class _PuzzleOutput:
         if self.handle is not None:
             self.handle.close()
             if self.created and not self.written:
-                os.remove(self.name)
+                os.remove(self.created)
         return False

@@ -257,6 +257,21 @@ def test_dedup_never_writes_its_own_input(tmp_path, capsys):
         assert source.read_text() == text
 
 
+def test_a_failed_write_through_a_dangling_link_keeps_the_link(tmp_path):
+    # the file a failed write made is removed where the link leads; the link stays
+    link = tmp_path / "link.txt"
+    link.symlink_to(tmp_path / "target.txt")
+    with pytest.raises(ValueError, match="out of range"):
+        jobs.save_puzzles(link, np.full((2, 16), 9, dtype=np.uint8))
+    assert link.is_symlink() and not (tmp_path / "target.txt").exists()
+    other = tmp_path / "other.txt"
+    other.symlink_to(tmp_path / "made.txt")
+    with pytest.raises(RuntimeError, match="failed"):
+        with jobs.CheckpointedOutput(other, None, "options"):
+            raise RuntimeError("failed before any line")
+    assert other.is_symlink() and not (tmp_path / "made.txt").exists()
+
+
 def test_an_interrupted_generate_names_its_run(tmp_path, capsys):
     out = tmp_path / "made.txt"
 
