@@ -119,7 +119,7 @@ DEPENDENCIES = {
         "sudoku/engines/_propagation.py",
     ),
     "sudoku/engines/_bits_choose.py": ("_compiling.py", "sudoku/engines/_contract.py"),
-    "sudoku/engines/_cage_pass.py": ("sudoku/engines/_contract.py",),
+    "sudoku/engines/_cage_pass.py": ("_compiling.py", "sudoku/engines/_contract.py"),
     "sudoku/engines/_cage_rows.py": (
         "_compiling.py",
         "sudoku/engines/_cage_pass.py",

@@ -103,6 +103,29 @@ def plain_env(env=None):
     return env
 
 
+def call_inner(kernel, *args):
+    """Call a kernel that has no Python entry point (``inner_njit``: only other kernels
+    call it) through a small compiled caller, as the engines call it."""
+    return _inner_caller()(kernel, *args)
+
+
+def _inner_caller():
+    from numba import njit
+
+    global _CALLER
+    if _CALLER is None:
+
+        @njit
+        def caller(kernel, *args):
+            return kernel(*args)
+
+        _CALLER = caller
+    return _CALLER
+
+
+_CALLER = None
+
+
 def data_dir():
     """The public puzzle datasets: $NUMBADLX_DATA, else ../shared/data beside the repo."""
     env = os.environ.get(DATA_ENV)

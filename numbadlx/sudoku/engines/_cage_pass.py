@@ -11,8 +11,8 @@ killers).
 """
 
 import numpy as np
-from numba import njit
 
+from ..._compiling import inner_njit
 from ._contract import PLACED, popcount
 
 __all__ = ["cage_pass"]
@@ -22,7 +22,7 @@ _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def cage_pass(masks, cage_start, cells, combo_start, combos, totals, queue, tail, seen):
     """The cage sums (see the module docstring), the table's cage fields one by one (a
     call that takes the whole table counts a reference to each of its arrays in and

@@ -76,6 +76,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ..._compiling import inner_njit
 from ._cage_pass import cage_pass
 from ._contract import INVALID, NO_SOLUTION, PLACED, final_status, popcount, stop_requested
 from ._line_rules import line_rules
@@ -154,7 +155,7 @@ def _restrict(masks, cell, allowed, queue, tail):
     return tail, 1
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _support(mask, relation, r):
     """The digits allowed beside some digit of ``mask`` by relation ``r``."""
     out = _ZERO
@@ -166,7 +167,7 @@ def _support(mask, relation, r):
     return out
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _pairs(masks, table, queue, tail):
     """The relations between two cells. Returns ``(tail, state)``."""
     changed = 0
@@ -187,7 +188,7 @@ def _pairs(masks, table, queue, tail):
     return tail, changed
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _thermos(masks, table, queue, tail):
     """Strictly increasing lines, bulb first. Returns ``(tail, state)``."""
     changed = 0
@@ -213,7 +214,7 @@ def _thermos(masks, table, queue, tail):
     return tail, changed
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _settle(masks, table, queue, tail, segments, open_cells):
     """Singles and the constraint pass, in turn, until neither changes a mask. Returns
     the number of cells placed (the ``tail`` queued ones included) or -1 for a
@@ -298,7 +299,7 @@ def _settle(masks, table, queue, tail, segments, open_cells):
             return placed
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _start(grid, table, masks, queue):
     """Candidate masks of the givens' state. Returns ``(queued cells, givens)``;
     ``(-1, 0)`` for INVALID givens, ``(-2, 0)`` for a dead end already."""
@@ -352,7 +353,7 @@ def _start(grid, table, masks, queue):
     return tail, givens
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _choose(masks, nn, degree, score):
     """An open cell with the fewest candidates; among those, the one whose probes
     placed the most cells (``score``, the product over its candidates of one more than

@@ -43,7 +43,6 @@ searched. The rules, with the table rows of :class:`~._line_tables.LineTable`:
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._compiling import inner_njit
@@ -294,7 +293,7 @@ def _renban(masks, n, cells, first, size, support, queue, tail):
     return _apply(masks, cells, first, size, support, queue, tail)
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def line_rules(masks, table, queue, tail):
     """One pass of every line rule of ``table`` (the fields of a
     :class:`~._line_tables.LineTable` in a :class:`~._constraint_tables.ConstraintTable`)

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ..._compiling import inner_njit
 from ._contract import PLACED
 from ._propagation import place
 
@@ -38,7 +39,7 @@ _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _ordering(relation, row, n):
     """How a pair relation orders its two cells: 1 if it allows the first cell only
     digits above the second's (``greater``, a minimum's or maximum's neighbours), -1
@@ -61,7 +62,7 @@ def _ordering(relation, row, n):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _closure(table, nn):
     """``(below, above, steps)``: bit sets (``(nn + 63) // 64`` words a cell) of the
     cells below and above each cell along the ordering steps, transitively, and the
@@ -160,7 +161,7 @@ def order_groups(table):
     return group_cell, group_up, group_start, group_cells
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def order_bounds(masks, groups, queue, tail):
     """One pass of the bounds over ``groups`` (:func:`order_groups`). Returns ``(tail,
     state)``: state -1 for a contradiction, 1 if a candidate went, 0 if none; a cell

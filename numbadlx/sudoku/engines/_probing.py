@@ -25,6 +25,7 @@ kernel.
 import numpy as np
 from numba import njit
 
+from ..._compiling import inner_njit
 from ._contract import PLACED, popcount, stop_requested
 from ._ordering import settle_ordered
 from ._propagation import place
@@ -100,7 +101,7 @@ def probe(
     return placed, probes
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def rule_degree(table, out):
     """Into ``out`` (one per cell): the number of pair relations and thermometer steps
     that touch the cell, plus one on a region-sum line the totals pass takes

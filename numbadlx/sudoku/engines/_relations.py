@@ -19,9 +19,9 @@ nearly decided.
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..._compiling import inner_njit
 from ._contract import PLACED
 from ._propagation import place
 
@@ -30,7 +30,7 @@ _ZERO = np.uint64(0)
 _DIGITS = ~PLACED
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def propagate_triples(masks, table, queue, tail):
     """The middle-cell step for every triple of ``table``. Returns ``(tail, state)``:
     state -1 for a contradiction, 1 for a change, 0 for none."""

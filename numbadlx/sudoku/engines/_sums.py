@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ..._compiling import inner_njit
 from ._contract import PLACED, popcount
 from ._propagation import place
 
@@ -97,7 +98,7 @@ def _keep(masks, cell, kept, queue, tail):
     return tail, 1
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _bounds(masks, sum_start, cells, coef, group, totals, exact, s, queue, tail):
     """The bounds step of sum ``s`` (the table's sum arrays passed one by one: a call
     that takes the whole table counts a reference to each of its arrays in and out,
@@ -194,7 +195,7 @@ def _bounds(masks, sum_start, cells, coef, group, totals, exact, s, queue, tail)
     return tail, changed, open_cells, product
 
 
-@njit(cache=True, nogil=True)
+@inner_njit(cache=True, nogil=True)
 def _exact(
     masks, peers, sum_start, cells, coef, group, totals, s, open_cells, ints, bits, queue, tail
 ):
