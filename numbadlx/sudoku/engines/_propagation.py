@@ -245,7 +245,7 @@ def _settle_singles(masks, n, peers, units, queue, tail, open_cells):
         tail = 0
 
 
-@inner_njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def propagate(
     masks, n, box_rows, box_cols, peers, units, queue, tail, segments, locked, open_cells
 ):
