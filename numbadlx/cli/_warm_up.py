@@ -111,7 +111,7 @@ def _groups(everything):
 
 #: Roughly how long a run takes on an empty Numba cache, said before it starts, by
 #: ``(--all, more than one process)``: one after another the common groups took 18 CPU
-#: s, --all 95 CPU s on a two-core machine (compiling runs on one thread, so on an
+#: s, --all 85 CPU s on a two-core machine (compiling runs on one thread, so on an
 #: idle machine wall time is about CPU time); two processes share out nearly the same
 #: CPU time between the two cores. A cache that holds the kernels makes it seconds; a
 #: busy machine, longer.
