@@ -489,11 +489,44 @@ def test_page_headers_long_short_and_nested_are_read_or_refused():
     with pytest.raises(ValueError, match="runs past its chunk"):
         page_totals(reader(data), 0, len(data) - 3)  # so does the chunk
     huge = _page_header(1, 1, b"x" * MAX_HEADER)
-    with pytest.raises(ValueError, match="runs past its chunk"):
+    with pytest.raises(ValueError, match=f"longer than {MAX_HEADER:,} bytes"):
         page_totals(reader(huge), 0, len(huge))
+    # more pages than the chunk's values allow: the walk stops there
+    assert page_totals(reader(data), 0, len(data), most_pages=5002)[2] == 5002
+    with pytest.raises(ValueError, match="more than 100 pages in a column chunk"):
+        page_totals(reader(data), 0, len(data), most_pages=100)
     nested = b"\x1c" * 100_000  # structs in structs: refused, never a RecursionError
     with pytest.raises(ValueError, match="nested too deep"):
         page_totals(reader(nested), 0, len(nested))
     listed = b"\x19" * 100_000  # a field: a list of one list of one list ...
     with pytest.raises(ValueError, match="nested too deep"):
         page_totals(reader(listed), 0, len(listed))
+
+
+def test_a_footer_field_nothing_reads_is_skipped_without_being_kept(tmp_path):
+    import tracemalloc
+
+    from numbadlx.sudoku.formats._parquet_bound import footer_chunks
+
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"puzzle": ["1.....1..3.....4"] * 10}), path, row_group_size=4)
+    data = path.read_bytes()
+    length = int.from_bytes(data[-8:-4], "little")
+    footer = data[-8 - length : -8]
+    # a field 50 (long form) before the footer's end: a list of a million empty structs
+    count = 1_000_000
+    size = bytearray()
+    rest = count
+    while rest > 0x7F:
+        size.append(rest & 0x7F | 0x80)
+        rest >>= 7
+    size.append(rest)
+    padded = footer[:-1] + b"\x09\x64\xfc" + bytes(size) + b"\x00" * count + b"\x00"
+    tracemalloc.start()
+    try:
+        got = footer_chunks(padded)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == footer_chunks(footer) and [rows for rows, _ in got] == [4, 4, 2]
+    assert peak < 2_000_000  # about the footer's size, not a million decoded structs

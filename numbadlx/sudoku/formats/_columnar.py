@@ -296,7 +296,9 @@ def _check_group_pages(source, groups, g, leaves, paths, rows, name) -> None:
     for chunk, path in _group_chunks(groups, g, leaves, paths, name):
         what = f"{name}: row group {g}, column {path},"
         try:
-            check_pages(read, _start(chunk), chunk["compressed"], rows, VALUE_LIMIT, what)
+            check_pages(
+                read, _start(chunk), chunk["compressed"], rows, VALUE_LIMIT, what, chunk["values"]
+            )
         except ValueError as error:
             if "not a file of puzzles" in str(error):
                 raise
@@ -367,8 +369,11 @@ def parquet_chunks(
         groups = _footer(source, ctx.name)
         if len(groups) != handle.metadata.num_row_groups:
             raise ValueError(f"{ctx.name}: not a readable Parquet file (its row groups)")
-        parquet_schema = handle.metadata.schema
-        paths = [parquet_schema.column(i).path for i in range(len(parquet_schema))]
+        try:
+            parquet_schema = handle.metadata.schema
+            paths = [parquet_schema.column(i).path for i in range(len(parquet_schema))]
+        except (pa.ArrowException, OSError) as error:
+            raise ValueError(f"{ctx.name}: not a readable Parquet file ({error})") from None
         spans = _parquet_group_spans(groups)
         leaves = _leaf_columns(schema, picked, pa)
         row = 0

@@ -146,34 +146,83 @@ class _Reader:
                     got[field] = value
 
 
-def _decoded(reader: _Reader, kind: int, depth: int):
-    """One value of ``kind``: an int, a list, a struct as ``{field: value}``; None for
-    the kinds nothing here needs (booleans, doubles, binaries, maps), which are skipped."""
+def _fields(reader: _Reader, depth: int):
+    """The ``(field, type)`` of each field of a struct, to its end: the caller reads or
+    skips each field's value before it asks for the next."""
     if depth > MAX_DEPTH:
-        raise _Bad("values nested too deep")
-    if kind in (_LIST, _SET):
-        head = reader.byte()
-        size, element = head >> 4, head & 0x0F
-        if size == 15:
-            size = reader.varint()
-        if size > len(reader.buf) - reader.at:  # every element takes a byte at least
-            raise _Bad("a list longer than its bytes")
-        if element in (_TRUE, _FALSE):
-            reader.skip(size)
-            return None
-        return [_decoded(reader, element, depth + 1) for _ in range(size)]
-    if kind != _STRUCT:
-        return reader.value(kind, depth)
-    got = {}
+        raise _Bad("structs nested too deep")
     field = 0
     while True:
         head = reader.byte()
         kind = head & 0x0F
         if kind == _STOP:
-            return got
+            return
         delta = head >> 4
         field = field + delta if delta else reader.zigzag()
-        got[field] = _decoded(reader, kind, depth + 1)
+        yield field, kind
+
+
+def _structs(reader: _Reader, what: str) -> int:
+    """The length of a list of structs (its head read); ValueError for another list."""
+    head = reader.byte()
+    size, element = head >> 4, head & 0x0F
+    if size == 15:
+        size = reader.varint()
+    if size > len(reader.buf) - reader.at:  # every element takes a byte at least
+        raise _Bad("a list longer than its bytes")
+    if element != _STRUCT:
+        raise ValueError(f"a footer without {what}")
+    return size
+
+
+def _row_groups(reader: _Reader) -> list[tuple[int, list[dict]]]:
+    """The row groups of a FileMetaData struct (field 4); every other field is skipped,
+    nothing of it kept."""
+    groups = None
+    for field, kind in _fields(reader, 0):
+        if field == 4 and kind == _LIST:
+            groups = [_row_group(reader) for _ in range(_structs(reader, "row groups"))]
+        else:
+            reader.value(kind, 1)
+    return _typed(groups, list, "row groups")
+
+
+def _row_group(reader: _Reader) -> tuple[int, list[dict]]:
+    """``(rows, column chunks)`` of a RowGroup struct (fields 3 and 1)."""
+    rows = chunks = None
+    for field, kind in _fields(reader, 1):
+        if field == 1 and kind == _LIST:
+            size = _structs(reader, "a row group's columns")
+            chunks = [_column_chunk(reader) for _ in range(size)]
+        elif field == 3 and kind in (_I16, _I32, _I64):
+            rows = reader.zigzag()
+        else:
+            reader.value(kind, 2)
+    rows = _typed(rows, int, "a row group's count of rows")
+    if rows < 0:
+        raise ValueError(f"a row group of {rows} rows")
+    return rows, _typed(chunks, list, "a row group's columns")
+
+
+def _column_chunk(reader: _Reader) -> dict:
+    """The sizes of a ColumnChunk struct's metadata (field 3: ColumnMetaData's values,
+    sizes and page offsets)."""
+    stated = None
+    for field, kind in _fields(reader, 2):
+        if field == 3 and kind == _STRUCT:
+            stated = reader.struct(3, (5, 6, 7, 9, 11))
+        else:
+            reader.value(kind, 3)
+    stated = _typed(stated, dict, "column sizes")
+    sizes = {
+        key: _typed(stated.get(field), int, f"a column chunk's {key} size")
+        for key, field in (("values", 5), ("uncompressed", 6), ("compressed", 7),
+                           ("data_page", 9))
+    }  # fmt: skip
+    if min(sizes.values()) < 0:
+        raise ValueError("a column chunk of a negative size or offset")
+    sizes["dictionary_page"] = stated.get(11)
+    return sizes
 
 
 def footer_chunks(footer: bytes) -> list[tuple[int, list[dict]]]:
@@ -182,8 +231,9 @@ def footer_chunks(footer: bytes) -> list[tuple[int, list[dict]]]:
     "uncompressed", "compressed", "data_page", "dictionary_page"}`` (the last None when
     the chunk has no dictionary page). Read here rather than through pyarrow's metadata
     objects, which stop the process (a C++ exception it does not catch) on some damaged
-    footers; ValueError for a footer that is not one, or a chunk whose sizes are not
-    stated in it (an encrypted column, say).
+    footers; only those fields are decoded, every other skipped without being kept
+    (a footer may carry fields of any size), and ValueError for a footer that is not
+    one, or a chunk whose sizes are not stated in it (an encrypted column, say).
 
     Examples
     --------
@@ -196,32 +246,11 @@ def footer_chunks(footer: bytes) -> list[tuple[int, list[dict]]]:
     [(6, 1), (4, 1)]
     """
     try:
-        meta = _decoded(_Reader(footer), _STRUCT, 0)
+        return _row_groups(_Reader(footer))
     except _Short:
         raise ValueError("a footer that runs past its end") from None
     except _Bad as error:
         raise ValueError(f"an unreadable footer ({error})") from None
-    groups = []
-    for group in _typed(meta.get(4), list, "row groups"):
-        group = _typed(group, dict, "a row group")
-        rows = _typed(group.get(3), int, "a row group's count of rows")
-        if rows < 0:
-            raise ValueError(f"a row group of {rows} rows")
-        chunks = []
-        for chunk in _typed(group.get(1), list, "a row group's columns"):
-            stated = _typed(_typed(chunk, dict, "a column chunk").get(3), dict, "column sizes")
-            sizes = {
-                key: _typed(stated.get(field), int, f"a column chunk's {key} size")
-                for key, field in (("values", 5), ("uncompressed", 6), ("compressed", 7),
-                                   ("data_page", 9))
-            }  # fmt: skip
-            if min(sizes.values()) < 0:
-                raise ValueError("a column chunk of a negative size or offset")
-            first = stated.get(11)
-            sizes["dictionary_page"] = first if isinstance(first, int) else None
-            chunks.append(sizes)
-        groups.append((rows, chunks))
-    return groups
 
 
 def _typed(value, kind, what: str):
@@ -230,10 +259,15 @@ def _typed(value, kind, what: str):
     return value
 
 
-def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
+def page_totals(
+    read, start: int, length: int, most_pages: int | None = None
+) -> tuple[int, int, int]:
     """``(decompressed bytes, values, pages)`` of the column chunk of ``length`` bytes at
     ``start``; ``read(offset, size)`` gives the file's bytes there (fewer at its end).
-    ValueError for a header that cannot be read or a page past the chunk's end.
+    ValueError for a header that cannot be read, a page past the chunk's end, or more
+    than ``most_pages`` pages (None: no bound; a chunk of ``v`` values holds at most
+    ``v`` data pages and a dictionary page, and the walk stops there rather than read
+    millions of empty headers).
 
     Examples
     --------
@@ -263,7 +297,11 @@ def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
                 break
             except _Short:
                 have = window_at + len(window) - at
-                if have >= min(end - at, MAX_HEADER) or window_at + len(window) >= end:
+                if have >= MAX_HEADER:
+                    raise ValueError(
+                        f"a page header at byte {at} longer than {MAX_HEADER:,} bytes"
+                    ) from None
+                if have >= end - at or window_at + len(window) >= end:
                     raise ValueError(f"a page header at byte {at} runs past its chunk") from None
                 window, window_at = read(at, min(end - at, MAX_HEADER, 4 * max(have, 1))), at
                 if len(window) <= have:  # the file ends before the chunk does
@@ -281,16 +319,23 @@ def page_totals(read, start: int, length: int) -> tuple[int, int, int]:
             values += count
         grown += full
         pages += 1
+        if most_pages is not None and pages > most_pages:
+            raise ValueError(
+                f"more than {most_pages:,} pages in a column chunk: more than its values"
+            )
         at += used + stored
     return grown, values, pages
 
 
-def check_pages(read, start: int, length: int, rows: int, limit: int, what: str) -> None:
+def check_pages(
+    read, start: int, length: int, rows: int, limit: int, what: str, values: int | None = None
+) -> None:
     """ValueError when the column chunk of ``length`` bytes at ``start`` (see
     :func:`page_totals`) holds pages that would decompress to more than ``limit`` bytes or
     values a row of its ``rows``, or to more than :data:`SMALL_CHUNK` bytes (values
-    counting 8 bytes each) and :data:`MOST_RATIO` times its stored size. ``what`` names
-    the chunk in the message.
+    counting 8 bytes each) and :data:`MOST_RATIO` times its stored size, or more pages
+    than its ``values`` (as its footer states them; None: not checked) allow. ``what``
+    names the chunk in the message.
 
     Examples
     --------
@@ -308,7 +353,8 @@ def check_pages(read, start: int, length: int, rows: int, limit: int, what: str)
     ...
     ValueError: p.parquet: row group 0 has pages that would decompress to ... bytes and ...
     """
-    grown, values, _ = page_totals(read, start, length)
+    most_pages = None if values is None else values + 2
+    grown, values, _ = page_totals(read, start, length, most_pages)
     most = (rows + 1) * limit
     if grown > most or values > most:
         raise ValueError(
