@@ -402,9 +402,16 @@ def main(argv=None):
     generated_rows(args.generated, args.rounds)
     if args.pencilmark:
         pencilmark_rows(path, killers=args.pencilmark, rounds=args.rounds)
+    # the 1-minute load decays over about a minute: a run that ended just before
+    # still shows in it
+    shared = (
+        "other work may have shared the cores during the rounds"
+        if start_load >= 0.5
+        else "nothing else was running"
+    )
     print(
         f"\nThe machine's 1-minute load was {start_load:.1f} at the start "
-        f"({os.cpu_count()} cores): other work shared the cores during the rounds."
+        f"({os.cpu_count()} cores): {shared}."
     )
     print(f"\n# load avg at end {machine.load_average()}")
     return 0
