@@ -36,6 +36,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests._compiled import call_inner  # noqa: F401 - shared through this module
 from tests._io_material import (  # noqa: F401 - shared through this module
     GRID9,
     LINE9,
@@ -101,29 +102,6 @@ def plain_env(env=None):
         atexit.register(shutil.rmtree, _plain_cache[0], True)
     env["NUMBA_CACHE_DIR"] = _plain_cache[0]
     return env
-
-
-def call_inner(kernel, *args):
-    """Call a kernel that has no Python entry point (``inner_njit``: only other kernels
-    call it) through a small compiled caller, as the engines call it."""
-    return _inner_caller()(kernel, *args)
-
-
-def _inner_caller():
-    from numba import njit
-
-    global _CALLER
-    if _CALLER is None:
-
-        @njit
-        def caller(kernel, *args):
-            return kernel(*args)
-
-        _CALLER = caller
-    return _CALLER
-
-
-_CALLER = None
 
 
 def data_dir():
