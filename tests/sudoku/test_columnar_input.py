@@ -349,30 +349,38 @@ def test_a_malformed_compressed_arrow_file_is_a_clear_error(tmp_path):
         list(sudoku.iter_chunks(arrow))
 
 
+def _read_damaged(path, rng, times, most_rows):
+    """Damage one to three bytes of the file ``path`` holds, ``times`` times over (each
+    time from the file as written): each damaged file reads to at most ``most_rows``
+    rows or raises ValueError (ArrowInvalid is one, and so is every refusal), with Arrow
+    holding under 5 MB at once."""
+    data = np.frombuffer(path.read_bytes(), np.uint8)
+    for _ in range(times):
+        damaged = data.copy()
+        at = rng.integers(0, len(data), size=rng.integers(1, 4))
+        damaged[at] = rng.integers(0, 256, size=len(at))
+        path.write_bytes(damaged.tobytes())
+        pool = pa.proxy_memory_pool(pa.default_memory_pool())
+        before = pa.default_memory_pool()
+        pa.set_memory_pool(pool)
+        try:
+            rows = sum(len(c) for c in sudoku.iter_chunks(path))
+        except ValueError:
+            pass
+        else:
+            assert rows <= most_rows
+        finally:
+            pa.set_memory_pool(before)
+        assert pool.max_memory() < 5_000_000
+
+
 def test_random_damage_to_a_compressed_arrow_file_is_a_value_error_or_a_read(tmp_path):
     rng = np.random.default_rng(7)
     table = pa.table({"puzzle": ["1.....1..3.....4", None] * 50, "solution": ["1243"] * 100})
     for stream in (False, True):
         path = tmp_path / ("p.arrows" if stream else "p.arrow")
         _write_ipc(path, table, stream=stream, max_chunksize=40)
-        data = np.frombuffer(path.read_bytes(), np.uint8)
-        for _ in range(150):
-            damaged = data.copy()
-            at = rng.integers(0, len(data), size=rng.integers(1, 4))
-            damaged[at] = rng.integers(0, 256, size=len(at))
-            path.write_bytes(damaged.tobytes())
-            pool = pa.proxy_memory_pool(pa.default_memory_pool())
-            before = pa.default_memory_pool()
-            pa.set_memory_pool(pool)
-            try:
-                rows = sum(len(c) for c in sudoku.iter_chunks(path))
-            except ValueError:
-                pass  # ArrowInvalid is one, and so is every refusal
-            else:
-                assert rows <= 10 * len(table)
-            finally:
-                pa.set_memory_pool(before)
-            assert pool.max_memory() < 5_000_000
+        _read_damaged(path, rng, 150, 10 * len(table))
 
 
 def _understate(path, value):
@@ -438,24 +446,7 @@ def test_random_damage_to_a_parquet_file_is_a_value_error_or_a_read(tmp_path):
     path = tmp_path / "p.parquet"
     for compression in ("zstd", "snappy"):
         pq.write_table(table, path, compression=compression, row_group_size=40)
-        data = np.frombuffer(path.read_bytes(), np.uint8)
-        for _ in range(250):
-            damaged = data.copy()
-            at = rng.integers(0, len(data), size=rng.integers(1, 4))
-            damaged[at] = rng.integers(0, 256, size=len(at))
-            path.write_bytes(damaged.tobytes())
-            pool = pa.proxy_memory_pool(pa.default_memory_pool())
-            before = pa.default_memory_pool()
-            pa.set_memory_pool(pool)
-            try:
-                rows = sum(len(c) for c in sudoku.iter_chunks(path))
-            except ValueError:
-                pass
-            else:
-                assert rows <= len(table)
-            finally:
-                pa.set_memory_pool(before)
-            assert pool.max_memory() < 5_000_000
+        _read_damaged(path, rng, 250, len(table))
 
 
 def _page_header(uncompressed, values, note=b""):
