@@ -82,6 +82,15 @@ class _Reader:
             raise _Short
         self.at += count
 
+    def list_head(self) -> tuple[int, int]:
+        """``(size, element type)`` of a list or set: a byte, and a varint for 15 or
+        more elements."""
+        head = self.byte()
+        size, element = head >> 4, head & 0x0F
+        if size == 15:
+            size = self.varint()
+        return size, element
+
     def value(self, kind: int, depth: int) -> int | None:
         """Read (an integer) or skip (anything else, None) one value of ``kind``."""
         if depth > MAX_DEPTH:
@@ -97,10 +106,7 @@ class _Reader:
         elif kind == _BINARY:
             self.skip(self.varint())
         elif kind in (_LIST, _SET):
-            head = self.byte()
-            size, element = head >> 4, head & 0x0F
-            if size == 15:
-                size = self.varint()
+            size, element = self.list_head()
             self._elements(size, [element], depth + 1)
         elif kind == _MAP:
             size = self.varint()
@@ -127,23 +133,15 @@ class _Reader:
         """Read a struct: ``{field: integer}`` of its integer fields in ``numbers`` and
         ``{field: {1: integer}}`` of its struct fields in ``structs`` (their field 1, if
         an integer); every other field, or one of another type, is skipped."""
-        if depth > MAX_DEPTH:
-            raise _Bad("structs nested too deep")
         got = {}
-        field = 0
-        while True:
-            head = self.byte()
-            kind = head & 0x0F
-            if kind == _STOP:
-                return got
-            delta = head >> 4
-            field = field + delta if delta else self.zigzag()
+        for field, kind in _fields(self, depth):
             if kind == _STRUCT and field in structs:
                 got[field] = self.struct(depth + 1, (1,))
             else:
                 value = self.value(kind, depth)
                 if field in numbers and value is not None:
                     got[field] = value
+        return got
 
 
 def _fields(reader: _Reader, depth: int):
@@ -164,10 +162,7 @@ def _fields(reader: _Reader, depth: int):
 
 def _structs(reader: _Reader, what: str) -> int:
     """The length of a list of structs (its head read); ValueError for another list."""
-    head = reader.byte()
-    size, element = head >> 4, head & 0x0F
-    if size == 15:
-        size = reader.varint()
+    size, element = reader.list_head()
     if size > len(reader.buf) - reader.at:  # every element takes a byte at least
         raise _Bad("a list longer than its bytes")
     if element != _STRUCT:
